@@ -1,0 +1,7 @@
+"""Spatial Privacy QGIS plugin."""
+
+
+def classFactory(iface):  # noqa: N802 (QGIS entry point)
+    from .plugin.plugin import SpatialPrivacyPlugin
+
+    return SpatialPrivacyPlugin(iface)

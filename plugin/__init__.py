@@ -1,0 +1,1 @@
+"""QGIS glue: the plugin class, its actions, the dependency notice and translations."""

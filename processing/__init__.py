@@ -1,0 +1,1 @@
+"""The Processing provider and its algorithms: thin adapters from layers to ``core``."""

@@ -1,0 +1,273 @@
+"""What every Spatial Privacy algorithm shares: layer -> arrays in a projected CRS, feedback ->
+core progress, seeds, core errors -> messages naming the parameter, and the HTML report.
+
+No statistics live here.
+"""
+
+from __future__ import annotations
+
+import html
+from dataclasses import dataclass
+
+from qgis.core import (
+    NULL,
+    QgsCoordinateReferenceSystem,
+    QgsCoordinateTransform,
+    QgsFeatureRequest,
+    QgsGeometry,
+    QgsPoint,
+    QgsProcessingAlgorithm,
+    QgsProcessingException,
+    QgsProcessingFeedback,
+    QgsRectangle,
+)
+
+from ..plugin import dependencies
+from ..plugin.i18n import tr as _tr
+from .compat import FLAG_ADVANCED
+
+#: Tag on every algorithm, so the toolbox search (and the plugin's menu entry) finds them all.
+TOOLBOX_TAG = "spatialprivacy"
+SEED_HELP = (
+    "Seed of the random generator. Leave empty for a real release: the noise then comes from the "
+    "operating system's entropy. A seed makes the output reproducible, which is for testing only: "
+    "anyone who knows the seed and the method can recompute the noise and remove it."
+)
+
+
+class SpatialPrivacyAlgorithm(QgsProcessingAlgorithm):
+    """Base class: translation, instance creation, parameter help and dependency checks."""
+
+    def tr(self, text: str) -> str:
+        return _tr(text)
+
+    def createInstance(self):
+        return type(self)()
+
+    def tags(self):
+        return [TOOLBOX_TAG, self.tr("privacy"), self.tr("disclosure control")]
+
+    def helpUrl(self):
+        return "https://github.com/spatial-privacy/spatial_privacy#readme"
+
+    def add(self, parameter, help_text: str, advanced: bool = False):
+        """Add ``parameter`` with its help text (shown as tooltip and in the help panel)."""
+        parameter.setHelp(help_text)
+        if advanced:
+            parameter.setFlags(parameter.flags() | FLAG_ADVANCED)
+        self.addParameter(parameter)
+        return parameter
+
+    def parameter_help_html(self) -> str:
+        """Every parameter's description and help, as HTML for ``shortHelpString``."""
+        rows = [
+            f"<li><b>{html.escape(p.description())}</b> ({p.name()}): {html.escape(p.help())}</li>"
+            for p in self.parameterDefinitions()
+            if p.help()
+        ]
+        return "<h3>" + self.tr("Parameters") + "</h3><ul>" + "".join(rows) + "</ul>"
+
+    def check_dependencies(self, feedback: QgsProcessingFeedback | None = None) -> None:
+        """Refuse if a required package is missing; warn once if an optional one is."""
+        absent = dependencies.missing()
+        if any(d.required for d in absent):
+            raise QgsProcessingException(dependencies.install_message(absent))
+        if absent and feedback is not None:
+            feedback.pushWarning(dependencies.install_message(absent))
+
+
+class FeedbackProgress:
+    """``progress(fraction, message)`` for the core, backed by a Processing feedback.
+
+    Raises ``QgsProcessingException`` when the user has pressed Cancel, which stops the core
+    before anything is written.
+    """
+
+    def __init__(self, feedback: QgsProcessingFeedback, start: float = 0.0, stop: float = 100.0):
+        self.feedback, self.start, self.stop = feedback, start, stop
+        self._last_message = None
+
+    def __call__(self, fraction: float, message: str) -> None:
+        self.check_cancel()
+        self.feedback.setProgress(self.start + (self.stop - self.start) * fraction)
+        if message and message != self._last_message:
+            self.feedback.pushInfo(message)
+            self._last_message = message
+
+    def check_cancel(self) -> None:
+        if self.feedback.isCanceled():
+            raise QgsProcessingException(_tr("Cancelled: nothing was written."))
+
+
+@dataclass
+class PointValues:
+    """Points of a layer with one numeric value each, in a projected working CRS."""
+
+    x: list
+    y: list
+    values: list
+    source_crs: QgsCoordinateReferenceSystem
+    work_crs: QgsCoordinateReferenceSystem
+    transform_context: object
+
+    def to_source(self) -> QgsCoordinateTransform | None:
+        """Transform from the working CRS back to the layer's CRS, or ``None`` if they agree."""
+        if not self.source_crs.isValid() or self.source_crs == self.work_crs:
+            return None
+        return QgsCoordinateTransform(self.work_crs, self.source_crs, self.transform_context)
+
+
+def working_crs(alg, parameters, context, source, input_name: str, crs_name: str, feedback):
+    """The projected CRS to compute in: the layer's own, or the one the user picked.
+
+    A geographic CRS (degrees) is refused unless the user picks a projected working CRS.
+    """
+    source_crs = source.sourceCrs()
+    picked = alg.parameterAsCrs(parameters, crs_name, context) if crs_name in parameters else None
+    if picked is not None and picked.isValid():
+        if picked.isGeographic():
+            raise QgsProcessingException(
+                _tr("{0}: pick a projected CRS (metres or feet), not the geographic {1}.").format(
+                    crs_name, picked.authid()
+                )
+            )
+        return source_crs, picked
+    if not source_crs.isValid():
+        feedback.pushWarning(_tr("{0} has no CRS: distances are taken in its coordinate units.").format(input_name))
+        return source_crs, source_crs
+    if source_crs.isGeographic():
+        raise QgsProcessingException(
+            _tr(
+                "{0} is in the geographic CRS {1} (degrees), where square cells and distances are "
+                "meaningless. Pick a projected working CRS in {2} (e.g. a UTM zone or your national grid), "
+                "or reproject the layer."
+            ).format(input_name, source_crs.authid(), crs_name)
+        )
+    return source_crs, source_crs
+
+
+def read_point_values(
+    alg, parameters, context, feedback, input_name: str, field_name: str, crs_name: str
+) -> PointValues:
+    """Read every point and its numeric value; refuse what the methods cannot use.
+
+    Refused, with a message naming the parameter: no features, features without geometry,
+    multipoints with several parts, NULL values. Coordinates are returned in the working CRS.
+    """
+    source = alg.parameterAsSource(parameters, input_name, context)
+    if source is None:
+        raise QgsProcessingException(alg.invalidSourceError(parameters, input_name))
+    field = alg.parameterAsString(parameters, field_name, context)
+    idx = source.fields().lookupField(field)
+    if idx < 0:
+        raise QgsProcessingException(_tr("{0}: the layer has no field '{1}'.").format(field_name, field))
+    source_crs, work_crs = working_crs(alg, parameters, context, source, input_name, crs_name, feedback)
+    request = QgsFeatureRequest().setSubsetOfAttributes([idx])
+    if work_crs != source_crs:
+        request.setDestinationCrs(work_crs, context.transformContext())
+    total = max(source.featureCount(), 1)
+    xs, ys, ts = [], [], []
+    null_values = empty = multi = 0
+    progress = FeedbackProgress(feedback, 0.0, 30.0)
+    for i, feature in enumerate(source.getFeatures(request)):
+        if i % 20000 == 0:
+            progress(i / total, _tr("Reading points"))
+        geom = feature.geometry()
+        if geom.isNull() or geom.isEmpty():
+            empty += 1
+            continue
+        point = geom.constGet()
+        if not isinstance(point, QgsPoint):
+            if point.numGeometries() != 1:
+                multi += 1
+                continue
+            point = point.geometryN(0)
+        value = feature[idx]
+        if value is None or value == NULL:
+            null_values += 1
+            continue
+        xs.append(point.x())
+        ys.append(point.y())
+        ts.append(float(value))
+    problems = []
+    if empty:
+        problems.append(_tr("{0} features have no geometry").format(empty))
+    if multi:
+        problems.append(_tr("{0} features are multipoints with several parts").format(multi))
+    if problems:
+        raise QgsProcessingException(
+            _tr("{0}: {1}. Each feature must be one point; fix or deselect those features.").format(
+                input_name, "; ".join(problems)
+            )
+        )
+    if null_values:
+        raise QgsProcessingException(
+            _tr("{0}: {1} features have a NULL value in '{2}'. Fill them in or select only the other features.").format(
+                field_name, null_values, field
+            )
+        )
+    if not xs:
+        raise QgsProcessingException(_tr("{0}: the layer has no features (or none is selected).").format(input_name))
+    feedback.pushInfo(_tr("Read {0} points in {1}.").format(len(xs), work_crs.authid() or _tr("layer units")))
+    return PointValues(xs, ys, ts, source_crs, work_crs, context.transformContext())
+
+
+def make_rng(alg, parameters, context, seed_name: str, feedback):
+    """A ``numpy.random.Generator``: from the user's seed (testing only) or from OS entropy."""
+    import numpy as np
+
+    if parameters.get(seed_name) is None or parameters.get(seed_name) == "":
+        return np.random.default_rng(), None
+    seed = alg.parameterAsInt(parameters, seed_name, context)
+    feedback.pushWarning(
+        _tr(
+            "{0} = {1}: the output is reproducible. Do not publish it; leave the seed empty for a real release."
+        ).format(seed_name, seed)
+    )
+    return np.random.default_rng(seed), seed
+
+
+def parameter_error(error: ValueError, names: dict[str, str]) -> QgsProcessingException:
+    """Turn a core ``ParameterError`` (or ``ValueError``) into a message naming the parameter."""
+    core_name = getattr(error, "parameter", None)
+    name = names.get(core_name, core_name)
+    return QgsProcessingException(f"{name}: {error}" if name else str(error))
+
+
+def cell_geometry(x_min: float, y_min: float, size: float, to_source: QgsCoordinateTransform | None):
+    """A square cell as polygon, transformed back to the layer's CRS (edges densified) if needed."""
+    geom = QgsGeometry.fromRect(QgsRectangle(x_min, y_min, x_min + size, y_min + size))
+    if to_source is not None:
+        geom = geom.densifyByCount(7)
+        geom.transform(to_source)
+    return geom
+
+
+def cell_id(x_min: float, y_min: float, size: float) -> str:
+    """A stable, readable cell identifier in the INSPIRE grid style: resolution, north, east."""
+    return f"RES{size:g}N{y_min:.10g}E{x_min:.10g}"
+
+
+def write_html_report(path: str, title: str, sections: list[tuple[str, object]]) -> None:
+    """Write a small self-contained HTML report.
+
+    ``sections`` is a list of ``(heading, body)``; a body is a string (a paragraph) or a list of
+    ``(label, value)`` rows (a table). Text is escaped.
+    """
+    parts = [
+        "<!DOCTYPE html><html><head><meta charset='utf-8'>",
+        f"<title>{html.escape(title)}</title>",
+        "<style>body{font-family:sans-serif;max-width:60em;margin:2em}"
+        "td,th{border-bottom:1px solid #ccc;padding:.2em .8em;text-align:left}</style>",
+        f"</head><body><h1>{html.escape(title)}</h1>",
+    ]
+    for heading, body in sections:
+        parts.append(f"<h2>{html.escape(heading)}</h2>")
+        if isinstance(body, str):
+            parts.append(f"<p>{html.escape(body)}</p>")
+        else:
+            rows = "".join(f"<tr><th>{html.escape(str(k))}</th><td>{html.escape(str(v))}</td></tr>" for k, v in body)
+            parts.append(f"<table>{rows}</table>")
+    parts.append("</body></html>")
+    with open(path, "w", encoding="utf-8") as handle:
+        handle.write("\n".join(parts))

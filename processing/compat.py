@@ -1,0 +1,56 @@
+"""Small shims for the QGIS versions the plugin supports (3.22 in Debian 12 through 3.40+).
+
+QGIS 3.36 moved many enums to ``Qgis.*`` and 3.38 moved field types to ``QMetaType``; the old
+names still work for a while but warn. Use the names here instead.
+"""
+
+from __future__ import annotations
+
+from qgis.core import (
+    Qgis,
+    QgsField,
+    QgsProcessing,
+    QgsProcessingParameterDefinition,
+    QgsProcessingParameterField,
+    QgsProcessingParameterNumber,
+    QgsWkbTypes,
+)
+from qgis.PyQt.QtCore import QVariant
+
+_NUMBER = getattr(Qgis, "ProcessingNumberParameterType", None)
+NUMBER_DOUBLE = _NUMBER.Double if _NUMBER else QgsProcessingParameterNumber.Double
+NUMBER_INTEGER = _NUMBER.Integer if _NUMBER else QgsProcessingParameterNumber.Integer
+
+_FIELD = getattr(Qgis, "ProcessingFieldParameterDataType", None)
+FIELD_NUMERIC = _FIELD.Numeric if _FIELD else QgsProcessingParameterField.Numeric
+
+_SOURCE = getattr(Qgis, "ProcessingSourceType", None)
+SOURCE_POINT = _SOURCE.VectorPoint if _SOURCE else QgsProcessing.TypeVectorPoint
+SOURCE_POLYGON = _SOURCE.VectorPolygon if _SOURCE else QgsProcessing.TypeVectorPolygon
+
+_FLAG = getattr(Qgis, "ProcessingParameterFlag", None)
+FLAG_ADVANCED = _FLAG.Advanced if _FLAG else QgsProcessingParameterDefinition.FlagAdvanced
+FLAG_OPTIONAL = _FLAG.Optional if _FLAG else QgsProcessingParameterDefinition.FlagOptional
+
+_WKB = getattr(Qgis, "WkbType", None)
+WKB_POLYGON = _WKB.Polygon if _WKB and hasattr(_WKB, "Polygon") else QgsWkbTypes.Polygon
+
+
+def _field(name: str, variant, metatype_name: str, length: int = 0, precision: int = 0) -> QgsField:
+    if Qgis.QGIS_VERSION_INT >= 33800:
+        from qgis.PyQt.QtCore import QMetaType
+
+        return QgsField(name, getattr(QMetaType.Type, metatype_name), "", length, precision)
+    return QgsField(name, variant, "", length, precision)
+
+
+def double_field(name: str) -> QgsField:
+    return _field(name, QVariant.Double, "Double")
+
+
+def int_field(name: str) -> QgsField:
+    return _field(name, QVariant.LongLong, "LongLong")
+
+
+def string_field(name: str, length: int = 64) -> QgsField:
+    return _field(name, QVariant.String, "QString", length)

@@ -1,0 +1,34 @@
+"""The ``spatialprivacy`` Processing provider: it only registers the algorithms."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from qgis.core import QgsProcessingProvider
+from qgis.PyQt.QtGui import QIcon
+
+from ..plugin.i18n import tr
+from .pufferfish_grid import PufferfishGridAlgorithm
+
+ICON = Path(__file__).resolve().parent.parent / "icon.svg"
+
+
+class SpatialPrivacyProvider(QgsProcessingProvider):
+    def id(self):
+        return "spatialprivacy"
+
+    def name(self):
+        return tr("Spatial Privacy")
+
+    def longName(self):
+        return tr("Spatial Privacy: private maps and synthetic points")
+
+    def icon(self):
+        return QIcon(str(ICON))
+
+    def svgIconPath(self):
+        return str(ICON)
+
+    def loadAlgorithms(self):
+        for algorithm in (PufferfishGridAlgorithm(),):
+            self.addAlgorithm(algorithm)

@@ -1,0 +1,551 @@
+"""Processing algorithm ``spatialprivacy:pufferfishgrid``: a thin adapter over core.pufferfish."""
+
+from __future__ import annotations
+
+import math
+
+from qgis.core import (
+    QgsFeature,
+    QgsFeatureSink,
+    QgsFields,
+    QgsProcessing,
+    QgsProcessingException,
+    QgsProcessingOutputNumber,
+    QgsProcessingParameterBoolean,
+    QgsProcessingParameterCrs,
+    QgsProcessingParameterEnum,
+    QgsProcessingParameterFeatureSink,
+    QgsProcessingParameterFeatureSource,
+    QgsProcessingParameterField,
+    QgsProcessingParameterFileDestination,
+    QgsProcessingParameterNumber,
+    QgsProcessingParameterPoint,
+    QgsProcessingParameterRasterDestination,
+)
+
+from .base import (
+    SEED_HELP,
+    FeedbackProgress,
+    SpatialPrivacyAlgorithm,
+    cell_geometry,
+    cell_id,
+    make_rng,
+    parameter_error,
+    read_point_values,
+    write_html_report,
+)
+from .compat import (
+    FIELD_NUMERIC,
+    NUMBER_DOUBLE,
+    NUMBER_INTEGER,
+    SOURCE_POINT,
+    WKB_POLYGON,
+    double_field,
+    int_field,
+    string_field,
+)
+from .raster import write_float_raster
+from .styling import ThematicStyle
+
+#: Core parameter names -> this algorithm's parameter names, for error messages.
+CORE_NAMES = {
+    "epsilon": "EPSILON",
+    "interval": "INTERVAL",
+    "relative_k": "RELATIVE_K",
+    "error_model": "ERROR_MODEL",
+    "lower_bound": "LOWER_BOUND",
+    "upper_bound": "UPPER_BOUND",
+    "margin": "MARGIN",
+    "min_count": "MIN_COUNT",
+    "values": "FIELD",
+    "cell_size": "CELL_SIZE",
+}
+
+
+class PufferfishGridAlgorithm(SpatialPrivacyAlgorithm):
+    INPUT = "INPUT"
+    FIELD = "FIELD"
+    CELL_SIZE = "CELL_SIZE"
+    EPSILON = "EPSILON"
+    ERROR_MODEL = "ERROR_MODEL"
+    INTERVAL = "INTERVAL"
+    RELATIVE_K = "RELATIVE_K"
+    STATISTIC = "STATISTIC"
+    BOUNDED = "BOUNDED"
+    LOWER_BOUND = "LOWER_BOUND"
+    UPPER_BOUND = "UPPER_BOUND"
+    BOUNDS_FROM_DATA = "BOUNDS_FROM_DATA"
+    MARGIN = "MARGIN"
+    MIN_COUNT = "MIN_COUNT"
+    ORIGIN = "ORIGIN"
+    WORK_CRS = "WORK_CRS"
+    SEED = "SEED"
+    OUTPUT = "OUTPUT"
+    OUTPUT_RASTER = "OUTPUT_RASTER"
+    CONFIDENTIAL_OUTPUT = "CONFIDENTIAL_OUTPUT"
+    REPORT = "REPORT"
+    DELTA = "DELTA"
+    CELLS = "CELLS"
+
+    def name(self):
+        return "pufferfishgrid"
+
+    def displayName(self):
+        return self.tr("Pufferfish-private grid map")
+
+    def group(self):
+        return self.tr("Grid maps")
+
+    def groupId(self):
+        return "gridmaps"
+
+    def shortDescription(self):
+        return self.tr("Publish a thematic grid map of a point value (mean or total per cell) with Pufferfish privacy.")
+
+    def shortHelpString(self):
+        return (
+            self.tr(
+                "<p>Bins points into square cells and publishes, per cell, the mean (or total) of a "
+                "non-negative value with Laplace noise calibrated to the number of contributors n, "
+                "following ter Steege (2021), <i>Pufferfish privacy when publishing on thematic maps</i>.</p>"
+                "<p><b>Guarantee.</b> Absolute error (Theorem 3.1): for every person in a cell, an attacker "
+                "cannot tell from the map whether their value lies in [x−c, x+c) or in the neighbouring "
+                "[x+c, x+3c) by more than a factor e<sup>ε</sup>, for any prior under which people's values "
+                "are independent. Relative error (Corollary 3.2): the same for the relative intervals "
+                "[ky, y/k) and [y/k, y/k³), i.e. for values up to a factor k. Each person is in "
+                "one cell, so the whole map has the same ε. The bounded mechanism (Section 4) clamps the "
+                "output to [L, U] and is (ε, δ)-Pufferfish with δ ≤ Δ, the largest δ<sub>max</sub> of a "
+                "published cell (Theorem 4.4, Corollary 4.5), reported as output DELTA.</p>"
+                "<p><b>Not protected:</b> locations and counts. The map shows which cells are occupied and "
+                "publishes n exactly; use this tool when the values are sensitive, not presence.</p>"
+            )
+            + self.parameter_help_html()
+        )
+
+    def initAlgorithm(self, config=None):
+        tr = self.tr
+        self.add(
+            QgsProcessingParameterFeatureSource(self.INPUT, tr("Point layer"), [SOURCE_POINT]),
+            tr(
+                "Points (one per person or enterprise) with the confidential value. "
+                "Selected features only, if so chosen."
+            ),
+        )
+        self.add(
+            QgsProcessingParameterField(self.FIELD, tr("Value field"), None, self.INPUT, FIELD_NUMERIC),
+            tr("Numeric field with each contribution t_i; must be >= 0 (> 0 for relative error) and not NULL."),
+        )
+        self.add(
+            QgsProcessingParameterNumber(self.CELL_SIZE, tr("Cell size r"), NUMBER_DOUBLE, 500.0, False, 0.0),
+            tr("Side of a square cell, in the units of the layer's (or working) CRS, e.g. metres."),
+        )
+        self.add(
+            QgsProcessingParameterNumber(
+                self.EPSILON, tr("Privacy parameter ε (epsilon)"), NUMBER_DOUBLE, 1.0, False, 0.0
+            ),
+            tr("ε > 0. Smaller is more private and noisier: the noise scale is proportional to 1/ε."),
+        )
+        self.add(
+            QgsProcessingParameterEnum(
+                self.ERROR_MODEL,
+                tr("Error model"),
+                [tr("Absolute error (interval c)"), tr("Relative error (factor k)")],
+                False,
+                0,
+            ),
+            tr(
+                "Absolute: protects which interval of width 2c holds a value (additive noise). Relative: protects "
+                "values up to a factor k (multiplicative noise), for skewed values such as turnover."
+            ),
+        )
+        self.add(
+            QgsProcessingParameterNumber(
+                self.INTERVAL, tr("Interval half-width c (absolute error)"), NUMBER_DOUBLE, None, True, 0.0
+            ),
+            tr(
+                "c > 0, in the value's units: an attacker cannot tell t_i in [x−c, x+c) from [x+c, x+3c). "
+                "Larger c protects more and adds more noise (Laplace scale 4c/(nε))."
+            ),
+        )
+        self.add(
+            QgsProcessingParameterNumber(
+                self.RELATIVE_K, tr("Relative factor k (relative error)"), NUMBER_DOUBLE, 0.9, True, 0.0, 1.0
+            ),
+            tr(
+                "0 < k < 1: values within a factor k are protected, e.g. 0.9 for 10%. Smaller k protects more "
+                "(Laplace scale −4 ln(k)/(nε) on the log scale)."
+            ),
+        )
+        self.add(
+            QgsProcessingParameterEnum(self.STATISTIC, tr("Published statistic"), [tr("Mean"), tr("Total")], False, 0),
+            tr(
+                "Mean (the thesis's statistic) or total = n × noisy mean, which has the same guarantee because n "
+                "is public. A noisy count is not offered: these secrets do not protect counts."
+            ),
+        )
+        self.add(
+            QgsProcessingParameterBoolean(self.BOUNDED, tr("Bounded mechanism (clamp to [L, U])"), False),
+            tr(
+                "Clamp published means to [L, U] so that no value is negative or absurdly large. Weakens the "
+                "guarantee to (ε, δ) with δ ≤ Δ (output DELTA). Needs contribution bounds."
+            ),
+        )
+        self.add(
+            QgsProcessingParameterNumber(
+                self.LOWER_BOUND, tr("Lower bound L_t of a contribution"), NUMBER_DOUBLE, None, True
+            ),
+            tr("Public lower bound on every t_i (bounded mechanism), known without looking at the data, e.g. 0."),
+        )
+        self.add(
+            QgsProcessingParameterNumber(
+                self.UPPER_BOUND, tr("Upper bound U_t of a contribution"), NUMBER_DOUBLE, None, True
+            ),
+            tr("Public upper bound on every t_i (bounded mechanism). Values outside [L_t, U_t] are refused."),
+        )
+        self.add(
+            QgsProcessingParameterBoolean(
+                self.BOUNDS_FROM_DATA, tr("Derive bounds from the data (not private)"), False
+            ),
+            tr(
+                "Use L_t = min t_i and U_t = max t_i, as the thesis does. NOT private: the clamp limits reveal the "
+                "smallest and largest contribution. The report says so."
+            ),
+        )
+        self.add(
+            QgsProcessingParameterNumber(
+                self.MARGIN, tr("Margin γ (absolute) or λ (relative)"), NUMBER_DOUBLE, None, True, 0.0
+            ),
+            tr(
+                "Absolute: γ > 0, L = L_t − γ, U = U_t + γ; empty gives γ = L_t, so L = 0. Relative: λ > 1, "
+                "L = L_t/λ, U = λU_t; empty gives λ = 1.25. Larger margins give smaller δ but clamp less."
+            ),
+        )
+        self.add(
+            QgsProcessingParameterNumber(
+                self.MIN_COUNT, tr("Minimum contributors per published cell"), NUMBER_INTEGER, 1, False, 1
+            ),
+            tr(
+                "Publish only cells with n >= this number; others are left out like empty cells. Costs no privacy "
+                "under this definition (n is public) and lowers Δ; it does not protect presence."
+            ),
+        )
+        self.add(
+            QgsProcessingParameterPoint(self.ORIGIN, tr("Grid origin"), None, True),
+            tr(
+                "A corner shared by four cells. Empty: (0, 0), so cell edges fall on multiples of r (the national "
+                "statistical grid convention)."
+            ),
+            advanced=True,
+        )
+        self.add(
+            QgsProcessingParameterCrs(self.WORK_CRS, tr("Projected CRS to work in"), None, True),
+            tr(
+                "Needed only when the layer is in degrees: the grid is built in this CRS; the output is written "
+                "back in the layer's CRS."
+            ),
+            advanced=True,
+        )
+        self.add(
+            QgsProcessingParameterNumber(self.SEED, tr("Random seed (testing only)"), NUMBER_INTEGER, None, True),
+            tr(SEED_HELP),
+            advanced=True,
+        )
+        self.add(
+            QgsProcessingParameterFeatureSink(self.OUTPUT, tr("Pufferfish grid"), QgsProcessing.TypeVectorPolygon),
+            tr(
+                "Publishable grid: cell_id, n, value (the published statistic), noise_scale (Laplace scale of the "
+                "noise: value units for absolute error, log scale for relative) and delta_max (0 unless bounded)."
+            ),
+        )
+        self.add(
+            QgsProcessingParameterRasterDestination(
+                self.OUTPUT_RASTER, tr("Published value raster"), None, True, False
+            ),
+            tr("Optional GeoTIFF of the published value in the working CRS; cells not published are NoData."),
+        )
+        self.add(
+            QgsProcessingParameterFeatureSink(
+                self.CONFIDENTIAL_OUTPUT,
+                tr("CONFIDENTIAL comparison (true values and noise; do not publish)"),
+                QgsProcessing.TypeVectorPolygon,
+                None,
+                True,
+                False,
+            ),
+            tr(
+                "For the analyst only, off by default: true_value, noise (the Laplace draw) and error "
+                "(published − true) per cell. Publishing it undoes the protection."
+            ),
+        )
+        self.add(
+            QgsProcessingParameterFileDestination(
+                self.REPORT, tr("Report"), tr("HTML files (*.html)"), None, True, True
+            ),
+            tr("HTML report of the settings and the privacy guarantee (ε, δ, what is protected). Publishable."),
+        )
+        self.addOutput(QgsProcessingOutputNumber(self.DELTA, tr("Grid bound Δ on δ")))
+        self.addOutput(QgsProcessingOutputNumber(self.EPSILON, tr("Privacy parameter ε")))
+        self.addOutput(QgsProcessingOutputNumber(self.CELLS, tr("Number of published cells")))
+
+    # -- parameters -> core settings -------------------------------------------------------------
+
+    def _settings(self, parameters, context):
+        from ..core.pufferfish import ErrorModel, PufferfishSettings, Statistic
+
+        def number(name):
+            value = parameters.get(name)
+            if value is None or value == "":
+                return None
+            return self.parameterAsDouble(parameters, name, context)
+
+        return PufferfishSettings(
+            epsilon=number(self.EPSILON),
+            error_model=ErrorModel(self.parameterAsEnum(parameters, self.ERROR_MODEL, context)),
+            interval=number(self.INTERVAL),
+            relative_k=number(self.RELATIVE_K),
+            bounded=self.parameterAsBool(parameters, self.BOUNDED, context),
+            lower_bound=number(self.LOWER_BOUND),
+            upper_bound=number(self.UPPER_BOUND),
+            bounds_from_data=self.parameterAsBool(parameters, self.BOUNDS_FROM_DATA, context),
+            margin=number(self.MARGIN),
+            min_count=self.parameterAsInt(parameters, self.MIN_COUNT, context),
+            statistic=Statistic(self.parameterAsEnum(parameters, self.STATISTIC, context)),
+        )
+
+    def _grid_spec(self, parameters, context, work_crs):
+        from ..core.grid import GridSpec
+
+        size = self.parameterAsDouble(parameters, self.CELL_SIZE, context)
+        origin = (0.0, 0.0)
+        if parameters.get(self.ORIGIN) not in (None, ""):
+            point = self.parameterAsPoint(parameters, self.ORIGIN, context, work_crs)
+            origin = (point.x(), point.y())
+        return GridSpec(size, *origin)
+
+    def checkParameterValues(self, parameters, context):  # noqa: N802 (QGIS API name)
+        cell_size = parameters.get(self.CELL_SIZE)
+        if cell_size is not None:
+            size = self.parameterAsDouble(parameters, self.CELL_SIZE, context)
+            if not (math.isfinite(size) and size > 0):
+                return False, self.tr("CELL_SIZE: the cell size must be > 0, got {0}.").format(size)
+        from ..plugin import dependencies
+
+        if any(d.required for d in dependencies.missing()):
+            # processAlgorithm refuses with the install notice; the settings need numpy to be checked.
+            return super().checkParameterValues(parameters, context)
+        from ..core.errors import ParameterError
+
+        try:
+            self._settings(parameters, context)
+        except ParameterError as error:
+            return False, str(parameter_error(error, CORE_NAMES).args[0])
+        return super().checkParameterValues(parameters, context)
+
+    # -- run ------------------------------------------------------------------------------------
+
+    def processAlgorithm(self, parameters, context, feedback):  # noqa: N802 (QGIS API name)
+        self.check_dependencies(feedback)
+        from ..core import pufferfish
+        from ..core.errors import ParameterError
+
+        try:
+            settings = self._settings(parameters, context)
+        except ParameterError as error:
+            raise parameter_error(error, CORE_NAMES) from None
+        points = read_point_values(self, parameters, context, feedback, self.INPUT, self.FIELD, self.WORK_CRS)
+        try:
+            spec = self._grid_spec(parameters, context, points.work_crs)
+        except ValueError as error:
+            raise QgsProcessingException(f"{self.CELL_SIZE}: {error}") from None
+        rng, seed = make_rng(self, parameters, context, self.SEED, feedback)
+        progress = FeedbackProgress(feedback, 30.0, 90.0)
+        try:
+            grid = pufferfish.pufferfish_grid(points.x, points.y, points.values, spec, settings, rng, progress=progress)
+        except ParameterError as error:
+            raise parameter_error(error, CORE_NAMES) from None
+        if len(grid.count) == 0:
+            raise QgsProcessingException(
+                self.tr("{0}: no cell has at least {1} contributors, so nothing would be published.").format(
+                    self.MIN_COUNT, settings.min_count
+                )
+            )
+        progress.check_cancel()
+        field_name = self.parameterAsString(parameters, self.FIELD, context)
+        # Everything is computed and checked: only now are outputs created (nothing half-written on failure).
+        results = self._write_grid(parameters, context, feedback, grid, points, field_name)
+        if self.parameterAsOutputLayer(parameters, self.OUTPUT_RASTER, context):
+            from ..core.grid import to_dense
+
+            path = self.parameterAsOutputLayer(parameters, self.OUTPUT_RASTER, context)
+            array, x_min, y_max = to_dense(spec, grid.ix, grid.iy, grid.value)
+            write_float_raster(path, array, x_min, y_max, spec.cell_size, points.work_crs)
+            ThematicStyle.attach(context, path, "")
+            results[self.OUTPUT_RASTER] = path
+        report_path = self.parameterAsFileOutput(parameters, self.REPORT, context)
+        if report_path:
+            write_html_report(report_path, self.displayName(), self._report(grid, field_name, seed, len(points.x)))
+            results[self.REPORT] = report_path
+        feedback.setProgress(100)
+        results.update({self.DELTA: grid.delta, self.EPSILON: settings.epsilon, self.CELLS: int(len(grid.count))})
+        return results
+
+    def _write_grid(self, parameters, context, feedback, grid, points, field_name):
+        from ..core.pufferfish import Statistic
+
+        fields = QgsFields()
+        for field in (
+            string_field("cell_id"),
+            int_field("n"),
+            double_field("value"),
+            double_field("noise_scale"),
+            double_field("delta_max"),
+        ):
+            fields.append(field)
+        sink, dest = self.parameterAsSink(parameters, self.OUTPUT, context, fields, WKB_POLYGON, points.source_crs)
+        if sink is None:
+            raise QgsProcessingException(self.invalidSinkError(parameters, self.OUTPUT))
+        confidential, confidential_dest, cfields = None, None, QgsFields()
+        if parameters.get(self.CONFIDENTIAL_OUTPUT) not in (None, ""):
+            for field in (
+                string_field("cell_id"),
+                int_field("n"),
+                double_field("value"),
+                double_field("true_value"),
+                double_field("noise"),
+                double_field("error"),
+            ):
+                cfields.append(field)
+            confidential, confidential_dest = self.parameterAsSink(
+                parameters, self.CONFIDENTIAL_OUTPUT, context, cfields, WKB_POLYGON, points.source_crs
+            )
+        to_source = points.to_source()
+        r = grid.spec.cell_size
+        x_min, y_min = grid.spec.cell_lower_left(grid.ix, grid.iy)
+        n_cells = len(grid.count)
+        # Writing is not cancellable on purpose: a cancelled write would leave a half-written layer.
+        for i in range(n_cells):
+            if i % 5000 == 0:
+                feedback.setProgress(90.0 + 10.0 * i / n_cells)
+            geom = cell_geometry(float(x_min[i]), float(y_min[i]), r, to_source)
+            ident = cell_id(float(x_min[i]), float(y_min[i]), r)
+            feature = QgsFeature(fields)
+            feature.setGeometry(geom)
+            feature.setAttributes(
+                [ident, int(grid.count[i]), float(grid.value[i]), float(grid.noise_scale[i]), float(grid.delta_max[i])]
+            )
+            sink.addFeature(feature, QgsFeatureSink.FastInsert)
+            if confidential is not None:
+                cfeature = QgsFeature(cfields)
+                cfeature.setGeometry(geom)
+                cfeature.setAttributes(
+                    [
+                        ident,
+                        int(grid.count[i]),
+                        float(grid.value[i]),
+                        float(grid.true_value[i]),
+                        float(grid.noise[i]),
+                        float(grid.value[i] - grid.true_value[i]),
+                    ]
+                )
+                confidential.addFeature(cfeature, QgsFeatureSink.FastInsert)
+        statistic = "total" if grid.settings.statistic == Statistic.TOTAL else "mean"
+        if context.willLoadLayerOnCompletion(dest):
+            context.layerToLoadOnCompletionDetails(dest).name = self.tr("Pufferfish grid ({0} {1})").format(
+                statistic, field_name
+            )
+        ThematicStyle.attach(context, dest, "value")
+        results = {self.OUTPUT: dest}
+        if confidential_dest:
+            if context.willLoadLayerOnCompletion(confidential_dest):
+                context.layerToLoadOnCompletionDetails(confidential_dest).name = self.tr(
+                    "CONFIDENTIAL true values and noise ({0})"
+                ).format(field_name)
+            results[self.CONFIDENTIAL_OUTPUT] = confidential_dest
+        return results
+
+    def _report(self, grid, field_name, seed, n_points):
+        from ..core.pufferfish import ErrorModel, Statistic
+
+        s = grid.settings
+        tr = self.tr
+        absolute = s.error_model == ErrorModel.ABSOLUTE
+        if absolute:
+            secret = tr("whether a person's value lies in [x−c, x+c) or in [x+c, x+3c), for c = {0:g}").format(
+                s.interval
+            )
+        else:
+            secret = tr("a person's value up to a factor k = {0:g} (relative intervals [ky, y/k))").format(s.relative_k)
+        guarantee = tr(
+            "ε-Pufferfish privacy with ε = {0:g} (ter Steege 2021, {1}): from the published map an attacker "
+            "cannot learn {2} by more than a factor e^ε = {3:.4g}, whatever they believe about the values, as long "
+            "as people's values are independent (eq. 5). Each person contributes to one cell, so this holds for "
+            "the whole map."
+        ).format(s.epsilon, tr("Theorem 3.1") if absolute else tr("Corollary 3.2"), secret, math.exp(s.epsilon))
+        if s.bounded:
+            guarantee += " " + tr(
+                "Outputs are clamped to [L, U] (mechanism B, Section 4), which weakens this to (ε, δ)-Pufferfish "
+                "with δ ≤ Δ = {0:.4g}, the largest per-cell bound δ_max of a published cell ({1})."
+            ).format(grid.delta, tr("Theorem 4.4") if absolute else tr("Corollary 4.5"))
+        rows = [
+            (tr("Value field"), field_name),
+            (tr("Points"), n_points),
+            (tr("Cell size r"), f"{grid.spec.cell_size:g}"),
+            (tr("Grid origin"), f"({grid.spec.origin_x:g}, {grid.spec.origin_y:g})"),
+            (tr("Published statistic"), tr("total") if s.statistic == Statistic.TOTAL else tr("mean")),
+            (tr("Error model"), tr("absolute") if absolute else tr("relative")),
+            ("ε", f"{s.epsilon:g}"),
+            ("c" if absolute else "k", f"{s.interval:g}" if absolute else f"{s.relative_k:g}"),
+            (tr("Bounded mechanism"), tr("yes") if s.bounded else tr("no")),
+            (tr("Minimum contributors per cell"), s.min_count),
+            (tr("Published cells"), len(grid.count)),
+            (tr("Occupied cells left out (n below the minimum)"), grid.suppressed_cells),
+            (tr("Grid bound Δ on δ"), f"{grid.delta:.4g}"),
+        ]
+        if s.bounded and grid.limits is not None:
+            margin = "γ" if absolute else "λ"
+            if grid.limits.from_data:
+                rows.append((tr("Contribution bounds"), tr("derived from the data (NOT private; values not shown)")))
+                rows.append(
+                    (
+                        margin,
+                        tr("derived from the data") if s.margin is None and absolute else f"{grid.limits.margin:g}",
+                    )
+                )
+            else:
+                rows += [
+                    ("L_t, U_t", f"{grid.limits.lower_t:g}, {grid.limits.upper_t:g}"),
+                    (margin, f"{grid.limits.margin:g}"),
+                    ("L, U", f"{grid.limits.lower:g}, {grid.limits.upper:g}"),
+                ]
+        sections = [(tr("Privacy guarantee"), guarantee), (tr("Settings"), rows)]
+        sections.append(
+            (
+                tr("What is not protected"),
+                tr(
+                    "Locations and counts: the map shows which cells are occupied and publishes the number of "
+                    "contributors n of each cell exactly. The secrets protected are the values only."
+                ),
+            )
+        )
+        if s.bounded and grid.limits is not None and grid.limits.from_data:
+            sections.append(
+                (
+                    tr("Warning: bounds derived from the data"),
+                    tr(
+                        "The clamp limits L and U were computed from the smallest and largest value in the data. "
+                        "They can be read off the map (cells at the limits), revealing those two values. "
+                        "This is not private."
+                    ),
+                )
+            )
+        if seed is not None:
+            sections.append(
+                (
+                    tr("Warning: fixed seed"),
+                    tr(
+                        "A random seed was given, so the noise can be recomputed by anyone who knows it. "
+                        "Do not publish this map."
+                    ),
+                )
+            )
+        return sections

@@ -1,0 +1,36 @@
+"""Writing a float raster (GeoTIFF or any GDAL format chosen by extension) for an output."""
+
+from __future__ import annotations
+
+import math
+import os
+
+from qgis.core import QgsProcessingException, QgsRasterFileWriter
+
+from ..plugin.i18n import tr
+
+
+def write_float_raster(path: str, array, x_min: float, y_max: float, cell_size: float, crs) -> None:
+    """Write ``array`` (rows north to south; NaN = NoData) with square pixels of ``cell_size``."""
+    from osgeo import gdal, osr
+
+    ext = os.path.splitext(path)[1].lstrip(".")
+    driver_name = QgsRasterFileWriter.driverForExtension(ext) or "GTiff"
+    driver = gdal.GetDriverByName(driver_name)
+    if driver is None:
+        raise QgsProcessingException(tr("OUTPUT_RASTER: GDAL cannot write '{0}' files.").format(ext))
+    rows, cols = array.shape
+    options = ["COMPRESS=DEFLATE"] if driver_name == "GTiff" else []
+    ds = driver.Create(path, cols, rows, 1, gdal.GDT_Float64, options)
+    if ds is None:
+        raise QgsProcessingException(tr("OUTPUT_RASTER: cannot create {0}.").format(path))
+    ds.SetGeoTransform((x_min, cell_size, 0.0, y_max, 0.0, -cell_size))
+    if crs.isValid():
+        srs = osr.SpatialReference()
+        srs.ImportFromWkt(crs.toWkt())
+        ds.SetProjection(srs.ExportToWkt())
+    band = ds.GetRasterBand(1)
+    band.SetNoDataValue(math.nan)
+    band.WriteArray(array)
+    band.FlushCache()
+    ds = None  # closes the file
