@@ -28,11 +28,15 @@ from .compat import FLAG_ADVANCED
 
 #: Tag on every algorithm, so the toolbox search (and the plugin's menu entry) finds them all.
 TOOLBOX_TAG = "spatialprivacy"
-SEED_HELP = (
-    "Seed of the random generator. Leave empty for a real release: the noise then comes from the "
-    "operating system's entropy. A seed makes the output reproducible, which is for testing only: "
-    "anyone who knows the seed and the method can recompute the noise and remove it."
-)
+
+
+def seed_help() -> str:
+    """Help text of every algorithm's SEED parameter."""
+    return _tr(
+        "Seed of the random generator. Leave empty for a real release: the noise then comes from the "
+        "operating system's entropy. A seed makes the output reproducible, which is for testing only: "
+        "anyone who knows the seed and the method can recompute the noise and remove it."
+    )
 
 
 class SpatialPrivacyAlgorithm(QgsProcessingAlgorithm):

@@ -24,7 +24,6 @@ from qgis.core import (
 )
 
 from .base import (
-    SEED_HELP,
     FeedbackProgress,
     SpatialPrivacyAlgorithm,
     cell_geometry,
@@ -32,6 +31,7 @@ from .base import (
     make_rng,
     parameter_error,
     read_point_values,
+    seed_help,
     write_html_report,
 )
 from .compat import (
@@ -247,7 +247,7 @@ class PufferfishGridAlgorithm(SpatialPrivacyAlgorithm):
         )
         self.add(
             QgsProcessingParameterNumber(self.SEED, tr("Random seed (testing only)"), NUMBER_INTEGER, None, True),
-            tr(SEED_HELP),
+            seed_help(),
             advanced=True,
         )
         self.add(

@@ -1,0 +1,62 @@
+"""Shared fixtures. pytest-qgis starts one headless QgsApplication for the whole session.
+
+The plugin is imported by its real name, ``spatial_privacy`` (scripts/bootstrap.sh links the
+repository into the venv's path), never through the checkout's folder.
+"""
+
+from __future__ import annotations
+
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+DATA = REPO / "tests" / "data"
+
+# `python -m pytest` from the checkout puts it on sys.path, where our processing/ would shadow
+# QGIS's own `processing` module. Take it off before anything imports `processing`.
+sys.path[:] = [p for p in sys.path if p not in ("", ".") and Path(p or ".").resolve() != REPO]
+if "processing" in sys.modules and Path(sys.modules["processing"].__file__).resolve().is_relative_to(REPO):
+    raise RuntimeError("the checkout's processing/ was imported as QGIS's processing; run tests with .venv/bin/pytest")
+ALG = "spatialprivacy:pufferfishgrid"
+
+
+@pytest.fixture(scope="session")
+def provider(qgis_processing):
+    """The plugin's Processing provider, registered once in the session's QGIS."""
+    from qgis.core import QgsApplication
+
+    from spatial_privacy.processing.provider import SpatialPrivacyProvider
+
+    registry = QgsApplication.processingRegistry()
+    existing = registry.providerById("spatialprivacy")
+    if existing is not None:
+        return existing
+    instance = SpatialPrivacyProvider()
+    assert registry.addProvider(instance)
+    _keep.append(instance)  # the registry does not keep the Python wrapper alive
+    return instance
+
+
+_keep: list = []
+
+
+@pytest.fixture(scope="session")
+def data_copy(tmp_path_factory) -> Path:
+    """A writable copy of tests/data (GeoPackages get -wal files when opened)."""
+    target = tmp_path_factory.mktemp("data")
+    for path in DATA.glob("*.gpkg"):
+        shutil.copy(path, target / path.name)
+    return target
+
+
+@pytest.fixture(scope="session")
+def enterprises(data_copy) -> str:
+    return str(data_copy / "sdcspatial_enterprises.gpkg") + "|layername=enterprises"
+
+
+@pytest.fixture(scope="session")
+def dwellings(data_copy) -> str:
+    return str(data_copy / "sdcspatial_dwellings.gpkg") + "|layername=dwellings"

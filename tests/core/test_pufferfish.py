@@ -1,0 +1,211 @@
+"""Pufferfish mechanisms (core.pufferfish) against ter Steege (2021)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from spatial_privacy.core import pufferfish as pf
+from spatial_privacy.core.errors import ParameterError
+from spatial_privacy.core.grid import GridSpec, bin_points
+
+ALPHA = 1e-3
+ABS, REL = pf.ErrorModel.ABSOLUTE, pf.ErrorModel.RELATIVE
+
+
+def settings(**kw):
+    base = dict(epsilon=1.0, error_model=ABS, interval=10.0)
+    base.update(kw)
+    return pf.PufferfishSettings(**base)
+
+
+# -- noise scales and delta bounds against hand calculations -----------------------------------
+
+
+def test_absolute_noise_scale_theorem_3_1():
+    # b = 4c / (n eps): c = 50, eps = 0.5, n = 4 -> 100; n = 1 -> 400
+    s = settings(epsilon=0.5, interval=50.0)
+    assert pf.noise_scale(s, np.array([4, 1])) == pytest.approx([100.0, 400.0], rel=1e-15)
+
+
+def test_relative_noise_scale_corollary_3_2():
+    # b = -4 ln k / (n eps): k = 0.9, eps = 1, n = 2 -> 2 * 0.1053605... = 0.2107210
+    s = settings(error_model=REL, relative_k=0.9, interval=None)
+    assert pf.noise_scale(s, np.array([2]))[0] == pytest.approx(0.21072103131565256, rel=1e-12)
+
+
+def test_delta_max_absolute_theorem_4_4_by_hand():
+    # eps = ln 2 (e^eps = 2), c = 1, n = 4 -> b = 1/ln 2; gamma = 2 -> P(X <= -2) = exp(-2 ln 2)/2 = 1/8
+    s = settings(epsilon=math.log(2.0), interval=1.0, bounded=True, lower_bound=10.0, upper_bound=20.0, margin=2.0)
+    limits = pf.clamp_limits(s, np.array([12.0]))
+    assert (limits.lower, limits.upper) == (8.0, 22.0)
+    scale = pf.noise_scale(s, np.array([4]))
+    assert pf.delta_max(s, scale, limits)[0] == pytest.approx(0.25, rel=1e-12)
+
+
+def test_delta_max_relative_corollary_4_5_by_hand():
+    # eps = ln 2, k = e^(-1/4), n = 1 -> b = 1/ln 2; lambda = e^2 -> P(Y <= -2) = 1/8 -> delta = 1/4
+    s = settings(
+        epsilon=math.log(2.0),
+        error_model=REL,
+        relative_k=math.exp(-0.25),
+        interval=None,
+        bounded=True,
+        lower_bound=1.0,
+        upper_bound=5.0,
+        margin=math.exp(2.0),
+    )
+    limits = pf.clamp_limits(s, np.array([2.0]))
+    assert limits.lower == pytest.approx(math.exp(-2.0)) and limits.upper == pytest.approx(5 * math.exp(2.0))
+    scale = pf.noise_scale(s, np.array([1]))
+    assert scale[0] == pytest.approx(1 / math.log(2.0))
+    assert pf.delta_max(s, scale, limits)[0] == pytest.approx(0.25, rel=1e-12)
+
+
+def test_default_margins_follow_the_thesis():
+    values = np.array([59.46, 100.0, 1000.0])
+    absolute = pf.clamp_limits(settings(bounded=True, bounds_from_data=True), values)
+    assert (absolute.margin, absolute.lower, absolute.upper) == (59.46, 0.0, 1059.46)  # gamma = min t: L = 0
+    relative = pf.clamp_limits(settings(error_model=REL, relative_k=0.95, bounded=True, bounds_from_data=True), values)
+    assert relative.margin == 1.25
+    assert (relative.lower, relative.upper) == pytest.approx((59.46 / 1.25, 1250.0))
+
+
+# -- the mechanisms' output distributions ------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def fine_grid(enterprise_arrays):
+    x, y, t = enterprise_arrays
+    return x, y, t, GridSpec(250.0)
+
+
+def test_absolute_noise_is_laplace_with_the_cell_scale(fine_grid):
+    x, y, t, spec = fine_grid
+    s = settings(epsilon=0.5, interval=50.0)
+    g = pf.pufferfish_grid(x, y, t, spec, s, np.random.default_rng(11))
+    truth = bin_points(x, y, t, spec)
+    assert np.array_equal(g.count, truth.count) and np.allclose(g.true_value, truth.mean)
+    z = (g.value - truth.mean) / g.noise_scale
+    assert len(z) > 500
+    assert stats.kstest(z, stats.laplace().cdf).pvalue > ALPHA
+    assert np.allclose(g.noise_scale, 4 * 50.0 / (truth.count * 0.5))
+
+
+def test_relative_noise_is_multiplicative_log_laplace(fine_grid):
+    x, y, t, spec = fine_grid
+    s = settings(epsilon=2.0, error_model=REL, relative_k=0.95, interval=None)
+    g = pf.pufferfish_grid(x, y, t, spec, s, np.random.default_rng(12))
+    z = np.log(g.value / g.true_value) / g.noise_scale
+    assert stats.kstest(z, stats.laplace().cdf).pvalue > ALPHA
+    assert np.allclose(np.log(g.value / g.true_value), g.noise)
+    assert np.all(g.value > 0)
+
+
+def test_bounded_clamps_and_its_lower_jump_matches_theorem_4_4():
+    # Worst case of the proof: every contribution equals L_t, one per cell. Then the probability of
+    # publishing exactly L is P(X <= -gamma) = delta_max / e^eps. 20,000 cells: binomial tolerance.
+    cells = 20_000
+    x = np.arange(cells) * 10.0 + 5.0
+    y = np.full(cells, 5.0)
+    t = np.full(cells, 10.0)
+    s = settings(epsilon=1.0, interval=2.0, bounded=True, lower_bound=10.0, upper_bound=30.0, margin=5.0)
+    g = pf.pufferfish_grid(x, y, t, GridSpec(10.0), s, np.random.default_rng(13))
+    assert np.all((g.value >= 5.0) & (g.value <= 35.0))
+    p = 0.5 * math.exp(-5.0 / 8.0)  # b = 4*2/(1*1) = 8
+    assert g.delta == pytest.approx(math.e * p, rel=1e-12)
+    frac = np.mean(g.value == 5.0)
+    assert abs(frac - p) < 4 * math.sqrt(p * (1 - p) / cells)
+
+
+def test_total_is_n_times_the_noisy_mean(fine_grid):
+    x, y, t, spec = fine_grid
+    for model, kw in ((ABS, dict(interval=25.0)), (REL, dict(relative_k=0.9, interval=None))):
+        mean = pf.pufferfish_grid(x, y, t, spec, settings(error_model=model, **kw), np.random.default_rng(5))
+        total = pf.pufferfish_grid(
+            x, y, t, spec, settings(error_model=model, statistic=pf.Statistic.TOTAL, **kw), np.random.default_rng(5)
+        )
+        assert np.allclose(total.value, mean.count * mean.value, rtol=1e-12)
+        assert np.allclose(total.true_value, bin_points(x, y, t, spec).total)
+        expected_scale = mean.noise_scale * mean.count if model == ABS else mean.noise_scale
+        assert np.allclose(total.noise_scale, expected_scale)
+
+
+def test_minimum_count_suppresses_small_cells_and_lowers_delta(fine_grid):
+    x, y, t, spec = fine_grid
+    truth = bin_points(x, y, t, spec)
+    kw = dict(epsilon=0.1, interval=50.0, bounded=True, bounds_from_data=True)
+    everything = pf.pufferfish_grid(x, y, t, spec, settings(**kw), np.random.default_rng(1))
+    five = pf.pufferfish_grid(x, y, t, spec, settings(min_count=5, **kw), np.random.default_rng(1))
+    assert len(five.count) == np.count_nonzero(truth.count >= 5)
+    assert five.suppressed_cells == np.count_nonzero(truth.count < 5)
+    assert five.count.min() >= 5
+    assert five.delta < everything.delta
+    # Delta is delta_max of the smallest published n
+    b = 4 * 50.0 / (five.count.min() * 0.1)
+    assert five.delta == pytest.approx(math.exp(0.1) * 0.5 * math.exp(-t.min() / b), rel=1e-12)
+
+
+def test_unbounded_is_pure_epsilon():
+    g = pf.pufferfish_grid(np.zeros(3), np.zeros(3), np.ones(3), GridSpec(1.0), settings(), np.random.default_rng(0))
+    assert g.delta == 0.0 and np.all(g.delta_max == 0.0) and g.limits is None
+
+
+def test_same_seed_same_map_other_seed_other_map(fine_grid):
+    x, y, t, spec = fine_grid
+    a = pf.pufferfish_grid(x, y, t, spec, settings(), np.random.default_rng(3))
+    b = pf.pufferfish_grid(x, y, t, spec, settings(), np.random.default_rng(3))
+    c = pf.pufferfish_grid(x, y, t, spec, settings(), np.random.default_rng(4))
+    assert np.array_equal(a.value, b.value) and not np.array_equal(a.value, c.value)
+
+
+# -- refusals naming the parameter -------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "kw, parameter",
+    [
+        (dict(epsilon=0.0), "epsilon"),
+        (dict(epsilon=-1.0), "epsilon"),
+        (dict(epsilon=float("nan")), "epsilon"),
+        (dict(interval=0.0), "interval"),
+        (dict(interval=None), "interval"),
+        (dict(error_model=REL, relative_k=1.0), "relative_k"),
+        (dict(error_model=REL, relative_k=0.0), "relative_k"),
+        (dict(error_model=REL, relative_k=None), "relative_k"),
+        (dict(min_count=0), "min_count"),
+        (dict(bounded=True, lower_bound=1.0), "upper_bound"),
+        (dict(bounded=True, lower_bound=5.0, upper_bound=1.0), "lower_bound"),
+        (dict(bounded=True, lower_bound=-1.0, upper_bound=1.0), "lower_bound"),
+        (dict(bounded=True, bounds_from_data=True, margin=0.0), "margin"),
+        (dict(error_model=REL, relative_k=0.9, bounded=True, bounds_from_data=True, margin=1.0), "margin"),
+        (dict(error_model=REL, relative_k=0.9, bounded=True, lower_bound=0.0, upper_bound=1.0), "lower_bound"),
+    ],
+)
+def test_settings_refuse_bad_parameters(kw, parameter):
+    with pytest.raises(ParameterError) as info:
+        settings(**kw)
+    assert info.value.parameter == parameter
+
+
+@pytest.mark.parametrize(
+    "kw, values, parameter, words",
+    [
+        (dict(), [1.0, -2.0], "values", "negative"),
+        (dict(error_model=REL, relative_k=0.9), [1.0, 0.0], "values", "0"),
+        (dict(), [1.0, np.nan], "values", "NaN"),
+        (dict(bounded=True, lower_bound=0.0, upper_bound=10.0), [1.0, 11.0], "upper_bound", "outside"),
+        (dict(bounded=True, lower_bound=2.0, upper_bound=10.0), [1.0, 3.0], "lower_bound", "outside"),
+        (dict(bounded=True, bounds_from_data=True), [0.0, 3.0], "margin", "gamma"),
+    ],
+)
+def test_values_the_theory_does_not_cover_are_refused(kw, values, parameter, words):
+    n = len(values)
+    with pytest.raises(ParameterError, match=words) as info:
+        pf.pufferfish_grid(
+            np.zeros(n), np.zeros(n), np.array(values), GridSpec(1.0), settings(**kw), np.random.default_rng(0)
+        )
+    assert info.value.parameter == parameter

@@ -1,0 +1,108 @@
+"""The plugin in a real QGIS desktop (qgis.bin under Xvfb), loaded exactly as QGIS loads plugins."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import site
+import subprocess
+from pathlib import Path
+
+import pytest
+from qgis.core import QgsVectorLayer
+
+REPO = Path(__file__).resolve().parent.parent.parent
+SCRIPT = Path(__file__).resolve().parent / "desktop_check.py"
+
+pytestmark = pytest.mark.skipif(
+    not (shutil.which("qgis.bin") and shutil.which("xvfb-run")),
+    reason="needs Debian's qgis and xvfb packages (scripts/bootstrap.sh installs them)",
+)
+
+
+def run_desktop(tmp_path: Path, *args: str, **env: str) -> dict:
+    plugins = tmp_path / "plugins"
+    plugins.mkdir()
+    (plugins / "spatial_privacy").symlink_to(REPO)
+    result = tmp_path / "result.json"
+    # QGIS runs Debian's python3; give it the venv's packages (numba) as a user's install would.
+    site_packages = os.pathsep.join(site.getsitepackages())
+    environment = {
+        **os.environ,
+        "QGIS_PLUGINPATH": str(plugins),
+        "RESULT": str(result),
+        "PYTHONPATH": site_packages,
+        **env,
+    }
+    environment.pop("QT_QPA_PLATFORM", None)  # a real (virtual) screen
+    cmd = [
+        "xvfb-run",
+        "-a",
+        "qgis.bin",
+        "--noversioncheck",
+        "--nologo",
+        "--profiles-path",
+        str(tmp_path / "profiles"),
+        *args,
+        "--code",
+        str(SCRIPT),
+    ]
+    proc = subprocess.run(cmd, env=environment, capture_output=True, text=True, timeout=180)
+    assert result.exists(), f"QGIS wrote no result (exit {proc.returncode}):\n{proc.stderr[-3000:]}"
+    out = json.loads(result.read_text())
+    assert "error" not in out, out["error"]
+    return out
+
+
+def test_plugin_loads_registers_opens_toolbox_and_unloads(tmp_path):
+    out = run_desktop(tmp_path)
+    assert out["loaded"]
+    assert out["provider"] == "Spatial Privacy"
+    assert "&Spatial Privacy" in out["menu"] and out["toolbar"]
+    assert out["toolbox"] == [True, "spatialprivacy", ["spatialprivacy:pufferfishgrid"]]
+    assert not any("Spatial Privacy" in text for text in out["bar"]), "no notice when nothing is missing"
+    assert out["unloaded"] and not out["provider_after_unload"]
+    assert "&Spatial Privacy" not in out["menu_after_unload"]
+
+
+def test_without_numba_it_says_what_to_install_once_and_still_runs(tmp_path, data_copy, provider):
+    gpkg = str(data_copy / "sdcspatial_enterprises.gpkg") + "|layername=enterprises"
+    out = run_desktop(tmp_path, BLOCK_NUMBA="1", INPUT=gpkg, OUTPUT=str(tmp_path / "slow.gpkg"))
+    notices = [text for text in out["bar"] if "numba" in text]
+    assert len(notices) == 1, out["bar"]
+    assert "pip install numba" in notices[0] and "apt install python3-numba" in notices[0]
+    assert len([m for m in out["log"] if "numba" in m]) == 1
+    assert out["provider"] == "Spatial Privacy" and out["run"] > 0
+    # same seed with numba, in this process: the numpy fallback publishes the identical map
+    import processing
+
+    fast = processing.run(
+        "spatialprivacy:pufferfishgrid",
+        {
+            "INPUT": gpkg,
+            "FIELD": "production",
+            "CELL_SIZE": 500,
+            "EPSILON": 0.5,
+            "INTERVAL": 50,
+            "SEED": 7,
+            "OUTPUT": str(tmp_path / "fast.gpkg"),
+        },
+    )
+    slow = {f["cell_id"]: f["value"] for f in QgsVectorLayer(str(tmp_path / "slow.gpkg")).getFeatures()}
+    quick = {f["cell_id"]: f["value"] for f in QgsVectorLayer(fast["OUTPUT"]).getFeatures()}
+    assert slow.keys() == quick.keys() and all(slow[k] == pytest.approx(quick[k], rel=1e-12) for k in slow)
+
+
+def dutch(source: str) -> str:
+    import xml.etree.ElementTree as ET
+
+    for message in ET.parse(REPO / "i18n" / "spatial_privacy_nl.ts").getroot().iter("message"):
+        if message.findtext("source") == source:
+            return message.findtext("translation")
+    raise KeyError(source)
+
+
+def test_dutch_interface(tmp_path):
+    out = run_desktop(tmp_path, "--lang", "nl")
+    assert out["algorithm"] == dutch("Pufferfish-private grid map") != "Pufferfish-private grid map"

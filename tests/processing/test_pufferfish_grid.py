@@ -1,0 +1,418 @@
+"""spatialprivacy:pufferfishgrid through processing.run in real headless QGIS, on real data."""
+
+from __future__ import annotations
+
+import math
+import re
+from pathlib import Path
+
+import numpy as np
+import processing
+import pytest
+from qgis.core import (
+    QgsApplication,
+    QgsCoordinateReferenceSystem,
+    QgsFeature,
+    QgsGeometry,
+    QgsPointXY,
+    QgsProcessingContext,
+    QgsProcessingException,
+    QgsProcessingFeedback,
+    QgsProcessingModelAlgorithm,
+    QgsProcessingModelChildAlgorithm,
+    QgsProcessingModelChildParameterSource,
+    QgsProcessingModelOutput,
+    QgsProcessingModelParameter,
+    QgsProcessingParameterFeatureSource,
+    QgsProject,
+    QgsRasterLayer,
+    QgsVectorLayer,
+)
+from scipy import stats
+
+ALG = "spatialprivacy:pufferfishgrid"
+MIN_PRODUCTION = 59.4585041681912  # min of `production` in the enterprises data (the thesis's gamma)
+
+
+def run(params, **kw):
+    return processing.run(ALG, params, **kw)
+
+
+def base(layer, out: Path, **extra):
+    params = {
+        "INPUT": layer,
+        "FIELD": "production",
+        "CELL_SIZE": 500.0,
+        "EPSILON": 0.1,
+        "INTERVAL": 50.0,
+        "OUTPUT": str(out / "grid.gpkg"),
+        "REPORT": str(out / "report.html"),
+    }
+    params.update(extra)
+    return params
+
+
+def features(path):
+    layer = QgsVectorLayer(str(path), "out", "ogr")
+    assert layer.isValid(), path
+    return layer, list(layer.getFeatures())
+
+
+@pytest.fixture(autouse=True)
+def _provider(provider):
+    return provider
+
+
+# -- registration and help ---------------------------------------------------------------------
+
+
+def test_algorithm_is_registered_with_help_for_every_parameter():
+    alg = QgsApplication.processingRegistry().algorithmById(ALG)
+    assert alg is not None
+    assert alg.provider().name() == "Spatial Privacy"
+    names = {p.name() for p in alg.parameterDefinitions()}
+    assert {
+        "INPUT",
+        "FIELD",
+        "CELL_SIZE",
+        "EPSILON",
+        "ERROR_MODEL",
+        "INTERVAL",
+        "RELATIVE_K",
+        "BOUNDED",
+        "LOWER_BOUND",
+        "UPPER_BOUND",
+        "BOUNDS_FROM_DATA",
+        "MARGIN",
+        "SEED",
+        "OUTPUT",
+    } <= names
+    assert all(p.help() for p in alg.parameterDefinitions()), "every parameter needs help text"
+    assert {o.name() for o in alg.outputDefinitions()} >= {"OUTPUT", "DELTA", "EPSILON", "CELLS", "REPORT"}
+    help_text = alg.shortHelpString()
+    for word in ("Theorem 3.1", "Corollary 3.2", "Not protected", "CELL_SIZE"):
+        assert word in help_text
+    assert alg.flags() & alg.FlagSupportsBatch
+
+
+# -- the three mechanisms ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [
+        pytest.param({}, id="absolute"),
+        pytest.param({"ERROR_MODEL": 1, "RELATIVE_K": 0.95}, id="relative"),
+        pytest.param({"BOUNDED": True, "LOWER_BOUND": 0.0, "UPPER_BOUND": 120000.0, "MARGIN": 500.0}, id="bounded"),
+    ],
+)
+def test_mechanisms_publish_a_noisy_grid(enterprises, tmp_path, extra):
+    params = base(enterprises, tmp_path, CONFIDENTIAL_OUTPUT=str(tmp_path / "confidential.gpkg"), SEED=42, **extra)
+    result = run(params)
+    layer, feats = features(result["OUTPUT"])
+    assert layer.crs().authid() == "EPSG:28992"
+    assert [f.name() for f in layer.fields() if f.name() != "fid"] == [
+        "cell_id",
+        "n",
+        "value",
+        "noise_scale",
+        "delta_max",
+    ]
+    assert sum(f["n"] for f in feats) == 8348 and result["CELLS"] == len(feats)
+    for f in feats:
+        geom = f.geometry()
+        assert geom.area() == pytest.approx(500.0 * 500.0)
+        box = geom.boundingBox()
+        assert box.xMinimum() % 500 == 0 and box.yMinimum() % 500 == 0  # snapped to multiples of r
+        assert f["cell_id"] == f"RES500N{box.yMinimum():.10g}E{box.xMinimum():.10g}"
+    # The confidential comparison: published = true + noise, and every published value differs
+    _, secret = features(result["CONFIDENTIAL_OUTPUT"])
+    by_id = {f["cell_id"]: f for f in secret}
+    values = np.array([f["value"] for f in feats])
+    truth = np.array([by_id[f["cell_id"]]["true_value"] for f in feats])
+    noise = np.array([by_id[f["cell_id"]]["noise"] for f in feats])
+    scale = np.array([f["noise_scale"] for f in feats])
+    n = np.array([f["n"] for f in feats])
+    assert np.all(values != truth)
+    if extra.get("ERROR_MODEL") == 1:
+        assert np.allclose(values, truth * np.exp(noise))
+        assert np.allclose(scale, -4 * math.log(0.95) / (n * 0.1))
+    elif extra.get("BOUNDED"):
+        assert np.allclose(values, np.clip(truth + noise, -500.0, 120500.0))
+        assert values.min() >= -500.0 and values.max() <= 120500.0
+        assert result["DELTA"] == pytest.approx(max(f["delta_max"] for f in feats))
+        assert result["DELTA"] > 0
+    else:
+        assert np.allclose(values, truth + noise)
+        assert np.allclose(scale, 4 * 50.0 / (n * 0.1))
+        assert result["DELTA"] == 0.0
+        # The standardised noise is Laplace(1) (Theorem 3.1): KS at a fixed seed, alpha = 0.001.
+        assert stats.kstest((values - truth) / scale, stats.laplace().cdf).pvalue > 1e-3
+    assert result["EPSILON"] == 0.1
+
+
+def test_published_outputs_do_not_reveal_true_values(enterprises, tmp_path):
+    result = run(base(enterprises, tmp_path, SEED=1, OUTPUT_RASTER=str(tmp_path / "grid.tif")))
+    layer, feats = features(result["OUTPUT"])
+    assert not {"true_value", "noise", "error"} & set(layer.fields().names())
+    assert "CONFIDENTIAL_OUTPUT" not in result  # off by default
+    report = Path(result["REPORT"]).read_text(encoding="utf-8")
+    assert "ε-Pufferfish privacy with ε = 0.1" in report
+    assert "Locations and counts" in report  # says what is not protected
+    assert "fixed seed" in report
+
+
+# -- reproducing the thesis's grid bounds --------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "extra, delta",
+    [
+        pytest.param({"INTERVAL": 50.0}, 0.536, id="absolute c=50 (Figure 6)"),
+        pytest.param({"INTERVAL": 100.0}, 0.544, id="absolute c=100 (Figure 7)"),
+        pytest.param({"ERROR_MODEL": 1, "RELATIVE_K": 0.95, "MARGIN": 1.25}, 0.496, id="relative k=0.95 (Figure 12)"),
+        pytest.param({"ERROR_MODEL": 1, "RELATIVE_K": 0.99, "MARGIN": 1.25}, 0.317, id="relative k=0.99 (Figure 13)"),
+    ],
+)
+def test_thesis_grid_bound_delta(enterprises, tmp_path, extra, delta):
+    # r = 500, epsilon = 0.1, bounds from data; the absolute margin defaults to gamma = min t = 59.46.
+    params = base(enterprises, tmp_path, BOUNDED=True, BOUNDS_FROM_DATA=True, **extra)
+    result = run(params)
+    assert result["DELTA"] == pytest.approx(delta, abs=5e-4)  # the thesis rounds to 3 decimals
+    report = Path(result["REPORT"]).read_text(encoding="utf-8")
+    assert "NOT private" in report
+    # the data-derived bounds themselves are not printed in the publishable report
+    assert f"{MIN_PRODUCTION:g}" not in report and "114467" not in report
+
+
+# -- other outputs -----------------------------------------------------------------------------
+
+
+def test_raster_output_matches_the_grid(enterprises, tmp_path):
+    result = run(base(enterprises, tmp_path, SEED=3, STATISTIC=1, OUTPUT_RASTER=str(tmp_path / "grid.tif")))
+    raster = QgsRasterLayer(result["OUTPUT_RASTER"], "r")
+    assert raster.isValid() and raster.crs().authid() == "EPSG:28992"
+    assert raster.rasterUnitsPerPixelX() == pytest.approx(500.0)
+    provider = raster.dataProvider()
+    _, feats = features(result["OUTPUT"])
+    for f in feats:
+        centre = f.geometry().centroid().asPoint()
+        value, ok = provider.sample(centre, 1)
+        assert ok and value == pytest.approx(f["value"])
+    empty = QgsPointXY(raster.extent().xMinimum() + 1, raster.extent().yMaximum() - 1)
+    occupied = {
+        (round(f.geometry().centroid().asPoint().x()), round(f.geometry().centroid().asPoint().y())) for f in feats
+    }
+    if (round(empty.x() // 500 * 500 + 250), round(empty.y() // 500 * 500 + 250)) not in occupied:
+        value, ok = provider.sample(empty, 1)
+        assert not ok or math.isnan(value)
+
+
+def test_minimum_count_leaves_small_cells_out(enterprises, tmp_path):
+    result = run(base(enterprises, tmp_path, MIN_COUNT=10, SEED=5))
+    _, feats = features(result["OUTPUT"])
+    assert min(f["n"] for f in feats) >= 10
+    report = Path(result["REPORT"]).read_text(encoding="utf-8")
+    assert re.search(r"left out \(n below the minimum\)</th><td>[1-9]", report)
+
+
+def test_layer_in_degrees_with_a_working_crs(tmp_path):
+    layer = QgsVectorLayer("Point?crs=EPSG:4326&field=v:double", "wgs84", "memory")
+    feats = []
+    for i, (lon, lat) in enumerate([(5.10, 52.09), (5.101, 52.0905), (5.2, 52.1), (5.3, 52.0)]):
+        f = QgsFeature(layer.fields())
+        f.setGeometry(QgsGeometry.fromPointXY(QgsPointXY(lon, lat)))
+        f.setAttributes([10.0 * (i + 1)])
+        feats.append(f)
+    layer.dataProvider().addFeatures(feats)
+    params = {
+        "INPUT": layer,
+        "FIELD": "v",
+        "CELL_SIZE": 1000.0,
+        "EPSILON": 1.0,
+        "INTERVAL": 5.0,
+        "OUTPUT": str(tmp_path / "g.gpkg"),
+    }
+    with pytest.raises(QgsProcessingException, match="WORK_CRS"):
+        run(params)
+    assert not (tmp_path / "g.gpkg").exists()
+    result = run({**params, "WORK_CRS": QgsCoordinateReferenceSystem("EPSG:28992")})
+    out, cells = features(result["OUTPUT"])
+    assert out.crs().authid() == "EPSG:4326"  # written back in the layer's CRS
+    assert sum(c["n"] for c in cells) == 4 and len(cells) == 3
+    # a 1 km RD cell is roughly 0.0147 degrees of longitude wide at 52 N
+    assert cells[0].geometry().boundingBox().width() == pytest.approx(0.0147, rel=0.05)
+
+
+# -- graphical modeler and batch -----------------------------------------------------------------
+
+
+def test_graphical_model_chain(enterprises, tmp_path):
+    """extract (production > 100) -> pufferfish grid -> centroids, as built in the modeler."""
+    model = QgsProcessingModelAlgorithm("pufferfish chain", "tests")
+    model.addModelParameter(
+        QgsProcessingParameterFeatureSource("points", "points"), QgsProcessingModelParameter("points")
+    )
+    extract = QgsProcessingModelChildAlgorithm("native:extractbyexpression")
+    extract.setChildId("extract")
+    extract.addParameterSources("INPUT", [QgsProcessingModelChildParameterSource.fromModelParameter("points")])
+    extract.addParameterSources(
+        "EXPRESSION", [QgsProcessingModelChildParameterSource.fromStaticValue("production > 100")]
+    )
+    model.addChildAlgorithm(extract)
+    grid = QgsProcessingModelChildAlgorithm(ALG)
+    grid.setChildId("grid")
+    grid.addParameterSources("INPUT", [QgsProcessingModelChildParameterSource.fromChildOutput("extract", "OUTPUT")])
+    statics = {
+        "FIELD": "production",
+        "CELL_SIZE": 1000.0,
+        "EPSILON": 0.5,
+        "INTERVAL": 100.0,
+        "SEED": 9,
+        "BOUNDED": True,
+        "BOUNDS_FROM_DATA": True,
+    }
+    for key, value in statics.items():
+        grid.addParameterSources(key, [QgsProcessingModelChildParameterSource.fromStaticValue(value)])
+    model.addChildAlgorithm(grid)
+    centroids = QgsProcessingModelChildAlgorithm("native:centroids")
+    centroids.setChildId("centroids")
+    centroids.addParameterSources("INPUT", [QgsProcessingModelChildParameterSource.fromChildOutput("grid", "OUTPUT")])
+    out = QgsProcessingModelOutput("centres", "cell centres")
+    out.setChildOutputName("OUTPUT")
+    centroids.setModelOutputs({"centres": out})
+    model.addChildAlgorithm(centroids)
+    target = str(tmp_path / "centres.gpkg")
+    result = processing.run(model, {"points": enterprises, "centroids:centres": target})
+    layer, feats = features(result["centroids:centres"])
+    assert len(feats) > 10
+    assert all(f.geometry().type() == 0 for f in feats)  # points
+    # the extract step really ran: only enterprises with production > 100 were counted
+    source = QgsVectorLayer(enterprises, "e", "ogr")
+    kept = sum(1 for f in source.getFeatures() if f["production"] > 100)
+    assert sum(f["n"] for f in feats) == kept < source.featureCount()
+
+
+def test_batch_over_two_layers(enterprises, dwellings, tmp_path):
+    """The batch dialog runs the algorithm once per row with its own parameters; do the same."""
+    rows = [
+        base(enterprises, tmp_path, OUTPUT=str(tmp_path / "e.gpkg"), REPORT=str(tmp_path / "e.html")),
+        base(
+            dwellings,
+            tmp_path,
+            FIELD="consumption",
+            INTERVAL=100.0,
+            OUTPUT=str(tmp_path / "d.gpkg"),
+            REPORT=str(tmp_path / "d.html"),
+        ),
+    ]
+    context, feedback = QgsProcessingContext(), QgsProcessingFeedback()
+    context.setProject(QgsProject.instance())
+    results = [processing.run(ALG, row, context=context, feedback=feedback) for row in rows]
+    totals = [sum(f["n"] for f in features(r["OUTPUT"])[1]) for r in results]
+    assert totals == [8348, 90603]
+
+
+# -- refusals: clear message naming the parameter, nothing written --------------------------------
+
+
+def memory_points(crs="EPSG:28992", values=()):
+    layer = QgsVectorLayer(f"Point?crs={crs}&field=production:double", "mem", "memory")
+    feats = []
+    for i, v in enumerate(values):
+        f = QgsFeature(layer.fields())
+        f.setGeometry(QgsGeometry.fromPointXY(QgsPointXY(100000 + 10 * i, 450000)))
+        f.setAttributes([v])
+        feats.append(f)
+    layer.dataProvider().addFeatures(feats)
+    return layer
+
+
+@pytest.mark.parametrize(
+    "make_layer, extra, pattern",
+    [
+        pytest.param(lambda e: memory_points(), {}, r"INPUT: the layer has no features", id="empty layer"),
+        pytest.param(
+            lambda e: memory_points("EPSG:4326", [1.0, 2.0]),
+            {},
+            r"geographic CRS EPSG:4326.*WORK_CRS",
+            id="geographic CRS",
+        ),
+        pytest.param(
+            lambda e: memory_points(values=[1.0, None, 3.0]),
+            {},
+            r"FIELD: 1 features have a NULL value",
+            id="NULL value",
+        ),
+        pytest.param(
+            lambda e: memory_points(values=[1.0, -2.0]), {}, r"FIELD: 1 values are negative", id="negative value"
+        ),
+        pytest.param(lambda e: e, {"EPSILON": 0.0}, r"EPSILON: epsilon must be a number > 0", id="epsilon 0"),
+        pytest.param(lambda e: e, {"EPSILON": -0.5}, r"EPSILON: epsilon must be a number > 0", id="epsilon < 0"),
+        pytest.param(
+            lambda e: e, {"ERROR_MODEL": 1, "RELATIVE_K": 1.0}, r"RELATIVE_K: k must lie strictly", id="k = 1"
+        ),
+        pytest.param(
+            lambda e: e, {"ERROR_MODEL": 1, "RELATIVE_K": 0.0}, r"RELATIVE_K: k must lie strictly", id="k = 0"
+        ),
+        pytest.param(lambda e: e, {"CELL_SIZE": 0.0}, r"CELL_SIZE: the cell size must be > 0", id="cell size 0"),
+        pytest.param(lambda e: e, {"CELL_SIZE": -10.0}, r"CELL_SIZE: the cell size must be > 0", id="cell size < 0"),
+        pytest.param(
+            lambda e: e,
+            {"BOUNDED": True, "LOWER_BOUND": 0.0, "UPPER_BOUND": 1000.0},
+            r"UPPER_BOUND: \d+ values lie outside",
+            id="values above the bound",
+        ),
+        pytest.param(lambda e: e, {"MIN_COUNT": 100000}, r"MIN_COUNT: no cell has at least", id="nothing to publish"),
+    ],
+)
+def test_bad_input_is_refused_and_nothing_is_written(enterprises, tmp_path, make_layer, extra, pattern):
+    params = base(
+        make_layer(enterprises),
+        tmp_path,
+        OUTPUT_RASTER=str(tmp_path / "grid.tif"),
+        CONFIDENTIAL_OUTPUT=str(tmp_path / "confidential.gpkg"),
+        **extra,
+    )
+    with pytest.raises(QgsProcessingException, match=pattern):
+        run(params)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_cancel_writes_nothing(enterprises, tmp_path):
+    feedback = QgsProcessingFeedback()
+    feedback.cancel()
+    with pytest.raises(QgsProcessingException, match="Cancelled"):
+        run(base(enterprises, tmp_path), feedback=feedback)
+    assert list(tmp_path.iterdir()) == []
+
+
+# -- loading into a project applies a style ------------------------------------------------------
+
+
+def test_loaded_outputs_are_styled(enterprises, tmp_path):
+    from qgis.core import QgsGraduatedSymbolRenderer, QgsSingleBandPseudoColorRenderer
+
+    project = QgsProject.instance()
+    project.clear()
+    context = QgsProcessingContext()
+    context.setProject(project)
+    feedback = QgsProcessingFeedback()
+    params = base(enterprises, tmp_path, SEED=2, OUTPUT_RASTER=str(tmp_path / "grid.tif"))
+    alg = QgsApplication.processingRegistry().createAlgorithmById(ALG)
+    for name in ("OUTPUT", "OUTPUT_RASTER"):
+        context.addLayerToLoadOnCompletion(params[name], QgsProcessingContext.LayerDetails(name, project, name))
+    results, ok = alg.run(params, context, feedback)
+    assert ok, feedback.textLog()
+    for layer_id, details in context.layersToLoadOnCompletion().items():
+        layer = QgsVectorLayer(layer_id) if layer_id.endswith(".gpkg") else QgsRasterLayer(layer_id)
+        assert layer.isValid()
+        project.addMapLayer(layer)
+        details.postProcessor().postProcessLayer(layer, context, feedback)
+        if isinstance(layer, QgsVectorLayer):
+            assert isinstance(layer.renderer(), QgsGraduatedSymbolRenderer)
+            assert layer.renderer().classAttribute() == "value" and len(layer.renderer().ranges()) == 5
+        else:
+            assert isinstance(layer.renderer(), QgsSingleBandPseudoColorRenderer)
+    assert context.layerToLoadOnCompletionDetails(results["OUTPUT"]).name.startswith("Pufferfish grid (mean")
+    project.clear()
