@@ -9,7 +9,7 @@ repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 venv="${SPATIAL_PRIVACY_VENV:-$repo/.venv}"
 apt_packages=(python3-qgis qgis qgis-providers python3-venv python3-pip python3-numpy
               python3-scipy python3-shapely python3-pyproj python3-matplotlib python3-gdal
-              qttools5-dev-tools zip)
+              qttools5-dev-tools xvfb xauth zip)
 
 missing=()
 for p in "${apt_packages[@]}"; do

@@ -18,7 +18,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 NAME = "spatial_privacy"
-EXCLUDED_DIRS = ("tests/", "scripts/", ".ci/", ".github/")
+EXCLUDED_DIRS = ("tests/", "scripts/", "docs/", ".ci/", ".github/")
 EXCLUDED_FILES = ("Makefile", "pyproject.toml", ".gitignore", ".gitattributes")
 
 
