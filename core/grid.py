@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .errors import ParameterError
 from .jit import njit, resolve_use_numba
 from .progress import Progress, report
 
@@ -37,9 +38,9 @@ class GridSpec:
 
     def __post_init__(self) -> None:
         if not (math.isfinite(self.cell_size) and self.cell_size > 0):
-            raise ValueError(f"cell_size must be a finite number > 0, got {self.cell_size!r}")
+            raise ParameterError("cell_size", f"cell_size must be a finite number > 0, got {self.cell_size!r}")
         if not (math.isfinite(self.origin_x) and math.isfinite(self.origin_y)):
-            raise ValueError("the grid origin must be finite")
+            raise ParameterError("origin", "the grid origin must be finite")
 
     def cell_lower_left(self, ix: np.ndarray, iy: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Coordinates of the lower-left corner of cells ``(ix, iy)``."""
@@ -139,7 +140,7 @@ def bin_points(
     iy_min, iy_max = _index_range(y, spec.origin_y, r)
     nx, ny = ix_max - ix_min + 1, iy_max - iy_min + 1
     if nx * ny >= 2**62:
-        raise ValueError(f"cell_size {r!r} is far too small for the extent of the points")
+        raise ParameterError("cell_size", f"cell_size {r!r} is far too small for the extent of the points")
     if nx * ny <= _DENSE_CELL_LIMIT:
         count = np.zeros(nx * ny, dtype=np.int64)
         total = np.zeros(nx * ny, dtype=np.float64)
@@ -161,6 +162,15 @@ def bin_points(
     return CellStats(spec, ix + ix_min, iy + iy_min, count, total)
 
 
+#: Largest raster (in cells) :func:`to_dense` lays out: 2e8 float64 cells are 1.6 GB.
+MAX_DENSE_CELLS = 200_000_000
+
+
+def dense_shape(ix: np.ndarray, iy: np.ndarray) -> tuple[int, int]:
+    """Rows and columns of the bounding rectangle of cells ``(ix, iy)``."""
+    return int(np.max(iy)) - int(np.min(iy)) + 1, int(np.max(ix)) - int(np.min(ix)) + 1
+
+
 def to_dense(
     spec: GridSpec, ix: np.ndarray, iy: np.ndarray, values: np.ndarray, fill: float = np.nan
 ) -> tuple[np.ndarray, float, float]:
@@ -173,6 +183,11 @@ def to_dense(
     ix, iy = np.asarray(ix), np.asarray(iy)
     if ix.size == 0:
         raise ValueError("there are no cells to lay out")
+    rows, cols = dense_shape(ix, iy)
+    if rows * cols > MAX_DENSE_CELLS:
+        raise ParameterError(
+            "cell_size", f"a raster of {rows} x {cols} cells is too large; use a larger cell size or no raster"
+        )
     ix0, ix1 = int(ix.min()), int(ix.max())
     iy0, iy1 = int(iy.min()), int(iy.max())
     out = np.full((iy1 - iy0 + 1, ix1 - ix0 + 1), fill, dtype=np.float64)

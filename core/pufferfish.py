@@ -41,6 +41,9 @@ from .progress import Progress, report, scaled
 
 #: The thesis's relative margin (Section 4.4), used when none is given.
 DEFAULT_RELATIVE_MARGIN = 1.25
+#: Largest epsilon accepted: e^epsilon (in delta_max and the report) must stay a finite double.
+MAX_EPSILON = 700.0
+_LOG_MAX = math.log(np.finfo(np.float64).max)
 
 
 class ErrorModel(IntEnum):
@@ -94,6 +97,8 @@ class PufferfishSettings:
     def __post_init__(self) -> None:
         if not (_finite(self.epsilon) and self.epsilon > 0):
             raise ParameterError("epsilon", f"epsilon must be a number > 0, got {self.epsilon!r}")
+        if self.epsilon > MAX_EPSILON:
+            raise ParameterError("epsilon", f"epsilon must be at most {MAX_EPSILON:g} (e^epsilon overflows)")
         if self.error_model == ErrorModel.ABSOLUTE:
             if not (_finite(self.interval) and self.interval > 0):
                 raise ParameterError(
@@ -106,6 +111,10 @@ class PufferfishSettings:
                 )
         else:
             raise ParameterError("error_model", f"unknown error model {self.error_model!r}")
+        with np.errstate(over="ignore", divide="ignore"):
+            largest_scale = float(noise_scale(self, np.array([1]))[0])
+        if not math.isfinite(largest_scale):
+            raise ParameterError("epsilon", f"epsilon {self.epsilon!r} is so small that the noise scale overflows")
         if int(self.min_count) != self.min_count or self.min_count < 1:
             raise ParameterError("min_count", f"the minimum count must be a whole number >= 1, got {self.min_count!r}")
         if not self.bounded:
@@ -179,9 +188,7 @@ def clamp_limits(settings: PufferfishSettings, values: np.ndarray) -> ClampLimit
     if settings.error_model == ErrorModel.ABSOLUTE:
         gamma = settings.margin if settings.margin is not None else lower_t
         if not gamma > 0:
-            raise ParameterError(
-                "margin", "the smallest contribution is 0, so the default gamma = L_t is 0: give a margin gamma > 0"
-            )
+            raise ParameterError("margin", "L_t is 0, so the default margin gamma = L_t is 0: give a margin gamma > 0")
         return ClampLimits(lower_t, upper_t, gamma, lower_t - gamma, upper_t + gamma, settings.bounds_from_data)
     lam = settings.margin if settings.margin is not None else DEFAULT_RELATIVE_MARGIN
     return ClampLimits(lower_t, upper_t, lam, lower_t / lam, lam * upper_t, settings.bounds_from_data)
@@ -198,6 +205,11 @@ def delta_max(settings: PufferfishSettings, scale: np.ndarray, limits: ClampLimi
     else:
         threshold = -math.log(limits.margin)
     return math.exp(settings.epsilon) * mechanisms.laplace_cdf(threshold, scale)
+
+
+def _finite_positive(log_value: np.ndarray) -> np.ndarray:
+    """``exp(log_value)`` kept within the positive finite doubles (post-processing: no privacy cost)."""
+    return np.exp(np.clip(log_value, -_LOG_MAX, _LOG_MAX))
 
 
 @dataclass(frozen=True)
@@ -289,7 +301,8 @@ def pufferfish_grid(
     if settings.error_model == ErrorModel.ABSOLUTE:
         mean = true_mean + noise  # Theorem 3.1
     else:
-        mean = true_mean * np.exp(noise)  # Corollary 3.2, eq. (12)
+        # Corollary 3.2, eq. (12): mean * e^Y, computed as exp(log mean + Y) so it cannot overflow
+        mean = _finite_positive(np.log(true_mean) + noise)
     if limits is not None:
         mean = np.clip(mean, limits.lower, limits.upper)  # eq. (15)
         dmax = delta_max(settings, scale, limits) if len(stats) else np.zeros(0)
@@ -297,6 +310,8 @@ def pufferfish_grid(
         dmax = np.zeros_like(scale)
     if settings.statistic == Statistic.TOTAL:
         value, truth = count * mean, stats.total
+        if settings.error_model == ErrorModel.RELATIVE:
+            value = _finite_positive(np.log(count) + np.log(mean))
         if settings.error_model == ErrorModel.ABSOLUTE:
             scale = scale * count  # n*X has scale n*b = 4c/epsilon
     else:

@@ -19,94 +19,104 @@
       <translation>Schakel de plug-in Processing in om de Spatial Privacy-algoritmen te gebruiken.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="35" />
+      <location filename="../processing/base.py" line="36" />
       <source>Seed of the random generator. Leave empty for a real release: the noise then comes from the operating system's entropy. A seed makes the output reproducible, which is for testing only: anyone who knows the seed and the method can recompute the noise and remove it.</source>
       <translation>Seed van de toevalsgenerator. Laat dit leeg voor een echte publicatie: de ruis komt dan uit de entropie van het besturingssysteem. Met een seed is de uitvoer reproduceerbaar; dat is alleen bedoeld om te testen: wie de seed en de methode kent, kan de ruis opnieuw berekenen en verwijderen.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="52" />
+      <location filename="../processing/base.py" line="53" />
       <source>disclosure control</source>
       <translation>onthullingscontrole</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="52" />
+      <location filename="../processing/base.py" line="53" />
       <source>privacy</source>
       <translation>privacy</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="72" />
+      <location filename="../processing/base.py" line="73" />
       <source>Parameters</source>
       <translation>Parameters</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="103" />
+      <location filename="../processing/base.py" line="104" />
       <source>Cancelled: nothing was written.</source>
       <translation>Geannuleerd: er is niets weggeschreven.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="134" />
+      <location filename="../processing/base.py" line="135" />
+      <source>{0}: {1} has no CRS, so it cannot be transformed; set the layer's CRS or leave {0} empty.</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/base.py" line="141" />
       <source>{0}: pick a projected CRS (metres or feet), not the geographic {1}.</source>
       <translation>{0}: kies een geprojecteerd CRS (meters of voet), niet het geografische {1}.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="140" />
+      <location filename="../processing/base.py" line="147" />
       <source>{0} has no CRS: distances are taken in its coordinate units.</source>
       <translation>{0} heeft geen CRS: afstanden worden gemeten in de coördinaateenheden van de laag.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="144" />
+      <location filename="../processing/base.py" line="151" />
       <source>{0} is in the geographic CRS {1} (degrees), where square cells and distances are meaningless. Pick a projected working CRS in {2} (e.g. a UTM zone or your national grid), or reproject the layer.</source>
       <translation>{0} staat in het geografische CRS {1} (graden), waarin vierkante cellen en afstanden geen betekenis hebben. Kies in {2} een geprojecteerd werk-CRS (bijv. een UTM-zone of uw nationale coördinatenstelsel), of herprojecteer de laag.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="167" />
+      <location filename="../processing/base.py" line="174" />
       <source>{0}: the layer has no field '{1}'.</source>
       <translation>{0}: de laag heeft geen veld '{1}'.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="178" />
+      <location filename="../processing/base.py" line="185" />
       <source>Reading points</source>
       <translation>Punten inlezen</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="198" />
+      <location filename="../processing/base.py" line="205" />
       <source>{0} features have no geometry</source>
       <translation>{0} objecten hebben geen geometrie</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="200" />
+      <location filename="../processing/base.py" line="207" />
       <source>{0} features are multipoints with several parts</source>
       <translation>{0} objecten zijn multipunten met meerdere delen</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="203" />
+      <location filename="../processing/base.py" line="210" />
       <source>{0}: {1}. Each feature must be one point; fix or deselect those features.</source>
       <translation>{0}: {1}. Elk object moet één punt zijn; corrigeer die objecten of hef de selectie ervan op.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="209" />
+      <location filename="../processing/base.py" line="216" />
       <source>{0}: {1} features have a NULL value in '{2}'. Fill them in or select only the other features.</source>
       <translation>{0}: {1} objecten hebben een NULL-waarde in '{2}'. Vul die aan of selecteer alleen de overige objecten.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="214" />
+      <location filename="../processing/base.py" line="221" />
       <source>{0}: the layer has no features (or none is selected).</source>
       <translation>{0}: de laag heeft geen objecten (of er is geen object geselecteerd).</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="215" />
+      <location filename="../processing/base.py" line="222" />
       <source>Read {0} points in {1}.</source>
       <translation>{0} punten ingelezen in {1}.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="215" />
+      <location filename="../processing/base.py" line="222" />
       <source>layer units</source>
       <translation>laageenheden</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="227" />
+      <location filename="../processing/base.py" line="234" />
       <source>{0} = {1}: the output is reproducible. Do not publish it; leave the seed empty for a real release.</source>
       <translation>{0} = {1}: de uitvoer is reproduceerbaar. Publiceer deze niet; laat de seed leeg voor een echte publicatie.</translation>
+    </message>
+    <message>
+      <location filename="../processing/base.py" line="270" />
+      <source>{0}: cannot create the folder {1} ({2}).</source>
+      <translation type="unfinished" />
     </message>
     <message>
       <location filename="../processing/provider.py" line="21" />
@@ -119,437 +129,457 @@
       <translation>Spatial Privacy: privacybeschermende kaarten en synthetische punten</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="94" />
+      <location filename="../processing/pufferfish_grid.py" line="96" />
       <source>Pufferfish-private grid map</source>
       <translation>Rasterkaart met Pufferfish-privacy</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="97" />
+      <location filename="../processing/pufferfish_grid.py" line="99" />
       <source>Grid maps</source>
       <translation>Rasterkaarten</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="103" />
+      <location filename="../processing/pufferfish_grid.py" line="105" />
       <source>Publish a thematic grid map of a point value (mean or total per cell) with Pufferfish privacy.</source>
       <translation>Publiceer een thematische rasterkaart van een puntwaarde (gemiddelde of totaal per cel) met Pufferfish-privacy.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="107" />
-      <source>&lt;p&gt;Bins points into square cells and publishes, per cell, the mean (or total) of a non-negative value with Laplace noise calibrated to the number of contributors n, following ter Steege (2021), &lt;i&gt;Pufferfish privacy when publishing on thematic maps&lt;/i&gt;.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Guarantee.&lt;/b&gt; Absolute error (Theorem 3.1): for every person in a cell, an attacker cannot tell from the map whether their value lies in [x−c, x+c) or in the neighbouring [x+c, x+3c) by more than a factor e&lt;sup&gt;ε&lt;/sup&gt;, for any prior under which people's values are independent. Relative error (Corollary 3.2): the same for the relative intervals [ky, y/k) and [y/k, y/k³), i.e. for values up to a factor k. Each person is in one cell, so the whole map has the same ε. The bounded mechanism (Section 4) clamps the output to [L, U] and is (ε, δ)-Pufferfish with δ ≤ Δ, the largest δ&lt;sub&gt;max&lt;/sub&gt; of a published cell (Theorem 4.4, Corollary 4.5), reported as output DELTA.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Not protected:&lt;/b&gt; locations and counts. The map shows which cells are occupied and publishes n exactly; use this tool when the values are sensitive, not presence.&lt;/p&gt;</source>
-      <translation>&lt;p&gt;Deelt punten in vierkante cellen in en publiceert per cel het gemiddelde (of totaal) van een niet-negatieve waarde met Laplace-ruis die is afgestemd op het aantal bijdragers n, volgens ter Steege (2021), &lt;i&gt;Pufferfish privacy when publishing on thematic maps&lt;/i&gt;.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Garantie.&lt;/b&gt; Absolute fout (Stelling 3.1): voor elke persoon in een cel kan een aanvaller uit de kaart niet met meer dan een factor e&lt;sup&gt;ε&lt;/sup&gt; onderscheiden of diens waarde in [x−c, x+c) ligt of in het aangrenzende [x+c, x+3c), ongeacht de voorkennis van de aanvaller, zolang daarin de waarden van personen onafhankelijk zijn. Relatieve fout (Gevolg 3.2): hetzelfde voor de relatieve intervallen [ky, y/k) en [y/k, y/k³), d.w.z. voor waarden tot op een factor k. Elke persoon valt in één cel, dus voor de hele kaart geldt dezelfde ε. Het begrensde mechanisme (Sectie 4) kapt de uitvoer af tot [L, U] en is (ε, δ)-Pufferfish met δ ≤ Δ, de grootste δ&lt;sub&gt;max&lt;/sub&gt; van een gepubliceerde cel (Stelling 4.4, Gevolg 4.5), die als uitvoer DELTA wordt gerapporteerd.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Niet beschermd:&lt;/b&gt; locaties en aantallen. De kaart laat zien welke cellen bezet zijn en publiceert n exact; gebruik dit hulpmiddel wanneer de waarden gevoelig zijn, niet de aanwezigheid.&lt;/p&gt;</translation>
+      <location filename="../processing/pufferfish_grid.py" line="109" />
+      <source>&lt;p&gt;Bins points into square cells and publishes, per cell, the mean (or total) of a non-negative value with Laplace noise calibrated to the number of contributors n, following ter Steege (2021), &lt;i&gt;Pufferfish privacy when publishing on thematic maps&lt;/i&gt;.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Guarantee.&lt;/b&gt; Absolute error (Theorem 3.1): for every person in a cell, an attacker cannot tell from the map whether their value lies in [x−c, x+c) or in the neighbouring [x+c, x+3c) by more than a factor e&lt;sup&gt;ε&lt;/sup&gt;, for any prior under which people's values are independent. Relative error (Corollary 3.2): the same for the relative intervals [ky, y/k) and [y/k, y/k³), i.e. for values up to a factor k. Each person is in one cell, so the whole map has the same ε. The bounded mechanism (Section 4) clamps the output to [L, U]. The thesis analyses it as (ε, δ)-Pufferfish with δ ≤ Δ, the largest δ&lt;sub&gt;max&lt;/sub&gt; of a published cell (Theorem 4.4, Corollary 4.5), reported as output DELTA. When L and U are fixed without looking at the data, clamping is post-processing, so the map in fact keeps the pure ε guarantee and Δ is a conservative figure. When the bounds are derived from the data, nothing about the smallest and largest value is private.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Not protected:&lt;/b&gt; locations and counts. The map shows which cells are occupied and publishes n exactly; use this tool when the values are sensitive, not presence.&lt;/p&gt;</source>
+      <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="128" />
+      <location filename="../processing/pufferfish_grid.py" line="133" />
       <source>Point layer</source>
       <translation>Puntenlaag</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="129" />
+      <location filename="../processing/pufferfish_grid.py" line="134" />
       <source>Points (one per person or enterprise) with the confidential value. Selected features only, if so chosen.</source>
       <translation>Punten (één per persoon of bedrijf) met de vertrouwelijke waarde. Desgewenst alleen de geselecteerde objecten.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="135" />
+      <location filename="../processing/pufferfish_grid.py" line="140" />
       <source>Value field</source>
       <translation>Waardeveld</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="136" />
+      <location filename="../processing/pufferfish_grid.py" line="141" />
       <source>Numeric field with each contribution t_i; must be &gt;= 0 (&gt; 0 for relative error) and not NULL.</source>
       <translation>Numeriek veld met elke bijdrage t_i; moet &gt;= 0 zijn (&gt; 0 bij relatieve fout) en mag niet NULL zijn.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="139" />
+      <location filename="../processing/pufferfish_grid.py" line="144" />
       <source>Cell size r</source>
       <translation>Celgrootte r</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="140" />
+      <location filename="../processing/pufferfish_grid.py" line="145" />
       <source>Side of a square cell, in the units of the layer's (or working) CRS, e.g. metres.</source>
       <translation>Zijde van een vierkante cel, in de eenheden van het CRS van de laag (of het werk-CRS), bijv. meters.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="144" />
+      <location filename="../processing/pufferfish_grid.py" line="149" />
       <source>Privacy parameter ε (epsilon)</source>
       <translation>Privacyparameter ε (epsilon)</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="146" />
+      <location filename="../processing/pufferfish_grid.py" line="151" />
       <source>ε &gt; 0. Smaller is more private and noisier: the noise scale is proportional to 1/ε.</source>
       <translation>ε &gt; 0. Een kleinere waarde beschermt beter, maar geeft meer ruis: de schaal van de ruis is evenredig met 1/ε.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="151" />
+      <location filename="../processing/pufferfish_grid.py" line="156" />
       <source>Error model</source>
       <translation>Foutmodel</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="152" />
+      <location filename="../processing/pufferfish_grid.py" line="157" />
       <source>Absolute error (interval c)</source>
       <translation>Absolute fout (interval c)</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="152" />
+      <location filename="../processing/pufferfish_grid.py" line="157" />
       <source>Relative error (factor k)</source>
       <translation>Relatieve fout (factor k)</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="156" />
+      <location filename="../processing/pufferfish_grid.py" line="161" />
       <source>Absolute: protects which interval of width 2c holds a value (additive noise). Relative: protects values up to a factor k (multiplicative noise), for skewed values such as turnover.</source>
       <translation>Absoluut: beschermt in welk interval met breedte 2c een waarde ligt (additieve ruis). Relatief: beschermt waarden tot op een factor k (multiplicatieve ruis), voor scheef verdeelde waarden zoals omzet.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="163" />
+      <location filename="../processing/pufferfish_grid.py" line="168" />
       <source>Interval half-width c (absolute error)</source>
       <translation>Halve intervalbreedte c (absolute fout)</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="165" />
+      <location filename="../processing/pufferfish_grid.py" line="170" />
       <source>c &gt; 0, in the value's units: an attacker cannot tell t_i in [x−c, x+c) from [x+c, x+3c). Larger c protects more and adds more noise (Laplace scale 4c/(nε)).</source>
       <translation>c &gt; 0, in de eenheden van de waarde: een aanvaller kan t_i in [x−c, x+c) niet onderscheiden van [x+c, x+3c). Een grotere c beschermt meer en voegt meer ruis toe (Laplace-schaal 4c/(nε)).</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="172" />
+      <location filename="../processing/pufferfish_grid.py" line="177" />
       <source>Relative factor k (relative error)</source>
       <translation>Relatieve factor k (relatieve fout)</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="174" />
+      <location filename="../processing/pufferfish_grid.py" line="179" />
       <source>0 &lt; k &lt; 1: values within a factor k are protected, e.g. 0.9 for 10%. Smaller k protects more (Laplace scale −4 ln(k)/(nε) on the log scale).</source>
       <translation>0 &lt; k &lt; 1: waarden binnen een factor k worden beschermd, bijv. 0,9 voor 10%. Een kleinere k beschermt meer (Laplace-schaal −4 ln(k)/(nε) op logschaal).</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="180" />
+      <location filename="../processing/pufferfish_grid.py" line="185" />
       <source>Mean</source>
       <translation>Gemiddelde</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="180" />
+      <location filename="../processing/pufferfish_grid.py" line="185" />
       <source>Published statistic</source>
       <translation>Gepubliceerde statistiek</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="180" />
+      <location filename="../processing/pufferfish_grid.py" line="185" />
       <source>Total</source>
       <translation>Totaal</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="181" />
+      <location filename="../processing/pufferfish_grid.py" line="186" />
       <source>Mean (the thesis's statistic) or total = n × noisy mean, which has the same guarantee because n is public. A noisy count is not offered: these secrets do not protect counts.</source>
       <translation>Gemiddelde (de statistiek uit de scriptie) of totaal = n × gemiddelde met ruis; dat heeft dezelfde garantie, omdat n openbaar is. Een aantal met ruis wordt niet aangeboden: deze geheimen beschermen geen aantallen.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="187" />
+      <location filename="../processing/pufferfish_grid.py" line="192" />
       <source>Bounded mechanism (clamp to [L, U])</source>
       <translation>Begrensd mechanisme (afkappen tot [L, U])</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="188" />
-      <source>Clamp published means to [L, U] so that no value is negative or absurdly large. Weakens the guarantee to (ε, δ) with δ ≤ Δ (output DELTA). Needs contribution bounds.</source>
-      <translation>Kap gepubliceerde gemiddelden af tot [L, U], zodat geen waarde negatief of onrealistisch groot is. Verzwakt de garantie tot (ε, δ) met δ ≤ Δ (uitvoer DELTA). Vereist grenzen voor de bijdragen.</translation>
+      <location filename="../processing/pufferfish_grid.py" line="193" />
+      <source>Clamp published means to [L, U] (mechanism B), so no value falls below L (0 with the default margin) or above U. Needs contribution bounds. The thesis's bound Δ on δ is output DELTA.</source>
+      <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="195" />
+      <location filename="../processing/pufferfish_grid.py" line="200" />
       <source>Lower bound L_t of a contribution</source>
       <translation>Ondergrens L_t van een bijdrage</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="197" />
+      <location filename="../processing/pufferfish_grid.py" line="202" />
       <source>Public lower bound on every t_i (bounded mechanism), known without looking at the data, e.g. 0.</source>
       <translation>Openbare ondergrens voor elke t_i (begrensd mechanisme), bekend zonder naar de gegevens te kijken, bijv. 0.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="201" />
+      <location filename="../processing/pufferfish_grid.py" line="206" />
       <source>Upper bound U_t of a contribution</source>
       <translation>Bovengrens U_t van een bijdrage</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="203" />
+      <location filename="../processing/pufferfish_grid.py" line="208" />
       <source>Public upper bound on every t_i (bounded mechanism). Values outside [L_t, U_t] are refused.</source>
       <translation>Openbare bovengrens voor elke t_i (begrensd mechanisme). Waarden buiten [L_t, U_t] worden geweigerd.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="207" />
+      <location filename="../processing/pufferfish_grid.py" line="212" />
       <source>Derive bounds from the data (not private)</source>
       <translation>Grenzen afleiden uit de gegevens (niet privacyveilig)</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="209" />
+      <location filename="../processing/pufferfish_grid.py" line="214" />
       <source>Use L_t = min t_i and U_t = max t_i, as the thesis does. NOT private: the clamp limits reveal the smallest and largest contribution. The report says so.</source>
       <translation>Gebruik L_t = min t_i en U_t = max t_i, zoals in de scriptie. NIET privacyveilig: de afkapgrenzen verraden de kleinste en de grootste bijdrage. Het rapport vermeldt dit.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="216" />
+      <location filename="../processing/pufferfish_grid.py" line="221" />
       <source>Margin γ (absolute) or λ (relative)</source>
       <translation>Marge γ (absoluut) of λ (relatief)</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="218" />
+      <location filename="../processing/pufferfish_grid.py" line="223" />
       <source>Absolute: γ &gt; 0, L = L_t − γ, U = U_t + γ; empty gives γ = L_t, so L = 0. Relative: λ &gt; 1, L = L_t/λ, U = λU_t; empty gives λ = 1.25. Larger margins give smaller δ but clamp less.</source>
       <translation>Absoluut: γ &gt; 0, L = L_t − γ, U = U_t + γ; leeg geeft γ = L_t, dus L = 0. Relatief: λ &gt; 1, L = L_t/λ, U = λU_t; leeg geeft λ = 1,25. Grotere marges geven een kleinere δ, maar kappen minder af.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="225" />
+      <location filename="../processing/pufferfish_grid.py" line="230" />
       <source>Minimum contributors per published cell</source>
       <translation>Minimumaantal bijdragers per gepubliceerde cel</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="227" />
+      <location filename="../processing/pufferfish_grid.py" line="232" />
       <source>Publish only cells with n &gt;= this number; others are left out like empty cells. Costs no privacy under this definition (n is public) and lowers Δ; it does not protect presence.</source>
       <translation>Publiceer alleen cellen met n &gt;= dit aantal; de overige worden weggelaten, net als lege cellen. Kost onder deze definitie geen privacy (n is openbaar) en verlaagt Δ; het beschermt de aanwezigheid niet.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="233" />
+      <location filename="../processing/pufferfish_grid.py" line="238" />
       <source>Grid origin</source>
       <translation>Oorsprong van het raster</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="234" />
+      <location filename="../processing/pufferfish_grid.py" line="239" />
       <source>A corner shared by four cells. Empty: (0, 0), so cell edges fall on multiples of r (the national statistical grid convention).</source>
       <translation>Een hoekpunt dat vier cellen gemeen hebben. Leeg: (0, 0), zodat de celranden op veelvouden van r vallen (de conventie van het nationale statistische raster).</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="241" />
+      <location filename="../processing/pufferfish_grid.py" line="246" />
       <source>Projected CRS to work in</source>
       <translation>Geprojecteerd werk-CRS</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="242" />
+      <location filename="../processing/pufferfish_grid.py" line="247" />
       <source>Needed only when the layer is in degrees: the grid is built in this CRS; the output is written back in the layer's CRS.</source>
       <translation>Alleen nodig als de laag in graden is: het raster wordt in dit CRS opgebouwd; de uitvoer wordt teruggeschreven in het CRS van de laag.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="249" />
+      <location filename="../processing/pufferfish_grid.py" line="254" />
       <source>Random seed (testing only)</source>
       <translation>Seed van de toevalsgenerator (alleen voor tests)</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="254" />
+      <location filename="../processing/pufferfish_grid.py" line="259" />
       <source>Pufferfish grid</source>
       <translation>Pufferfish-raster</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="255" />
+      <location filename="../processing/pufferfish_grid.py" line="260" />
       <source>Publishable grid: cell_id, n, value (the published statistic), noise_scale (Laplace scale of the noise: value units for absolute error, log scale for relative) and delta_max (0 unless bounded).</source>
       <translation>Publiceerbaar raster: cell_id, n, value (de gepubliceerde statistiek), noise_scale (Laplace-schaal van de ruis: in eenheden van de waarde bij absolute fout, op logschaal bij relatieve fout) en delta_max (0, tenzij begrensd).</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="262" />
+      <location filename="../processing/pufferfish_grid.py" line="267" />
       <source>Published value raster</source>
       <translation>Raster met gepubliceerde waarden</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="264" />
+      <location filename="../processing/pufferfish_grid.py" line="269" />
       <source>Optional GeoTIFF of the published value in the working CRS; cells not published are NoData.</source>
       <translation>Optionele GeoTIFF van de gepubliceerde waarde in het werk-CRS; niet-gepubliceerde cellen zijn NoData.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="269" />
+      <location filename="../processing/pufferfish_grid.py" line="274" />
       <source>CONFIDENTIAL comparison (true values and noise; do not publish)</source>
       <translation>VERTROUWELIJKE vergelijking (ware waarden en ruis; niet publiceren)</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="275" />
+      <location filename="../processing/pufferfish_grid.py" line="280" />
       <source>For the analyst only, off by default: true_value, noise (the Laplace draw) and error (published − true) per cell. Publishing it undoes the protection.</source>
       <translation>Alleen voor de analist, standaard uit: true_value, noise (de Laplace-trekking) en error (gepubliceerd − waar) per cel. Publicatie hiervan maakt de bescherming ongedaan.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="282" />
+      <location filename="../processing/pufferfish_grid.py" line="287" />
       <source>HTML files (*.html)</source>
       <translation>HTML-bestanden (*.html)</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="282" />
+      <location filename="../processing/pufferfish_grid.py" line="287" />
       <source>Report</source>
       <translation>Rapport</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="284" />
+      <location filename="../processing/pufferfish_grid.py" line="289" />
       <source>HTML report of the settings and the privacy guarantee (ε, δ, what is protected). Publishable.</source>
       <translation>HTML-rapport van de instellingen en de privacygarantie (ε, δ, wat er beschermd is). Publiceerbaar.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="286" />
+      <location filename="../processing/pufferfish_grid.py" line="291" />
       <source>Grid bound Δ on δ</source>
       <translation>Bovengrens Δ van δ voor het raster</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="287" />
+      <location filename="../processing/pufferfish_grid.py" line="292" />
       <source>Privacy parameter ε</source>
       <translation>Privacyparameter ε</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="288" />
+      <location filename="../processing/pufferfish_grid.py" line="293" />
       <source>Number of published cells</source>
       <translation>Aantal gepubliceerde cellen</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="330" />
+      <location filename="../processing/pufferfish_grid.py" line="335" />
       <source>CELL_SIZE: the cell size must be &gt; 0, got {0}.</source>
       <translation>CELL_SIZE: de celgrootte moet &gt; 0 zijn; opgegeven: {0}.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="368" />
+      <location filename="../processing/pufferfish_grid.py" line="373" />
       <source>{0}: no cell has at least {1} contributors, so nothing would be published.</source>
       <translation>{0}: geen enkele cel heeft ten minste {1} bijdragers, dus er zou niets worden gepubliceerd.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="453" />
+      <location filename="../processing/pufferfish_grid.py" line="394" />
+      <source>Δ = {0:.3g} ≥ 1: the thesis's δ bound says nothing here.</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/pufferfish_grid.py" line="470" />
       <source>Pufferfish grid ({0} {1})</source>
       <translation>Pufferfish-raster ({0} {1})</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="460" />
+      <location filename="../processing/pufferfish_grid.py" line="477" />
       <source>CONFIDENTIAL true values and noise ({0})</source>
       <translation>VERTROUWELIJK: ware waarden en ruis ({0})</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="473" />
+      <location filename="../processing/pufferfish_grid.py" line="490" />
       <source>whether a person's value lies in [x−c, x+c) or in [x+c, x+3c), for c = {0:g}</source>
       <translation>of de waarde van een persoon in [x−c, x+c) of in [x+c, x+3c) ligt, voor c = {0:g}</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="477" />
+      <location filename="../processing/pufferfish_grid.py" line="494" />
       <source>a person's value up to a factor k = {0:g} (relative intervals [ky, y/k))</source>
       <translation>wat de waarde van een persoon is, tot op een factor k = {0:g} (relatieve intervallen [ky, y/k))</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="478" />
+      <location filename="../processing/pufferfish_grid.py" line="495" />
       <source>ε-Pufferfish privacy with ε = {0:g} (ter Steege 2021, {1}): from the published map an attacker cannot learn {2} by more than a factor e^ε = {3:.4g}, whatever they believe about the values, as long as people's values are independent (eq. 5). Each person contributes to one cell, so this holds for the whole map.</source>
       <translation>ε-Pufferfish-privacy met ε = {0:g} (ter Steege 2021, {1}): uit de gepubliceerde kaart kan een aanvaller, ongeacht diens aannames over de waarden, niet met meer dan een factor e^ε = {3:.4g} afleiden {2}, zolang de waarden van personen onafhankelijk zijn (vgl. 5). Elke persoon draagt bij aan één cel, dus dit geldt voor de hele kaart.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="483" />
+      <location filename="../processing/pufferfish_grid.py" line="500" />
       <source>Corollary 3.2</source>
       <translation>Gevolg 3.2</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="483" />
+      <location filename="../processing/pufferfish_grid.py" line="500" />
       <source>Theorem 3.1</source>
       <translation>Stelling 3.1</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="485" />
-      <source>Outputs are clamped to [L, U] (mechanism B, Section 4), which weakens this to (ε, δ)-Pufferfish with δ ≤ Δ = {0:.4g}, the largest per-cell bound δ_max of a published cell ({1}).</source>
-      <translation>De uitvoer wordt afgekapt tot [L, U] (mechanisme B, Sectie 4), wat dit verzwakt tot (ε, δ)-Pufferfish met δ ≤ Δ = {0:.4g}, de grootste celgrens δ_max onder de gepubliceerde cellen ({1}).</translation>
+      <location filename="../processing/pufferfish_grid.py" line="502" />
+      <source>Outputs are clamped to [L, U] (mechanism B, Section 4). The thesis analyses this as (ε, δ)-Pufferfish in its cumulative form (Definition 4.2) with δ ≤ Δ = {0:.4g}, the largest per-cell bound δ_max of a published cell ({1}). With bounds fixed before looking at the data, clamping is post-processing and the ε guarantee above holds unchanged; Δ is then a conservative figure.</source>
+      <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="488" />
+      <location filename="../processing/pufferfish_grid.py" line="508" />
       <source>Corollary 4.5</source>
       <translation>Gevolg 4.5</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="488" />
+      <location filename="../processing/pufferfish_grid.py" line="508" />
       <source>Theorem 4.4</source>
       <translation>Stelling 4.4</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="491" />
+      <location filename="../processing/pufferfish_grid.py" line="510" />
+      <source>Here the bounds were derived from the data, so the smallest and largest value are not protected.</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/pufferfish_grid.py" line="515" />
       <source>Points</source>
       <translation>Punten</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="494" />
+      <location filename="../processing/pufferfish_grid.py" line="518" />
       <source>mean</source>
       <translation>gemiddelde</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="494" />
+      <location filename="../processing/pufferfish_grid.py" line="518" />
       <source>total</source>
       <translation>totaal</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="495" />
+      <location filename="../processing/pufferfish_grid.py" line="519" />
       <source>absolute</source>
       <translation>absoluut</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="495" />
+      <location filename="../processing/pufferfish_grid.py" line="519" />
       <source>relative</source>
       <translation>relatief</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="498" />
+      <location filename="../processing/pufferfish_grid.py" line="522" />
       <source>Bounded mechanism</source>
       <translation>Begrensd mechanisme</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="498" />
+      <location filename="../processing/pufferfish_grid.py" line="522" />
       <source>no</source>
       <translation>nee</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="498" />
+      <location filename="../processing/pufferfish_grid.py" line="522" />
       <source>yes</source>
       <translation>ja</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="499" />
+      <location filename="../processing/pufferfish_grid.py" line="523" />
       <source>Minimum contributors per cell</source>
       <translation>Minimumaantal bijdragers per cel</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="500" />
+      <location filename="../processing/pufferfish_grid.py" line="524" />
       <source>Published cells</source>
       <translation>Gepubliceerde cellen</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="501" />
+      <location filename="../processing/pufferfish_grid.py" line="525" />
       <source>Occupied cells left out (n below the minimum)</source>
       <translation>Weggelaten bezette cellen (n onder het minimum)</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="507" />
+      <location filename="../processing/pufferfish_grid.py" line="531" />
       <source>Contribution bounds</source>
       <translation>Grenzen voor bijdragen</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="507" />
-      <source>derived from the data (NOT private; values not shown)</source>
-      <translation>afgeleid uit de gegevens (NIET privacyveilig; waarden niet getoond)</translation>
+      <location filename="../processing/pufferfish_grid.py" line="531" />
+      <source>derived from the data (NOT private)</source>
+      <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="511" />
+      <location filename="../processing/pufferfish_grid.py" line="535" />
       <source>derived from the data</source>
       <translation>afgeleid uit de gegevens</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="520" />
+      <location filename="../processing/pufferfish_grid.py" line="544" />
       <source>Privacy guarantee</source>
       <translation>Privacygarantie</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="520" />
+      <location filename="../processing/pufferfish_grid.py" line="544" />
       <source>Settings</source>
       <translation>Instellingen</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="523" />
+      <location filename="../processing/pufferfish_grid.py" line="547" />
       <source>What is not protected</source>
       <translation>Wat niet beschermd is</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="524" />
+      <location filename="../processing/pufferfish_grid.py" line="548" />
       <source>Locations and counts: the map shows which cells are occupied and publishes the number of contributors n of each cell exactly. The secrets protected are the values only.</source>
       <translation>Locaties en aantallen: de kaart laat zien welke cellen bezet zijn en publiceert het aantal bijdragers n van elke cel exact. Alleen de waarden zijn als geheimen beschermd.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="533" />
+      <location filename="../processing/pufferfish_grid.py" line="557" />
       <source>Warning: bounds derived from the data</source>
       <translation>Waarschuwing: grenzen afgeleid uit de gegevens</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="534" />
-      <source>The clamp limits L and U were computed from the smallest and largest value in the data. They can be read off the map (cells at the limits), revealing those two values. This is not private.</source>
-      <translation>De afkapgrenzen L en U zijn berekend uit de kleinste en de grootste waarde in de gegevens. Ze zijn van de kaart af te lezen (cellen op de grenzen), waardoor die twee waarden uitlekken. Dit is niet privacyveilig.</translation>
+      <location filename="../processing/pufferfish_grid.py" line="558" />
+      <source>The clamp limits L and U were computed from the smallest and largest value in the data. Both values can be recovered from the map: from cells published at the limits, and from delta_max or Δ together with noise_scale (with the default margin γ = L_t). This is not private.</source>
+      <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="544" />
+      <location filename="../processing/pufferfish_grid.py" line="569" />
+      <source>Warning: Δ ≥ 1</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/pufferfish_grid.py" line="570" />
+      <source>The thesis's bound on δ is at least 1 here, so it guarantees nothing for the clamped map.</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/pufferfish_grid.py" line="576" />
       <source>Warning: fixed seed</source>
       <translation>Waarschuwing: vaste seed</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="545" />
+      <location filename="../processing/pufferfish_grid.py" line="577" />
       <source>A random seed was given, so the noise can be recomputed by anyone who knows it. Do not publish this map.</source>
       <translation>Er is een seed opgegeven, dus iedereen die deze kent kan de ruis opnieuw berekenen. Publiceer deze kaart niet.</translation>
     </message>

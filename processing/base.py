@@ -7,6 +7,7 @@ No statistics live here.
 from __future__ import annotations
 
 import html
+import os
 from dataclasses import dataclass
 
 from qgis.core import (
@@ -129,6 +130,12 @@ def working_crs(alg, parameters, context, source, input_name: str, crs_name: str
     source_crs = source.sourceCrs()
     picked = alg.parameterAsCrs(parameters, crs_name, context) if crs_name in parameters else None
     if picked is not None and picked.isValid():
+        if not source_crs.isValid():
+            raise QgsProcessingException(
+                _tr("{0}: {1} has no CRS, so it cannot be transformed; set the layer's CRS or leave {0} empty.").format(
+                    crs_name, input_name
+                )
+            )
         if picked.isGeographic():
             raise QgsProcessingException(
                 _tr("{0}: pick a projected CRS (metres or feet), not the geographic {1}.").format(
@@ -250,6 +257,18 @@ def cell_geometry(x_min: float, y_min: float, size: float, to_source: QgsCoordin
 def cell_id(x_min: float, y_min: float, size: float) -> str:
     """A stable, readable cell identifier in the INSPIRE grid style: resolution, north, east."""
     return f"RES{size:g}N{y_min:.10g}E{x_min:.10g}"
+
+
+def ensure_folder(path: str, parameter: str) -> None:
+    """Create the folder of an output file if needed; refuse, naming the parameter, if impossible."""
+    folder = os.path.dirname(path) if path else ""
+    if folder and not os.path.isdir(folder):
+        try:
+            os.makedirs(folder, exist_ok=True)
+        except OSError as error:
+            raise QgsProcessingException(
+                _tr("{0}: cannot create the folder {1} ({2}).").format(parameter, folder, error.strerror)
+            ) from None
 
 
 def write_html_report(path: str, title: str, sections: list[tuple[str, object]]) -> None:

@@ -8,7 +8,6 @@ from qgis.core import (
     QgsFeature,
     QgsFeatureSink,
     QgsFields,
-    QgsProcessing,
     QgsProcessingException,
     QgsProcessingOutputNumber,
     QgsProcessingParameterBoolean,
@@ -28,6 +27,7 @@ from .base import (
     SpatialPrivacyAlgorithm,
     cell_geometry,
     cell_id,
+    ensure_folder,
     make_rng,
     parameter_error,
     read_point_values,
@@ -39,6 +39,7 @@ from .compat import (
     NUMBER_DOUBLE,
     NUMBER_INTEGER,
     SOURCE_POINT,
+    SOURCE_POLYGON,
     WKB_POLYGON,
     double_field,
     int_field,
@@ -59,6 +60,7 @@ CORE_NAMES = {
     "min_count": "MIN_COUNT",
     "values": "FIELD",
     "cell_size": "CELL_SIZE",
+    "origin": "ORIGIN",
 }
 
 
@@ -114,8 +116,11 @@ class PufferfishGridAlgorithm(SpatialPrivacyAlgorithm):
                 "are independent. Relative error (Corollary 3.2): the same for the relative intervals "
                 "[ky, y/k) and [y/k, y/k³), i.e. for values up to a factor k. Each person is in "
                 "one cell, so the whole map has the same ε. The bounded mechanism (Section 4) clamps the "
-                "output to [L, U] and is (ε, δ)-Pufferfish with δ ≤ Δ, the largest δ<sub>max</sub> of a "
-                "published cell (Theorem 4.4, Corollary 4.5), reported as output DELTA.</p>"
+                "output to [L, U]. The thesis analyses it as (ε, δ)-Pufferfish with δ ≤ Δ, the largest "
+                "δ<sub>max</sub> of a published cell (Theorem 4.4, Corollary 4.5), reported as output DELTA. "
+                "When L and U are fixed without looking at the data, clamping is post-processing, so the "
+                "map in fact keeps the pure ε guarantee and Δ is a conservative figure. When the bounds are "
+                "derived from the data, nothing about the smallest and largest value is private.</p>"
                 "<p><b>Not protected:</b> locations and counts. The map shows which cells are occupied and "
                 "publishes n exactly; use this tool when the values are sensitive, not presence.</p>"
             )
@@ -186,8 +191,8 @@ class PufferfishGridAlgorithm(SpatialPrivacyAlgorithm):
         self.add(
             QgsProcessingParameterBoolean(self.BOUNDED, tr("Bounded mechanism (clamp to [L, U])"), False),
             tr(
-                "Clamp published means to [L, U] so that no value is negative or absurdly large. Weakens the "
-                "guarantee to (ε, δ) with δ ≤ Δ (output DELTA). Needs contribution bounds."
+                "Clamp published means to [L, U] (mechanism B), so no value falls below L (0 with the default "
+                "margin) or above U. Needs contribution bounds. The thesis's bound Δ on δ is output DELTA."
             ),
         )
         self.add(
@@ -246,12 +251,12 @@ class PufferfishGridAlgorithm(SpatialPrivacyAlgorithm):
             advanced=True,
         )
         self.add(
-            QgsProcessingParameterNumber(self.SEED, tr("Random seed (testing only)"), NUMBER_INTEGER, None, True),
+            QgsProcessingParameterNumber(self.SEED, tr("Random seed (testing only)"), NUMBER_INTEGER, None, True, 0),
             seed_help(),
             advanced=True,
         )
         self.add(
-            QgsProcessingParameterFeatureSink(self.OUTPUT, tr("Pufferfish grid"), QgsProcessing.TypeVectorPolygon),
+            QgsProcessingParameterFeatureSink(self.OUTPUT, tr("Pufferfish grid"), SOURCE_POLYGON),
             tr(
                 "Publishable grid: cell_id, n, value (the published statistic), noise_scale (Laplace scale of the "
                 "noise: value units for absolute error, log scale for relative) and delta_max (0 unless bounded)."
@@ -267,7 +272,7 @@ class PufferfishGridAlgorithm(SpatialPrivacyAlgorithm):
             QgsProcessingParameterFeatureSink(
                 self.CONFIDENTIAL_OUTPUT,
                 tr("CONFIDENTIAL comparison (true values and noise; do not publish)"),
-                QgsProcessing.TypeVectorPolygon,
+                SOURCE_POLYGON,
                 None,
                 True,
                 False,
@@ -293,10 +298,10 @@ class PufferfishGridAlgorithm(SpatialPrivacyAlgorithm):
         from ..core.pufferfish import ErrorModel, PufferfishSettings, Statistic
 
         def number(name):
-            value = parameters.get(name)
+            value = parameters.get(name, self.parameterDefinition(name).defaultValue())
             if value is None or value == "":
                 return None
-            return self.parameterAsDouble(parameters, name, context)
+            return self.parameterAsDouble({name: value}, name, context)
 
         return PufferfishSettings(
             epsilon=number(self.EPSILON),
@@ -355,8 +360,8 @@ class PufferfishGridAlgorithm(SpatialPrivacyAlgorithm):
         points = read_point_values(self, parameters, context, feedback, self.INPUT, self.FIELD, self.WORK_CRS)
         try:
             spec = self._grid_spec(parameters, context, points.work_crs)
-        except ValueError as error:
-            raise QgsProcessingException(f"{self.CELL_SIZE}: {error}") from None
+        except ParameterError as error:
+            raise parameter_error(error, CORE_NAMES) from None
         rng, seed = make_rng(self, parameters, context, self.SEED, feedback)
         progress = FeedbackProgress(feedback, 30.0, 90.0)
         try:
@@ -371,19 +376,29 @@ class PufferfishGridAlgorithm(SpatialPrivacyAlgorithm):
             )
         progress.check_cancel()
         field_name = self.parameterAsString(parameters, self.FIELD, context)
-        # Everything is computed and checked: only now are outputs created (nothing half-written on failure).
-        results = self._write_grid(parameters, context, feedback, grid, points, field_name)
-        if self.parameterAsOutputLayer(parameters, self.OUTPUT_RASTER, context):
+        # Prepare every output, then write: nothing is created until all of it is known to work.
+        raster_path = self.parameterAsOutputLayer(parameters, self.OUTPUT_RASTER, context)
+        raster = None
+        if raster_path:
             from ..core.grid import to_dense
 
-            path = self.parameterAsOutputLayer(parameters, self.OUTPUT_RASTER, context)
-            array, x_min, y_max = to_dense(spec, grid.ix, grid.iy, grid.value)
-            write_float_raster(path, array, x_min, y_max, spec.cell_size, points.work_crs)
-            ThematicStyle.attach(context, path, "")
-            results[self.OUTPUT_RASTER] = path
+            try:
+                raster = to_dense(spec, grid.ix, grid.iy, grid.value)
+            except ParameterError as error:
+                raise QgsProcessingException(f"{self.OUTPUT_RASTER}: {error}") from None
         report_path = self.parameterAsFileOutput(parameters, self.REPORT, context)
-        if report_path:
-            write_html_report(report_path, self.displayName(), self._report(grid, field_name, seed, len(points.x)))
+        report = self._report(grid, field_name, seed, len(points.x)) if report_path else None
+        ensure_folder(raster_path, self.OUTPUT_RASTER)
+        ensure_folder(report_path, self.REPORT)
+        if grid.delta >= 1:
+            feedback.pushWarning(self.tr("Δ = {0:.3g} ≥ 1: the thesis's δ bound says nothing here.").format(grid.delta))
+        results = self._write_grid(parameters, context, feedback, grid, points, field_name)
+        if raster is not None:
+            write_float_raster(raster_path, *raster, spec.cell_size, points.work_crs)
+            ThematicStyle.attach(context, raster_path, "")
+            results[self.OUTPUT_RASTER] = raster_path
+        if report is not None:
+            write_html_report(report_path, self.displayName(), report)
             results[self.REPORT] = report_path
         feedback.setProgress(100)
         results.update({self.DELTA: grid.delta, self.EPSILON: settings.epsilon, self.CELLS: int(len(grid.count))})
@@ -418,6 +433,8 @@ class PufferfishGridAlgorithm(SpatialPrivacyAlgorithm):
             confidential, confidential_dest = self.parameterAsSink(
                 parameters, self.CONFIDENTIAL_OUTPUT, context, cfields, WKB_POLYGON, points.source_crs
             )
+            if confidential is None:
+                raise QgsProcessingException(self.invalidSinkError(parameters, self.CONFIDENTIAL_OUTPUT))
         to_source = points.to_source()
         r = grid.spec.cell_size
         x_min, y_min = grid.spec.cell_lower_left(grid.ix, grid.iy)
@@ -483,9 +500,16 @@ class PufferfishGridAlgorithm(SpatialPrivacyAlgorithm):
         ).format(s.epsilon, tr("Theorem 3.1") if absolute else tr("Corollary 3.2"), secret, math.exp(s.epsilon))
         if s.bounded:
             guarantee += " " + tr(
-                "Outputs are clamped to [L, U] (mechanism B, Section 4), which weakens this to (ε, δ)-Pufferfish "
-                "with δ ≤ Δ = {0:.4g}, the largest per-cell bound δ_max of a published cell ({1})."
+                "Outputs are clamped to [L, U] (mechanism B, Section 4). The thesis analyses this as "
+                "(ε, δ)-Pufferfish in its cumulative form (Definition 4.2) with δ ≤ Δ = {0:.4g}, the largest "
+                "per-cell bound δ_max of a published cell ({1}). With bounds fixed before looking at the data, "
+                "clamping is post-processing and the ε guarantee above holds unchanged; Δ is then a conservative "
+                "figure."
             ).format(grid.delta, tr("Theorem 4.4") if absolute else tr("Corollary 4.5"))
+            if grid.limits is not None and grid.limits.from_data:
+                guarantee += " " + tr(
+                    "Here the bounds were derived from the data, so the smallest and largest value are not protected."
+                )
         rows = [
             (tr("Value field"), field_name),
             (tr("Points"), n_points),
@@ -504,7 +528,7 @@ class PufferfishGridAlgorithm(SpatialPrivacyAlgorithm):
         if s.bounded and grid.limits is not None:
             margin = "γ" if absolute else "λ"
             if grid.limits.from_data:
-                rows.append((tr("Contribution bounds"), tr("derived from the data (NOT private; values not shown)")))
+                rows.append((tr("Contribution bounds"), tr("derived from the data (NOT private)")))
                 rows.append(
                     (
                         margin,
@@ -533,9 +557,17 @@ class PufferfishGridAlgorithm(SpatialPrivacyAlgorithm):
                     tr("Warning: bounds derived from the data"),
                     tr(
                         "The clamp limits L and U were computed from the smallest and largest value in the data. "
-                        "They can be read off the map (cells at the limits), revealing those two values. "
+                        "Both values can be recovered from the map: from cells published at the limits, and from "
+                        "delta_max or Δ together with noise_scale (with the default margin γ = L_t). "
                         "This is not private."
                     ),
+                )
+            )
+        if grid.delta >= 1:
+            sections.append(
+                (
+                    tr("Warning: Δ ≥ 1"),
+                    tr("The thesis's bound on δ is at least 1 here, so it guarantees nothing for the clamped map."),
                 )
             )
         if seed is not None:

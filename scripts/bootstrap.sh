@@ -9,7 +9,7 @@ repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 venv="${SPATIAL_PRIVACY_VENV:-$repo/.venv}"
 apt_packages=(python3-qgis qgis qgis-providers python3-venv python3-pip python3-numpy
               python3-scipy python3-shapely python3-pyproj python3-matplotlib python3-gdal
-              qttools5-dev-tools xvfb xauth zip)
+              qttools5-dev-tools xvfb xauth git)
 
 missing=()
 for p in "${apt_packages[@]}"; do
@@ -19,8 +19,9 @@ if [ "${#missing[@]}" -gt 0 ]; then
   cmd="apt-get update && apt-get install -y --no-install-recommends ${missing[*]}"
   if [ "$(id -u)" -ne 0 ]; then
     echo "These Debian packages are missing: ${missing[*]}" >&2
-    echo "Run this as root (or with sudo), then run this command again:" >&2
-    echo "  sudo sh -c '$cmd'" >&2
+    echo "Run this as root, then run this command again:" >&2
+    echo "  $cmd" >&2
+    echo "(with sudo: sudo sh -c '$cmd')" >&2
     exit 1
   fi
   echo "Installing Debian packages: ${missing[*]}"

@@ -23,7 +23,10 @@ EXCLUDED_FILES = ("Makefile", "pyproject.toml", ".gitignore", ".gitattributes")
 
 
 def shipped_files() -> list[str]:
-    tracked = subprocess.run(["git", "ls-files"], cwd=ROOT, check=True, capture_output=True, text=True).stdout.split()
+    # safe.directory: root may package a clone owned by another user
+    tracked = subprocess.run(
+        ["git", "-c", f"safe.directory={ROOT}", "ls-files"], cwd=ROOT, check=True, capture_output=True, text=True
+    ).stdout.split()
     return sorted(
         f for f in tracked if not f.startswith(EXCLUDED_DIRS) and f not in EXCLUDED_FILES and (ROOT / f).is_file()
     )

@@ -60,3 +60,31 @@ def enterprises(data_copy) -> str:
 @pytest.fixture(scope="session")
 def dwellings(data_copy) -> str:
     return str(data_copy / "sdcspatial_dwellings.gpkg") + "|layername=dwellings"
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _release_leaked_frames(qgis_app):
+    """Free QGIS objects still held by leaked frames before pytest-qgis calls exitQgis().
+
+    When an algorithm raises inside processAlgorithm, the Python exception crosses sip into C++
+    and its traceback is never released; through ``f_back`` it keeps every calling frame alive,
+    test functions included. A QgsVectorLayer in such a frame would then be destroyed only at
+    interpreter exit, after QGIS has shut down, and crash the process. This fixture tears down
+    before ``qgis_app``: it clears finished frames of the tests and of QGIS's processing module.
+    """
+    yield
+    import gc
+    import inspect
+    import types
+
+    keep = (str(REPO / "tests"), "/usr/share/qgis/python/plugins/processing")
+    gc.collect()
+    for obj in gc.get_objects():
+        if isinstance(obj, types.FrameType) and obj.f_code.co_filename.startswith(keep):
+            if obj.f_code.co_flags & (inspect.CO_GENERATOR | inspect.CO_COROUTINE | inspect.CO_ASYNC_GENERATOR):
+                continue
+            try:
+                obj.clear()
+            except RuntimeError:  # still executing
+                pass
+    gc.collect()

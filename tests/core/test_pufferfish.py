@@ -134,6 +134,39 @@ def test_total_is_n_times_the_noisy_mean(fine_grid):
         assert np.allclose(total.noise_scale, expected_scale)
 
 
+def test_total_noise_has_scale_n_times_b_and_bounded_total_is_n_times_clamped_mean(fine_grid):
+    x, y, t, spec = fine_grid
+    total = pf.pufferfish_grid(
+        x, y, t, spec, settings(epsilon=0.5, interval=50.0, statistic=pf.Statistic.TOTAL), np.random.default_rng(21)
+    )
+    # absolute error on the total: (published - true total) / (4c/eps) is Laplace(1)
+    assert stats.kstest((total.value - total.true_value) / (4 * 50.0 / 0.5), stats.laplace().cdf).pvalue > ALPHA
+    bounded = dict(epsilon=0.5, interval=50.0, bounded=True, lower_bound=0.0, upper_bound=120_000.0, margin=100.0)
+    mean = pf.pufferfish_grid(x, y, t, spec, settings(**bounded), np.random.default_rng(22))
+    total = pf.pufferfish_grid(
+        x, y, t, spec, settings(statistic=pf.Statistic.TOTAL, **bounded), np.random.default_rng(22)
+    )
+    assert np.all((total.value >= -100.0 * total.count) & (total.value <= 120_100.0 * total.count))
+    assert np.allclose(total.value, total.count * mean.value)
+    assert total.delta == mean.delta > 0
+
+
+def test_relative_error_never_publishes_infinity(enterprise_arrays):
+    # epsilon = 0.01 and k = 0.5 give noise scales up to 277 on the log scale: e^Y overflows doubles
+    x, y, t = enterprise_arrays
+    for statistic in pf.Statistic:
+        g = pf.pufferfish_grid(
+            x,
+            y,
+            t,
+            GridSpec(500.0),
+            settings(epsilon=0.01, error_model=REL, relative_k=0.5, interval=None, statistic=statistic),
+            np.random.default_rng(2),
+        )
+        assert np.any(np.abs(g.noise) > 709.8)  # the case that used to overflow occurs at this seed
+        assert np.all(np.isfinite(g.value)) and np.all(g.value > 0)
+
+
 def test_minimum_count_suppresses_small_cells_and_lowers_delta(fine_grid):
     x, y, t, spec = fine_grid
     truth = bin_points(x, y, t, spec)
@@ -171,6 +204,8 @@ def test_same_seed_same_map_other_seed_other_map(fine_grid):
         (dict(epsilon=0.0), "epsilon"),
         (dict(epsilon=-1.0), "epsilon"),
         (dict(epsilon=float("nan")), "epsilon"),
+        (dict(epsilon=701.0), "epsilon"),
+        (dict(epsilon=1e-310), "epsilon"),
         (dict(interval=0.0), "interval"),
         (dict(interval=None), "interval"),
         (dict(error_model=REL, relative_k=1.0), "relative_k"),

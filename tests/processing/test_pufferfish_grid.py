@@ -156,7 +156,13 @@ def test_published_outputs_do_not_reveal_true_values(enterprises, tmp_path):
     layer, feats = features(result["OUTPUT"])
     assert not {"true_value", "noise", "error"} & set(layer.fields().names())
     assert "CONFIDENTIAL_OUTPUT" not in result  # off by default
+    # the same run with the analyst's comparison: no published value, and no report figure, is a true mean
+    again = run(base(enterprises, tmp_path / "again", SEED=1, CONFIDENTIAL_OUTPUT=str(tmp_path / "c.gpkg")))
+    truth = {f["cell_id"]: f["true_value"] for f in features(again["CONFIDENTIAL_OUTPUT"])[1]}
+    published = {f["cell_id"]: f["value"] for f in feats}
+    assert published.keys() == truth.keys() and all(published[k] != truth[k] for k in truth)
     report = Path(result["REPORT"]).read_text(encoding="utf-8")
+    assert not any(f"{v:g}" in report for v in truth.values())
     assert "ε-Pufferfish privacy with ε = 0.1" in report
     assert "Locations and counts" in report  # says what is not protected
     assert "fixed seed" in report
@@ -180,9 +186,11 @@ def test_thesis_grid_bound_delta(enterprises, tmp_path, extra, delta):
     result = run(params)
     assert result["DELTA"] == pytest.approx(delta, abs=5e-4)  # the thesis rounds to 3 decimals
     report = Path(result["REPORT"]).read_text(encoding="utf-8")
-    assert "NOT private" in report
-    # the data-derived bounds themselves are not printed in the publishable report
-    assert f"{MIN_PRODUCTION:g}" not in report and "114467" not in report
+    assert "NOT private" in report and "can be recovered from the map" in report
+    if "INTERVAL" in extra:  # gamma = min t; the published delta_max and noise_scale give it back, as warned
+        feat = features(result["OUTPUT"])[1][0]
+        gamma = -feat["noise_scale"] * math.log(2 * feat["delta_max"] * math.exp(-0.1))
+        assert gamma == pytest.approx(MIN_PRODUCTION, rel=1e-9)
 
 
 # -- other outputs -----------------------------------------------------------------------------
@@ -199,12 +207,19 @@ def test_raster_output_matches_the_grid(enterprises, tmp_path):
         centre = f.geometry().centroid().asPoint()
         value, ok = provider.sample(centre, 1)
         assert ok and value == pytest.approx(f["value"])
-    empty = QgsPointXY(raster.extent().xMinimum() + 1, raster.extent().yMaximum() - 1)
     occupied = {
         (round(f.geometry().centroid().asPoint().x()), round(f.geometry().centroid().asPoint().y())) for f in feats
     }
-    if (round(empty.x() // 500 * 500 + 250), round(empty.y() // 500 * 500 + 250)) not in occupied:
-        value, ok = provider.sample(empty, 1)
+    extent = raster.extent()
+    centres = [
+        (x + 250, y + 250)
+        for x in range(int(extent.xMinimum()), int(extent.xMaximum()), 500)
+        for y in range(int(extent.yMinimum()), int(extent.yMaximum()), 500)
+    ]
+    empty = [c for c in centres if c not in occupied]
+    assert len(centres) == raster.width() * raster.height() and len(empty) == len(centres) - len(feats) > 0
+    for x, y in empty:
+        value, ok = provider.sample(QgsPointXY(x, y), 1)
         assert not ok or math.isnan(value)
 
 
@@ -364,6 +379,21 @@ def memory_points(crs="EPSG:28992", values=()):
             id="values above the bound",
         ),
         pytest.param(lambda e: e, {"MIN_COUNT": 100000}, r"MIN_COUNT: no cell has at least", id="nothing to publish"),
+        pytest.param(lambda e: e, {"EPSILON": 1000.0}, r"EPSILON: epsilon must be at most", id="epsilon huge"),
+        pytest.param(lambda e: e, {"CELL_SIZE": 1e-12}, r"CELL_SIZE: cell_size .* far too small", id="tiny cell"),
+        pytest.param(
+            lambda e: e,
+            {"CELL_SIZE": 0.5},
+            r"OUTPUT_RASTER: a raster of \d+ x \d+ cells is too large",
+            id="raster too large",
+        ),
+        pytest.param(lambda e: e, {"SEED": -1}, r"SEED", id="negative seed"),
+        pytest.param(
+            lambda e: memory_points("", [1.0]),
+            {"WORK_CRS": "EPSG:28992"},
+            r"WORK_CRS: INPUT has no CRS",
+            id="no CRS with a working CRS",
+        ),
     ],
 )
 def test_bad_input_is_refused_and_nothing_is_written(enterprises, tmp_path, make_layer, extra, pattern):
@@ -377,6 +407,27 @@ def test_bad_input_is_refused_and_nothing_is_written(enterprises, tmp_path, make
     with pytest.raises(QgsProcessingException, match=pattern):
         run(params)
     assert list(tmp_path.iterdir()) == []
+
+
+def test_defaults_apply_when_parameters_are_omitted(enterprises, tmp_path):
+    # EPSILON defaults to 1 and RELATIVE_K to 0.9, also through processing.run and qgis_process
+    params = {
+        "INPUT": enterprises,
+        "FIELD": "production",
+        "CELL_SIZE": 500.0,
+        "ERROR_MODEL": 1,
+        "SEED": 1,
+        "OUTPUT": str(tmp_path / "g.gpkg"),
+    }
+    result = run(params)
+    assert result["EPSILON"] == 1.0
+    feat = features(result["OUTPUT"])[1][0]
+    assert feat["noise_scale"] == pytest.approx(-4 * math.log(0.9) / feat["n"])
+
+
+def test_report_folder_is_created(enterprises, tmp_path):
+    result = run(base(enterprises, tmp_path, REPORT=str(tmp_path / "new" / "folder" / "report.html")))
+    assert Path(result["REPORT"]).is_file()
 
 
 def test_cancel_writes_nothing(enterprises, tmp_path):
