@@ -44,13 +44,20 @@ def test_metadata_has_every_required_field():
     assert "GNU GENERAL PUBLIC LICENSE" in (REPO / "LICENSE").read_text()
 
 
-def test_package_is_a_single_folder_without_dev_files(tmp_path):
-    zip_path = tmp_path / "plugin.zip"
+@pytest.fixture(scope="module")
+def plugin_zip(tmp_path_factory) -> Path:
+    """The zip `make package` builds."""
+    zip_path = tmp_path_factory.mktemp("dist") / "plugin.zip"
     subprocess.run(
         [sys.executable, str(REPO / "scripts" / "package.py"), "--output", str(zip_path)],
         check=True,
         capture_output=True,
     )
+    return zip_path
+
+
+def test_package_is_a_single_folder_without_dev_files(plugin_zip):
+    zip_path = plugin_zip
     names = zipfile.ZipFile(zip_path).namelist()
     assert {n.split("/")[0] for n in names} == {"spatial_privacy"}
     for needed in (
@@ -70,16 +77,11 @@ def test_package_is_a_single_folder_without_dev_files(tmp_path):
 
 
 @pytest.mark.skipif(not (shutil.which("qgis_process.bin") or shutil.which("qgis_process")), reason="needs qgis")
-def test_installed_zip_loads_in_qgis(tmp_path):
+def test_installed_zip_loads_in_qgis(tmp_path, plugin_zip):
     """Unzip as 'Install from ZIP' does, then let qgis_process load it from there."""
     import site
 
-    zip_path = tmp_path / "plugin.zip"
-    subprocess.run(
-        [sys.executable, str(REPO / "scripts" / "package.py"), "--output", str(zip_path)],
-        check=True,
-        capture_output=True,
-    )
+    zip_path = plugin_zip
     plugins = tmp_path / "profile_plugins"
     zipfile.ZipFile(zip_path).extractall(plugins)
     exe = shutil.which("qgis_process.bin") or shutil.which("qgis_process")

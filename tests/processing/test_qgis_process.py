@@ -50,21 +50,23 @@ def test_listed_and_helped(qgis_process):
         assert name in out
 
 
-def test_run_reproduces_the_thesis_delta(qgis_process, data_copy, tmp_path):
-    target = tmp_path / "grid.gpkg"
-    code, out, err = qgis_process(
-        "--json",
-        "run",
+def grid_args(data_copy, target, epsilon):
+    return [
         "spatialprivacy:pufferfishgrid",
         "--",
         f"INPUT={data_copy / 'sdcspatial_enterprises.gpkg'}",
         "FIELD=production",
         "CELL_SIZE=500",
-        "EPSILON=0.1",
+        f"EPSILON={epsilon}",
         "INTERVAL=50",
-        "BOUNDED=true",
-        "BOUNDS_FROM_DATA=true",
         f"OUTPUT={target}",
+    ]
+
+
+def test_run_reproduces_the_thesis_delta(qgis_process, data_copy, tmp_path):
+    target = tmp_path / "grid.gpkg"
+    code, out, err = qgis_process(
+        "--json", "run", *grid_args(data_copy, target, 0.1), "BOUNDED=true", "BOUNDS_FROM_DATA=true"
     )
     assert code == 0, err
     results = json.loads(out)["results"]
@@ -74,16 +76,6 @@ def test_run_reproduces_the_thesis_delta(qgis_process, data_copy, tmp_path):
 
 def test_bad_parameter_fails_with_its_name(qgis_process, data_copy, tmp_path):
     target = tmp_path / "grid.gpkg"
-    code, out, err = qgis_process(
-        "run",
-        "spatialprivacy:pufferfishgrid",
-        "--",
-        f"INPUT={data_copy / 'sdcspatial_enterprises.gpkg'}",
-        "FIELD=production",
-        "CELL_SIZE=500",
-        "EPSILON=0",
-        "INTERVAL=50",
-        f"OUTPUT={target}",
-    )
+    code, out, err = qgis_process("run", *grid_args(data_copy, target, 0))
     assert code != 0 and "EPSILON" in out + err
     assert not target.exists()
