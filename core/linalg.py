@@ -1,0 +1,77 @@
+"""Sparse symmetric positive-definite algebra through banded Cholesky factors.
+
+SPDE precision matrices on a triangular mesh are sparse with a local pattern; after a reverse
+Cuthill-McKee reordering their bandwidth grows like the square root of the number of nodes, so
+LAPACK's banded Cholesky (``scipy.linalg.cholesky_banded``) factorises them in ``O(n b^2)`` with
+``O(n b)`` memory: about a second and 60 MB for 20,000 nodes. It gives log-determinants, solves
+and exact Gaussian draws, which is all the LGCP engine needs (no extra dependency such as CHOLMOD).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import scipy.linalg
+import scipy.sparse as sp
+from scipy.sparse.csgraph import reverse_cuthill_mckee
+
+
+def rcm_permutation(pattern: sp.spmatrix) -> np.ndarray:
+    """Fill-reducing (bandwidth-reducing) ordering of a symmetric sparsity pattern."""
+    return np.asarray(reverse_cuthill_mckee(sp.csr_matrix(pattern), symmetric_mode=True), dtype=np.int64)
+
+
+def bandwidth(matrix: sp.spmatrix) -> int:
+    """Largest ``|i - j|`` over the stored entries."""
+    coo = sp.coo_matrix(matrix)
+    return int(np.max(np.abs(coo.row - coo.col))) if coo.nnz else 0
+
+
+@dataclass(frozen=True)
+class BandedCholesky:
+    """``P A P' = U' U`` for a sparse SPD ``A`` and a fixed permutation ``P`` (``perm``).
+
+    Attributes:
+        upper: ``U`` in LAPACK upper banded storage, shape ``(bw + 1, n)``.
+        perm: the permutation: row ``k`` of ``P A P'`` is row ``perm[k]`` of ``A``.
+    """
+
+    upper: np.ndarray
+    perm: np.ndarray
+
+    @classmethod
+    def factor(cls, matrix: sp.spmatrix, perm: np.ndarray | None = None) -> BandedCholesky:
+        """Factorise ``matrix`` (SPD); raises ``np.linalg.LinAlgError`` if it is not positive definite."""
+        matrix = sp.csr_matrix(matrix)
+        n = matrix.shape[0]
+        if perm is None:
+            perm = rcm_permutation(matrix)
+        permuted = sp.triu(matrix[perm][:, perm], format="coo")
+        bw = int(np.max(permuted.col - permuted.row)) if permuted.nnz else 0
+        banded = np.zeros((bw + 1, n))
+        banded[bw + permuted.row - permuted.col, permuted.col] = permuted.data
+        upper = scipy.linalg.cholesky_banded(banded, lower=False, check_finite=False)
+        return cls(upper, np.asarray(perm, dtype=np.int64))
+
+    @property
+    def n(self) -> int:
+        return self.upper.shape[1]
+
+    @property
+    def logdet(self) -> float:
+        """``log |A|``."""
+        return 2.0 * float(np.sum(np.log(self.upper[-1])))
+
+    def solve(self, rhs: np.ndarray) -> np.ndarray:
+        """``A^{-1} rhs`` for a vector or an ``(n, k)`` matrix."""
+        out = np.empty_like(rhs, dtype=np.float64)
+        out[self.perm] = scipy.linalg.cho_solve_banded((self.upper, False), rhs[self.perm], check_finite=False)
+        return out
+
+    def whiten_inverse(self, z: np.ndarray) -> np.ndarray:
+        """``x`` with ``x ~ N(0, A^{-1})`` when ``z ~ N(0, I)``: ``x = P' U^{-1} z``."""
+        bw = self.upper.shape[0] - 1
+        out = np.empty_like(z, dtype=np.float64)
+        out[self.perm] = scipy.linalg.solve_banded((0, bw), self.upper, z, check_finite=False)
+        return out
