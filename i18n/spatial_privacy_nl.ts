@@ -24,107 +24,397 @@
       <translation>Seed van de toevalsgenerator. Laat dit leeg voor een echte publicatie: de ruis komt dan uit de entropie van het besturingssysteem. Met een seed is de uitvoer reproduceerbaar; dat is alleen bedoeld om te testen: wie de seed en de methode kent, kan de ruis opnieuw berekenen en verwijderen.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="53" />
+      <location filename="../processing/base.py" line="56" />
       <source>disclosure control</source>
       <translation>onthullingscontrole</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="53" />
+      <location filename="../processing/base.py" line="56" />
       <source>privacy</source>
       <translation>privacy</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="73" />
+      <location filename="../processing/base.py" line="76" />
       <source>Parameters</source>
       <translation>Parameters</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="104" />
+      <location filename="../processing/base.py" line="107" />
       <source>Cancelled: nothing was written.</source>
       <translation>Geannuleerd: er is niets weggeschreven.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="135" />
+      <location filename="../processing/base.py" line="138" />
       <source>{0}: {1} has no CRS, so it cannot be transformed; set the layer's CRS or leave {0} empty.</source>
       <translation>{0}: {1} heeft geen CRS en kan dus niet worden getransformeerd; stel het CRS van de laag in of laat {0} leeg.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="141" />
+      <location filename="../processing/base.py" line="144" />
       <source>{0}: pick a projected CRS (metres or feet), not the geographic {1}.</source>
       <translation>{0}: kies een geprojecteerd CRS (meters of voet), niet het geografische {1}.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="147" />
+      <location filename="../processing/base.py" line="150" />
       <source>{0} has no CRS: distances are taken in its coordinate units.</source>
       <translation>{0} heeft geen CRS: afstanden worden gemeten in de coördinaateenheden van de laag.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="151" />
+      <location filename="../processing/base.py" line="154" />
       <source>{0} is in the geographic CRS {1} (degrees), where square cells and distances are meaningless. Pick a projected working CRS in {2} (e.g. a UTM zone or your national grid), or reproject the layer.</source>
       <translation>{0} staat in het geografische CRS {1} (graden), waarin vierkante cellen en afstanden geen betekenis hebben. Kies in {2} een geprojecteerd werk-CRS (bijv. een UTM-zone of uw nationale coördinatenstelsel), of herprojecteer de laag.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="174" />
+      <location filename="../processing/base.py" line="179" />
       <source>{0}: the layer has no field '{1}'.</source>
       <translation>{0}: de laag heeft geen veld '{1}'.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="185" />
+      <location filename="../processing/base.py" line="190" />
       <source>Reading points</source>
       <translation>Punten inlezen</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="205" />
+      <location filename="../processing/base.py" line="211" />
       <source>{0} features have no geometry</source>
       <translation>{0} objecten hebben geen geometrie</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="207" />
+      <location filename="../processing/base.py" line="213" />
       <source>{0} features are multipoints with several parts</source>
       <translation>{0} objecten zijn multipunten met meerdere delen</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="210" />
+      <location filename="../processing/base.py" line="216" />
       <source>{0}: {1}. Each feature must be one point; fix or deselect those features.</source>
       <translation>{0}: {1}. Elk object moet één punt zijn; corrigeer die objecten of hef de selectie ervan op.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="216" />
+      <location filename="../processing/base.py" line="222" />
       <source>{0}: {1} features have a NULL value in '{2}'. Fill them in or select only the other features.</source>
       <translation>{0}: {1} objecten hebben een NULL-waarde in '{2}'. Vul die aan of selecteer alleen de overige objecten.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="221" />
+      <location filename="../processing/base.py" line="227" />
       <source>{0}: the layer has no features (or none is selected).</source>
       <translation>{0}: de laag heeft geen objecten (of er is geen object geselecteerd).</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="222" />
+      <location filename="../processing/base.py" line="228" />
       <source>Read {0} points in {1}.</source>
       <translation>{0} punten ingelezen in {1}.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="222" />
+      <location filename="../processing/base.py" line="228" />
       <source>layer units</source>
       <translation>laageenheden</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="234" />
+      <location filename="../processing/base.py" line="240" />
       <source>{0} = {1}: the output is reproducible. Do not publish it; leave the seed empty for a real release.</source>
       <translation>{0} = {1}: de uitvoer is reproduceerbaar. Publiceer deze niet; laat de seed leeg voor een echte publicatie.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="270" />
+      <location filename="../processing/base.py" line="276" />
       <source>{0}: cannot create the folder {1} ({2}).</source>
       <translation>{0}: kan de map {1} niet aanmaken ({2}).</translation>
     </message>
     <message>
-      <location filename="../processing/provider.py" line="21" />
+      <location filename="../processing/layers.py" line="37" />
+      <source>{0}: the layer has no polygons.</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/layers.py" line="52" />
+      <source>{0}: GDAL cannot read {1}.</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/layers.py" line="63" />
+      <source>{0}: {1} is rotated or not north-up; warp it first.</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/layers.py" line="100" />
+      <source>{0}: the layer has no features to measure distances to.</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/lgcp_fit.py" line="76" />
+      <source>Fit a log-Gaussian Cox process</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/lgcp_fit.py" line="79" />
+      <source>Point process models</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/lgcp_fit.py" line="85" />
+      <source>Bayesian fit of an LGCP (SPDE Matérn field, covariates, offset) to a point pattern.</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/lgcp_fit.py" line="89" />
+      <source>&lt;p&gt;Fits log λ(s) = offset(s) + x(s)'β + w(s), where w is a Gaussian field with Matérn covariance (smoothness 1) represented on a triangular mesh by the SPDE approach (Lindgren et al. 2011; Walder et al., Appendix A.1), with unknown effective range and marginal variance. The fast method integrates Laplace approximations over a grid of the two hyperparameters (INLA-style) and draws independent posterior samples. The model file feeds the synthesis tools.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Not a privacy mechanism.&lt;/b&gt; The model, intensity map and report are derived from the confidential points and are for the analyst: do not publish them. Publish synthetic points made from the model instead.&lt;/p&gt;</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/lgcp_fit.py" line="106" />
+      <source>Point layer</source>
+      <translation>Puntenlaag</translation>
+    </message>
+    <message>
+      <location filename="../processing/lgcp_fit.py" line="107" />
+      <source>The confidential points (cases, crimes, ...). At least 10.</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/lgcp_fit.py" line="110" />
+      <source>Study window</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/lgcp_fit.py" line="111" />
+      <source>Polygons of the study region (holes allowed); every point must lie inside. Empty: the points' bounding box enlarged by 5%.</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/lgcp_fit.py" line="117" />
+      <source>Covariate rasters</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/lgcp_fit.py" line="118" />
+      <source>Rasters (band 1) used as covariates; each must cover the whole window. Reprojected to the working CRS if needed.</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/lgcp_fit.py" line="124" />
+      <source>Distance to features</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/lgcp_fit.py" line="125" />
+      <source>Adds the covariate 'distance to the nearest feature of this layer' (points, lines or polygon boundaries), e.g. John Snow's Broad Street pump.</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/lgcp_fit.py" line="131" />
+      <source>Offset raster (log scale)</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/lgcp_fit.py" line="132" />
+      <source>Known log-intensity offset, e.g. log population density; must cover the window.</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/lgcp_fit.py" line="135" />
+      <source>Largest mesh edge</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/lgcp_fit.py" line="136" />
+      <source>Mesh resolution inside the window, in CRS units. Empty: 1/40 of the window's larger side. Smaller is more accurate and slower (the number of nodes grows as 1/edge²).</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/lgcp_fit.py" line="143" />
+      <source>Prior median of the range</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/lgcp_fit.py" line="145" />
+      <source>Centre of the log-normal prior on the effective range (Walder et al., Appendix A.5). Empty: 1/5 of the window's larger side.</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/lgcp_fit.py" line="152" />
+      <source>Prior median of the field's standard deviation</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/lgcp_fit.py" line="154" />
+      <source>Centre of the log-normal prior on the marginal standard deviation of the field (log scale).</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/lgcp_fit.py" line="158" />
+      <source>Fast (Laplace + hyperparameter grid)</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/lgcp_fit.py" line="158" />
+      <source>Method</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/lgcp_fit.py" line="160" />
+      <source>The fast approximate posterior.</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/lgcp_fit.py" line="163" />
+      <source>Posterior draws</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/lgcp_fit.py" line="164" />
+      <source>Number of joint posterior draws stored in the model file.</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/lgcp_fit.py" line="168" />
+      <source>Intensity raster pixel size</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/lgcp_fit.py" line="170" />
+      <source>Pixel size of the intensity raster. Empty: half the largest mesh edge.</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/lgcp_fit.py" line="174" />
+      <source>Projected CRS to work in</source>
+      <translation>Geprojecteerd werk-CRS</translation>
+    </message>
+    <message>
+      <location filename="../processing/lgcp_fit.py" line="175" />
+      <source>Needed only when the layer is in degrees.</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/lgcp_fit.py" line="179" />
+      <source>Random seed (testing only)</source>
+      <translation>Seed van de toevalsgenerator (alleen voor tests)</translation>
+    </message>
+    <message>
+      <location filename="../processing/lgcp_fit.py" line="185" />
+      <source>Fitted model (CONFIDENTIAL)</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/lgcp_fit.py" line="185" />
+      <source>LGCP model files (*.npz)</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/lgcp_fit.py" line="187" />
+      <source>The posterior draws, mesh and covariate design, for the synthesis and risk tools.</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/lgcp_fit.py" line="191" />
+      <source>Posterior intensity (CONFIDENTIAL)</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/lgcp_fit.py" line="193" />
+      <source>GeoTIFF: band 1 posterior mean, band 2 posterior sd of the intensity (points per squared CRS unit); NoData outside the window.</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/lgcp_fit.py" line="200" />
+      <source>HTML files (*.html)</source>
+      <translation>HTML-bestanden (*.html)</translation>
+    </message>
+    <message>
+      <location filename="../processing/lgcp_fit.py" line="200" />
+      <source>Report (CONFIDENTIAL)</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/lgcp_fit.py" line="202" />
+      <source>Parameter table (mean, sd, 95% interval), settings and a map of the intensity.</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/lgcp_fit.py" line="204" />
+      <source>Mesh nodes</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/lgcp_fit.py" line="255" />
+      <source>Mesh: {0} nodes, largest edge {1:g}.</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/lgcp_fit.py" line="259" />
+      <source>{0} points share their location with another point.</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/lgcp_fit.py" line="332" />
+      <source>mean | sd | 95% interval</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/lgcp_fit.py" line="332" />
+      <source>parameter</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/lgcp_fit.py" line="334" />
+      <source>Points</source>
+      <translation>Punten</translation>
+    </message>
+    <message>
+      <location filename="../processing/lgcp_fit.py" line="337" />
+      <source>Window area</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/lgcp_fit.py" line="339" />
+      <source>Hyperparameter grid points</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/lgcp_fit.py" line="340" />
+      <source>Points sharing a location</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/lgcp_fit.py" line="344" />
+      <source>Not for publication</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/lgcp_fit.py" line="345" />
+      <source>This fit is derived from the confidential points. Keep the report, the model file and the intensity map internal.</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/lgcp_fit.py" line="350" />
+      <source>Posterior summary</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/lgcp_fit.py" line="351" />
+      <source>Settings</source>
+      <translation>Instellingen</translation>
+    </message>
+    <message>
+      <location filename="../processing/lgcp_fit.py" line="354" />
+      <source>A fixed seed was used (reproducible run).</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/lgcp_fit.py" line="354" />
+      <source>Seed</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/lgcp_fit.py" line="356" />
+      <source>Posterior mean intensity</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/provider.py" line="22" />
       <source>Spatial Privacy</source>
       <translation>Spatial Privacy</translation>
     </message>
     <message>
-      <location filename="../processing/provider.py" line="24" />
+      <location filename="../processing/provider.py" line="25" />
       <source>Spatial Privacy: private maps and synthetic points</source>
       <translation>Spatial Privacy: privacybeschermende kaarten en synthetische punten</translation>
     </message>
@@ -147,11 +437,6 @@
       <location filename="../processing/pufferfish_grid.py" line="109" />
       <source>&lt;p&gt;Bins points into square cells and publishes, per cell, the mean (or total) of a non-negative value with Laplace noise calibrated to the number of contributors n, following ter Steege (2021), &lt;i&gt;Pufferfish privacy when publishing on thematic maps&lt;/i&gt;.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Guarantee.&lt;/b&gt; Absolute error (Theorem 3.1): for every person in a cell, an attacker cannot tell from the map whether their value lies in [x−c, x+c) or in the neighbouring [x+c, x+3c) by more than a factor e&lt;sup&gt;ε&lt;/sup&gt;, for any prior under which people's values are independent. Relative error (Corollary 3.2): the same for the relative intervals [ky, y/k) and [y/k, y/k³), i.e. for values up to a factor k. Each person is in one cell, so the whole map has the same ε. The bounded mechanism (Section 4) clamps the output to [L, U]. The thesis analyses it as (ε, δ)-Pufferfish with δ ≤ Δ, the largest δ&lt;sub&gt;max&lt;/sub&gt; of a published cell (Theorem 4.4, Corollary 4.5), reported as output DELTA. When L and U are fixed without looking at the data, clamping is post-processing, so the map in fact keeps the pure ε guarantee and Δ is a conservative figure. When the bounds are derived from the data, nothing about the smallest and largest value is private.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Not protected:&lt;/b&gt; locations and counts. The map shows which cells are occupied and publishes n exactly; use this tool when the values are sensitive, not presence.&lt;/p&gt;</source>
       <translation>&lt;p&gt;Verdeelt punten over vierkante cellen en publiceert per cel het gemiddelde (of totaal) van een niet-negatieve waarde met Laplace-ruis die is gekalibreerd op het aantal bijdragers n, volgens ter Steege (2021), &lt;i&gt;Pufferfish privacy when publishing on thematic maps&lt;/i&gt;.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Garantie.&lt;/b&gt; Absolute fout (Stelling 3.1): voor elke persoon in een cel kan een aanvaller uit de kaart niet met meer dan een factor e&lt;sup&gt;ε&lt;/sup&gt; afleiden of diens waarde in [x−c, x+c) ligt of in het aangrenzende [x+c, x+3c), voor elke a-prioriverdeling waaronder de waarden van personen onafhankelijk zijn. Relatieve fout (Gevolg 3.2): hetzelfde voor de relatieve intervallen [ky, y/k) en [y/k, y/k³), d.w.z. voor waarden tot op een factor k. Elke persoon valt in één cel, dus voor de hele kaart geldt dezelfde ε. Het begrensde mechanisme (Sectie 4) kapt de uitvoer af tot [L, U]. De scriptie analyseert dit als (ε, δ)-Pufferfish met δ ≤ Δ, de grootste δ&lt;sub&gt;max&lt;/sub&gt; van een gepubliceerde cel (Stelling 4.4, Gevolg 4.5), die wordt gerapporteerd als uitvoer DELTA. Als L en U zijn vastgelegd zonder naar de gegevens te kijken, is het afkappen een nabewerking, zodat de kaart in feite de zuivere ε-garantie behoudt en Δ een conservatieve waarde is. Als de grenzen uit de gegevens zijn afgeleid, is niets over de kleinste en de grootste waarde privacyveilig.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Niet beschermd:&lt;/b&gt; locaties en aantallen. De kaart laat zien welke cellen bezet zijn en publiceert n exact; gebruik dit hulpmiddel wanneer de waarden gevoelig zijn, niet de aanwezigheid.&lt;/p&gt;</translation>
-    </message>
-    <message>
-      <location filename="../processing/pufferfish_grid.py" line="133" />
-      <source>Point layer</source>
-      <translation>Puntenlaag</translation>
     </message>
     <message>
       <location filename="../processing/pufferfish_grid.py" line="134" />
@@ -319,19 +604,9 @@
       <translation>Een hoekpunt dat vier cellen gemeen hebben. Leeg: (0, 0), zodat de celranden op veelvouden van r vallen (de conventie van het nationale statistische raster).</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="246" />
-      <source>Projected CRS to work in</source>
-      <translation>Geprojecteerd werk-CRS</translation>
-    </message>
-    <message>
       <location filename="../processing/pufferfish_grid.py" line="247" />
       <source>Needed only when the layer is in degrees: the grid is built in this CRS; the output is written back in the layer's CRS.</source>
       <translation>Alleen nodig als de laag in graden is: het raster wordt in dit CRS opgebouwd; de uitvoer wordt teruggeschreven in het CRS van de laag.</translation>
-    </message>
-    <message>
-      <location filename="../processing/pufferfish_grid.py" line="254" />
-      <source>Random seed (testing only)</source>
-      <translation>Seed van de toevalsgenerator (alleen voor tests)</translation>
     </message>
     <message>
       <location filename="../processing/pufferfish_grid.py" line="259" />
@@ -362,11 +637,6 @@
       <location filename="../processing/pufferfish_grid.py" line="280" />
       <source>For the analyst only, off by default: true_value, noise (the Laplace draw) and error (published − true) per cell. Publishing it undoes the protection.</source>
       <translation>Alleen voor de analist, standaard uit: true_value, noise (de Laplace-trekking) en error (gepubliceerd − waar) per cel. Publicatie hiervan maakt de bescherming ongedaan.</translation>
-    </message>
-    <message>
-      <location filename="../processing/pufferfish_grid.py" line="287" />
-      <source>HTML files (*.html)</source>
-      <translation>HTML-bestanden (*.html)</translation>
     </message>
     <message>
       <location filename="../processing/pufferfish_grid.py" line="287" />
@@ -464,11 +734,6 @@
       <translation>Hier zijn de grenzen uit de gegevens afgeleid, dus de kleinste en de grootste waarde zijn niet beschermd.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="515" />
-      <source>Points</source>
-      <translation>Punten</translation>
-    </message>
-    <message>
       <location filename="../processing/pufferfish_grid.py" line="518" />
       <source>mean</source>
       <translation>gemiddelde</translation>
@@ -539,11 +804,6 @@
       <translation>Privacygarantie</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="544" />
-      <source>Settings</source>
-      <translation>Instellingen</translation>
-    </message>
-    <message>
       <location filename="../processing/pufferfish_grid.py" line="547" />
       <source>What is not protected</source>
       <translation>Wat niet beschermd is</translation>
@@ -584,12 +844,12 @@
       <translation>Er is een seed opgegeven, dus iedereen die deze kent kan de ruis opnieuw berekenen. Publiceer deze kaart niet.</translation>
     </message>
     <message>
-      <location filename="../processing/raster.py" line="21" />
+      <location filename="../processing/raster.py" line="24" />
       <source>OUTPUT_RASTER: GDAL cannot write '{0}' files.</source>
       <translation>OUTPUT_RASTER: GDAL kan geen '{0}'-bestanden schrijven.</translation>
     </message>
     <message>
-      <location filename="../processing/raster.py" line="26" />
+      <location filename="../processing/raster.py" line="30" />
       <source>OUTPUT_RASTER: cannot create {0}.</source>
       <translation>OUTPUT_RASTER: kan {0} niet aanmaken.</translation>
     </message>

@@ -23,6 +23,7 @@ class Dependency:
 
 DEPENDENCIES = (
     Dependency("numpy", "numpy", "python3-numpy", True, "all computations"),
+    Dependency("scipy", "scipy", "python3-scipy", False, "point-process models (LGCP fitting needs it)"),
     Dependency("numba", "numba", "python3-numba", False, "fast binning (algorithms run slower without it)"),
 )
 

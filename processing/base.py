@@ -43,6 +43,9 @@ def seed_help() -> str:
 class SpatialPrivacyAlgorithm(QgsProcessingAlgorithm):
     """Base class: translation, instance creation, parameter help and dependency checks."""
 
+    #: Python packages this algorithm cannot run without (others only make it faster).
+    REQUIRES: tuple[str, ...] = ("numpy",)
+
     def tr(self, text: str) -> str:
         return _tr(text)
 
@@ -75,7 +78,7 @@ class SpatialPrivacyAlgorithm(QgsProcessingAlgorithm):
     def check_dependencies(self, feedback: QgsProcessingFeedback | None = None) -> None:
         """Refuse if a required package is missing; warn once if an optional one is."""
         absent = dependencies.missing()
-        if any(d.required for d in absent):
+        if any(d.module in self.REQUIRES for d in absent):
             raise QgsProcessingException(dependencies.install_message(absent))
         if absent and feedback is not None:
             feedback.pushWarning(dependencies.install_message(absent))
@@ -158,7 +161,7 @@ def working_crs(alg, parameters, context, source, input_name: str, crs_name: str
 
 
 def read_point_values(
-    alg, parameters, context, feedback, input_name: str, field_name: str, crs_name: str
+    alg, parameters, context, feedback, input_name: str, field_name: str | None, crs_name: str
 ) -> PointValues:
     """Read every point and its numeric value; refuse what the methods cannot use.
 
@@ -168,12 +171,14 @@ def read_point_values(
     source = alg.parameterAsSource(parameters, input_name, context)
     if source is None:
         raise QgsProcessingException(alg.invalidSourceError(parameters, input_name))
-    field = alg.parameterAsString(parameters, field_name, context)
-    idx = source.fields().lookupField(field)
-    if idx < 0:
-        raise QgsProcessingException(_tr("{0}: the layer has no field '{1}'.").format(field_name, field))
+    field, idx = "", -1
+    if field_name is not None:
+        field = alg.parameterAsString(parameters, field_name, context)
+        idx = source.fields().lookupField(field)
+        if idx < 0:
+            raise QgsProcessingException(_tr("{0}: the layer has no field '{1}'.").format(field_name, field))
     source_crs, work_crs = working_crs(alg, parameters, context, source, input_name, crs_name, feedback)
-    request = QgsFeatureRequest().setSubsetOfAttributes([idx])
+    request = QgsFeatureRequest().setSubsetOfAttributes([idx] if idx >= 0 else [])
     if work_crs != source_crs:
         request.setDestinationCrs(work_crs, context.transformContext())
     total = max(source.featureCount(), 1)
@@ -193,13 +198,14 @@ def read_point_values(
                 multi += 1
                 continue
             point = point.geometryN(0)
-        value = feature[idx]
-        if value is None or value == NULL:
-            null_values += 1
-            continue
+        if idx >= 0:
+            value = feature[idx]
+            if value is None or value == NULL:
+                null_values += 1
+                continue
+            ts.append(float(value))
         xs.append(point.x())
         ys.append(point.y())
-        ts.append(float(value))
     problems = []
     if empty:
         problems.append(_tr("{0} features have no geometry").format(empty))
@@ -286,7 +292,9 @@ def write_html_report(path: str, title: str, sections: list[tuple[str, object]])
     ]
     for heading, body in sections:
         parts.append(f"<h2>{html.escape(heading)}</h2>")
-        if isinstance(body, str):
+        if isinstance(body, str) and body.startswith("data:image/png;base64,"):
+            parts.append(f"<p><img alt='{html.escape(heading)}' src='{body}'></p>")
+        elif isinstance(body, str):
             parts.append(f"<p>{html.escape(body)}</p>")
         else:
             rows = "".join(f"<tr><th>{html.escape(str(k))}</th><td>{html.escape(str(v))}</td></tr>" for k, v in body)

@@ -8,6 +8,7 @@ from qgis.core import QgsProcessingProvider
 from qgis.PyQt.QtGui import QIcon
 
 from ..plugin.i18n import tr
+from .lgcp_fit import FitLGCPAlgorithm
 from .pufferfish_grid import PufferfishGridAlgorithm
 
 ICON = Path(__file__).resolve().parent.parent / "icon.svg"
@@ -30,5 +31,5 @@ class SpatialPrivacyProvider(QgsProcessingProvider):
         return str(ICON)
 
     def loadAlgorithms(self):
-        for algorithm in (PufferfishGridAlgorithm(),):
+        for algorithm in (PufferfishGridAlgorithm(), FitLGCPAlgorithm()):
             self.addAlgorithm(algorithm)

@@ -10,8 +10,11 @@ from qgis.core import QgsProcessingException, QgsRasterFileWriter
 from ..plugin.i18n import tr
 
 
-def write_float_raster(path: str, array, x_min: float, y_max: float, cell_size: float, crs) -> None:
-    """Write ``array`` (rows north to south; NaN = NoData) with square pixels of ``cell_size``."""
+def write_float_raster(
+    path: str, array, x_min: float, y_max: float, cell_size: float, crs, descriptions: tuple[str, ...] = ()
+) -> None:
+    """Write ``array`` (``(rows, cols)`` or ``(bands, rows, cols)``, rows north to south; NaN = NoData)
+    with square pixels of ``cell_size``."""
     from osgeo import gdal, osr
 
     ext = os.path.splitext(path)[1].lstrip(".")
@@ -19,9 +22,10 @@ def write_float_raster(path: str, array, x_min: float, y_max: float, cell_size: 
     driver = gdal.GetDriverByName(driver_name)
     if driver is None:
         raise QgsProcessingException(tr("OUTPUT_RASTER: GDAL cannot write '{0}' files.").format(ext))
-    rows, cols = array.shape
+    bands = array[None] if array.ndim == 2 else array
+    count, rows, cols = bands.shape
     options = ["COMPRESS=DEFLATE"] if driver_name == "GTiff" else []
-    ds = driver.Create(path, cols, rows, 1, gdal.GDT_Float64, options)
+    ds = driver.Create(path, cols, rows, count, gdal.GDT_Float64, options)
     if ds is None:
         raise QgsProcessingException(tr("OUTPUT_RASTER: cannot create {0}.").format(path))
     ds.SetGeoTransform((x_min, cell_size, 0.0, y_max, 0.0, -cell_size))
@@ -29,8 +33,11 @@ def write_float_raster(path: str, array, x_min: float, y_max: float, cell_size: 
         srs = osr.SpatialReference()
         srs.ImportFromWkt(crs.toWkt())
         ds.SetProjection(srs.ExportToWkt())
-    band = ds.GetRasterBand(1)
-    band.SetNoDataValue(math.nan)
-    band.WriteArray(array)
-    band.FlushCache()
+    for index in range(count):
+        band = ds.GetRasterBand(index + 1)
+        band.SetNoDataValue(math.nan)
+        band.WriteArray(bands[index])
+        if index < len(descriptions):
+            band.SetDescription(descriptions[index])
+        band.FlushCache()
     ds = None  # closes the file

@@ -49,6 +49,7 @@ def data_copy(tmp_path_factory) -> Path:
     target = tmp_path_factory.mktemp("data")
     for path in DATA.glob("*.gpkg"):
         shutil.copy(path, target / path.name)
+        (target / path.name).chmod(0o644)  # SQLite needs to write its journal
     return target
 
 

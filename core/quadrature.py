@@ -1,0 +1,85 @@
+"""Integration points for the LGCP likelihood's intensity integral ``int_W exp(eta(s)) ds``.
+
+* ``vertex``: the dual-mesh scheme of Simpson et al. (2016) used by Walder et al. (eq. 30): one
+  point per mesh node with weight ``int_W phi_i``. Exact for log-intensities that are constant, but
+  because exp is convex it overestimates the integral of a rough field (by 3-9% for SPDE fields at
+  ranges of 3-6 mesh edges), which biases the estimated range upwards.
+* ``midpoint`` (default): on every triangle inside the window, its three edge midpoints with a third
+  of its area each (exact for quadratic functions on the triangle; relative error about 2e-4 in the
+  same setting); on a triangle cut by the window boundary, the centroid of the clipped part with
+  its area (exact for linear functions). Points shared by two triangles are merged.
+
+Each scheme returns the points, their weights and the sparse projection ``B`` of the points onto the
+mesh basis, so ``eta(u_i) = (B w)_i + covariates``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import scipy.sparse as sp
+
+from .errors import ParameterError
+
+SCHEMES = ("midpoint", "vertex")
+
+
+@dataclass(frozen=True)
+class Quadrature:
+    """K integration points ``(x, y)``, their weights (area units) and projection ``(K, n)``."""
+
+    x: np.ndarray
+    y: np.ndarray
+    weights: np.ndarray
+    proj: sp.csr_matrix
+
+
+def quadrature(mesh, window, scheme: str = "midpoint") -> Quadrature:
+    """Integration points for ``int_W f`` with ``f`` given by mesh weights (see the module docs)."""
+    if scheme == "vertex":
+        alpha = mesh.integration_weights(window)
+        keep = np.flatnonzero(alpha > 0)
+        proj = sp.csr_matrix((np.ones(keep.size), (np.arange(keep.size), keep)), shape=(keep.size, mesh.n_nodes))
+        return Quadrature(mesh.nodes[keep, 0].copy(), mesh.nodes[keep, 1].copy(), alpha[keep], proj)
+    if scheme != "midpoint":
+        raise ParameterError("scheme", f"unknown integration scheme {scheme!r}; use one of {SCHEMES}")
+    tri = mesh.triangles
+    full_area = mesh.triangle_areas
+    area, mx, my = mesh.clipped_moments(window)
+    whole = area >= full_area * (1 - 1e-9)
+    cut = (area > full_area * 1e-12) & ~whole
+    # edge midpoints of whole triangles, merged over the two triangles sharing an edge
+    t = np.flatnonzero(whole)
+    ends = np.concatenate([tri[t][:, [0, 1]], tri[t][:, [1, 2]], tri[t][:, [2, 0]]])
+    ends.sort(axis=1)
+    edge_weight = np.tile(full_area[t] / 3.0, 3)
+    edges, inverse = np.unique(ends, axis=0, return_inverse=True)
+    w_edge = np.bincount(inverse.ravel(), weights=edge_weight, minlength=edges.shape[0])
+    k_edge = edges.shape[0]
+    rows_e = np.repeat(np.arange(k_edge), 2)
+    proj_e = sp.csr_matrix((np.full(2 * k_edge, 0.5), (rows_e, edges.ravel())), shape=(k_edge, mesh.n_nodes))
+    mid = 0.5 * (mesh.nodes[edges[:, 0]] + mesh.nodes[edges[:, 1]])
+    # centroids of the clipped parts of cut triangles
+    c = np.flatnonzero(cut)
+    cx, cy = mx[c] / area[c], my[c] / area[c]
+    tri_of, bary = _barycentric_in(mesh, c, cx, cy)
+    rows_c = np.repeat(np.arange(c.size), 3)
+    proj_c = sp.csr_matrix((bary.ravel(), (rows_c, tri_of.ravel())), shape=(c.size, mesh.n_nodes))
+    return Quadrature(
+        np.concatenate([mid[:, 0], cx]),
+        np.concatenate([mid[:, 1], cy]),
+        np.concatenate([w_edge, area[c]]),
+        sp.csr_matrix(sp.vstack([proj_e, proj_c])),
+    )
+
+
+def _barycentric_in(mesh, triangles: np.ndarray, x: np.ndarray, y: np.ndarray):
+    """Corner node indices ``(k, 3)`` of the given triangles and barycentric coordinates of ``(x, y)``."""
+    corner = mesh.nodes[mesh.triangles[triangles]]
+    v1, v2 = corner[:, 1] - corner[:, 0], corner[:, 2] - corner[:, 0]
+    det = v1[:, 0] * v2[:, 1] - v1[:, 1] * v2[:, 0]
+    px, py = x - corner[:, 0, 0], y - corner[:, 0, 1]
+    b1 = (px * v2[:, 1] - py * v2[:, 0]) / det
+    b2 = (v1[:, 0] * py - v1[:, 1] * px) / det
+    return mesh.triangles[triangles], np.column_stack([1 - b1 - b2, b1, b2])

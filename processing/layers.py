@@ -1,0 +1,103 @@
+"""Reading the layers that model-based algorithms need into core objects, in the working CRS:
+study windows (polygons), rasters (covariates, offsets) and features to measure distances to."""
+
+from __future__ import annotations
+
+from qgis.core import QgsFeatureRequest, QgsProcessingException, QgsWkbTypes
+
+from ..plugin.i18n import tr
+
+
+def read_window(alg, parameters, name: str, context, work_crs):
+    """The polygons of a polygon layer as a core ``Window`` (``None`` if the parameter is empty)."""
+    from ..core.errors import ParameterError
+    from ..core.window import Window
+
+    if parameters.get(name) in (None, ""):
+        return None
+    source = alg.parameterAsSource(parameters, name, context)
+    if source is None:
+        raise QgsProcessingException(alg.invalidSourceError(parameters, name))
+    request = QgsFeatureRequest().setSubsetOfAttributes([])
+    if source.sourceCrs().isValid() and source.sourceCrs() != work_crs:
+        request.setDestinationCrs(work_crs, context.transformContext())
+    polygons = []
+    for feature in source.getFeatures(request):
+        geom = feature.geometry()
+        if geom.isNull() or geom.isEmpty():
+            continue
+        if geom.constGet().hasCurvedSegments():
+            geom = geom.segmentize() if hasattr(geom, "segmentize") else geom
+        parts = geom.asMultiPolygon() if geom.isMultipart() else [geom.asPolygon()]
+        for part in parts:
+            if part:
+                polygons.append(([(p.x(), p.y()) for p in part[0]], [[(p.x(), p.y()) for p in h] for h in part[1:]]))
+    if not polygons:
+        raise QgsProcessingException(tr("{0}: the layer has no polygons.").format(name))
+    try:
+        return Window.from_polygons(polygons)
+    except ParameterError as error:
+        raise QgsProcessingException(f"{name}: {error}") from None
+
+
+def read_raster(alg, parameters, layer, name: str, work_crs):
+    """Band 1 of a raster layer as a core ``RasterGrid`` in the working CRS (warped if needed)."""
+    import numpy as np
+    from osgeo import gdal
+
+    from ..core.covariates import RasterGrid
+
+    dataset = gdal.Open(layer.source())
+    if dataset is None:
+        raise QgsProcessingException(tr("{0}: GDAL cannot read {1}.").format(name, layer.source()))
+    if layer.crs().isValid() and work_crs.isValid() and layer.crs() != work_crs:
+        dataset = gdal.Warp("", dataset, format="MEM", dstSRS=work_crs.toWkt(), resampleAlg="bilinear")
+    band = dataset.GetRasterBand(1)
+    values = band.ReadAsArray().astype(np.float64)
+    nodata = band.GetNoDataValue()
+    if nodata is not None:
+        values[values == nodata] = np.nan
+    x0, dx, rx, y0, ry, dy = dataset.GetGeoTransform()
+    if rx != 0 or ry != 0 or dy >= 0:
+        raise QgsProcessingException(
+            tr("{0}: {1} is rotated or not north-up; warp it first.").format(name, layer.name())
+        )
+    return RasterGrid(values, x0, y0, dx, -dy)
+
+
+def read_distance_features(alg, parameters, name: str, context, work_crs):
+    """``(kind, data)`` for distances to the features of a layer: ``("points", (px, py))`` or
+    ``("segments", array (k, 4))`` for lines and polygon boundaries; ``None`` if the parameter is empty."""
+    import numpy as np
+
+    if parameters.get(name) in (None, ""):
+        return None
+    source = alg.parameterAsSource(parameters, name, context)
+    if source is None:
+        raise QgsProcessingException(alg.invalidSourceError(parameters, name))
+    request = QgsFeatureRequest().setSubsetOfAttributes([])
+    if source.sourceCrs().isValid() and source.sourceCrs() != work_crs:
+        request.setDestinationCrs(work_crs, context.transformContext())
+    is_point = QgsWkbTypes.geometryType(source.wkbType()) == QgsWkbTypes.PointGeometry
+    px, py, segments = [], [], []
+    for feature in source.getFeatures(request):
+        geom = feature.geometry()
+        if geom.isNull() or geom.isEmpty():
+            continue
+        if is_point:
+            for vertex in geom.vertices():
+                px.append(vertex.x())
+                py.append(vertex.y())
+        else:
+            for part in geom.constParts():
+                rings = (
+                    [part]
+                    if QgsWkbTypes.geometryType(part.wkbType()) == QgsWkbTypes.LineGeometry
+                    else [part.exteriorRing()] + [part.interiorRing(i) for i in range(part.numInteriorRings())]
+                )
+                for ring in rings:
+                    coords = [(v.x(), v.y()) for v in ring.vertices()]
+                    segments.extend(a + b for a, b in zip(coords[:-1], coords[1:]))
+    if is_point and not px or not is_point and not segments:
+        raise QgsProcessingException(tr("{0}: the layer has no features to measure distances to.").format(name))
+    return ("points", (np.array(px), np.array(py))) if is_point else ("segments", np.array(segments))

@@ -1,0 +1,375 @@
+"""Processing algorithm ``spatialprivacy:fitlgcp``: fit a log-Gaussian Cox process (thin adapter
+over core.lgcp_setup / core.lgcp)."""
+
+from __future__ import annotations
+
+import base64
+import io
+import math
+
+from qgis.core import (
+    QgsProcessingOutputNumber,
+    QgsProcessingParameterCrs,
+    QgsProcessingParameterDistance,
+    QgsProcessingParameterEnum,
+    QgsProcessingParameterFeatureSource,
+    QgsProcessingParameterFileDestination,
+    QgsProcessingParameterMultipleLayers,
+    QgsProcessingParameterNumber,
+    QgsProcessingParameterRasterDestination,
+    QgsProcessingParameterRasterLayer,
+)
+
+from .base import (
+    FeedbackProgress,
+    SpatialPrivacyAlgorithm,
+    ensure_folder,
+    make_rng,
+    parameter_error,
+    read_point_values,
+    seed_help,
+    write_html_report,
+)
+from .compat import NUMBER_DOUBLE, NUMBER_INTEGER, SOURCE_POINT, SOURCE_POLYGON
+from .layers import read_distance_features, read_raster, read_window
+from .raster import write_float_raster
+
+CORE_NAMES = {
+    "points": "INPUT",
+    "window": "WINDOW",
+    "covariates": "COVARIATES",
+    "distance_to": "DISTANCE_TO",
+    "max_edge": "MAX_EDGE",
+    "prior_range": "PRIOR_RANGE",
+    "prior_sigma": "PRIOR_SIGMA",
+    "theta": "PRIOR_RANGE",
+    "mesh": "MAX_EDGE",
+}
+#: Largest intensity raster written (pixels).
+MAX_PIXELS = 4_000_000
+
+
+class FitLGCPAlgorithm(SpatialPrivacyAlgorithm):
+    REQUIRES = ("numpy", "scipy")
+    INPUT = "INPUT"
+    WINDOW = "WINDOW"
+    COVARIATES = "COVARIATES"
+    DISTANCE_TO = "DISTANCE_TO"
+    OFFSET = "OFFSET"
+    MAX_EDGE = "MAX_EDGE"
+    PRIOR_RANGE = "PRIOR_RANGE"
+    PRIOR_SIGMA = "PRIOR_SIGMA"
+    METHOD = "METHOD"
+    DRAWS = "DRAWS"
+    PIXEL_SIZE = "PIXEL_SIZE"
+    WORK_CRS = "WORK_CRS"
+    SEED = "SEED"
+    OUTPUT_MODEL = "OUTPUT_MODEL"
+    OUTPUT_INTENSITY = "OUTPUT_INTENSITY"
+    OUTPUT_REPORT = "OUTPUT_REPORT"
+    NODES = "NODES"
+
+    def name(self):
+        return "fitlgcp"
+
+    def displayName(self):
+        return self.tr("Fit a log-Gaussian Cox process")
+
+    def group(self):
+        return self.tr("Point process models")
+
+    def groupId(self):
+        return "models"
+
+    def shortDescription(self):
+        return self.tr("Bayesian fit of an LGCP (SPDE Matérn field, covariates, offset) to a point pattern.")
+
+    def shortHelpString(self):
+        return (
+            self.tr(
+                "<p>Fits log λ(s) = offset(s) + x(s)'β + w(s), where w is a Gaussian field with Matérn "
+                "covariance (smoothness 1) represented on a triangular mesh by the SPDE approach (Lindgren et "
+                "al. 2011; Walder et al., Appendix A.1), with unknown effective range and marginal variance. "
+                "The fast method integrates Laplace approximations over a grid of the two hyperparameters "
+                "(INLA-style) and draws independent posterior samples. The model file feeds the synthesis "
+                "tools.</p>"
+                "<p><b>Not a privacy mechanism.</b> The model, intensity map and report are derived from the "
+                "confidential points and are for the analyst: do not publish them. Publish synthetic points "
+                "made from the model instead.</p>"
+            )
+            + self.parameter_help_html()
+        )
+
+    def initAlgorithm(self, config=None):
+        tr = self.tr
+        self.add(
+            QgsProcessingParameterFeatureSource(self.INPUT, tr("Point layer"), [SOURCE_POINT]),
+            tr("The confidential points (cases, crimes, ...). At least 10."),
+        )
+        self.add(
+            QgsProcessingParameterFeatureSource(self.WINDOW, tr("Study window"), [SOURCE_POLYGON], None, True),
+            tr(
+                "Polygons of the study region (holes allowed); every point must lie inside. Empty: the points' "
+                "bounding box enlarged by 5%."
+            ),
+        )
+        self.add(
+            QgsProcessingParameterMultipleLayers(self.COVARIATES, tr("Covariate rasters"), 3, None, True),
+            tr(
+                "Rasters (band 1) used as covariates; each must cover the whole window. Reprojected to the "
+                "working CRS if needed."
+            ),
+        )
+        self.add(
+            QgsProcessingParameterFeatureSource(self.DISTANCE_TO, tr("Distance to features"), [-1], None, True),
+            tr(
+                "Adds the covariate 'distance to the nearest feature of this layer' (points, lines or polygon "
+                "boundaries), e.g. John Snow's Broad Street pump."
+            ),
+        )
+        self.add(
+            QgsProcessingParameterRasterLayer(self.OFFSET, tr("Offset raster (log scale)"), None, True),
+            tr("Known log-intensity offset, e.g. log population density; must cover the window."),
+        )
+        self.add(
+            QgsProcessingParameterDistance(self.MAX_EDGE, tr("Largest mesh edge"), None, self.INPUT, True, 0.0),
+            tr(
+                "Mesh resolution inside the window, in CRS units. Empty: 1/40 of the window's larger side. "
+                "Smaller is more accurate and slower (the number of nodes grows as 1/edge²)."
+            ),
+        )
+        self.add(
+            QgsProcessingParameterDistance(
+                self.PRIOR_RANGE, tr("Prior median of the range"), None, self.INPUT, True, 0.0
+            ),
+            tr(
+                "Centre of the log-normal prior on the effective range (Walder et al., Appendix A.5). Empty: 1/5 "
+                "of the window's larger side."
+            ),
+        )
+        self.add(
+            QgsProcessingParameterNumber(
+                self.PRIOR_SIGMA, tr("Prior median of the field's standard deviation"), NUMBER_DOUBLE, 1.0, False, 0.0
+            ),
+            tr("Centre of the log-normal prior on the marginal standard deviation of the field (log scale)."),
+        )
+        self.add(
+            QgsProcessingParameterEnum(
+                self.METHOD, tr("Method"), [tr("Fast (Laplace + hyperparameter grid)")], False, 0
+            ),
+            tr("The fast approximate posterior."),
+        )
+        self.add(
+            QgsProcessingParameterNumber(self.DRAWS, tr("Posterior draws"), NUMBER_INTEGER, 1000, False, 10, 100000),
+            tr("Number of joint posterior draws stored in the model file."),
+        )
+        self.add(
+            QgsProcessingParameterDistance(
+                self.PIXEL_SIZE, tr("Intensity raster pixel size"), None, self.INPUT, True, 0.0
+            ),
+            tr("Pixel size of the intensity raster. Empty: half the largest mesh edge."),
+            advanced=True,
+        )
+        self.add(
+            QgsProcessingParameterCrs(self.WORK_CRS, tr("Projected CRS to work in"), None, True),
+            tr("Needed only when the layer is in degrees."),
+            advanced=True,
+        )
+        self.add(
+            QgsProcessingParameterNumber(self.SEED, tr("Random seed (testing only)"), NUMBER_INTEGER, None, True, 0),
+            seed_help(),
+            advanced=True,
+        )
+        self.add(
+            QgsProcessingParameterFileDestination(
+                self.OUTPUT_MODEL, tr("Fitted model (CONFIDENTIAL)"), tr("LGCP model files (*.npz)")
+            ),
+            tr("The posterior draws, mesh and covariate design, for the synthesis and risk tools."),
+        )
+        self.add(
+            QgsProcessingParameterRasterDestination(
+                self.OUTPUT_INTENSITY, tr("Posterior intensity (CONFIDENTIAL)"), None, True
+            ),
+            tr(
+                "GeoTIFF: band 1 posterior mean, band 2 posterior sd of the intensity (points per squared CRS "
+                "unit); NoData outside the window."
+            ),
+        )
+        self.add(
+            QgsProcessingParameterFileDestination(
+                self.OUTPUT_REPORT, tr("Report (CONFIDENTIAL)"), tr("HTML files (*.html)"), None, True
+            ),
+            tr("Parameter table (mean, sd, 95% interval), settings and a map of the intensity."),
+        )
+        self.addOutput(QgsProcessingOutputNumber(self.NODES, tr("Mesh nodes")))
+
+    def processAlgorithm(self, parameters, context, feedback):  # noqa: N802 (QGIS API name)
+        self.check_dependencies(feedback)
+        import numpy as np
+
+        from ..core.covariates import distance_to_points, distance_to_segments
+        from ..core.errors import ParameterError
+        from ..core.lgcp import fit_laplace
+        from ..core.lgcp_setup import Covariate, build_lgcp
+
+        points = read_point_values(self, parameters, context, feedback, self.INPUT, None, self.WORK_CRS)
+        crs = points.work_crs
+        x, y = np.array(points.x), np.array(points.y)
+        window = read_window(self, parameters, self.WINDOW, context, crs)
+        covariates = []
+        for layer in self.parameterAsLayerList(parameters, self.COVARIATES, context):
+            grid = read_raster(self, parameters, layer, self.COVARIATES, crs)
+            covariates.append(Covariate(layer.name(), lambda u, v, g=grid: g.sample(u, v, name="covariates")))
+        target = read_distance_features(self, parameters, self.DISTANCE_TO, context, crs)
+        if target is not None:
+            kind, data = target
+            if kind == "points":
+                func = lambda u, v, p=data: distance_to_points(u, v, *p)  # noqa: E731
+            else:
+                func = lambda u, v, s=data: distance_to_segments(u, v, s)  # noqa: E731
+            covariates.append(Covariate("distance", func))
+        offset = None
+        offset_layer = self.parameterAsRasterLayer(parameters, self.OFFSET, context)
+        if offset_layer is not None:
+            grid = read_raster(self, parameters, offset_layer, self.OFFSET, crs)
+            offset = lambda u, v, g=grid: g.sample(u, v, name="offset")  # noqa: E731
+        optional = {
+            name: self.parameterAsDouble(parameters, name, context) if parameters.get(name) not in (None, "") else None
+            for name in (self.MAX_EDGE, self.PRIOR_RANGE, self.PIXEL_SIZE)
+        }
+        rng, seed = make_rng(self, parameters, context, self.SEED, feedback)
+        names = {**CORE_NAMES, "offset": self.OFFSET}
+        try:
+            setup = build_lgcp(
+                x,
+                y,
+                window=window,
+                max_edge=optional[self.MAX_EDGE],
+                covariates=tuple(covariates),
+                offset=offset,
+                prior_range=optional[self.PRIOR_RANGE],
+                prior_sigma=self.parameterAsDouble(parameters, self.PRIOR_SIGMA, context),
+                progress=FeedbackProgress(feedback, 30.0, 40.0),
+            )
+            feedback.pushInfo(
+                self.tr("Mesh: {0} nodes, largest edge {1:g}.").format(setup.mesh.n_nodes, setup.max_edge)
+            )
+            if setup.duplicates:
+                feedback.pushWarning(
+                    self.tr("{0} points share their location with another point.").format(setup.duplicates)
+                )
+            draws = self.parameterAsInt(parameters, self.DRAWS, context)
+            posterior = fit_laplace(setup.model, rng, draws=draws, progress=FeedbackProgress(feedback, 40.0, 85.0))
+            intensity = None
+            raster_path = self.parameterAsOutputLayer(parameters, self.OUTPUT_INTENSITY, context)
+            if raster_path:
+                intensity = self._intensity(posterior, setup, optional[self.PIXEL_SIZE], covariates, offset)
+        except ParameterError as error:
+            raise parameter_error(error, names) from None
+        FeedbackProgress(feedback, 95.0, 100.0).check_cancel()
+        model_path = self.parameterAsFileOutput(parameters, self.OUTPUT_MODEL, context)
+        report_path = self.parameterAsFileOutput(parameters, self.OUTPUT_REPORT, context)
+        for path, name in (
+            (model_path, self.OUTPUT_MODEL),
+            (raster_path, self.OUTPUT_INTENSITY),
+            (report_path, self.OUTPUT_REPORT),
+        ):
+            ensure_folder(path, name)
+        report = self._report(posterior, setup, seed, intensity) if report_path else None
+        posterior.save(model_path)
+        results = {self.OUTPUT_MODEL: model_path, self.NODES: setup.mesh.n_nodes}
+        if intensity is not None:
+            bands, x_min, y_max, size = intensity
+            write_float_raster(
+                raster_path,
+                bands,
+                x_min,
+                y_max,
+                size,
+                crs,
+                descriptions=("posterior mean intensity", "posterior sd of the intensity"),
+            )
+            results[self.OUTPUT_INTENSITY] = raster_path
+        if report is not None:
+            write_html_report(report_path, self.displayName(), report)
+            results[self.OUTPUT_REPORT] = report_path
+        for name, mean, sd, lower, upper in posterior.summary():
+            feedback.pushInfo(f"{name}: {mean:.4g} (sd {sd:.3g}; 95% {lower:.4g} to {upper:.4g})")
+        return results
+
+    def _intensity(self, posterior, setup, pixel, covariates, offset):
+        """Posterior mean and sd of the intensity on a pixel grid over the window."""
+        import numpy as np
+
+        from ..core.errors import ParameterError
+
+        pixel = pixel or setup.max_edge / 2.0
+        xmin, ymin, xmax, ymax = setup.window.bounds
+        cols, rows = max(1, math.ceil((xmax - xmin) / pixel)), max(1, math.ceil((ymax - ymin) / pixel))
+        if cols * rows > MAX_PIXELS:
+            raise ParameterError(
+                "pixel_size", f"the intensity raster would have {cols * rows} pixels; use a larger " "pixel size"
+            )
+        cx = xmin + (np.arange(cols) + 0.5) * pixel
+        cy = ymin + rows * pixel - (np.arange(rows) + 0.5) * pixel
+        gx, gy = np.meshgrid(cx, cy)
+        gx, gy = gx.ravel(), gy.ravel()
+        inside = setup.window.contains(gx, gy)
+        px, py = gx[inside], gy[inside]
+        design = np.column_stack([np.ones(px.size)] + [c.values(px, py) for c in covariates])
+        off = None if offset is None else offset(px, py)
+        mean, sd = posterior.intensity_summary(setup.mesh.projection(px, py), design, off)
+        bands = np.full((2, rows * cols), np.nan)
+        bands[0, inside], bands[1, inside] = mean, sd
+        return bands.reshape(2, rows, cols), xmin, ymin + rows * pixel, pixel
+
+    def _report(self, posterior, setup, seed, intensity):
+        tr = self.tr
+        rows = [
+            (name, f"{mean:.4g}", f"{sd:.3g}", f"{lower:.4g} – {upper:.4g}")
+            for name, mean, sd, lower, upper in posterior.summary()
+        ]
+        table = [(tr("parameter"), tr("mean | sd | 95% interval"))] + [(r[0], " | ".join(r[1:])) for r in rows]
+        settings = [
+            (tr("Points"), setup.model.design.n_points),
+            (tr("Mesh nodes"), setup.mesh.n_nodes),
+            (tr("Largest mesh edge"), f"{setup.max_edge:g}"),
+            (tr("Window area"), f"{setup.window.area:g}"),
+            (tr("Posterior draws"), posterior.n_draws),
+            (tr("Hyperparameter grid points"), posterior.diagnostics.get("grid_points")),
+            (tr("Points sharing a location"), setup.duplicates),
+        ]
+        sections = [
+            (
+                tr("Not for publication"),
+                tr(
+                    "This fit is derived from the confidential points. Keep the report, "
+                    "the model file and the intensity map internal."
+                ),
+            ),
+            (tr("Posterior summary"), table),
+            (tr("Settings"), settings),
+        ]
+        if seed is not None:
+            sections.append((tr("Seed"), tr("A fixed seed was used (reproducible run).")))
+        if intensity is not None:
+            sections.append((tr("Posterior mean intensity"), _png_data_uri(intensity)))
+        return sections
+
+
+def _png_data_uri(intensity) -> str:
+    """A small PNG map of the posterior mean intensity, as an ``<img>`` data URI marker for the report."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from matplotlib import pyplot as plt
+
+    bands, x_min, y_max, size = intensity
+    rows, cols = bands.shape[1:]
+    fig, ax = plt.subplots(figsize=(6, 6 * rows / max(cols, 1) + 0.5), dpi=90)
+    image = ax.imshow(bands[0], extent=(x_min, x_min + cols * size, y_max - rows * size, y_max), cmap="viridis")
+    fig.colorbar(image, ax=ax, label="intensity")
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", bbox_inches="tight")
+    plt.close(fig)
+    return "data:image/png;base64," + base64.b64encode(buffer.getvalue()).decode("ascii")

@@ -1,0 +1,156 @@
+"""The LGCP engine (core.fields SPDE prior, core.lgcp model, simulation and fast posterior)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from spatial_privacy.core import fields
+from spatial_privacy.core.covariates import distance_to_points
+from spatial_privacy.core.lgcp import LGCPDesign, LGCPModel, Posterior, fit_laplace, simulate_points
+from spatial_privacy.core.linalg import BandedCholesky
+from spatial_privacy.core.mesh import lattice, triangulate
+from spatial_privacy.core.quadrature import quadrature
+from spatial_privacy.core.window import Window
+
+from .conftest import DATA, read_gpkg_points  # noqa: F401  (pytest's importlib mode resolves the package)
+
+ALPHA = 1e-3
+
+
+def design_for(mesh, window, x, y, covariate, scheme="midpoint"):
+    """Intercept + one covariate (a function of coordinates), no offset."""
+    quad = quadrature(mesh, window, scheme)
+    xp = np.column_stack([np.ones(x.size), covariate(x, y)])
+    xq = np.column_stack([np.ones(quad.x.size), covariate(quad.x, quad.y)])
+    return LGCPDesign(
+        mesh.projection(x, y),
+        xp,
+        np.zeros(x.size),
+        quad.proj,
+        quad.weights,
+        xq,
+        np.zeros(quad.x.size),
+        ("intercept", "covariate"),
+    )
+
+
+# -- the SPDE prior -------------------------------------------------------------------------------
+
+
+def test_spde_prior_approximates_the_matern_field():
+    # A mesh with edges rho/8 over a square much larger than the range: away from the boundary the FEM
+    # field's marginal variance and correlation at distance rho approach the Matérn values (Lindgren et
+    # al. 2011 report discretisation errors of a few per cent at this resolution; we allow 15%).
+    rho, sigma = 8.0, 1.5
+    mesh = triangulate(Window.rectangle(0, 0, 48, 48), rho / 8, extension=0.0)
+    spde = fields.SPDEMatern(*mesh.fem_matrices())
+    factor = BandedCholesky.factor(spde.precision(rho, sigma), spde.ordering())
+    centre = int(np.argmin(np.hypot(*(mesh.nodes - 24.0).T)))
+    column = factor.solve(np.eye(mesh.n_nodes)[:, centre])
+    assert column[centre] == pytest.approx(sigma**2, rel=0.15)
+    dist = np.hypot(*(mesh.nodes - mesh.nodes[centre]).T)
+    ring = np.abs(dist - rho) < rho / 16
+    corr = column[ring] / column[centre]
+    assert np.mean(corr) == pytest.approx(float(fields.matern(np.array([rho]), 1.0, rho)[0]), abs=0.04)
+
+
+def test_spde_log_determinant_matches_dense():
+    mesh = lattice(0, 0, 5, 4, 7, 6)
+    spde = fields.SPDEMatern(*mesh.fem_matrices())
+    q = spde.precision(2.5, 0.7).toarray()
+    assert spde.logdet_precision(2.5, 0.7) == pytest.approx(np.linalg.slogdet(q)[1], rel=1e-10)
+
+
+def test_prior_draws_have_the_prior_covariance():
+    mesh = lattice(0, 0, 4, 4, 5, 5)
+    spde = fields.SPDEMatern(*mesh.fem_matrices())
+    draws = spde.sample(2.0, 1.3, np.random.default_rng(4), size=20_000)
+    cov = np.linalg.inv(spde.precision(2.0, 1.3).toarray())
+    assert np.allclose(draws.var(axis=0), np.diag(cov), rtol=5 * math.sqrt(2 / 20_000))
+
+
+# -- exact simulation ------------------------------------------------------------------------------
+
+
+def test_simulated_points_follow_the_log_linear_intensity():
+    # log lambda = a + b x on [0, 10]^2 (exactly piecewise linear on any mesh): the count is Poisson with
+    # mean int lambda, and the x-coordinates have density proportional to exp(b x).
+    window = Window.rectangle(0, 0, 10, 10)
+    mesh = triangulate(window, 1.0)
+    a, b = 1.0, 0.3
+    eta = a + b * mesh.nodes[:, 0]
+    rng = np.random.default_rng(8)
+    runs = [simulate_points(mesh, window, eta, rng) for _ in range(40)]
+    expected = math.exp(a) * 10 * (math.exp(10 * b) - 1) / b
+    counts = np.array([len(x) for x, _ in runs])
+    assert abs(counts.mean() - expected) < 4 * math.sqrt(expected / len(runs))
+    xs = np.concatenate([x for x, _ in runs])
+    ys = np.concatenate([y for _, y in runs])
+    assert window.contains(xs, ys).all()
+    cdf = lambda v: (np.exp(b * v) - 1) / (math.exp(10 * b) - 1)  # noqa: E731
+    assert stats.kstest(xs, cdf).pvalue > ALPHA
+    assert stats.kstest(ys, stats.uniform(0, 10).cdf).pvalue > ALPHA
+
+
+# -- the fast posterior ----------------------------------------------------------------------------
+
+
+L_WINDOW = Window.from_polygons([([(0, 0), (12, 0), (12, 5), (6, 5), (6, 10), (0, 10)], [])])
+TRUTH = {"intercept": 1.2, "covariate": 0.25, "range": 3.0, "variance": 0.6}
+
+
+def simulate_and_fit(seed: int, draws: int = 500):
+    rng = np.random.default_rng(seed)
+    mesh = triangulate(L_WINDOW, 0.5)
+    spde = fields.SPDEMatern(*mesh.fem_matrices())
+    w = spde.sample(TRUTH["range"], math.sqrt(TRUTH["variance"]), rng)[0]
+    covariate = lambda x, y: (x - 6.0) / 3.0  # noqa: E731
+    eta = TRUTH["intercept"] + TRUTH["covariate"] * covariate(mesh.nodes[:, 0], mesh.nodes[:, 1]) + w
+    x, y = simulate_points(mesh, L_WINDOW, eta, rng)
+    design = design_for(mesh, L_WINDOW, x, y, covariate)
+    model = LGCPModel(design, spde, fields.LogNormalFieldPrior(range0=4.0, sigma0=1.0), mesh=mesh)
+    return fit_laplace(model, rng, draws=draws), len(x)
+
+
+def test_simulation_recovery_intervals_cover_the_truth():
+    # Eight data sets from a known LGCP on an L-shaped window. If the 95% intervals are calibrated, each
+    # parameter is covered in Binomial(8, 0.95) data sets; P(at most 5 of 8) = 0.006, so >= 6 is required.
+    covered = {name: 0 for name in TRUTH}
+    for seed in range(8):
+        posterior, n_points = simulate_and_fit(100 + seed)
+        assert 100 < n_points < 2000
+        for name, _, _, lower, upper in posterior.summary():
+            covered[name] += lower <= TRUTH[name] <= upper
+    assert all(count >= 6 for count in covered.values()), covered
+
+
+def test_posterior_draws_integrate_to_about_the_number_of_points_and_round_trip(tmp_path):
+    posterior, n_points = simulate_and_fit(7, draws=400)
+    total = posterior.integrated_intensity()
+    # E[int lambda | S] is close to N for an LGCP with an intercept; its posterior sd is about sqrt(N)
+    assert abs(total.mean() - n_points) < 3 * math.sqrt(n_points)
+    path = tmp_path / "model.npz"
+    posterior.save(str(path))
+    again = Posterior.load(str(path))
+    assert again.names == posterior.names and again.method == "laplace"
+    assert np.array_equal(again.w, posterior.w) and np.array_equal(again.triangles, posterior.triangles)
+    assert again.summary() == posterior.summary()
+
+
+def test_john_snow_distance_to_the_broad_street_pump_lowers_the_intensity():
+    x, y, _ = read_gpkg_points(DATA / "snow_cholera.gpkg", "deaths", "case")
+    px, py, labels = read_gpkg_points(DATA / "snow_cholera.gpkg", "pumps", "pump")
+    pump7 = labels == 7
+    window = Window.around_points(x, y, margin=0.05)
+    mesh = triangulate(window, max(window.bounds[2] - window.bounds[0], window.bounds[3] - window.bounds[1]) / 40)
+    spde = fields.SPDEMatern(*mesh.fem_matrices())
+    distance = lambda u, v: distance_to_points(u, v, px[pump7], py[pump7])  # noqa: E731
+    design = design_for(mesh, window, x, y, distance)
+    model = LGCPModel(design, spde, fields.LogNormalFieldPrior(range0=3.0, sigma0=1.0), mesh=mesh)
+    posterior = fit_laplace(model, np.random.default_rng(1854), draws=1000)
+    rows = {row[0]: row for row in posterior.summary()}
+    assert rows["covariate"][4] < 0  # the whole 95% interval of the distance coefficient is negative

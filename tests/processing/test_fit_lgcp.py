@@ -1,0 +1,174 @@
+"""spatialprivacy:fitlgcp through processing.run in real headless QGIS, on John Snow's cholera deaths."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import processing
+import pytest
+from qgis.core import (
+    QgsFeature,
+    QgsGeometry,
+    QgsPointXY,
+    QgsProcessingException,
+    QgsProcessingFeedback,
+    QgsRasterLayer,
+    QgsVectorLayer,
+)
+
+ALG = "spatialprivacy:fitlgcp"
+
+
+@pytest.fixture(autouse=True)
+def _provider(provider):
+    return provider
+
+
+@pytest.fixture(scope="module")
+def snow(data_copy):
+    """The deaths layer and a one-feature layer with pump 7 (Broad Street)."""
+    gpkg = data_copy / "snow_cholera.gpkg"
+    deaths = QgsVectorLayer(f"{gpkg}|layername=deaths", "deaths", "ogr")
+    pumps = QgsVectorLayer(f"{gpkg}|layername=pumps", "pumps", "ogr")
+    assert deaths.isValid() and pumps.isValid()
+    broad_street = [f for f in pumps.getFeatures() if f["pump"] == 7]
+    assert len(broad_street) == 1 and broad_street[0]["label"] == "Broad St"
+    pump = QgsVectorLayer("Point", "pump 7", "memory")
+    feature = QgsFeature()
+    feature.setGeometry(broad_street[0].geometry())
+    pump.dataProvider().addFeatures([feature])
+    return deaths, pump
+
+
+def test_snow_distance_to_broad_street_pump_is_clearly_negative(snow, tmp_path):
+    from spatial_privacy.core.lgcp import Posterior
+
+    deaths, pumps = snow
+    result = processing.run(
+        ALG,
+        {
+            "INPUT": deaths,
+            "DISTANCE_TO": pumps,
+            "DRAWS": 500,
+            "SEED": 1854,
+            "OUTPUT_MODEL": str(tmp_path / "snow.npz"),
+            "OUTPUT_INTENSITY": str(tmp_path / "snow.tif"),
+            "OUTPUT_REPORT": str(tmp_path / "snow.html"),
+        },
+    )
+    posterior = Posterior.load(result["OUTPUT_MODEL"])
+    rows = {row[0]: row for row in posterior.summary()}
+    assert posterior.names == ("intercept", "distance")
+    assert rows["distance"][4] < 0  # the 95% interval of the distance coefficient lies below 0
+    assert posterior.n_draws == 500 and result["NODES"] == posterior.nodes.shape[0] > 500
+    raster = QgsRasterLayer(result["OUTPUT_INTENSITY"], "intensity")
+    assert raster.isValid() and raster.bandCount() == 2
+    # the raster is the posterior mean intensity: summed over its pixels it matches the posterior mean of
+    # the quadrature integral int_W lambda (up to pixelisation at half the mesh edge)
+    stats = raster.dataProvider().bandStatistics(1)
+    pixel = raster.rasterUnitsPerPixelX() * raster.rasterUnitsPerPixelY()
+    assert stats.sum * pixel == pytest.approx(posterior.integrated_intensity().mean(), rel=0.05)
+    report = Path(result["OUTPUT_REPORT"]).read_text(encoding="utf-8")
+    assert "distance" in report and "Not for publication" in report and "data:image/png;base64," in report
+
+
+def memory_points(coords, crs="EPSG:28992"):
+    layer = QgsVectorLayer(f"Point?crs={crs}", "pts", "memory")
+    feats = []
+    for x, y in coords:
+        f = QgsFeature()
+        f.setGeometry(QgsGeometry.fromPointXY(QgsPointXY(x, y)))
+        feats.append(f)
+    layer.dataProvider().addFeatures(feats)
+    return layer
+
+
+def square_window(x0, y0, x1, y1, hole=None, crs="EPSG:28992"):
+    layer = QgsVectorLayer(f"Polygon?crs={crs}", "win", "memory")
+    ring = f"({x0} {y0}, {x1} {y0}, {x1} {y1}, {x0} {y1}, {x0} {y0})"
+    if hole:
+        a, b, c, d = hole
+        ring += f", ({a} {b}, {a} {d}, {c} {d}, {c} {b}, {a} {b})"
+    f = QgsFeature()
+    f.setGeometry(QgsGeometry.fromWkt(f"POLYGON({ring})"))
+    layer.dataProvider().addFeatures([f])
+    return layer
+
+
+def spread(n, seed=0, lo=100.0, hi=900.0):
+    rng = np.random.default_rng(seed)
+    return list(zip(rng.uniform(lo, hi, n), rng.uniform(lo, hi, n)))
+
+
+def test_window_with_a_hole_and_duplicates_are_handled(tmp_path):
+    coords = [(x, y) for x, y in spread(80) if not (400 < x < 600 and 400 < y < 600)]
+    coords += coords[:3]  # three duplicated locations
+    feedback = QgsProcessingFeedback()
+    messages = []
+    feedback.pushWarning = lambda text: messages.append(text)  # noqa: E731 - collect warnings
+    result = processing.run(
+        ALG,
+        {
+            "INPUT": memory_points(coords),
+            "WINDOW": square_window(0, 0, 1000, 1000, hole=(400, 400, 600, 600)),
+            "DRAWS": 100,
+            "SEED": 3,
+            "OUTPUT_MODEL": str(tmp_path / "m.npz"),
+        },
+        feedback=feedback,
+    )
+    from spatial_privacy.core.lgcp import Posterior
+
+    posterior = Posterior.load(result["OUTPUT_MODEL"])
+    # the quadrature excludes the hole: the weights sum to 1000^2 - 200^2
+    assert posterior.int_weights.sum() == pytest.approx(1000**2 - 200**2, rel=1e-9)
+    assert any("3 points share their location" in m for m in messages)
+
+
+@pytest.mark.parametrize(
+    "make, pattern",
+    [
+        pytest.param(
+            lambda: {"INPUT": memory_points(spread(5))},
+            r"INPUT: an LGCP fit needs at least 10 points",
+            id="too few points",
+        ),
+        pytest.param(
+            lambda: {"INPUT": memory_points(spread(30)), "WINDOW": square_window(0, 0, 500, 500)},
+            r"WINDOW: \d+ points lie outside the study window",
+            id="points outside the window",
+        ),
+        pytest.param(
+            lambda: {"INPUT": memory_points([(5 + i * 0.01, 52 + i * 0.01) for i in range(20)], "EPSG:4326")},
+            r"geographic CRS EPSG:4326",
+            id="geographic CRS",
+        ),
+    ],
+)
+def test_bad_input_is_refused_and_nothing_is_written(tmp_path, make, pattern):
+    params = {
+        **make(),
+        "OUTPUT_MODEL": str(tmp_path / "m.npz"),
+        "OUTPUT_INTENSITY": str(tmp_path / "i.tif"),
+        "OUTPUT_REPORT": str(tmp_path / "r.html"),
+    }
+    with pytest.raises(QgsProcessingException, match=pattern):
+        processing.run(ALG, params)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_covariate_raster_that_does_not_cover_the_window_is_refused(tmp_path):
+    from qgis.core import QgsCoordinateReferenceSystem
+
+    from spatial_privacy.processing.raster import write_float_raster
+
+    path = str(tmp_path / "cov.tif")
+    write_float_raster(path, np.ones((10, 10)), 0.0, 500.0, 50.0, QgsCoordinateReferenceSystem("EPSG:28992"))
+    out = tmp_path / "out"
+    out.mkdir()
+    with pytest.raises(QgsProcessingException, match=r"COVARIATES: \d+ locations lie outside the raster"):
+        processing.run(
+            ALG, {"INPUT": memory_points(spread(40)), "COVARIATES": [path], "OUTPUT_MODEL": str(out / "m.npz")}
+        )
+    assert list(out.iterdir()) == []
