@@ -119,44 +119,44 @@
       <translation>{0}: kan de map {1} niet aanmaken ({2}).</translation>
     </message>
     <message>
-      <location filename="../processing/layers.py" line="37" />
+      <location filename="../processing/layers.py" line="36" />
       <source>{0}: the layer has no polygons.</source>
-      <translation type="unfinished" />
+      <translation>{0}: de laag heeft geen polygonen.</translation>
     </message>
     <message>
       <location filename="../processing/layers.py" line="52" />
       <source>{0}: GDAL cannot read {1}.</source>
-      <translation type="unfinished" />
+      <translation>{0}: GDAL kan {1} niet lezen.</translation>
     </message>
     <message>
       <location filename="../processing/layers.py" line="63" />
       <source>{0}: {1} is rotated or not north-up; warp it first.</source>
-      <translation type="unfinished" />
+      <translation>{0}: {1} is gedraaid of niet naar het noorden gericht; herprojecteer het eerst (warp).</translation>
     </message>
     <message>
-      <location filename="../processing/layers.py" line="100" />
+      <location filename="../processing/layers.py" line="102" />
       <source>{0}: the layer has no features to measure distances to.</source>
-      <translation type="unfinished" />
+      <translation>{0}: de laag heeft geen objecten waartoe afstanden kunnen worden gemeten.</translation>
     </message>
     <message>
       <location filename="../processing/lgcp_fit.py" line="76" />
       <source>Fit a log-Gaussian Cox process</source>
-      <translation type="unfinished" />
+      <translation>Log-Gaussisch Cox-proces schatten</translation>
     </message>
     <message>
       <location filename="../processing/lgcp_fit.py" line="79" />
       <source>Point process models</source>
-      <translation type="unfinished" />
+      <translation>Puntprocesmodellen</translation>
     </message>
     <message>
       <location filename="../processing/lgcp_fit.py" line="85" />
       <source>Bayesian fit of an LGCP (SPDE Matérn field, covariates, offset) to a point pattern.</source>
-      <translation type="unfinished" />
+      <translation>Bayesiaanse schatting van een LGCP (SPDE-Matérnveld, covariaten, offset) op basis van een puntpatroon.</translation>
     </message>
     <message>
       <location filename="../processing/lgcp_fit.py" line="89" />
       <source>&lt;p&gt;Fits log λ(s) = offset(s) + x(s)'β + w(s), where w is a Gaussian field with Matérn covariance (smoothness 1) represented on a triangular mesh by the SPDE approach (Lindgren et al. 2011; Walder et al., Appendix A.1), with unknown effective range and marginal variance. The fast method integrates Laplace approximations over a grid of the two hyperparameters (INLA-style) and draws independent posterior samples. The model file feeds the synthesis tools.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Not a privacy mechanism.&lt;/b&gt; The model, intensity map and report are derived from the confidential points and are for the analyst: do not publish them. Publish synthetic points made from the model instead.&lt;/p&gt;</source>
-      <translation type="unfinished" />
+      <translation>&lt;p&gt;Schat log λ(s) = offset(s) + x(s)'β + w(s), waarin w een Gaussisch veld met Matérn-covariantie (gladheid 1) is dat met de SPDE-aanpak (Lindgren et al. 2011; Walder et al., Appendix A.1) op een driehoeksnet (mesh) wordt weergegeven, met onbekend effectief bereik en onbekende marginale variantie. De snelle methode integreert Laplace-benaderingen over een rooster van de twee hyperparameters (zoals in INLA) en genereert onafhankelijke trekkingen uit de a-posterioriverdeling. Het modelbestand dient als invoer voor de synthesehulpmiddelen.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Geen privacymechanisme.&lt;/b&gt; Het model, de intensiteitskaart en het rapport zijn afgeleid van de vertrouwelijke punten en zijn bedoeld voor de analist: publiceer ze niet. Publiceer in plaats daarvan synthetische punten die met het model zijn gemaakt.&lt;/p&gt;</translation>
     </message>
     <message>
       <location filename="../processing/lgcp_fit.py" line="106" />
@@ -166,112 +166,112 @@
     <message>
       <location filename="../processing/lgcp_fit.py" line="107" />
       <source>The confidential points (cases, crimes, ...). At least 10.</source>
-      <translation type="unfinished" />
+      <translation>De vertrouwelijke punten (ziektegevallen, misdrijven, ...). Ten minste 10.</translation>
     </message>
     <message>
       <location filename="../processing/lgcp_fit.py" line="110" />
       <source>Study window</source>
-      <translation type="unfinished" />
+      <translation>Studiegebied</translation>
     </message>
     <message>
       <location filename="../processing/lgcp_fit.py" line="111" />
       <source>Polygons of the study region (holes allowed); every point must lie inside. Empty: the points' bounding box enlarged by 5%.</source>
-      <translation type="unfinished" />
+      <translation>Polygonen van het studiegebied (gaten toegestaan); elk punt moet erbinnen liggen. Leeg: de omhullende rechthoek van de punten, vergroot met 5%.</translation>
     </message>
     <message>
       <location filename="../processing/lgcp_fit.py" line="117" />
       <source>Covariate rasters</source>
-      <translation type="unfinished" />
+      <translation>Covariaatrasters</translation>
     </message>
     <message>
       <location filename="../processing/lgcp_fit.py" line="118" />
       <source>Rasters (band 1) used as covariates; each must cover the whole window. Reprojected to the working CRS if needed.</source>
-      <translation type="unfinished" />
+      <translation>Rasters (band 1) die als covariaten worden gebruikt; elk raster moet het hele studiegebied bedekken. Zo nodig geherprojecteerd naar het werk-CRS.</translation>
     </message>
     <message>
       <location filename="../processing/lgcp_fit.py" line="124" />
       <source>Distance to features</source>
-      <translation type="unfinished" />
+      <translation>Afstand tot objecten</translation>
     </message>
     <message>
       <location filename="../processing/lgcp_fit.py" line="125" />
       <source>Adds the covariate 'distance to the nearest feature of this layer' (points, lines or polygon boundaries), e.g. John Snow's Broad Street pump.</source>
-      <translation type="unfinished" />
+      <translation>Voegt de covariaat 'afstand tot het dichtstbijzijnde object van deze laag' toe (punten, lijnen of polygoongrenzen), bijv. de pomp in Broad Street van John Snow.</translation>
     </message>
     <message>
       <location filename="../processing/lgcp_fit.py" line="131" />
       <source>Offset raster (log scale)</source>
-      <translation type="unfinished" />
+      <translation>Offsetraster (logschaal)</translation>
     </message>
     <message>
       <location filename="../processing/lgcp_fit.py" line="132" />
       <source>Known log-intensity offset, e.g. log population density; must cover the window.</source>
-      <translation type="unfinished" />
+      <translation>Bekende offset van de log-intensiteit, bijv. de logaritme van de bevolkingsdichtheid; moet het studiegebied bedekken.</translation>
     </message>
     <message>
       <location filename="../processing/lgcp_fit.py" line="135" />
       <source>Largest mesh edge</source>
-      <translation type="unfinished" />
+      <translation>Langste zijde van het driehoeksnet</translation>
     </message>
     <message>
       <location filename="../processing/lgcp_fit.py" line="136" />
       <source>Mesh resolution inside the window, in CRS units. Empty: 1/40 of the window's larger side. Smaller is more accurate and slower (the number of nodes grows as 1/edge²).</source>
-      <translation type="unfinished" />
+      <translation>Resolutie van het driehoeksnet binnen het studiegebied, in CRS-eenheden. Leeg: 1/40 van de langste zijde van het studiegebied. Een kleinere waarde is nauwkeuriger, maar trager (het aantal knopen groeit als 1/zijde²).</translation>
     </message>
     <message>
       <location filename="../processing/lgcp_fit.py" line="143" />
       <source>Prior median of the range</source>
-      <translation type="unfinished" />
+      <translation>A-priorimediaan van het bereik</translation>
     </message>
     <message>
       <location filename="../processing/lgcp_fit.py" line="145" />
       <source>Centre of the log-normal prior on the effective range (Walder et al., Appendix A.5). Empty: 1/5 of the window's larger side.</source>
-      <translation type="unfinished" />
+      <translation>Centrum van de lognormale a-prioriverdeling van het effectieve bereik (Walder et al., Appendix A.5). Leeg: 1/5 van de langste zijde van het studiegebied.</translation>
     </message>
     <message>
       <location filename="../processing/lgcp_fit.py" line="152" />
       <source>Prior median of the field's standard deviation</source>
-      <translation type="unfinished" />
+      <translation>A-priorimediaan van de standaardafwijking van het veld</translation>
     </message>
     <message>
       <location filename="../processing/lgcp_fit.py" line="154" />
       <source>Centre of the log-normal prior on the marginal standard deviation of the field (log scale).</source>
-      <translation type="unfinished" />
+      <translation>Centrum van de lognormale a-prioriverdeling van de marginale standaardafwijking van het veld (logschaal).</translation>
     </message>
     <message>
       <location filename="../processing/lgcp_fit.py" line="158" />
       <source>Fast (Laplace + hyperparameter grid)</source>
-      <translation type="unfinished" />
+      <translation>Snel (Laplace + rooster van hyperparameters)</translation>
     </message>
     <message>
       <location filename="../processing/lgcp_fit.py" line="158" />
       <source>Method</source>
-      <translation type="unfinished" />
+      <translation>Methode</translation>
     </message>
     <message>
       <location filename="../processing/lgcp_fit.py" line="160" />
       <source>The fast approximate posterior.</source>
-      <translation type="unfinished" />
+      <translation>De snelle benadering van de a-posterioriverdeling.</translation>
     </message>
     <message>
       <location filename="../processing/lgcp_fit.py" line="163" />
       <source>Posterior draws</source>
-      <translation type="unfinished" />
+      <translation>Trekkingen uit de a-posterioriverdeling</translation>
     </message>
     <message>
       <location filename="../processing/lgcp_fit.py" line="164" />
       <source>Number of joint posterior draws stored in the model file.</source>
-      <translation type="unfinished" />
+      <translation>Aantal gezamenlijke trekkingen uit de a-posterioriverdeling dat in het modelbestand wordt opgeslagen.</translation>
     </message>
     <message>
       <location filename="../processing/lgcp_fit.py" line="168" />
       <source>Intensity raster pixel size</source>
-      <translation type="unfinished" />
+      <translation>Pixelgrootte van het intensiteitsraster</translation>
     </message>
     <message>
       <location filename="../processing/lgcp_fit.py" line="170" />
       <source>Pixel size of the intensity raster. Empty: half the largest mesh edge.</source>
-      <translation type="unfinished" />
+      <translation>Pixelgrootte van het intensiteitsraster. Leeg: de helft van de langste zijde van het driehoeksnet.</translation>
     </message>
     <message>
       <location filename="../processing/lgcp_fit.py" line="174" />
@@ -281,7 +281,7 @@
     <message>
       <location filename="../processing/lgcp_fit.py" line="175" />
       <source>Needed only when the layer is in degrees.</source>
-      <translation type="unfinished" />
+      <translation>Alleen nodig als de laag in graden is.</translation>
     </message>
     <message>
       <location filename="../processing/lgcp_fit.py" line="179" />
@@ -291,27 +291,27 @@
     <message>
       <location filename="../processing/lgcp_fit.py" line="185" />
       <source>Fitted model (CONFIDENTIAL)</source>
-      <translation type="unfinished" />
+      <translation>Geschat model (VERTROUWELIJK)</translation>
     </message>
     <message>
       <location filename="../processing/lgcp_fit.py" line="185" />
       <source>LGCP model files (*.npz)</source>
-      <translation type="unfinished" />
+      <translation>LGCP-modelbestanden (*.npz)</translation>
     </message>
     <message>
       <location filename="../processing/lgcp_fit.py" line="187" />
       <source>The posterior draws, mesh and covariate design, for the synthesis and risk tools.</source>
-      <translation type="unfinished" />
+      <translation>De trekkingen uit de a-posterioriverdeling, het driehoeksnet en de opzet van de covariaten, voor de synthese- en risicohulpmiddelen.</translation>
     </message>
     <message>
       <location filename="../processing/lgcp_fit.py" line="191" />
       <source>Posterior intensity (CONFIDENTIAL)</source>
-      <translation type="unfinished" />
+      <translation>A-posteriori-intensiteit (VERTROUWELIJK)</translation>
     </message>
     <message>
       <location filename="../processing/lgcp_fit.py" line="193" />
       <source>GeoTIFF: band 1 posterior mean, band 2 posterior sd of the intensity (points per squared CRS unit); NoData outside the window.</source>
-      <translation type="unfinished" />
+      <translation>GeoTIFF: band 1 het a-posteriorigemiddelde, band 2 de a-posteriori-sd van de intensiteit (punten per vierkante CRS-eenheid); NoData buiten het studiegebied.</translation>
     </message>
     <message>
       <location filename="../processing/lgcp_fit.py" line="200" />
@@ -321,37 +321,37 @@
     <message>
       <location filename="../processing/lgcp_fit.py" line="200" />
       <source>Report (CONFIDENTIAL)</source>
-      <translation type="unfinished" />
+      <translation>Rapport (VERTROUWELIJK)</translation>
     </message>
     <message>
       <location filename="../processing/lgcp_fit.py" line="202" />
       <source>Parameter table (mean, sd, 95% interval), settings and a map of the intensity.</source>
-      <translation type="unfinished" />
+      <translation>Parametertabel (gemiddelde, sd, 95%-interval), instellingen en een kaart van de intensiteit.</translation>
     </message>
     <message>
       <location filename="../processing/lgcp_fit.py" line="204" />
       <source>Mesh nodes</source>
-      <translation type="unfinished" />
+      <translation>Knopen van het driehoeksnet</translation>
     </message>
     <message>
       <location filename="../processing/lgcp_fit.py" line="255" />
       <source>Mesh: {0} nodes, largest edge {1:g}.</source>
-      <translation type="unfinished" />
+      <translation>Driehoeksnet: {0} knopen, langste zijde {1:g}.</translation>
     </message>
     <message>
       <location filename="../processing/lgcp_fit.py" line="259" />
       <source>{0} points share their location with another point.</source>
-      <translation type="unfinished" />
+      <translation>{0} punten delen hun locatie met een ander punt.</translation>
     </message>
     <message>
       <location filename="../processing/lgcp_fit.py" line="332" />
       <source>mean | sd | 95% interval</source>
-      <translation type="unfinished" />
+      <translation>gemiddelde | sd | 95%-interval</translation>
     </message>
     <message>
       <location filename="../processing/lgcp_fit.py" line="332" />
       <source>parameter</source>
-      <translation type="unfinished" />
+      <translation>parameter</translation>
     </message>
     <message>
       <location filename="../processing/lgcp_fit.py" line="334" />
@@ -361,32 +361,32 @@
     <message>
       <location filename="../processing/lgcp_fit.py" line="337" />
       <source>Window area</source>
-      <translation type="unfinished" />
+      <translation>Oppervlakte van het studiegebied</translation>
     </message>
     <message>
       <location filename="../processing/lgcp_fit.py" line="339" />
       <source>Hyperparameter grid points</source>
-      <translation type="unfinished" />
+      <translation>Roosterpunten van de hyperparameters</translation>
     </message>
     <message>
       <location filename="../processing/lgcp_fit.py" line="340" />
       <source>Points sharing a location</source>
-      <translation type="unfinished" />
+      <translation>Punten met een gedeelde locatie</translation>
     </message>
     <message>
       <location filename="../processing/lgcp_fit.py" line="344" />
       <source>Not for publication</source>
-      <translation type="unfinished" />
+      <translation>Niet voor publicatie</translation>
     </message>
     <message>
       <location filename="../processing/lgcp_fit.py" line="345" />
       <source>This fit is derived from the confidential points. Keep the report, the model file and the intensity map internal.</source>
-      <translation type="unfinished" />
+      <translation>Deze schatting is afgeleid van de vertrouwelijke punten. Houd het rapport, het modelbestand en de intensiteitskaart intern.</translation>
     </message>
     <message>
       <location filename="../processing/lgcp_fit.py" line="350" />
       <source>Posterior summary</source>
-      <translation type="unfinished" />
+      <translation>Samenvatting van de a-posterioriverdeling</translation>
     </message>
     <message>
       <location filename="../processing/lgcp_fit.py" line="351" />
@@ -396,17 +396,17 @@
     <message>
       <location filename="../processing/lgcp_fit.py" line="354" />
       <source>A fixed seed was used (reproducible run).</source>
-      <translation type="unfinished" />
+      <translation>Er is een vaste seed gebruikt (reproduceerbare uitvoering).</translation>
     </message>
     <message>
       <location filename="../processing/lgcp_fit.py" line="354" />
       <source>Seed</source>
-      <translation type="unfinished" />
+      <translation>Seed</translation>
     </message>
     <message>
       <location filename="../processing/lgcp_fit.py" line="356" />
       <source>Posterior mean intensity</source>
-      <translation type="unfinished" />
+      <translation>A-posteriorigemiddelde van de intensiteit</translation>
     </message>
     <message>
       <location filename="../processing/provider.py" line="22" />

@@ -1,0 +1,139 @@
+#!/usr/bin/env python3
+"""Benchmark of the LGCP engine; prints tables (not a test, not run by pytest).
+
+1. John Snow model (578 deaths, intercept + distance to the Broad Street pump, range and variance
+   unknown, mesh of about 1,500-2,000 nodes): setup and fast posterior with 1,000 draws, median of
+   several runs; and, if core.mcmc is present, the MCMC sampler's effective sample sizes per second.
+2. Scale: fast-posterior time and peak memory (process peak RSS, each size in a fresh process)
+   against mesh size, on a 1000 x 1000 square with 10^4-10^5 uniform points.
+
+    .venv/bin/python tests/benchmarks/bench_lgcp.py [--repeats 3] [--sizes 500,2000,8000,20000]
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import math
+import resource
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def snow_setup():
+    import numpy as np
+
+    from spatial_privacy.core.covariates import distance_to_points
+    from spatial_privacy.core.lgcp_setup import Covariate, build_lgcp
+
+    spec = importlib.util.spec_from_file_location("core_conftest", REPO / "tests" / "core" / "conftest.py")
+    helpers = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(helpers)
+    gpkg = REPO / "tests" / "data" / "snow_cholera.gpkg"
+    x, y, _ = helpers.read_gpkg_points(gpkg, "deaths", "case")
+    px, py, label = helpers.read_gpkg_points(gpkg, "pumps", "pump")
+    pump = label == 7
+    covariate = Covariate("distance", lambda u, v: distance_to_points(u, v, px[pump], py[pump]))
+    return lambda: build_lgcp(x, y, covariates=(covariate,)), np
+
+
+def snow_table(repeats: int) -> None:
+    from spatial_privacy.core.lgcp import fit_laplace
+
+    build, np = snow_setup()
+    build_times, fit_times = [], []
+    for i in range(repeats):
+        start = time.perf_counter()
+        setup = build()
+        build_times.append(time.perf_counter() - start)
+        start = time.perf_counter()
+        posterior = fit_laplace(setup.model, np.random.default_rng(i), draws=1000)
+        fit_times.append(time.perf_counter() - start)
+    print(
+        f"John Snow model: {setup.model.design.n_points} points, {setup.mesh.n_nodes} mesh nodes, "
+        f"{posterior.diagnostics['laplace_evaluations']} Laplace fits, median of {repeats} runs"
+    )
+    print(
+        f"  setup (mesh, FEM, quadrature, covariates) {statistics.median(build_times):.2f} s; "
+        f"fast posterior with 1,000 draws {statistics.median(fit_times):.2f} s"
+    )
+    for name, mean, sd, lower, upper in posterior.summary():
+        print(f"  {name:<10} mean {mean:8.4g}  sd {sd:8.3g}  95% [{lower:.4g}, {upper:.4g}]")
+    if importlib.util.find_spec("spatial_privacy.core.mcmc") is None:
+        print("  MCMC: core.mcmc not present")
+        return
+    from spatial_privacy.core import mcmc
+
+    start = time.perf_counter()
+    chain = mcmc.fit_mcmc(setup.model, np.random.default_rng(7), draws=2000, chains=2, warmup=500)
+    seconds = time.perf_counter() - start
+    diag = chain.diagnostics
+    print(
+        f"  MCMC: {seconds:.1f} s, diagnostics: "
+        + json.dumps({k: v for k, v in diag.items() if k in ("ess", "rhat", "acceptance")})
+    )
+
+
+def scale_once(nodes: int, points: int) -> dict:
+    import numpy as np
+
+    from spatial_privacy.core.lgcp import fit_laplace
+    from spatial_privacy.core.lgcp_setup import build_lgcp
+    from spatial_privacy.core.window import Window
+
+    rng = np.random.default_rng(0)
+    x, y = rng.uniform(0, 1000, points), rng.uniform(0, 1000, points)
+    edge = 1000 / math.sqrt(nodes / 1.6)
+    start = time.perf_counter()
+    setup = build_lgcp(x, y, window=Window.rectangle(0, 0, 1000, 1000), max_edge=edge)
+    build = time.perf_counter() - start
+    start = time.perf_counter()
+    posterior = fit_laplace(setup.model, rng, draws=1000)
+    fit = time.perf_counter() - start
+    return {
+        "nodes": setup.mesh.n_nodes,
+        "points": points,
+        "build": build,
+        "fit": fit,
+        "evaluations": posterior.diagnostics["laplace_evaluations"],
+        "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+    }
+
+
+def scale_table(sizes: list[int]) -> None:
+    print()
+    print("Scale: uniform points on a 1000 x 1000 square, fast posterior with 1,000 draws, one run each")
+    print(f"{'nodes':>7} {'points':>8} {'setup s':>8} {'fit s':>8} {'Laplace fits':>13} {'peak RSS MB':>12}")
+    for nodes in sizes:
+        points = 10_000 if nodes <= 2000 else 30_000 if nodes <= 8000 else 100_000
+        out = subprocess.run(
+            [sys.executable, __file__, "--child", str(nodes), str(points)], capture_output=True, text=True, check=True
+        )
+        row = json.loads(out.stdout.strip().splitlines()[-1])
+        print(
+            f"{row['nodes']:>7} {row['points']:>8} {row['build']:>8.2f} {row['fit']:>8.1f} {row['evaluations']:>13} "
+            f"{row['peak_mb']:>12.0f}"
+        )
+
+
+def main() -> int:
+    if len(sys.argv) > 1 and sys.argv[1] == "--child":
+        print(json.dumps(scale_once(int(sys.argv[2]), int(sys.argv[3]))))
+        return 0
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--sizes", default="500,2000,8000,20000")
+    args = parser.parse_args()
+    snow_table(args.repeats)
+    scale_table([int(s) for s in args.sizes.split(",")])
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
