@@ -139,272 +139,312 @@
       <translation>{0}: de laag heeft geen objecten waartoe afstanden kunnen worden gemeten.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="76" />
+      <location filename="../processing/lgcp_fit.py" line="78" />
       <source>Fit a log-Gaussian Cox process</source>
       <translation>Log-Gaussisch Cox-proces schatten</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="79" />
+      <location filename="../processing/lgcp_fit.py" line="81" />
       <source>Point process models</source>
       <translation>Puntprocesmodellen</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="85" />
+      <location filename="../processing/lgcp_fit.py" line="87" />
       <source>Bayesian fit of an LGCP (SPDE Matérn field, covariates, offset) to a point pattern.</source>
       <translation>Bayesiaanse schatting van een LGCP (SPDE-Matérnveld, covariaten, offset) op basis van een puntpatroon.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="89" />
+      <location filename="../processing/lgcp_fit.py" line="91" />
       <source>&lt;p&gt;Fits log λ(s) = offset(s) + x(s)'β + w(s), where w is a Gaussian field with Matérn covariance (smoothness 1) represented on a triangular mesh by the SPDE approach (Lindgren et al. 2011; Walder et al., Appendix A.1), with unknown effective range and marginal variance. The fast method integrates Laplace approximations over a grid of the two hyperparameters (INLA-style) and draws independent posterior samples. The model file feeds the synthesis tools.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Not a privacy mechanism.&lt;/b&gt; The model, intensity map and report are derived from the confidential points and are for the analyst: do not publish them. Publish synthetic points made from the model instead.&lt;/p&gt;</source>
       <translation>&lt;p&gt;Schat log λ(s) = offset(s) + x(s)'β + w(s), waarin w een Gaussisch veld met Matérn-covariantie (gladheid 1) is dat met de SPDE-aanpak (Lindgren et al. 2011; Walder et al., Appendix A.1) op een driehoeksnet (mesh) wordt weergegeven, met onbekend effectief bereik en onbekende marginale variantie. De snelle methode integreert Laplace-benaderingen over een rooster van de twee hyperparameters (zoals in INLA) en genereert onafhankelijke trekkingen uit de a-posterioriverdeling. Het modelbestand dient als invoer voor de synthesehulpmiddelen.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Geen privacymechanisme.&lt;/b&gt; Het model, de intensiteitskaart en het rapport zijn afgeleid van de vertrouwelijke punten en zijn bedoeld voor de analist: publiceer ze niet. Publiceer in plaats daarvan synthetische punten die met het model zijn gemaakt.&lt;/p&gt;</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="106" />
+      <location filename="../processing/lgcp_fit.py" line="108" />
       <source>Point layer</source>
       <translation>Puntenlaag</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="107" />
+      <location filename="../processing/lgcp_fit.py" line="109" />
       <source>The confidential points (cases, crimes, ...). At least 10.</source>
       <translation>De vertrouwelijke punten (ziektegevallen, misdrijven, ...). Ten minste 10.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="110" />
+      <location filename="../processing/lgcp_fit.py" line="112" />
       <source>Study window</source>
       <translation>Studiegebied</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="111" />
+      <location filename="../processing/lgcp_fit.py" line="113" />
       <source>Polygons of the study region (holes allowed); every point must lie inside. Empty: the points' bounding box enlarged by 5%.</source>
       <translation>Polygonen van het studiegebied (gaten toegestaan); elk punt moet erbinnen liggen. Leeg: de omhullende rechthoek van de punten, vergroot met 5%.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="117" />
+      <location filename="../processing/lgcp_fit.py" line="119" />
       <source>Covariate rasters</source>
       <translation>Covariaatrasters</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="118" />
+      <location filename="../processing/lgcp_fit.py" line="120" />
       <source>Rasters (band 1) used as covariates; each must cover the whole window. Reprojected to the working CRS if needed.</source>
       <translation>Rasters (band 1) die als covariaten worden gebruikt; elk raster moet het hele studiegebied bedekken. Zo nodig geherprojecteerd naar het werk-CRS.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="124" />
+      <location filename="../processing/lgcp_fit.py" line="126" />
       <source>Distance to features</source>
       <translation>Afstand tot objecten</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="125" />
+      <location filename="../processing/lgcp_fit.py" line="127" />
       <source>Adds the covariate 'distance to the nearest feature of this layer' (points, lines or polygon boundaries), e.g. John Snow's Broad Street pump.</source>
       <translation>Voegt de covariaat 'afstand tot het dichtstbijzijnde object van deze laag' toe (punten, lijnen of polygoongrenzen), bijv. de pomp in Broad Street van John Snow.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="131" />
+      <location filename="../processing/lgcp_fit.py" line="133" />
       <source>Offset raster (log scale)</source>
       <translation>Offsetraster (logschaal)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="132" />
+      <location filename="../processing/lgcp_fit.py" line="134" />
       <source>Known log-intensity offset, e.g. log population density; must cover the window.</source>
       <translation>Bekende offset van de log-intensiteit, bijv. de logaritme van de bevolkingsdichtheid; moet het studiegebied bedekken.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="135" />
+      <location filename="../processing/lgcp_fit.py" line="137" />
       <source>Largest mesh edge</source>
       <translation>Langste zijde van het driehoeksnet</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="136" />
+      <location filename="../processing/lgcp_fit.py" line="138" />
       <source>Mesh resolution inside the window, in CRS units. Empty: 1/40 of the window's larger side. Smaller is more accurate and slower (the number of nodes grows as 1/edge²).</source>
       <translation>Resolutie van het driehoeksnet binnen het studiegebied, in CRS-eenheden. Leeg: 1/40 van de langste zijde van het studiegebied. Een kleinere waarde is nauwkeuriger, maar trager (het aantal knopen groeit als 1/zijde²).</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="143" />
+      <location filename="../processing/lgcp_fit.py" line="145" />
       <source>Prior median of the range</source>
       <translation>A-priorimediaan van het bereik</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="145" />
+      <location filename="../processing/lgcp_fit.py" line="147" />
       <source>Centre of the log-normal prior on the effective range (Walder et al., Appendix A.5). Empty: 1/5 of the window's larger side.</source>
       <translation>Centrum van de lognormale a-prioriverdeling van het effectieve bereik (Walder et al., Appendix A.5). Leeg: 1/5 van de langste zijde van het studiegebied.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="152" />
+      <location filename="../processing/lgcp_fit.py" line="154" />
       <source>Prior median of the field's standard deviation</source>
       <translation>A-priorimediaan van de standaardafwijking van het veld</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="154" />
+      <location filename="../processing/lgcp_fit.py" line="156" />
       <source>Centre of the log-normal prior on the marginal standard deviation of the field (log scale).</source>
       <translation>Centrum van de lognormale a-prioriverdeling van de marginale standaardafwijking van het veld (logschaal).</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="158" />
+      <location filename="../processing/lgcp_fit.py" line="161" />
+      <source>Prior on range and standard deviation</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/lgcp_fit.py" line="162" />
+      <source>Log-normal (Walder et al., Appendix A.5)</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/lgcp_fit.py" line="162" />
+      <source>Penalised complexity (Fuglstad et al. 2019)</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/lgcp_fit.py" line="166" />
+      <source>Log-normal: log-sd 1 around the two medians. Penalised complexity: P(range &lt; median) = 0.5 and P(sd &gt; median) = 0.05, which shrinks towards a smooth, weak field.</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/lgcp_fit.py" line="175" />
+      <source>Integration of the intensity</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/lgcp_fit.py" line="176" />
+      <source>Edge midpoints (accurate)</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/lgcp_fit.py" line="176" />
+      <source>Mesh nodes (dual mesh, as in the papers)</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/lgcp_fit.py" line="180" />
+      <source>Quadrature of the intensity integral in the likelihood. The papers' dual-mesh rule overestimates the integral of a rough field and so the range; edge midpoints do not.</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/lgcp_fit.py" line="188" />
       <source>Fast (Laplace + hyperparameter grid)</source>
       <translation>Snel (Laplace + rooster van hyperparameters)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="158" />
+      <location filename="../processing/lgcp_fit.py" line="188" />
       <source>Method</source>
       <translation>Methode</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="160" />
+      <location filename="../processing/lgcp_fit.py" line="190" />
       <source>The fast approximate posterior.</source>
       <translation>De snelle benadering van de a-posterioriverdeling.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="163" />
+      <location filename="../processing/lgcp_fit.py" line="193" />
       <source>Posterior draws</source>
       <translation>Trekkingen uit de a-posterioriverdeling</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="164" />
+      <location filename="../processing/lgcp_fit.py" line="194" />
       <source>Number of joint posterior draws stored in the model file.</source>
       <translation>Aantal gezamenlijke trekkingen uit de a-posterioriverdeling dat in het modelbestand wordt opgeslagen.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="168" />
+      <location filename="../processing/lgcp_fit.py" line="198" />
       <source>Intensity raster pixel size</source>
       <translation>Pixelgrootte van het intensiteitsraster</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="170" />
+      <location filename="../processing/lgcp_fit.py" line="200" />
       <source>Pixel size of the intensity raster. Empty: half the largest mesh edge.</source>
       <translation>Pixelgrootte van het intensiteitsraster. Leeg: de helft van de langste zijde van het driehoeksnet.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="174" />
+      <location filename="../processing/lgcp_fit.py" line="204" />
       <source>Projected CRS to work in</source>
       <translation>Geprojecteerd werk-CRS</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="175" />
+      <location filename="../processing/lgcp_fit.py" line="205" />
       <source>Needed only when the layer is in degrees.</source>
       <translation>Alleen nodig als de laag in graden is.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="179" />
+      <location filename="../processing/lgcp_fit.py" line="209" />
       <source>Random seed (testing only)</source>
       <translation>Seed van de toevalsgenerator (alleen voor tests)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="185" />
+      <location filename="../processing/lgcp_fit.py" line="215" />
       <source>Fitted model (CONFIDENTIAL)</source>
       <translation>Geschat model (VERTROUWELIJK)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="185" />
+      <location filename="../processing/lgcp_fit.py" line="215" />
       <source>LGCP model files (*.npz)</source>
       <translation>LGCP-modelbestanden (*.npz)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="187" />
+      <location filename="../processing/lgcp_fit.py" line="217" />
       <source>The posterior draws, mesh and covariate design, for the synthesis and risk tools.</source>
       <translation>De trekkingen uit de a-posterioriverdeling, het driehoeksnet en de opzet van de covariaten, voor de synthese- en risicohulpmiddelen.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="191" />
+      <location filename="../processing/lgcp_fit.py" line="221" />
       <source>Posterior intensity (CONFIDENTIAL)</source>
       <translation>A-posteriori-intensiteit (VERTROUWELIJK)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="193" />
+      <location filename="../processing/lgcp_fit.py" line="223" />
       <source>GeoTIFF: band 1 posterior mean, band 2 posterior sd of the intensity (points per squared CRS unit); NoData outside the window.</source>
       <translation>GeoTIFF: band 1 het a-posteriorigemiddelde, band 2 de a-posteriori-sd van de intensiteit (punten per vierkante CRS-eenheid); NoData buiten het studiegebied.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="200" />
+      <location filename="../processing/lgcp_fit.py" line="230" />
       <source>HTML files (*.html)</source>
       <translation>HTML-bestanden (*.html)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="200" />
+      <location filename="../processing/lgcp_fit.py" line="230" />
       <source>Report (CONFIDENTIAL)</source>
       <translation>Rapport (VERTROUWELIJK)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="202" />
+      <location filename="../processing/lgcp_fit.py" line="232" />
       <source>Parameter table (mean, sd, 95% interval), settings and a map of the intensity.</source>
       <translation>Parametertabel (gemiddelde, sd, 95%-interval), instellingen en een kaart van de intensiteit.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="204" />
+      <location filename="../processing/lgcp_fit.py" line="234" />
       <source>Mesh nodes</source>
       <translation>Knopen van het driehoeksnet</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="255" />
+      <location filename="../processing/lgcp_fit.py" line="287" />
       <source>Mesh: {0} nodes, largest edge {1:g}.</source>
       <translation>Driehoeksnet: {0} knopen, langste zijde {1:g}.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="259" />
+      <location filename="../processing/lgcp_fit.py" line="291" />
       <source>{0} points share their location with another point.</source>
       <translation>{0} punten delen hun locatie met een ander punt.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="332" />
+      <location filename="../processing/lgcp_fit.py" line="364" />
       <source>mean | sd | 95% interval</source>
       <translation>gemiddelde | sd | 95%-interval</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="332" />
+      <location filename="../processing/lgcp_fit.py" line="364" />
       <source>parameter</source>
       <translation>parameter</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="334" />
+      <location filename="../processing/lgcp_fit.py" line="366" />
       <source>Points</source>
       <translation>Punten</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="337" />
+      <location filename="../processing/lgcp_fit.py" line="369" />
       <source>Window area</source>
       <translation>Oppervlakte van het studiegebied</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="339" />
+      <location filename="../processing/lgcp_fit.py" line="371" />
       <source>Hyperparameter grid points</source>
       <translation>Roosterpunten van de hyperparameters</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="340" />
+      <location filename="../processing/lgcp_fit.py" line="372" />
       <source>Points sharing a location</source>
       <translation>Punten met een gedeelde locatie</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="344" />
+      <location filename="../processing/lgcp_fit.py" line="376" />
       <source>Not for publication</source>
       <translation>Niet voor publicatie</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="345" />
+      <location filename="../processing/lgcp_fit.py" line="377" />
       <source>This fit is derived from the confidential points. Keep the report, the model file and the intensity map internal.</source>
       <translation>Deze schatting is afgeleid van de vertrouwelijke punten. Houd het rapport, het modelbestand en de intensiteitskaart intern.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="350" />
+      <location filename="../processing/lgcp_fit.py" line="382" />
       <source>Posterior summary</source>
       <translation>Samenvatting van de a-posterioriverdeling</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="351" />
+      <location filename="../processing/lgcp_fit.py" line="383" />
       <source>Settings</source>
       <translation>Instellingen</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="354" />
+      <location filename="../processing/lgcp_fit.py" line="386" />
       <source>A fixed seed was used (reproducible run).</source>
       <translation>Er is een vaste seed gebruikt (reproduceerbare uitvoering).</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="354" />
+      <location filename="../processing/lgcp_fit.py" line="386" />
       <source>Seed</source>
       <translation>Seed</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="356" />
+      <location filename="../processing/lgcp_fit.py" line="388" />
       <source>Posterior mean intensity</source>
       <translation>A-posteriorigemiddelde van de intensiteit</translation>
     </message>

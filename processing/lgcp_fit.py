@@ -59,6 +59,8 @@ class FitLGCPAlgorithm(SpatialPrivacyAlgorithm):
     MAX_EDGE = "MAX_EDGE"
     PRIOR_RANGE = "PRIOR_RANGE"
     PRIOR_SIGMA = "PRIOR_SIGMA"
+    PRIOR = "PRIOR"
+    INTEGRATION = "INTEGRATION"
     METHOD = "METHOD"
     DRAWS = "DRAWS"
     PIXEL_SIZE = "PIXEL_SIZE"
@@ -152,6 +154,34 @@ class FitLGCPAlgorithm(SpatialPrivacyAlgorithm):
                 self.PRIOR_SIGMA, tr("Prior median of the field's standard deviation"), NUMBER_DOUBLE, 1.0, False, 0.0
             ),
             tr("Centre of the log-normal prior on the marginal standard deviation of the field (log scale)."),
+        )
+        self.add(
+            QgsProcessingParameterEnum(
+                self.PRIOR,
+                tr("Prior on range and standard deviation"),
+                [tr("Log-normal (Walder et al., Appendix A.5)"), tr("Penalised complexity (Fuglstad et al. 2019)")],
+                False,
+                0,
+            ),
+            tr(
+                "Log-normal: log-sd 1 around the two medians. Penalised complexity: P(range < median) = 0.5 and "
+                "P(sd > median) = 0.05, which shrinks towards a smooth, weak field."
+            ),
+            advanced=True,
+        )
+        self.add(
+            QgsProcessingParameterEnum(
+                self.INTEGRATION,
+                tr("Integration of the intensity"),
+                [tr("Edge midpoints (accurate)"), tr("Mesh nodes (dual mesh, as in the papers)")],
+                False,
+                0,
+            ),
+            tr(
+                "Quadrature of the intensity integral in the likelihood. The papers' dual-mesh rule overestimates the "
+                "integral of a rough field and so the range; edge midpoints do not."
+            ),
+            advanced=True,
         )
         self.add(
             QgsProcessingParameterEnum(
@@ -249,6 +279,8 @@ class FitLGCPAlgorithm(SpatialPrivacyAlgorithm):
                 offset=offset,
                 prior_range=optional[self.PRIOR_RANGE],
                 prior_sigma=self.parameterAsDouble(parameters, self.PRIOR_SIGMA, context),
+                prior=("lognormal", "pc")[self.parameterAsEnum(parameters, self.PRIOR, context)],
+                scheme=("midpoint", "vertex")[self.parameterAsEnum(parameters, self.INTEGRATION, context)],
                 progress=FeedbackProgress(feedback, 30.0, 40.0),
             )
             feedback.pushInfo(
