@@ -241,42 +241,42 @@
     <message>
       <location filename="../processing/lgcp_fit.py" line="161" />
       <source>Prior on range and standard deviation</source>
-      <translation type="unfinished" />
+      <translation>A-prioriverdeling van bereik en standaardafwijking</translation>
     </message>
     <message>
       <location filename="../processing/lgcp_fit.py" line="162" />
       <source>Log-normal (Walder et al., Appendix A.5)</source>
-      <translation type="unfinished" />
+      <translation>Lognormaal (Walder et al., Appendix A.5)</translation>
     </message>
     <message>
       <location filename="../processing/lgcp_fit.py" line="162" />
       <source>Penalised complexity (Fuglstad et al. 2019)</source>
-      <translation type="unfinished" />
+      <translation>Penalised complexity (Fuglstad et al. 2019)</translation>
     </message>
     <message>
       <location filename="../processing/lgcp_fit.py" line="166" />
       <source>Log-normal: log-sd 1 around the two medians. Penalised complexity: P(range &lt; median) = 0.5 and P(sd &gt; median) = 0.05, which shrinks towards a smooth, weak field.</source>
-      <translation type="unfinished" />
+      <translation>Lognormaal: log-sd 1 rond de twee medianen. Penalised complexity: P(bereik &lt; mediaan) = 0.5 en P(sd &gt; mediaan) = 0.05, wat krimpt naar een glad, zwak veld.</translation>
     </message>
     <message>
       <location filename="../processing/lgcp_fit.py" line="175" />
       <source>Integration of the intensity</source>
-      <translation type="unfinished" />
+      <translation>Integratie van de intensiteit</translation>
     </message>
     <message>
       <location filename="../processing/lgcp_fit.py" line="176" />
       <source>Edge midpoints (accurate)</source>
-      <translation type="unfinished" />
+      <translation>Middens van de zijden (nauwkeurig)</translation>
     </message>
     <message>
       <location filename="../processing/lgcp_fit.py" line="176" />
       <source>Mesh nodes (dual mesh, as in the papers)</source>
-      <translation type="unfinished" />
+      <translation>Knopen van het driehoeksnet (duaal net, zoals in de artikelen)</translation>
     </message>
     <message>
       <location filename="../processing/lgcp_fit.py" line="180" />
       <source>Quadrature of the intensity integral in the likelihood. The papers' dual-mesh rule overestimates the integral of a rough field and so the range; edge midpoints do not.</source>
-      <translation type="unfinished" />
+      <translation>Kwadratuur van de intensiteitsintegraal in de aannemelijkheid. De regel met het duale net uit de artikelen overschat de integraal van een ruw veld en daarmee het bereik; de middens van de zijden doen dat niet.</translation>
     </message>
     <message>
       <location filename="../processing/lgcp_fit.py" line="188" />
