@@ -424,20 +424,28 @@ def fit_laplace(
     model: LGCPModel,
     rng: np.random.Generator,
     draws: int = 1000,
-    grid_step: float = 1.0,
-    grid_radius: float = 3.0,
-    max_drop: float = 6.0,
+    grid_step: float = 0.75,
+    max_drop: float = 8.0,
+    max_points: int = 400,
     progress: Progress = None,
 ) -> Posterior:
     """The fast posterior: Laplace approximations integrated over a grid of hyperparameters.
+
+    The grid lives in the eigen-coordinates ``z`` of the Gaussian fitted to ``log p(theta | S)`` at its
+    mode (``theta = mode + V Lambda^{-1/2} z``, INLA's grid strategy, Rue, Martino & Chopin 2009, Section
+    6.5). It grows outwards from the mode, neighbour by neighbour, while the log density stays within
+    ``max_drop`` of the mode, so skewed posteriors are covered. A draw picks a grid cell with probability
+    proportional to its density, takes theta uniformly within the cell (so theta is not confined to the
+    grid points) and ``x ~ N(x*, H^{-1})`` from the cell's Laplace fit. Checked against the exact MCMC
+    sampler (core.mcmc): 1-sd steps and a drop of 6 gave hyperparameter intervals 15-30% too narrow.
 
     Args:
         model: the LGCP.
         rng: source of the posterior draws.
         draws: number of joint draws of (beta, w, theta).
-        grid_step, grid_radius: spacing and radius, in standard deviations of the Gaussian fitted to
-            ``log p(theta | S)`` at its mode, of the integration grid (INLA's grid strategy).
-        max_drop: grid points whose log density is more than this below the mode are dropped.
+        grid_step: spacing of the grid in standard deviations.
+        max_drop: cells whose log density is more than this below the mode's are not explored.
+        max_points: upper limit on the number of grid points (a safeguard for flat posteriors).
         progress: optional ``progress(fraction, message)``; may raise to cancel.
     """
     search = HyperparameterSearch(model, progress)
@@ -446,17 +454,27 @@ def fit_laplace(
     cache = search.cache
     eigval, eigvec = np.linalg.eigh(0.5 * (hess + hess.T))
     scale = eigvec / np.sqrt(eigval)  # theta = mode + scale @ z
-    steps = np.arange(-grid_radius, grid_radius + 1e-9, grid_step)
-    grid = [np.array([a, b]) for a in steps for b in steps if a * a + b * b <= grid_radius**2 + 1e-9]
     top = search.log_marginal(mode)
-    points, logs = [], []
-    for i, z in enumerate(grid):
-        report(progress, 0.4 + 0.4 * i / len(grid), "Integrating over the hyperparameters")
-        theta = mode + scale @ z
+    dim = mode.size
+    seen = {(0,) * dim}
+    frontier = [(0,) * dim]
+    points, logs, cells = [], [], []
+    while frontier and len(points) < max_points:
+        cell = frontier.pop(0)
+        report(progress, 0.4 + 0.4 * min(1.0, len(points) / 120), "Integrating over the hyperparameters")
+        theta = mode + scale @ (grid_step * np.array(cell, dtype=np.float64))
         value = search.log_marginal(theta)
-        if top - value <= max_drop:
-            points.append(theta)
-            logs.append(value)
+        if top - value > max_drop:
+            continue
+        points.append(theta)
+        logs.append(value)
+        cells.append(cell)
+        for axis in range(dim):
+            for sign in (-1, 1):
+                neighbour = tuple(c + sign * (i == axis) for i, c in enumerate(cell))
+                if neighbour not in seen:
+                    seen.add(neighbour)
+                    frontier.append(neighbour)
     logs = np.array(logs)
     probs = np.exp(logs - logs.max())
     probs /= probs.sum()
@@ -464,7 +482,7 @@ def fit_laplace(
     d = model.design
     beta = np.empty((draws, d.n_coef))
     w = np.empty((draws, d.n_nodes))
-    theta_draws = np.empty((draws, 2))
+    theta_draws = np.empty((draws, dim))
     filled = 0
     for k, (theta, count) in enumerate(zip(points, counts)):
         report(progress, 0.8 + 0.2 * k / len(points), "Drawing from the posterior")
@@ -473,7 +491,8 @@ def fit_laplace(
         fit = fit_at(theta)
         b, ww = fit.draw(rng, int(count))
         beta[filled : filled + count], w[filled : filled + count] = b, ww
-        theta_draws[filled : filled + count] = theta
+        jitter = rng.uniform(-0.5, 0.5, (int(count), dim)) * grid_step
+        theta_draws[filled : filled + count] = theta + jitter @ scale.T
         filled += count
     order = rng.permutation(draws)
     report(progress, 1.0, "Done")
@@ -494,6 +513,8 @@ def fit_laplace(
             "theta_mode": mode.tolist(),
             "theta_hessian": hess.tolist(),
             "grid_points": len(points),
+            "grid_step": grid_step,
+            "max_drop": max_drop,
             "laplace_evaluations": len(cache),
             "optimizer_iterations": search.iterations,
         },
@@ -548,7 +569,10 @@ class HyperparameterSearch:
         start = np.array(self.model.theta_prior.centre(), dtype=np.float64)
         # BFGS with central-difference gradients: about a third of the Laplace fits Nelder-Mead needs
         result = optimize.minimize(
-            negative, start, method="BFGS", jac=lambda t: _central_gradient(negative, t, 1e-4),
+            negative,
+            start,
+            method="BFGS",
+            jac=lambda t: _central_gradient(negative, t, 1e-4),
             options={"gtol": 1e-3, "maxiter": 100},
         )
         self.iterations = int(result.nit)

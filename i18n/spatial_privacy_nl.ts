@@ -279,172 +279,187 @@
       <translation>Kwadratuur van de intensiteitsintegraal in de aannemelijkheid. De regel met het duale net uit de artikelen overschat de integraal van een ruw veld en daarmee het bereik; de middens van de zijden doen dat niet.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="188" />
-      <source>Fast (Laplace + hyperparameter grid)</source>
-      <translation>Snel (Laplace + rooster van hyperparameters)</translation>
-    </message>
-    <message>
-      <location filename="../processing/lgcp_fit.py" line="188" />
+      <location filename="../processing/lgcp_fit.py" line="189" />
       <source>Method</source>
       <translation>Methode</translation>
     </message>
     <message>
       <location filename="../processing/lgcp_fit.py" line="190" />
-      <source>The fast approximate posterior.</source>
-      <translation>De snelle benadering van de a-posterioriverdeling.</translation>
+      <source>Exact MCMC (slower; reference)</source>
+      <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="193" />
+      <location filename="../processing/lgcp_fit.py" line="190" />
+      <source>Fast (Laplace + hyperparameter grid)</source>
+      <translation>Snel (Laplace + rooster van hyperparameters)</translation>
+    </message>
+    <message>
+      <location filename="../processing/lgcp_fit.py" line="194" />
+      <source>Fast: Laplace approximations integrated over the hyperparameters, independent draws, seconds. MCMC: exact Metropolis-Hastings sampler (2 chains) with R-hat and effective sample sizes in the report; minutes.</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/lgcp_fit.py" line="201" />
       <source>Posterior draws</source>
       <translation>Trekkingen uit de a-posterioriverdeling</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="194" />
+      <location filename="../processing/lgcp_fit.py" line="202" />
       <source>Number of joint posterior draws stored in the model file.</source>
       <translation>Aantal gezamenlijke trekkingen uit de a-posterioriverdeling dat in het modelbestand wordt opgeslagen.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="198" />
+      <location filename="../processing/lgcp_fit.py" line="206" />
       <source>Intensity raster pixel size</source>
       <translation>Pixelgrootte van het intensiteitsraster</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="200" />
+      <location filename="../processing/lgcp_fit.py" line="208" />
       <source>Pixel size of the intensity raster. Empty: half the largest mesh edge.</source>
       <translation>Pixelgrootte van het intensiteitsraster. Leeg: de helft van de langste zijde van het driehoeksnet.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="204" />
+      <location filename="../processing/lgcp_fit.py" line="212" />
       <source>Projected CRS to work in</source>
       <translation>Geprojecteerd werk-CRS</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="205" />
+      <location filename="../processing/lgcp_fit.py" line="213" />
       <source>Needed only when the layer is in degrees.</source>
       <translation>Alleen nodig als de laag in graden is.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="209" />
+      <location filename="../processing/lgcp_fit.py" line="217" />
       <source>Random seed (testing only)</source>
       <translation>Seed van de toevalsgenerator (alleen voor tests)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="215" />
+      <location filename="../processing/lgcp_fit.py" line="223" />
       <source>Fitted model (CONFIDENTIAL)</source>
       <translation>Geschat model (VERTROUWELIJK)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="215" />
+      <location filename="../processing/lgcp_fit.py" line="223" />
       <source>LGCP model files (*.npz)</source>
       <translation>LGCP-modelbestanden (*.npz)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="217" />
+      <location filename="../processing/lgcp_fit.py" line="225" />
       <source>The posterior draws, mesh and covariate design, for the synthesis and risk tools.</source>
       <translation>De trekkingen uit de a-posterioriverdeling, het driehoeksnet en de opzet van de covariaten, voor de synthese- en risicohulpmiddelen.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="221" />
+      <location filename="../processing/lgcp_fit.py" line="229" />
       <source>Posterior intensity (CONFIDENTIAL)</source>
       <translation>A-posteriori-intensiteit (VERTROUWELIJK)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="223" />
+      <location filename="../processing/lgcp_fit.py" line="231" />
       <source>GeoTIFF: band 1 posterior mean, band 2 posterior sd of the intensity (points per squared CRS unit); NoData outside the window.</source>
       <translation>GeoTIFF: band 1 het a-posteriorigemiddelde, band 2 de a-posteriori-sd van de intensiteit (punten per vierkante CRS-eenheid); NoData buiten het studiegebied.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="230" />
+      <location filename="../processing/lgcp_fit.py" line="238" />
       <source>HTML files (*.html)</source>
       <translation>HTML-bestanden (*.html)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="230" />
+      <location filename="../processing/lgcp_fit.py" line="238" />
       <source>Report (CONFIDENTIAL)</source>
       <translation>Rapport (VERTROUWELIJK)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="232" />
+      <location filename="../processing/lgcp_fit.py" line="240" />
       <source>Parameter table (mean, sd, 95% interval), settings and a map of the intensity.</source>
       <translation>Parametertabel (gemiddelde, sd, 95%-interval), instellingen en een kaart van de intensiteit.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="234" />
+      <location filename="../processing/lgcp_fit.py" line="242" />
       <source>Mesh nodes</source>
       <translation>Knopen van het driehoeksnet</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="287" />
+      <location filename="../processing/lgcp_fit.py" line="295" />
       <source>Mesh: {0} nodes, largest edge {1:g}.</source>
       <translation>Driehoeksnet: {0} knopen, langste zijde {1:g}.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="291" />
+      <location filename="../processing/lgcp_fit.py" line="299" />
       <source>{0} points share their location with another point.</source>
       <translation>{0} punten delen hun locatie met een ander punt.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="364" />
+      <location filename="../processing/lgcp_fit.py" line="378" />
       <source>mean | sd | 95% interval</source>
       <translation>gemiddelde | sd | 95%-interval</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="364" />
+      <location filename="../processing/lgcp_fit.py" line="378" />
       <source>parameter</source>
       <translation>parameter</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="366" />
+      <location filename="../processing/lgcp_fit.py" line="380" />
       <source>Points</source>
       <translation>Punten</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="369" />
+      <location filename="../processing/lgcp_fit.py" line="383" />
       <source>Window area</source>
       <translation>Oppervlakte van het studiegebied</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="371" />
+      <location filename="../processing/lgcp_fit.py" line="385" />
       <source>Hyperparameter grid points</source>
       <translation>Roosterpunten van de hyperparameters</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="372" />
+      <location filename="../processing/lgcp_fit.py" line="386" />
       <source>Points sharing a location</source>
       <translation>Punten met een gedeelde locatie</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="376" />
+      <location filename="../processing/lgcp_fit.py" line="390" />
       <source>Not for publication</source>
       <translation>Niet voor publicatie</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="377" />
+      <location filename="../processing/lgcp_fit.py" line="391" />
       <source>This fit is derived from the confidential points. Keep the report, the model file and the intensity map internal.</source>
       <translation>Deze schatting is afgeleid van de vertrouwelijke punten. Houd het rapport, het modelbestand en de intensiteitskaart intern.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="382" />
+      <location filename="../processing/lgcp_fit.py" line="396" />
       <source>Posterior summary</source>
       <translation>Samenvatting van de a-posterioriverdeling</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="383" />
+      <location filename="../processing/lgcp_fit.py" line="397" />
       <source>Settings</source>
       <translation>Instellingen</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="386" />
+      <location filename="../processing/lgcp_fit.py" line="400" />
       <source>A fixed seed was used (reproducible run).</source>
       <translation>Er is een vaste seed gebruikt (reproduceerbare uitvoering).</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="386" />
+      <location filename="../processing/lgcp_fit.py" line="400" />
       <source>Seed</source>
       <translation>Seed</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="388" />
+      <location filename="../processing/lgcp_fit.py" line="411" />
+      <source>MCMC convergence</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/lgcp_fit.py" line="412" />
+      <source>Trace plots</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/lgcp_fit.py" line="414" />
       <source>Posterior mean intensity</source>
       <translation>A-posteriorigemiddelde van de intensiteit</translation>
     </message>

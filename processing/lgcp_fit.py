@@ -185,9 +185,17 @@ class FitLGCPAlgorithm(SpatialPrivacyAlgorithm):
         )
         self.add(
             QgsProcessingParameterEnum(
-                self.METHOD, tr("Method"), [tr("Fast (Laplace + hyperparameter grid)")], False, 0
+                self.METHOD,
+                tr("Method"),
+                [tr("Fast (Laplace + hyperparameter grid)"), tr("Exact MCMC (slower; reference)")],
+                False,
+                0,
             ),
-            tr("The fast approximate posterior."),
+            tr(
+                "Fast: Laplace approximations integrated over the hyperparameters, independent draws, seconds. "
+                "MCMC: exact Metropolis-Hastings sampler (2 chains) with R-hat and effective sample sizes in the "
+                "report; minutes."
+            ),
         )
         self.add(
             QgsProcessingParameterNumber(self.DRAWS, tr("Posterior draws"), NUMBER_INTEGER, 1000, False, 10, 100000),
@@ -291,7 +299,13 @@ class FitLGCPAlgorithm(SpatialPrivacyAlgorithm):
                     self.tr("{0} points share their location with another point.").format(setup.duplicates)
                 )
             draws = self.parameterAsInt(parameters, self.DRAWS, context)
-            posterior = fit_laplace(setup.model, rng, draws=draws, progress=FeedbackProgress(feedback, 40.0, 85.0))
+            fit_progress = FeedbackProgress(feedback, 40.0, 85.0)
+            if self.parameterAsEnum(parameters, self.METHOD, context) == 1:
+                from ..core.mcmc import fit_mcmc
+
+                posterior = fit_mcmc(setup.model, rng, draws=draws, progress=fit_progress)
+            else:
+                posterior = fit_laplace(setup.model, rng, draws=draws, progress=fit_progress)
             intensity = None
             raster_path = self.parameterAsOutputLayer(parameters, self.OUTPUT_INTENSITY, context)
             if raster_path:
@@ -384,6 +398,18 @@ class FitLGCPAlgorithm(SpatialPrivacyAlgorithm):
         ]
         if seed is not None:
             sections.append((tr("Seed"), tr("A fixed seed was used (reproducible run).")))
+        if posterior.method == "mcmc":
+            diagnostics = posterior.diagnostics
+            rows = [
+                (
+                    name,
+                    f"R-hat {diagnostics.get('rhat', {}).get(name, float('nan')):.3f}, "
+                    f"ESS {diagnostics.get('ess', {}).get(name, float('nan')):.0f}",
+                )
+                for name in ("log_range", "log_sigma") + tuple(posterior.names)
+            ]
+            sections.append((tr("MCMC convergence"), rows))
+            sections.append((tr("Trace plots"), _trace_png(posterior)))
         if intensity is not None:
             sections.append((tr("Posterior mean intensity"), _png_data_uri(intensity)))
         return sections
@@ -401,6 +427,26 @@ def _png_data_uri(intensity) -> str:
     fig, ax = plt.subplots(figsize=(6, 6 * rows / max(cols, 1) + 0.5), dpi=90)
     image = ax.imshow(bands[0], extent=(x_min, x_min + cols * size, y_max - rows * size, y_max), cmap="viridis")
     fig.colorbar(image, ax=ax, label="intensity")
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", bbox_inches="tight")
+    plt.close(fig)
+    return "data:image/png;base64," + base64.b64encode(buffer.getvalue()).decode("ascii")
+
+
+def _trace_png(posterior) -> str:
+    """Trace plots of the hyperparameters and coefficients (draws in stored order), as a data URI."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from matplotlib import pyplot as plt
+
+    series = [("log range", posterior.log_range), ("log sigma", posterior.log_sigma)]
+    series += [(name, posterior.beta[:, j]) for j, name in enumerate(posterior.names)]
+    fig, axes = plt.subplots(len(series), 1, figsize=(7, 1.6 * len(series)), dpi=90, sharex=True)
+    for ax, (name, values) in zip(axes, series):
+        ax.plot(values, linewidth=0.5)
+        ax.set_ylabel(name)
+    axes[-1].set_xlabel("draw")
     buffer = io.BytesIO()
     fig.savefig(buffer, format="png", bbox_inches="tight")
     plt.close(fig)

@@ -172,3 +172,26 @@ def test_covariate_raster_that_does_not_cover_the_window_is_refused(tmp_path):
             ALG, {"INPUT": memory_points(spread(40)), "COVARIATES": [path], "OUTPUT_MODEL": str(out / "m.npz")}
         )
     assert list(out.iterdir()) == []
+
+
+def test_mcmc_method_reports_convergence(tmp_path):
+    from spatial_privacy.core.lgcp import Posterior
+
+    coords = spread(120, seed=5)
+    result = processing.run(
+        ALG,
+        {
+            "INPUT": memory_points(coords),
+            "WINDOW": square_window(0, 0, 1000, 1000),
+            "METHOD": 1,
+            "DRAWS": 400,
+            "SEED": 11,
+            "OUTPUT_MODEL": str(tmp_path / "m.npz"),
+            "OUTPUT_REPORT": str(tmp_path / "r.html"),
+        },
+    )
+    posterior = Posterior.load(result["OUTPUT_MODEL"])
+    assert posterior.method == "mcmc" and posterior.n_draws == 400
+    assert max(posterior.diagnostics["rhat"].values()) < 1.1
+    report = Path(result["OUTPUT_REPORT"]).read_text(encoding="utf-8")
+    assert "MCMC convergence" in report and "R-hat" in report and report.count("data:image/png;base64,") >= 1
