@@ -286,7 +286,7 @@
     <message>
       <location filename="../processing/lgcp_fit.py" line="190" />
       <source>Exact MCMC (slower; reference)</source>
-      <translation type="unfinished" />
+      <translation>Exacte MCMC (langzamer; referentie)</translation>
     </message>
     <message>
       <location filename="../processing/lgcp_fit.py" line="190" />
@@ -296,7 +296,7 @@
     <message>
       <location filename="../processing/lgcp_fit.py" line="194" />
       <source>Fast: Laplace approximations integrated over the hyperparameters, independent draws, seconds. MCMC: exact Metropolis-Hastings sampler (2 chains) with R-hat and effective sample sizes in the report; minutes.</source>
-      <translation type="unfinished" />
+      <translation>Snel: Laplace-benaderingen geïntegreerd over de hyperparameters, onafhankelijke trekkingen, seconden. MCMC: exacte Metropolis-Hastings-sampler (2 ketens) met R-hat en effectieve steekproefomvang in het rapport; minuten.</translation>
     </message>
     <message>
       <location filename="../processing/lgcp_fit.py" line="201" />
@@ -451,12 +451,12 @@
     <message>
       <location filename="../processing/lgcp_fit.py" line="411" />
       <source>MCMC convergence</source>
-      <translation type="unfinished" />
+      <translation>Convergentie van de MCMC</translation>
     </message>
     <message>
       <location filename="../processing/lgcp_fit.py" line="412" />
       <source>Trace plots</source>
-      <translation type="unfinished" />
+      <translation>Traceplots</translation>
     </message>
     <message>
       <location filename="../processing/lgcp_fit.py" line="414" />
