@@ -8,6 +8,17 @@ from qgis.core import QgsFeatureRequest, QgsProcessingException, QgsWkbTypes
 from ..plugin.i18n import tr
 
 
+def _geometries_in(alg, parameters, name: str, context, work_crs):
+    """The source of parameter ``name`` and a request for its geometries in the working CRS."""
+    source = alg.parameterAsSource(parameters, name, context)
+    if source is None:
+        raise QgsProcessingException(alg.invalidSourceError(parameters, name))
+    request = QgsFeatureRequest().setSubsetOfAttributes([])
+    if source.sourceCrs().isValid() and source.sourceCrs() != work_crs:
+        request.setDestinationCrs(work_crs, context.transformContext())
+    return source, request
+
+
 def read_window(alg, parameters, name: str, context, work_crs):
     """The polygons of a polygon layer as a core ``Window`` (``None`` if the parameter is empty)."""
     from ..core.errors import ParameterError
@@ -15,12 +26,7 @@ def read_window(alg, parameters, name: str, context, work_crs):
 
     if parameters.get(name) in (None, ""):
         return None
-    source = alg.parameterAsSource(parameters, name, context)
-    if source is None:
-        raise QgsProcessingException(alg.invalidSourceError(parameters, name))
-    request = QgsFeatureRequest().setSubsetOfAttributes([])
-    if source.sourceCrs().isValid() and source.sourceCrs() != work_crs:
-        request.setDestinationCrs(work_crs, context.transformContext())
+    source, request = _geometries_in(alg, parameters, name, context, work_crs)
     polygons = []
     for feature in source.getFeatures(request):
         geom = feature.geometry()
@@ -72,12 +78,7 @@ def read_distance_features(alg, parameters, name: str, context, work_crs):
 
     if parameters.get(name) in (None, ""):
         return None
-    source = alg.parameterAsSource(parameters, name, context)
-    if source is None:
-        raise QgsProcessingException(alg.invalidSourceError(parameters, name))
-    request = QgsFeatureRequest().setSubsetOfAttributes([])
-    if source.sourceCrs().isValid() and source.sourceCrs() != work_crs:
-        request.setDestinationCrs(work_crs, context.transformContext())
+    source, request = _geometries_in(alg, parameters, name, context, work_crs)
     is_point = QgsWkbTypes.geometryType(source.wkbType()) == QgsWkbTypes.PointGeometry
     px, py, segments = [], [], []
     for feature in source.getFeatures(request):
