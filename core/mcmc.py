@@ -32,19 +32,26 @@ Laplace approximation to second order in the distance to the grid point. Two mov
 
        min(1, pi(theta', z') q(theta) N(z; 0, I) / (pi(theta, z) q(theta') N(z'; 0, I)));
 
-2. field moves: preconditioned Crank-Nicolson ``z' = sqrt(1 - b^2) z + b xi`` at fixed theta (Cotter,
-   Roberts, Stuart & White 2013), a Gaussian proposal shaped by the Laplace Hessian, accepted with
-   probability ``min(1, pi(theta, z') N(z; 0, I) / (pi(theta, z) N(z'; 0, I)))``. They reuse theta's
-   factors (one banded triangular solve each) and cycle through a large and a small step, so a state in
-   a heavy tail of the target is left by small moves where an independence proposal would stick.
+2. field moves at fixed theta, by default Hamiltonian Monte Carlo on ``z`` (Duane et al. 1987; Neal 2011):
+   a fresh momentum ``p ~ N(0, I)`` and ``L`` leapfrog steps of the gradient
+   ``grad_z log pi = M(theta)' grad_x log p(theta, x | S)`` (``grad_w = A'1 - B'mu - Q w``,
+   ``grad_beta = X'1 - X_int'mu - P (beta - m)``; ``M'`` is one banded triangular solve with theta's
+   factors), with a step jittered uniformly around the tuned one, accepted with probability
+   ``min(1, exp(log pi(z') - |p'|^2 / 2 - log pi(z) + |p|^2 / 2))``. The whitening makes the identity
+   mass matrix a good one, and the gradient carries the moves through the non-Gaussian part of the
+   target that random-walk proposals cross slowly. The alternative (``field_move="pcn"``) is
+   preconditioned Crank-Nicolson ``z' = sqrt(1 - b^2) z + b xi`` (Cotter, Roberts, Stuart & White 2013),
+   accepted with probability ``min(1, pi(theta, z') N(z; 0, I) / (pi(theta, z) N(z'; 0, I)))``, cycling
+   through a large and a small step, so a state in a heavy tail of the target is left by small moves.
 
 Both moves leave ``pi(theta, z)`` invariant, so the draws of ``(theta, x)`` are exact once the chains
-have converged. Only the pCN step is tuned, during warm-up. Chains start from draws of ``q`` and
-``N(0, I)``, each with its own generator seeded from the caller's, and run in lock-step (one thread:
-scipy's banded LAPACK wrappers hold the GIL, and worker processes are not safe inside QGIS), so a time
-budget truncates them all at the same length. The target is evaluated with the model's own likelihood
-and priors; the SPDE precision enters through its three fixed sparse parts, checked against
-:meth:`.fields.SPDEMatern.precision` when the sampler is built.
+have converged. The field step (HMC leapfrog or pCN) is tuned during warm-up only, and the theta proposal
+is then mixed with a t kernel fitted to the warm-up draws of theta; both are frozen afterwards. Chains
+start from draws of ``q`` and ``N(0, I)``, each with its own generator seeded from the caller's, and run
+in lock-step (one thread: scipy's banded LAPACK wrappers hold the GIL, and worker processes are not safe
+inside QGIS), so a time budget truncates them all at the same length. The target is evaluated with the
+model's own likelihood and priors; the SPDE precision enters through its three fixed sparse parts, checked
+against :meth:`.fields.SPDEMatern.precision` when the sampler is built.
 
 Diagnostics (Gelman et al. 2013, BDA3, Section 11.4-11.5; Stan reference manual, "Effective sample
 size"): split R-hat and the effective sample size with Geyer's initial monotone sequence estimator on
@@ -72,6 +79,10 @@ GRID_STEP = 0.5  # spacing of the hyperparameter grid, in standard deviations of
 KERNEL_WIDTH = 1.0  # t-kernel scale of the hyperparameter proposal, in grid steps
 PCN_LADDER = (1.0, 0.3)  # field moves cycle through these multiples of the tuned pCN step
 PCN_TARGET = 0.3  # acceptance rate the largest pCN step is tuned to during warm-up
+HMC_TARGET = 0.7  # mean acceptance probability the HMC leapfrog step is tuned to during warm-up
+HMC_JITTER = 0.5  # each trajectory's leapfrog step is the tuned one times U(1 - HMC_JITTER, 1 + HMC_JITTER)
+ADAPT_MIN = 100  # warm-up draws of theta (second half, all chains) needed to adapt the theta proposal
+ADAPT_WEIGHT = 0.5  # weight of the t kernel fitted to the warm-up draws in the sampling-phase theta proposal
 NEWTON_TOL = 1e-3  # Newton steps below this (in w and beta) end the iterations of a proposal
 NEWTON_STEPS = 1  # Newton steps from the nearest grid mode that make a proposal
 
@@ -202,6 +213,13 @@ class GaussianApproximation:
         w = self.w - self.z @ db
         w[self.perm] += _blas.dtbsv(self.upper.shape[0] - 1, self.upper, z[:n])
         return w, self.beta + db
+
+    def pullback(self, g_w: np.ndarray, g_b: np.ndarray) -> np.ndarray:
+        """``M' g`` for ``g = (g_w, g_b)``: the gradient in ``z`` of a function of ``x = x* + M z`` whose
+        gradient in ``x`` is ``g`` (``U^{-T} P g_w`` and ``L_S^{-1} (g_b - Z' g_w)``)."""
+        gz_w = _blas.dtbsv(self.upper.shape[0] - 1, self.upper, np.ascontiguousarray(g_w[self.perm]), trans=1)
+        gz_b = scipy.linalg.solve_triangular(self.s_chol, g_b - self.z.T @ g_w, lower=True, check_finite=False)
+        return np.concatenate([gz_w, gz_b])
 
     def whiten(self, w: np.ndarray, beta: np.ndarray) -> np.ndarray:
         """The inverse map: ``z = (U P (w - w* + Z d), L_S' d)`` with ``d = beta - beta*``."""
@@ -365,6 +383,23 @@ class _Engine:
         )
         return value if math.isfinite(value) else -math.inf
 
+    def log_conditional_and_gradient(self, theta, w: np.ndarray, beta: np.ndarray):
+        """:meth:`log_conditional` and its gradient in ``(w, beta)``: ``A'1 - B'mu - Q w`` and
+        ``X'1 - X_int' mu - P (beta - m)``."""
+        with np.errstate(over="ignore", invalid="ignore"):
+            mu = self.expected_counts(w, beta)
+            qw = self.q_times(theta, w)
+            db = beta - self.prior_mean
+            value = (
+                float(self.a_sum @ w + self.x_sum @ beta)
+                - float(np.sum(mu))
+                - 0.5 * float(w @ qw)
+                - 0.5 * float(np.sum(self.prior_prec * db * db))
+            )
+            grad_w = self.a_sum - self.bt @ mu - qw
+            grad_b = self.x_sum - self.x_int.T @ mu - self.prior_prec * db
+        return (value if math.isfinite(value) else -math.inf), grad_w, grad_b
+
     def gaussian(self, theta, start, tol: float = 1e-3, max_steps: int = 50) -> tuple[GaussianApproximation, int]:
         """A Gaussian approximation of ``p(x | theta, S)`` by Newton's method from ``start``: when the Newton
         step from ``x_k`` is below ``tol`` (or after ``max_steps``) it returns ``N(x_k + step, H(x_k)^{-1})``,
@@ -464,6 +499,13 @@ class _Target:
         w, beta = anchor.gauss.colour(z)
         return self.engine.log_conditional(anchor.theta, w, beta) + anchor.constant, w, beta
 
+    def log_density_and_gradient(self, anchor: _Anchor, z: np.ndarray):
+        """``log pi(theta, z)``, its gradient in ``z`` (``M' grad_x``) and the ``(w, beta)`` that ``z`` maps to."""
+        with np.errstate(over="ignore", invalid="ignore"):
+            w, beta = anchor.gauss.colour(z)
+            value, grad_w, grad_b = self.engine.log_conditional_and_gradient(anchor.theta, w, beta)
+            return value + anchor.constant, anchor.gauss.pullback(grad_w, grad_b), w, beta
+
     def laplace_log_marginal(self, anchor: _Anchor) -> float:
         """``log pi(theta, 0)``: the Laplace approximation of ``log p(theta | S)`` (Rue et al. 2009, eq. 3) + const."""
         return self.log_density(anchor, np.zeros(self.engine.n + self.engine.p))[0]
@@ -485,11 +527,44 @@ class _ThetaProposal:
         return self.points[k] + self.chol @ t
 
     def log_density(self, theta: np.ndarray) -> float:
-        """Up to a constant."""
+        """Up to a constant that depends on ``df`` alone."""
         u = scipy.linalg.solve_triangular(self.chol, (theta - self.points).T, lower=True)
         terms = np.log(self.weights) - 0.5 * (self.df + 2.0) * np.log1p(np.sum(u * u, axis=0) / self.df)
+        terms -= float(np.sum(np.log(np.abs(np.diag(self.chol)))))
         top = float(np.max(terms))
         return top + math.log(float(np.sum(np.exp(terms - top))))
+
+
+@dataclass
+class _MixtureProposal:
+    """``sum_k p_k q_k`` of :class:`_ThetaProposal` parts with one ``df`` (so their constants agree)."""
+
+    parts: tuple
+    probs: np.ndarray
+
+    def draw(self, rng: np.random.Generator) -> np.ndarray:
+        return self.parts[int(rng.choice(len(self.parts), p=self.probs))].draw(rng)
+
+    def log_density(self, theta: np.ndarray) -> float:
+        terms = np.log(self.probs) + np.array([part.log_density(theta) for part in self.parts])
+        top = float(np.max(terms))
+        return top + math.log(float(np.sum(np.exp(terms - top))))
+
+
+def _adapted(proposal: _ThetaProposal, history: np.ndarray) -> _ThetaProposal | _MixtureProposal:
+    """The proposal for the sampling phase: ``q`` mixed half and half with a t kernel matched to the mean and
+    covariance of the warm-up draws ``history`` (fixed from then on, so the chains after warm-up are exact)."""
+    if history.shape[0] < ADAPT_MIN:
+        return proposal
+    cov = np.cov(history.T)
+    try:
+        chol = np.linalg.cholesky(cov + 1e-12 * np.trace(cov) * np.eye(2))
+    except np.linalg.LinAlgError:
+        return proposal
+    if not np.all(np.isfinite(chol)):
+        return proposal
+    fitted = _ThetaProposal(history.mean(axis=0)[None, :], np.ones(1), chol, proposal.df)
+    return _MixtureProposal((proposal, fitted), np.array([1.0 - ADAPT_WEIGHT, ADAPT_WEIGHT]))
 
 
 def _explore(target: _Target, scale: np.ndarray, step: float, max_drop: float, max_points: int, progress) -> tuple:
@@ -530,6 +605,7 @@ class _Chain:
         self.rng = rng
         self.persistence = persistence
         self.pcn = 0.5
+        self.hmc = 0.1
         if fixed is not None:
             self.anchor = fixed
         else:
@@ -581,6 +657,36 @@ class _Chain:
             return True
         return False
 
+    def hmc_move(self, eps: float, steps: int) -> float:
+        """One Hamiltonian Monte Carlo transition on ``z`` at fixed theta (identity mass matrix: the whitening
+        already preconditions): ``steps`` leapfrog steps of size ``eps`` times a uniform jitter, with a fresh
+        momentum, accepted with probability ``min(1, exp(-H(z', p') + H(z, p)))``. Returns that probability."""
+        rng, target = self.rng, self.target
+        momentum = rng.standard_normal(self.z.size)
+        eps = eps * rng.uniform(1.0 - HMC_JITTER, 1.0 + HMC_JITTER)
+        log_u = math.log(rng.random())
+        self.tries[1] += 1
+        start, grad, _, _ = target.log_density_and_gradient(self.anchor, self.z)
+        if not math.isfinite(start):
+            return 0.0
+        energy = start - 0.5 * float(momentum @ momentum)
+        z = self.z.copy()
+        momentum = momentum + 0.5 * eps * grad
+        for k in range(steps):
+            z += eps * momentum
+            log_pi, grad, w, beta = target.log_density_and_gradient(self.anchor, z)
+            if not (math.isfinite(log_pi) and np.all(np.isfinite(grad))):
+                return 0.0  # the reversed trajectory meets the same point: rejecting is exact
+            momentum += (0.5 if k == steps - 1 else 1.0) * eps * grad
+        log_ratio = log_pi - 0.5 * float(momentum @ momentum) - energy
+        if not math.isfinite(log_ratio):
+            return 0.0
+        if log_u < log_ratio:
+            self.z, self.w, self.beta = z, w, beta
+            self.log_pi = target.log_density(self.anchor, z)[0]
+            self.accepts[1] += 1
+        return math.exp(min(0.0, log_ratio))
+
 
 def fit_mcmc(
     model: LGCPModel,
@@ -593,7 +699,9 @@ def fit_mcmc(
     progress: Progress = None,
     fixed_theta=None,
     field_steps: int = 10,
-    persistence: float = 0.995,
+    persistence: float = 0.999,
+    field_move: str = "hmc",
+    theta_moves: int = 2,
 ) -> Posterior:
     """Exact posterior draws of an LGCP by MCMC (module docstring), the reference for :func:`.lgcp.fit_laplace`.
 
@@ -609,16 +717,19 @@ def fit_mcmc(
         progress: optional ``progress(fraction, message)``; may raise to cancel.
         fixed_theta: optional ``(log rho, log sigma)``: sample ``p(w, beta | theta, S)`` at these
             hyperparameters instead of the full posterior.
-        field_steps: field (pCN) moves per hyperparameter move (>= 0; >= 1 with ``fixed_theta``).
+        field_steps: per iteration, leapfrog steps of the one HMC field move (``field_move="hmc"``) or the
+            number of pCN field moves (``"pcn"``); >= 0, >= 1 with ``fixed_theta``.
         persistence: ``r`` of the hyperparameter move, in [0, 1); 0 is Knorr-Held & Rue's one-block update.
+        field_move: ``"hmc"`` (Hamiltonian Monte Carlo in the whitened coordinates) or ``"pcn"``.
+        theta_moves: hyperparameter moves per iteration (>= 1; ignored with ``fixed_theta``).
 
     Returns:
         A :class:`.lgcp.Posterior` with ``method="mcmc"``; the draws are in chain order (chain 0 first,
         ``diagnostics["draws_per_chain"]`` each, the last chain cut to make ``draws`` in all).
         ``diagnostics`` holds the acceptance rates of both moves (``acceptance_theta``,
-        ``acceptance_field``), split R-hat and ESS (``rhat``, ``ess``: dicts over ``log_range``,
-        ``log_sigma`` and the coefficient names), the wall time (``seconds``, of which ``setup_seconds``
-        before sampling) and the settings.
+        ``acceptance_field``), the tuned field steps (``hmc_step``, ``pcn_step``), split R-hat and ESS
+        (``rhat``, ``ess``: dicts over ``log_range``, ``log_sigma`` and the coefficient names), the wall
+        time (``seconds``, of which ``setup_seconds`` before sampling) and the settings.
 
     Raises:
         ParameterError: a bad argument (named), a hyperparameter posterior without a clear mode, or a
@@ -633,6 +744,11 @@ def fit_mcmc(
         raise ParameterError("field_steps", "with fixed hyperparameters the field moves are the only moves: use >= 1")
     if not 0.0 <= persistence < 1.0:
         raise ParameterError("persistence", f"persistence must lie in [0, 1), got {persistence!r}")
+    if isinstance(theta_moves, bool) or int(theta_moves) != theta_moves or theta_moves < 1:
+        raise ParameterError("theta_moves", f"theta_moves must be an integer >= 1, got {theta_moves!r}")
+    theta_moves = int(theta_moves)
+    if field_move not in ("hmc", "pcn"):
+        raise ParameterError("field_move", f"field_move must be 'hmc' or 'pcn', got {field_move!r}")
     if max_seconds is not None and not max_seconds > 0:
         raise ParameterError("max_seconds", f"max_seconds must be > 0, got {max_seconds!r}")
     draws, chains, warmup, thin, field_steps = int(draws), int(chains), int(warmup), int(thin), int(field_steps)
@@ -670,6 +786,7 @@ def fit_mcmc(
     keep_beta: list[np.ndarray] = []
     keep_w: list[np.ndarray] = []
     kept = 0
+    history: list[np.ndarray] = []  # theta in the second half of warm-up, for the sampling-phase proposal
     stopped_early = False
     report(progress, 0.1, "Sampling")
     for it in range(total_iter):
@@ -677,13 +794,27 @@ def fit_mcmc(
             stopped_early = True
             break
         for chain in runs:
-            if fixed is None:
+            for _ in range(0 if fixed is not None else theta_moves):
                 chain.theta_move()
+            if field_move == "hmc":
+                if field_steps:
+                    rate = chain.hmc_move(chain.hmc, field_steps)
+                    if it < warmup:  # Robbins-Monro tuning of the leapfrog step towards HMC_TARGET acceptance
+                        chain.hmc = float(
+                            np.clip(chain.hmc * math.exp((rate - HMC_TARGET) / math.sqrt(it + 1)), 1e-4, 2.0)
+                        )
+                continue
             moved = [chain.field_move(chain.pcn * PCN_LADDER[k % len(PCN_LADDER)]) for k in range(field_steps)]
             if it < warmup and moved:  # Robbins-Monro tuning of the largest pCN step towards PCN_TARGET acceptance
                 rate = float(np.mean(moved[:: len(PCN_LADDER)]))
                 chain.pcn = float(np.clip(chain.pcn * math.exp((rate - PCN_TARGET) / math.sqrt(it + 1)), 1e-3, 1.0))
+        if fixed is None and warmup // 2 <= it < warmup:
+            history.extend(chain.anchor.theta for chain in runs)
         if it == warmup - 1:
+            if fixed is None:
+                adapted = _adapted(proposal, np.array(history))
+                for chain in runs:
+                    chain.proposal = adapted
             for chain in runs:
                 chain.tries[:] = 0
                 chain.accepts[:] = 0
@@ -708,7 +839,9 @@ def fit_mcmc(
             "stopped_early": stopped_early,
             "field_steps": field_steps,
             "persistence": persistence,
+            "field_move": field_move,
             "pcn_step": [chain.pcn for chain in runs],
+            "hmc_step": [chain.hmc for chain in runs],
             "theta_mode": np.asarray(mode).tolist(),
             "theta_hessian": None if hess is None else np.asarray(hess).tolist(),
             "grid_points": n_grid,

@@ -24,6 +24,7 @@ from spatial_privacy.core.lgcp import (
 from spatial_privacy.core.mcmc import (
     GaussianApproximation,
     _Engine,
+    _Target,
     effective_sample_size,
     fit_mcmc,
     gaussian_log_density,
@@ -257,11 +258,30 @@ def test_fast_proposals_reproduce_the_laplace_approximation(tiny, quadrature):
     assert differences[0] == pytest.approx(differences[1], abs=1e-8)
 
 
+def test_gradient_of_the_whitened_target_matches_finite_differences(tiny):
+    # the HMC field move needs grad_z log pi(theta, z) = M' grad_x log p(theta, x | S); central differences
+    # of the target's own log density (whose value the gradient routine must reproduce) check it
+    engine = _Engine(centroid_model(tiny))
+    target = _Target(engine, THETA, np.eye(2))
+    anchor = target.anchor(THETA + 0.1, tol=1e-8, max_steps=200)
+    z = np.random.default_rng(17).standard_normal(engine.n + engine.p)
+    value, grad, w, beta = target.log_density_and_gradient(anchor, z)
+    reference, w_ref, beta_ref = target.log_density(anchor, z)
+    assert value == pytest.approx(reference, abs=1e-9) and np.array_equal(w, w_ref) and np.array_equal(beta, beta_ref)
+    h = 1e-5
+    numeric = [
+        (target.log_density(anchor, z + h * e)[0] - target.log_density(anchor, z - h * e)[0]) / (2 * h)
+        for e in np.eye(z.size)
+    ]
+    assert np.allclose(grad, numeric, rtol=1e-6, atol=1e-6 * float(np.max(np.abs(grad))))
+
+
 def mcse(draws: np.ndarray, ess: float) -> float:
     return float(np.std(draws, ddof=1)) / math.sqrt(ess)
 
 
-def test_fixed_theta_posterior_of_beta_matches_importance_sampling(tiny):
+@pytest.mark.parametrize("field_move", ["hmc", "pcn"])
+def test_fixed_theta_posterior_of_beta_matches_importance_sampling(tiny, field_move):
     # p(w, beta | theta, S) at fixed theta: MCMC against self-normalised importance sampling with a t
     # proposal (dense code). Both are unbiased up to their Monte Carlo errors, so the means must agree
     # within 4 combined standard errors. The Laplace mode is far from the posterior mean here (checked
@@ -274,7 +294,10 @@ def test_fixed_theta_posterior_of_beta_matches_importance_sampling(tiny):
     is_mean = weights @ beta
     is_se = np.sqrt(np.sum(weights[:, None] ** 2 * (beta - is_mean) ** 2, axis=0))
     assert 1.0 / np.sum(weights**2) > 5000  # the importance sampler itself is reliable
-    post = fit_mcmc(tiny, np.random.default_rng(7), draws=4000, chains=2, warmup=200, fixed_theta=THETA)
+    post = fit_mcmc(
+        tiny, np.random.default_rng(7), draws=4000, chains=2, warmup=200, fixed_theta=THETA, field_move=field_move
+    )
+    assert post.diagnostics["field_move"] == field_move and 0.3 < post.diagnostics["acceptance_field"] < 0.95
     assert post.method == "mcmc" and np.all(post.log_range == THETA[0]) and np.all(post.log_sigma == THETA[1])
     assert set(post.diagnostics["ess"]) == {"intercept", "covariate"}
     for j, name in enumerate(post.names):
@@ -336,6 +359,8 @@ def tiny_quadrature(tiny):
     "kernel",
     [
         pytest.param(dict(draws=4000), id="default"),
+        # pCN field moves, and two hyperparameter moves per iteration
+        pytest.param(dict(draws=4000, field_move="pcn", theta_moves=2), id="pcn"),
         # hyperparameter moves alone, each with a fresh x' ~ N(x*(theta'), H^-1): Knorr-Held & Rue's one-block update
         pytest.param(dict(field_steps=0, persistence=0.0, draws=8000), id="one-block-only"),
     ],
@@ -418,6 +443,8 @@ def test_time_budget_stops_all_chains_at_the_same_length(tiny):
         (dict(persistence=1.0), "persistence"),
         (dict(field_steps=-1), "field_steps"),
         (dict(fixed_theta=(1.0, 0.0), field_steps=0), "field_steps"),
+        (dict(field_move="mala"), "field_move"),
+        (dict(theta_moves=0), "theta_moves"),
     ],
 )
 def test_bad_arguments_are_refused(tiny, kw, parameter):
