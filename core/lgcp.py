@@ -354,6 +354,30 @@ class Posterior:
         eta = self.offset_int[None, :] + self.beta @ self.x_int.T + (self.int_proj @ self.w.T).T
         return np.exp(eta) @ self.int_weights
 
+    @classmethod
+    def from_model(
+        cls, model: LGCPModel, method: str, beta: np.ndarray, w: np.ndarray, theta: np.ndarray, diagnostics: dict
+    ) -> Posterior:
+        """Draws of ``(beta, w, theta)`` (theta columns: log range, log sigma) together with the model's mesh
+        and integration design, as every fitting method returns them."""
+        d = model.design
+        mesh = model.mesh
+        return cls(
+            method=method,
+            names=d.names,
+            beta=beta,
+            w=w,
+            log_range=theta[:, 0],
+            log_sigma=theta[:, 1],
+            nodes=np.asarray(mesh.nodes) if mesh is not None else np.empty((0, 2)),
+            triangles=np.asarray(mesh.triangles) if mesh is not None else np.empty((0, 3), dtype=np.int64),
+            int_proj=d.int_proj,
+            int_weights=d.int_weights,
+            x_int=d.x_int,
+            offset_int=d.offset_int,
+            diagnostics=diagnostics,
+        )
+
     _ARRAYS = ("beta", "w", "log_range", "log_sigma", "nodes", "triangles", "int_weights", "x_int", "offset_int")
 
     def save(self, path: str) -> None:
@@ -458,7 +482,7 @@ def fit_laplace(
     dim = mode.size
     seen = {(0,) * dim}
     frontier = [(0,) * dim]
-    points, logs, cells = [], [], []
+    points, logs = [], []
     while frontier and len(points) < max_points:
         cell = frontier.pop(0)
         report(progress, 0.4 + 0.4 * min(1.0, len(points) / 120), "Integrating over the hyperparameters")
@@ -468,7 +492,6 @@ def fit_laplace(
             continue
         points.append(theta)
         logs.append(value)
-        cells.append(cell)
         for axis in range(dim):
             for sign in (-1, 1):
                 neighbour = tuple(c + sign * (i == axis) for i, c in enumerate(cell))
@@ -496,20 +519,13 @@ def fit_laplace(
         filled += count
     order = rng.permutation(draws)
     report(progress, 1.0, "Done")
-    return Posterior(
-        method="laplace",
-        names=d.names,
-        beta=beta[order],
-        w=w[order],
-        log_range=theta_draws[order, 0],
-        log_sigma=theta_draws[order, 1],
-        nodes=_mesh_nodes(model),
-        triangles=_mesh_triangles(model),
-        int_proj=d.int_proj,
-        int_weights=d.int_weights,
-        x_int=d.x_int,
-        offset_int=d.offset_int,
-        diagnostics={
+    return Posterior.from_model(
+        model,
+        "laplace",
+        beta[order],
+        w[order],
+        theta_draws[order],
+        {
             "theta_mode": mode.tolist(),
             "theta_hessian": hess.tolist(),
             "grid_points": len(points),
@@ -519,14 +535,6 @@ def fit_laplace(
             "optimizer_iterations": search.iterations,
         },
     )
-
-
-def _mesh_nodes(model: LGCPModel) -> np.ndarray:
-    return np.asarray(model.mesh.nodes) if model.mesh is not None else np.empty((0, 2))
-
-
-def _mesh_triangles(model: LGCPModel) -> np.ndarray:
-    return np.asarray(model.mesh.triangles) if model.mesh is not None else np.empty((0, 3), dtype=np.int64)
 
 
 class HyperparameterSearch:

@@ -70,7 +70,7 @@ import scipy.sparse as sp
 from scipy.linalg import blas as _blas
 
 from .errors import ParameterError
-from .lgcp import HyperparameterSearch, LaplaceFit, LGCPModel, Posterior, _mesh_nodes, _mesh_triangles
+from .lgcp import HyperparameterSearch, LaplaceFit, LGCPModel, Posterior
 from .linalg import rcm_permutation
 from .progress import Progress, report, scaled
 
@@ -855,20 +855,9 @@ def fit_mcmc(
     )
     total = min(draws, chains * kept)
     report(progress, 1.0, "Done")
-    return Posterior(
-        method="mcmc",
-        names=d.names,
-        beta=keep_beta.reshape(-1, p)[:total],
-        w=keep_w.reshape(-1, n)[:total],
-        log_range=keep_theta[..., 0].reshape(-1)[:total],
-        log_sigma=keep_theta[..., 1].reshape(-1)[:total],
-        nodes=_mesh_nodes(model),
-        triangles=_mesh_triangles(model),
-        int_proj=d.int_proj,
-        int_weights=d.int_weights,
-        x_int=d.x_int,
-        offset_int=d.offset_int,
-        diagnostics=diagnostics,
+    theta_draws = keep_theta.reshape(-1, keep_theta.shape[-1])[:total]
+    return Posterior.from_model(
+        model, "mcmc", keep_beta.reshape(-1, p)[:total], keep_w.reshape(-1, n)[:total], theta_draws, diagnostics
     )
 
 

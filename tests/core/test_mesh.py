@@ -9,7 +9,6 @@ import pytest
 
 from spatial_privacy.core import mesh as mesh_module
 from spatial_privacy.core.errors import ParameterError
-from spatial_privacy.core.jit import HAVE_NUMBA
 from spatial_privacy.core.mesh import Mesh, lattice, triangulate
 from spatial_privacy.core.window import Window
 
@@ -310,7 +309,6 @@ def test_weights_random_polygons_on_a_lattice():
         assert alpha @ linear(m.nodes) == pytest.approx(0.7 * mx - 1.3 * my + 2.5 * a, rel=REL)
 
 
-@pytest.mark.skipif(not HAVE_NUMBA, reason="numba not installed: only the Python kernel exists")
 def test_weights_numba_and_python_kernels_agree(star_window, monkeypatch):
     m = lattice(0.3, 0.2, 10.2, 9.7, 17, 15)
     compiled = m.integration_weights(star_window)

@@ -41,6 +41,18 @@ def snow(data_copy):
     return deaths, pump
 
 
+def test_every_parameter_has_help_and_the_help_says_it_is_not_a_privacy_mechanism():
+    from qgis.core import QgsApplication
+
+    alg = QgsApplication.processingRegistry().algorithmById(ALG)
+    assert all(p.help() for p in alg.parameterDefinitions()), [
+        p.name() for p in alg.parameterDefinitions() if not p.help()
+    ]
+    assert "Not a privacy mechanism" in alg.shortHelpString()
+    for name in ("OUTPUT_MODEL", "OUTPUT_INTENSITY", "OUTPUT_REPORT"):
+        assert "CONFIDENTIAL" in alg.parameterDefinition(name).description()
+
+
 def test_snow_distance_to_broad_street_pump_is_clearly_negative(snow, tmp_path):
     from spatial_privacy.core.lgcp import Posterior
 

@@ -16,7 +16,7 @@ REPO = Path(__file__).resolve().parent.parent.parent
 # Debian 12's /usr/bin/qgis_process wrapper passes --noversioncheck, which 3.22's
 # qgis_process.bin rejects; the binary itself works.
 EXE = shutil.which("qgis_process.bin") or shutil.which("qgis_process")
-pytestmark = pytest.mark.skipif(EXE is None, reason="needs Debian's qgis package (scripts/bootstrap.sh installs it)")
+assert EXE is not None, "run scripts/bootstrap.sh (Debian's qgis package provides qgis_process)"
 
 
 @pytest.fixture
