@@ -43,3 +43,19 @@ def laplace_cdf(x: np.ndarray | float, scale: np.ndarray | float) -> np.ndarray:
     scale = _check_scale(scale)
     z = x / scale
     return np.where(z < 0, 0.5 * np.exp(np.minimum(z, 0.0)), 1.0 - 0.5 * np.exp(-np.maximum(z, 0.0)))
+
+
+def uniforms(rng: np.random.Generator, size: int | tuple[int, ...]) -> np.ndarray:
+    """Independent ``U(0, 1)`` draws: the randomness of the posterior-predictive count synthesizer
+    (:mod:`.counts`), whose exact sampler turns one uniform per split of its tree into a draw of the
+    synthetic counts by the inverse-CDF method. The privacy of that mechanism comes from its output
+    distribution (Quick 2021, eqs. 4 and 10), which the sampler reproduces exactly.
+
+    Args:
+        rng: the generator; the only source of randomness.
+        size: shape of the returned array.
+
+    Returns:
+        float64 array of draws in [0, 1).
+    """
+    return rng.random(size)

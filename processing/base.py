@@ -302,3 +302,16 @@ def write_html_report(path: str, title: str, sections: list[tuple[str, object]])
     parts.append("</body></html>")
     with open(path, "w", encoding="utf-8") as handle:
         handle.write("\n".join(parts))
+
+
+def figure_data_uri(fig) -> str:
+    """A matplotlib figure as a PNG ``data:`` URI for :func:`write_html_report` (closes the figure)."""
+    import base64
+    import io
+
+    from matplotlib import pyplot as plt
+
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", bbox_inches="tight")
+    plt.close(fig)
+    return "data:image/png;base64," + base64.b64encode(buffer.getvalue()).decode("ascii")

@@ -27,6 +27,7 @@ FIELD_NUMERIC = _FIELD.Numeric if _FIELD else QgsProcessingParameterField.Numeri
 _SOURCE = getattr(Qgis, "ProcessingSourceType", None)
 SOURCE_POINT = _SOURCE.VectorPoint if _SOURCE else QgsProcessing.TypeVectorPoint
 SOURCE_POLYGON = _SOURCE.VectorPolygon if _SOURCE else QgsProcessing.TypeVectorPolygon
+SOURCE_VECTOR = _SOURCE.Vector if _SOURCE else QgsProcessing.TypeVector  # any vector layer, tables included
 
 _FLAG = getattr(Qgis, "ProcessingParameterFlag", None)
 FLAG_ADVANCED = _FLAG.Advanced if _FLAG else QgsProcessingParameterDefinition.FlagAdvanced

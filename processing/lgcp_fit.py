@@ -3,8 +3,6 @@ over core.lgcp_setup / core.lgcp)."""
 
 from __future__ import annotations
 
-import base64
-import io
 import math
 
 from qgis.core import (
@@ -24,6 +22,7 @@ from .base import (
     FeedbackProgress,
     SpatialPrivacyAlgorithm,
     ensure_folder,
+    figure_data_uri,
     make_rng,
     parameter_error,
     read_point_values,
@@ -427,10 +426,7 @@ def _png_data_uri(intensity) -> str:
     fig, ax = plt.subplots(figsize=(6, 6 * rows / max(cols, 1) + 0.5), dpi=90)
     image = ax.imshow(bands[0], extent=(x_min, x_min + cols * size, y_max - rows * size, y_max), cmap="viridis")
     fig.colorbar(image, ax=ax, label="intensity")
-    buffer = io.BytesIO()
-    fig.savefig(buffer, format="png", bbox_inches="tight")
-    plt.close(fig)
-    return "data:image/png;base64," + base64.b64encode(buffer.getvalue()).decode("ascii")
+    return figure_data_uri(fig)
 
 
 def _trace_png(posterior) -> str:
@@ -447,7 +443,4 @@ def _trace_png(posterior) -> str:
         ax.plot(values, linewidth=0.5)
         ax.set_ylabel(name)
     axes[-1].set_xlabel("draw")
-    buffer = io.BytesIO()
-    fig.savefig(buffer, format="png", bbox_inches="tight")
-    plt.close(fig)
-    return "data:image/png;base64," + base64.b64encode(buffer.getvalue()).decode("ascii")
+    return figure_data_uri(fig)

@@ -8,6 +8,7 @@ from qgis.core import QgsProcessingProvider
 from qgis.PyQt.QtGui import QIcon
 
 from ..plugin.i18n import tr
+from .dp_counts import DPCountsAlgorithm
 from .lgcp_fit import FitLGCPAlgorithm
 from .pufferfish_grid import PufferfishGridAlgorithm
 
@@ -31,5 +32,5 @@ class SpatialPrivacyProvider(QgsProcessingProvider):
         return str(ICON)
 
     def loadAlgorithms(self):
-        for algorithm in (PufferfishGridAlgorithm(), FitLGCPAlgorithm()):
+        for algorithm in (PufferfishGridAlgorithm(), FitLGCPAlgorithm(), DPCountsAlgorithm()):
             self.addAlgorithm(algorithm)

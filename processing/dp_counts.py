@@ -1,0 +1,498 @@
+"""Processing algorithm ``spatialprivacy:dpcounts``: a thin adapter over core.counts."""
+
+from __future__ import annotations
+
+from qgis.core import (
+    NULL,
+    QgsFeature,
+    QgsFeatureRequest,
+    QgsFeatureSink,
+    QgsFields,
+    QgsProcessingException,
+    QgsProcessingOutputNumber,
+    QgsProcessingParameterBoolean,
+    QgsProcessingParameterFeatureSink,
+    QgsProcessingParameterFeatureSource,
+    QgsProcessingParameterField,
+    QgsProcessingParameterFileDestination,
+    QgsProcessingParameterNumber,
+    QgsWkbTypes,
+)
+
+from .base import (
+    FeedbackProgress,
+    SpatialPrivacyAlgorithm,
+    ensure_folder,
+    figure_data_uri,
+    make_rng,
+    parameter_error,
+    seed_help,
+    write_html_report,
+)
+from .compat import FIELD_NUMERIC, NUMBER_DOUBLE, NUMBER_INTEGER, SOURCE_VECTOR, double_field, int_field
+from .styling import ThematicStyle
+
+#: Up to this many synthetic sets are written as fields of the input features; more give a long table.
+WIDE_LIMIT = 20
+
+
+class DPCountsAlgorithm(SpatialPrivacyAlgorithm):
+    INPUT = "INPUT"
+    COUNT_FIELD = "COUNT_FIELD"
+    POPULATION_FIELD = "POPULATION_FIELD"
+    RATE_FIELD = "RATE_FIELD"
+    EXPECTED_FIELD = "EXPECTED_FIELD"
+    RATE_SCALE = "RATE_SCALE"
+    RESCALE_PRIOR = "RESCALE_PRIOR"
+    EPSILON = "EPSILON"
+    TRUNCATE = "TRUNCATE"
+    ALPHA = "ALPHA"
+    C = "C"
+    SETS = "SETS"
+    SEED = "SEED"
+    OUTPUT = "OUTPUT"
+    OUTPUT_REPORT = "OUTPUT_REPORT"
+    GROUPS = "GROUPS"
+    MEDIAN_A = "MEDIAN_A"
+    MAX_A = "MAX_A"
+
+    def name(self):
+        return "dpcounts"
+
+    def displayName(self):
+        return self.tr("Differentially private synthetic counts (Poisson-gamma)")
+
+    def group(self):
+        return self.tr("Synthetic counts")
+
+    def groupId(self):
+        return "syntheticcounts"
+
+    def shortDescription(self):
+        return self.tr("Replace counts per area (or area x stratum) by ε-differentially private synthetic counts.")
+
+    def shortHelpString(self):
+        return (
+            self.tr(
+                "<p>Replaces the event count of every group (an area, or one row per area and stratum such as "
+                "age or sex) by synthetic counts drawn from a Poisson-gamma posterior predictive distribution, "
+                "following Quick (2021), <i>Improving the utility of Poisson-distributed, differentially private "
+                "synthetic data via prior predictive truncation</i>. Each group's prior rate comes from public "
+                "information (e.g. national rates); the gamma priors are made just informative enough for the "
+                "release to be ε-differentially private. With truncation, each synthetic count is kept within a "
+                "plausible range computed from the prior alone (eq. 9), which makes the priors far less "
+                "informative, so the synthetic counts keep more of the real geographic differences.</p>"
+                "<p><b>Guarantee.</b> ε-differential privacy for the counts: two data sets are neighbours when "
+                "one event (one person) is moved from one group to another, the total staying the same. For any "
+                "such pair, the probability of any set of synthetic counts changes by at most a factor "
+                "e<sup>ε</sup> (δ = 0). The priors are calibrated with a bound proven for any number of groups "
+                "(the loss from the group that loses the event plus the group that gains it, each at most ε/2); "
+                "the paper's own rule (eqs. 7 and 14) comes from a two-group argument and can exceed ε with more "
+                "groups, so it is not used. Populations, prior rates, the bounds and the priors are public and "
+                "are written to the output.</p>"
+                "<p><b>Not protected:</b> the total of all counts is published exactly (the mechanism keeps it "
+                "invariant). Every synthetic data set is a separate release: publishing L of them spends the "
+                "budget L times under plain composition (the paper publishes L = 1,000 as one multiple-imputation "
+                "release at one ε).</p>"
+                "<p>The quality of the synthetic counts depends on the quality of the prior rates: a group whose "
+                "true count lies far outside its prior range is pulled into it.</p>"
+            )
+            + self.parameter_help_html()
+        )
+
+    def initAlgorithm(self, config=None):
+        tr = self.tr
+        self.add(
+            QgsProcessingParameterFeatureSource(self.INPUT, tr("Areas (polygon layer or table)"), [SOURCE_VECTOR]),
+            tr(
+                "One feature per group: an area, or an area and stratum (e.g. a table with one row per "
+                "county, age group and sex). Geometry is optional and copied to the output."
+            ),
+        )
+        self.add(
+            QgsProcessingParameterField(
+                self.COUNT_FIELD, tr("Count field (confidential)"), None, self.INPUT, FIELD_NUMERIC
+            ),
+            tr("The confidential number of events per group: whole numbers >= 0. It is not copied to the output."),
+        )
+        self.add(
+            QgsProcessingParameterField(self.POPULATION_FIELD, tr("Population field"), None, self.INPUT, FIELD_NUMERIC),
+            tr("The public population at risk of each group (> 0), e.g. census or bridged-race estimates."),
+        )
+        self.add(
+            QgsProcessingParameterField(
+                self.RATE_FIELD, tr("Prior rate field"), None, self.INPUT, FIELD_NUMERIC, optional=True
+            ),
+            tr(
+                "A public prior event rate per group (> 0), e.g. the national rate of the group's stratum, per "
+                "'Rate per' people. Give this or the expected count field."
+            ),
+        )
+        self.add(
+            QgsProcessingParameterField(
+                self.EXPECTED_FIELD, tr("Prior expected count field"), None, self.INPUT, FIELD_NUMERIC, optional=True
+            ),
+            tr("A public prior expected number of events per group (> 0). Give this or the prior rate field."),
+        )
+        self.add(
+            QgsProcessingParameterNumber(self.RATE_SCALE, tr("Rate per (people)"), NUMBER_DOUBLE, 1.0, minValue=1e-12),
+            tr("The population the prior rates refer to: 1 for a rate per person, 100000 for a rate per 100,000."),
+            advanced=True,
+        )
+        self.add(
+            QgsProcessingParameterBoolean(self.RESCALE_PRIOR, tr("Rescale prior to the total"), True),
+            tr(
+                "Scale the prior expected counts so they add up to the published total, as the paper does with "
+                "national rates. This uses only the total, which is public."
+            ),
+            advanced=True,
+        )
+        self.add(
+            QgsProcessingParameterNumber(self.EPSILON, tr("Epsilon (ε)"), NUMBER_DOUBLE, 1.0, minValue=1e-9),
+            tr("The privacy budget ε > 0 of one synthetic data set. Smaller is more private and less accurate."),
+        )
+        self.add(
+            QgsProcessingParameterBoolean(self.TRUNCATE, tr("Prior predictive truncation"), True),
+            tr(
+                "Restrict each synthetic count to the range [L, U] of eq. (9), computed from the prior only "
+                "(Quick 2021). Strongly recommended: without it the priors must be so informative that the "
+                "synthetic counts mostly repeat the prior."
+            ),
+        )
+        self.add(
+            QgsProcessingParameterNumber(
+                self.ALPHA,
+                tr("Alpha (tail probability of the bounds)"),
+                NUMBER_DOUBLE,
+                None,
+                optional=True,
+                minValue=0.0,
+                maxValue=0.5,
+            ),  # fmt: skip
+            tr(
+                "α in (0, 1/2): L and U are the α/2 and 1 − α/2 quantiles of Poisson prior predictive "
+                "distributions (eq. 9). Smaller α gives wider ranges and more informative priors. Empty: 1/I "
+                "for I groups (the paper's rule of thumb)."
+            ),
+        )
+        self.add(
+            QgsProcessingParameterNumber(self.C, tr("c (widening of the bounds)"), NUMBER_DOUBLE, 1.0, minValue=1.0),
+            tr(
+                "c >= 1 widens the range: L uses the expected count divided by c, U the expected count times c. "
+                "Use c > 1 when the prior rates may miss large real differences (e.g. urban versus rural)."
+            ),
+        )
+        self.add(
+            QgsProcessingParameterNumber(
+                self.SETS, tr("Synthetic data sets"), NUMBER_INTEGER, 1, minValue=1, maxValue=100000
+            ),
+            tr(
+                "How many independent synthetic data sets L to draw. Up to {0} are written as fields syn_1 … "
+                "syn_L of the input features; more are written as a long table (group, set, count) without "
+                "geometry."
+            ).format(WIDE_LIMIT),
+        )
+        self.add(
+            QgsProcessingParameterNumber(
+                self.SEED, tr("Random seed (testing only)"), NUMBER_INTEGER, None, optional=True
+            ),
+            seed_help(),
+            advanced=True,
+        )
+        self.add(
+            QgsProcessingParameterFeatureSink(self.OUTPUT, tr("Synthetic counts")),
+            tr(
+                "Publishable: the input features without the count field, with the synthetic counts, their mean "
+                "and mean rate (per 'Rate per' people), and the public prior of every group: expected count, "
+                "gamma shape a and rate b, and bounds L and U."
+            ),
+        )
+        self.add(
+            QgsProcessingParameterFileDestination(
+                self.OUTPUT_REPORT,
+                tr("Report (CONFIDENTIAL)"),
+                tr("HTML files (*.html)"),
+                optional=True,
+                createByDefault=False,
+            ),  # fmt: skip
+            tr(
+                "CONFIDENTIAL HTML report for the data steward: settings, the guarantee, prior informativeness, "
+                "how many true counts fell outside their bounds, and true versus synthetic rates. Do not publish."
+            ),
+        )
+        self.addOutput(QgsProcessingOutputNumber(self.EPSILON, tr("Epsilon")))
+        self.addOutput(QgsProcessingOutputNumber(self.GROUPS, tr("Number of groups")))
+        self.addOutput(QgsProcessingOutputNumber(self.MEDIAN_A, tr("Median prior shape a")))
+        self.addOutput(QgsProcessingOutputNumber(self.MAX_A, tr("Largest prior shape a")))
+
+    # -- inputs ---------------------------------------------------------------------------------
+
+    def _core_names(self, parameters, context):
+        prior = self.RATE_FIELD if self.parameterAsString(parameters, self.RATE_FIELD, context) else self.EXPECTED_FIELD
+        return {
+            "counts": self.COUNT_FIELD,
+            "population": self.POPULATION_FIELD,
+            "prior": prior,
+            "expected": prior,
+            "epsilon": self.EPSILON,
+            "alpha": self.ALPHA,
+            "c": self.C,
+            "sets": self.SETS,
+        }
+
+    def checkParameterValues(self, parameters, context):  # noqa: N802 (QGIS API name)
+        rate = self.parameterAsString(parameters, self.RATE_FIELD, context)
+        expected = self.parameterAsString(parameters, self.EXPECTED_FIELD, context)
+        if bool(rate) == bool(expected):
+            return False, self.tr(
+                "{0} / {1}: give exactly one of the prior rate field and the expected count field."
+            ).format(self.RATE_FIELD, self.EXPECTED_FIELD)
+        alpha = parameters.get(self.ALPHA)
+        if alpha not in (None, ""):
+            value = self.parameterAsDouble(parameters, self.ALPHA, context)
+            if not (0.0 < value < 0.5):
+                return False, self.tr("{0}: alpha must lie strictly between 0 and 1/2, got {1}.").format(
+                    self.ALPHA, value
+                )
+        return super().checkParameterValues(parameters, context)
+
+    def _read(self, parameters, context, feedback):
+        source = self.parameterAsSource(parameters, self.INPUT, context)
+        if source is None:
+            raise QgsProcessingException(self.invalidSourceError(parameters, self.INPUT))
+        names = {
+            self.COUNT_FIELD: self.parameterAsString(parameters, self.COUNT_FIELD, context),
+            self.POPULATION_FIELD: self.parameterAsString(parameters, self.POPULATION_FIELD, context),
+        }
+        rate_field = self.parameterAsString(parameters, self.RATE_FIELD, context)
+        prior_param = self.RATE_FIELD if rate_field else self.EXPECTED_FIELD
+        names[prior_param] = rate_field or self.parameterAsString(parameters, self.EXPECTED_FIELD, context)
+        index = {}
+        for param, field in names.items():
+            index[param] = source.fields().lookupField(field)
+            if index[param] < 0:
+                raise QgsProcessingException(self.tr("{0}: the layer has no field '{1}'.").format(param, field))
+        ids, values = [], {param: [] for param in names}
+        request = QgsFeatureRequest().setFlags(QgsFeatureRequest.NoGeometry)
+        for feature in source.getFeatures(request):
+            if feedback.isCanceled():
+                raise QgsProcessingException(self.tr("Cancelled: nothing was written."))
+            ids.append(feature.id())
+            for param in names:
+                value = feature.attribute(index[param])
+                if value is None or value == NULL:
+                    raise QgsProcessingException(
+                        self.tr("{0}: feature {1} has no value in '{2}'.").format(param, feature.id(), names[param])
+                    )
+                values[param].append(float(value))
+        if len(ids) < 2:
+            raise QgsProcessingException(self.tr("{0}: need at least two groups (features).").format(self.INPUT))
+        return source, ids, values, prior_param, names
+
+    # -- run ------------------------------------------------------------------------------------
+
+    def processAlgorithm(self, parameters, context, feedback):  # noqa: N802 (QGIS API name)
+        self.check_dependencies(feedback)
+        import numpy as np
+
+        from ..core import counts
+        from ..core.errors import ParameterError
+
+        core_names = self._core_names(parameters, context)
+        source, ids, values, prior_param, names = self._read(parameters, context, feedback)
+        epsilon = self.parameterAsDouble(parameters, self.EPSILON, context)
+        truncate = self.parameterAsBool(parameters, self.TRUNCATE, context)
+        alpha = (
+            None
+            if parameters.get(self.ALPHA) in (None, "")
+            else self.parameterAsDouble(parameters, self.ALPHA, context)
+        )
+        c = self.parameterAsDouble(parameters, self.C, context)
+        sets = self.parameterAsInt(parameters, self.SETS, context)
+        try:
+            y = counts.check_counts(values[self.COUNT_FIELD])
+            population = np.asarray(values[self.POPULATION_FIELD], dtype=np.float64)
+            prior = np.asarray(values[prior_param], dtype=np.float64)
+            if prior_param == self.RATE_FIELD:
+                scale = self.parameterAsDouble(parameters, self.RATE_SCALE, context)
+                prior = population * prior / scale
+            population, prior = counts.check_public(population, prior)
+            total = int(y.sum())
+            if self.parameterAsBool(parameters, self.RESCALE_PRIOR, context):
+                prior = prior * total / prior.sum()
+            cal = counts.calibrate(population, prior, total, epsilon, truncate=truncate, alpha=alpha, c=c)
+            feedback.pushInfo(
+                self.tr("{0} groups, total {1}: median prior shape a = {2:.4g}, largest {3:.4g}.").format(
+                    len(ids), total, float(np.median(cal.a)), float(cal.a.max())
+                )
+            )
+            rng, seed = make_rng(self, parameters, context, self.SEED, feedback)
+            release = counts.synthesize(y, population, cal, sets, rng, progress=FeedbackProgress(feedback, 10.0, 85.0))
+        except ParameterError as error:
+            raise parameter_error(error, core_names) from None
+        report_path = self.parameterAsFileOutput(parameters, self.OUTPUT_REPORT, context)
+        report = self._report(release, y, population, seed, names, prior_param) if report_path else None
+        ensure_folder(report_path, self.OUTPUT_REPORT)
+        results = self._write(parameters, context, feedback, source, ids, release, population)
+        if report is not None:
+            write_html_report(report_path, self.tr("CONFIDENTIAL: DP synthetic counts, steward's report"), report)
+            results[self.OUTPUT_REPORT] = report_path
+        feedback.setProgress(100)
+        results.update(
+            {
+                self.EPSILON: epsilon,
+                self.GROUPS: len(ids),
+                self.MEDIAN_A: float(np.median(cal.a)),
+                self.MAX_A: float(cal.a.max()),
+            }
+        )
+        return results
+
+    def _write(self, parameters, context, feedback, source, ids, release, population):
+        cal = release.calibration
+        synthetic = release.synthetic
+        sets = synthetic.shape[0]
+        count_field = self.parameterAsString(parameters, self.COUNT_FIELD, context)
+        rate_scale = self.parameterAsDouble(parameters, self.RATE_SCALE, context)
+        wide = sets <= WIDE_LIMIT
+        kept = [i for i, f in enumerate(source.fields()) if f.name() != count_field]
+        fields = QgsFields()
+        if wide:
+            taken = set()
+            for i in kept:
+                fields.append(source.fields().at(i))
+                taken.add(source.fields().at(i).name().lower())
+            added = [f"syn_{k + 1}" for k in range(sets)] + [
+                "syn_mean",
+                "syn_rate",
+                "prior_a",
+                "prior_b",
+                "lower",
+                "upper",
+            ]
+            clash = [name for name in added if name in taken]
+            if clash:
+                raise QgsProcessingException(
+                    self.tr("{0}: the layer already has a field named '{1}'; rename it first.").format(
+                        self.INPUT, clash[0]
+                    )
+                )
+            for k in range(sets):
+                fields.append(int_field(f"syn_{k + 1}"))
+            for name in ("syn_mean", "syn_rate", "prior_expected", "prior_a", "prior_b"):
+                fields.append(double_field(name))
+            fields.append(int_field("lower"))
+            fields.append(int_field("upper"))
+            geometry_type, crs = source.wkbType(), source.sourceCrs()
+        else:
+            for field in (int_field("group_fid"), int_field("set"), int_field("syn_count")):
+                fields.append(field)
+            geometry_type, crs = QgsWkbTypes.NoGeometry, source.sourceCrs()
+        sink, dest = self.parameterAsSink(parameters, self.OUTPUT, context, fields, geometry_type, crs)
+        if sink is None:
+            raise QgsProcessingException(self.invalidSinkError(parameters, self.OUTPUT))
+        mean = synthetic.mean(axis=0)
+        # Writing is not cancellable on purpose: a cancelled write would leave a half-written layer.
+        if wide:
+            row = {fid: k for k, fid in enumerate(ids)}
+            for feature in source.getFeatures():
+                k = row[feature.id()]
+                out = QgsFeature(fields)
+                out.setGeometry(feature.geometry())
+                attributes = [feature.attribute(i) for i in kept]
+                attributes += [int(v) for v in synthetic[:, k]]
+                attributes += [
+                    float(mean[k]),
+                    float(mean[k] / population[k] * rate_scale),
+                    float(cal.expected[k]),
+                    float(cal.a[k]),
+                    float(cal.b[k]),
+                    int(cal.lower[k]),
+                    int(cal.upper[k]),
+                ]
+                out.setAttributes(attributes)
+                sink.addFeature(out, QgsFeatureSink.FastInsert)
+            if source.wkbType() != QgsWkbTypes.NoGeometry:
+                ThematicStyle.attach(context, dest, "syn_rate")
+        else:
+            for k, fid in enumerate(ids):
+                if k % 1000 == 0:
+                    feedback.setProgress(85.0 + 15.0 * k / len(ids))
+                for s in range(sets):
+                    out = QgsFeature(fields)
+                    out.setAttributes([int(fid), s + 1, int(synthetic[s, k])])
+                    sink.addFeature(out, QgsFeatureSink.FastInsert)
+        if context.willLoadLayerOnCompletion(dest):
+            context.layerToLoadOnCompletionDetails(dest).name = self.tr("DP synthetic counts (ε = {0:g})").format(
+                cal.epsilon
+            )
+        return {self.OUTPUT: dest}
+
+    def _report(self, release, y, population, seed, names, prior_param):
+        import numpy as np
+
+        from ..core import counts
+
+        tr = self.tr
+        cal = release.calibration
+        a = cal.a
+        settings = [
+            (tr("Epsilon (ε)"), f"{cal.epsilon:g}"),
+            (tr("δ"), "0"),
+            (tr("Mechanism"), tr("truncated (Quick 2021)") if cal.truncated else tr("untruncated (Quick 2019)")),
+            (tr("Alpha"), "—" if cal.alpha is None else f"{cal.alpha:.4g}"),
+            (tr("c"), f"{cal.c:g}"),
+            (tr("Groups"), str(cal.groups)),
+            (tr("Public total"), str(cal.total)),
+            (tr("Synthetic data sets"), str(release.synthetic.shape[0])),
+            (tr("Certified ε of the priors (two largest loss terms)"), f"{counts.certified_epsilon(cal):.6g}"),
+            (tr("Seed"), tr("none (operating-system entropy)") if seed is None else f"{seed} (NOT for release)"),
+            (tr("Fields"), ", ".join(f"{k} = {v}" for k, v in names.items())),
+        ]
+        informativeness = [
+            (tr("Median a"), f"{np.median(a):.4g}"),
+            (tr("Largest a"), f"{a.max():.4g}"),
+            (tr("Smallest a"), f"{a.min():.4g}"),
+            (tr("Median weight of the prior, a / (a + E)"), f"{np.median(a / (a + cal.expected)):.3f}"),
+        ]
+        true_rate = y / population
+        syn_rate = release.synthetic.mean(axis=0) / population
+        confidential = [
+            (tr("True counts outside their bounds [L, U]"), f"{release.outside} of {cal.groups}"),
+            (tr("Correlation of true and mean synthetic rates"), f"{np.corrcoef(true_rate, syn_rate)[0, 1]:.3f}"),
+            (
+                tr("Mean absolute difference of counts (mean synthetic − true)"),
+                f"{np.mean(np.abs(release.synthetic.mean(axis=0) - y)):.3g}",
+            ),
+        ]
+        return [
+            (
+                tr("Guarantee"),
+                tr(
+                    "ε-differential privacy (δ = 0) for each synthetic data set: moving one event from one group to "
+                    "another (the total unchanged) changes the probability of any output by at most a factor e^ε. "
+                    "The total is published exactly. Priors calibrated with the pairwise bound (each of the two "
+                    "groups involved contributes at most ε/2)."
+                ),
+            ),
+            (tr("Settings"), settings),
+            (tr("Prior informativeness"), informativeness),
+            (tr("CONFIDENTIAL: comparison with the true counts (do not publish)"), confidential),
+            (tr("CONFIDENTIAL: true versus synthetic rates"), _rates_chart(true_rate, syn_rate)),
+        ]
+
+
+def _rates_chart(true_rate, syn_rate) -> str:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from matplotlib import pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(5.5, 5), dpi=90)
+    ax.scatter(true_rate, syn_rate, s=8, alpha=0.6)
+    top = float(max(true_rate.max(), syn_rate.max())) or 1.0
+    ax.plot([0, top], [0, top], color="grey", linewidth=0.8)
+    ax.set_xlabel("true rate (events per person)")
+    ax.set_ylabel("mean synthetic rate")
+    ax.set_title("CONFIDENTIAL")
+    return figure_data_uri(fig)

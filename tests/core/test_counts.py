@@ -1,0 +1,220 @@
+"""Quick's Poisson-gamma mechanism with prior predictive truncation (core/counts.py)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from spatial_privacy.core import counts
+from spatial_privacy.core.errors import ParameterError
+
+# The paper's Figure 1 example: T = 100 events, prior expectations (15, 85), epsilon = 1.
+FIG1_N = np.array([1000.0, 1000.0])
+FIG1_E = np.array([15.0, 85.0])
+
+
+def test_figure1_untruncated_matches_the_paper():
+    cal = counts.calibrate(FIG1_N, FIG1_E, 100, 1.0, truncate=False, rule="paper")
+    a1, a2 = cal.a
+    # Group 2: r_2 >= 1, so nu_2 = 1 and eq. (7) is a_2 >= T / (e - 1) = 58.198 ("a_2 > 58").
+    assert a2 == pytest.approx(100 / (math.e - 1), rel=1e-6)
+    # Group 1 solves a_1 = T / (e / nu_1(a_1) - 1) with r_1 = (a_2/85 + 2) / (a_1/15 + 2) ("a_1 > 116").
+    r1 = (a2 / 85 + 2) / (a1 / 15 + 2)
+    nu1 = (100 * (1 - r1) + a2 + 99) / (a2 + 99)
+    assert a1 == pytest.approx(100 / (math.e / nu1 - 1), rel=1e-6)
+    assert 116 < a1 < 117
+    assert cal.converged and cal.slack >= 0
+
+
+def test_figure1_truncated_bounds_and_priors():
+    # Eq. (9) with the usual inverse CDF min{k: F(k) >= p} at p = alpha/2 and 1 - alpha/2:
+    lower, upper = counts.prior_predictive_bounds(FIG1_E, 1e-4, 1.0, 100)
+    assert lower.tolist() == [3, 52]
+    assert upper.tolist() == [32, 100]  # Poisson(85)'s quantile 123 is capped at the total
+    # The paper's U_1 = 30 is the quantile at 1 - 2 alpha: F(30 | 15) = 0.99980 >= 0.9998 > F(29 | 15).
+    assert stats.poisson.ppf(1 - 2e-4, 15) == 30
+    # Eq. (14) with (L_1, U_1) = (3, 30) and a_2 at the floor 0.001 gives 14.179, the paper's "a_1 > 14.17".
+    need = counts.truncated_requirement(np.array([0.001]), np.array([3]), np.array([30]), 100, 1.0)
+    assert need[0] == pytest.approx(14.179, abs=5e-4)
+    # Our calibration with the usual quantile (U_1 = 32): a_1 = 16.14, and a_2 stays at the floor.
+    cal = counts.calibrate(FIG1_N, FIG1_E, 100, 1.0, alpha=1e-4, rule="paper", allow_dominant=True)
+    assert cal.a[0] == pytest.approx(16.14, abs=5e-3)
+    assert cal.a[1] == pytest.approx(counts.DEFAULT_FLOOR, rel=1e-6)
+
+
+def test_figure1_paper_priors_are_private_by_enumeration():
+    """Eq. (13) for two groups: the exact privacy loss over all y, neighbours x and z stays below epsilon."""
+    for truncate in (False, True):
+        cal = counts.calibrate(
+            FIG1_N, FIG1_E, 100, 1.0, truncate=truncate, alpha=1e-4, rule="paper", allow_dominant=True
+        )
+        assert counts.privacy_loss_by_enumeration(FIG1_N, cal) <= 1.0
+
+
+def _random_problems(seed: int, count: int):
+    rng = np.random.default_rng(seed)
+    for _ in range(count):
+        groups = int(rng.integers(2, 5))
+        total = int(rng.integers(4, 20 if groups <= 3 else 10))
+        n = rng.uniform(10, 1000, groups)
+        e = rng.dirichlet(np.full(groups, 2.0)) * total * rng.uniform(0.7, 1.3)
+        yield (
+            n,
+            e,
+            total,
+            float(rng.choice([0.5, 1.0, 2.0])),
+            float(rng.choice([0.01, 0.1, 0.3])),
+            float(rng.choice([1.0, 1.5])),
+        )
+
+
+@pytest.mark.parametrize("truncate", [False, True])
+def test_pairwise_priors_are_private_by_enumeration(truncate):
+    """The default rule's guarantee, checked exactly (max over y, neighbouring x and z) on small problems."""
+    checked = 0
+    for n, e, total, eps, alpha, c in _random_problems(1, 25):
+        try:
+            cal = counts.calibrate(n, e, total, eps, truncate=truncate, alpha=alpha, c=c)
+        except ParameterError as err:  # a box that cannot hold the total is refused, not calibrated
+            assert err.parameter == "alpha"
+            continue
+        assert counts.certified_epsilon(cal) <= eps * (1 + 1e-9)
+        assert counts.privacy_loss_by_enumeration(n, cal) <= eps
+        checked += 1
+    assert checked >= 15
+
+
+def test_paper_rule_can_exceed_epsilon_with_three_groups():
+    """Eq. (14) comes from the two-group reduction; with more groups the exact loss can exceed epsilon.
+    This is why the pairwise rule is the default (see counts.calibrate)."""
+    n = np.array([100.0, 100.0, 100.0, 100.0])
+    e = np.array([1.66, 1.35, 1.44, 0.55])
+    cal = counts.calibrate(n, e, 5, 1.0, truncate=False, rule="paper")
+    assert counts.privacy_loss_by_enumeration(n, cal) > 1.0
+    safe = counts.calibrate(n, e, 5, 1.0, truncate=False)
+    assert counts.privacy_loss_by_enumeration(n, safe) <= 1.0
+
+
+def _goodness_of_fit(draws: np.ndarray, z: np.ndarray, p: np.ndarray) -> float:
+    index = {tuple(row): k for k, row in enumerate(z)}
+    observed = np.zeros(len(z))
+    for row in draws:
+        observed[index[tuple(row)]] += 1
+    expected = p * len(draws)
+    big = expected >= 5  # pool the cells with small expectations into one
+    obs = np.append(observed[big], observed[~big].sum())
+    exp = np.append(expected[big], expected[~big].sum())
+    if exp[-1] == 0:
+        obs, exp = obs[:-1], exp[:-1]
+    return stats.chisquare(obs, exp).pvalue
+
+
+@pytest.mark.parametrize("truncate", [False, True])
+def test_sampler_is_exact(truncate):
+    """Draws against the enumerated distribution of eq. (4)/(10): chi-square at a fixed seed (level 0.001)."""
+    n = np.array([200.0, 50.0, 400.0, 120.0])
+    e = np.array([3.0, 1.0, 5.0, 3.0])
+    y = np.array([1, 4, 6, 1])
+    cal = counts.calibrate(n, e, int(y.sum()), 2.0, truncate=truncate, alpha=0.2)
+    z, p = counts.mechanism_pmf(y, n, cal)
+    release = counts.synthesize(y, n, cal, 20000, np.random.default_rng(7))
+    assert np.all(release.synthetic.sum(axis=1) == y.sum())
+    assert np.all((release.synthetic >= cal.lower) & (release.synthetic <= cal.upper))
+    assert _goodness_of_fit(release.synthetic, z, p) > 1e-3
+
+
+def test_sampler_is_exact_where_rejection_collapses():
+    """True counts far from the prior: eq. (8)'s multinomial lands in the box less than 0.5% of the time, yet the
+    sampler's draws still follow the exact distribution."""
+    n = np.full(9, 100.0)
+    e = np.full(9, 2.0)
+    y = np.array([18, 0, 0, 0, 0, 0, 0, 0, 0])
+    cal = counts.calibrate(n, e, 18, 2.0, alpha=0.45)
+    shapes = counts.posterior_shapes(y, cal)
+    rng = np.random.default_rng(3)
+    lam = rng.gamma(shapes, 1.0 / (n + cal.b), size=(20000, 9))  # eq. (8)'s multinomial, unconstrained
+    draws = np.array([rng.multinomial(18, row / row.sum()) for row in lam * n])
+    inside = np.mean(np.all((draws >= cal.lower) & (draws <= cal.upper), axis=1))
+    assert inside < 0.005
+    z, p = counts.mechanism_pmf(y, n, cal)
+    release = counts.synthesize(y, n, cal, 20000, np.random.default_rng(8))
+    assert _goodness_of_fit(release.synthetic, z, p) > 1e-3
+    assert release.outside == int(np.sum((y < cal.lower) | (y > cal.upper))) >= 1
+
+
+def test_large_release_respects_total_and_box():
+    rng = np.random.default_rng(11)
+    groups = 3000
+    n = rng.lognormal(7, 1.2, groups)
+    rate = rng.lognormal(-7, 0.8, groups)
+    y = rng.poisson(n * rate)
+    e = n * rate * y.sum() / (n * rate).sum()
+    cal = counts.calibrate(n, e, int(y.sum()), 1.0)
+    release = counts.synthesize(y, n, cal, 50, np.random.default_rng(12))
+    assert release.synthetic.shape == (50, groups)
+    assert np.all(release.synthetic.sum(axis=1) == y.sum())
+    assert np.all((release.synthetic >= cal.lower) & (release.synthetic <= cal.upper))
+    # Posterior predictive means: a group with more events gets more synthetic events on average.
+    syn_mean = release.synthetic.mean(axis=0)
+    assert stats.spearmanr(syn_mean, y).statistic > 0.5
+
+
+def test_seed_reproduces_and_differs():
+    y = np.array([3, 5, 2, 7])
+    n = np.array([100.0, 200.0, 150.0, 300.0])
+    e = n * y.sum() / n.sum()
+    cal = counts.calibrate(n, e, int(y.sum()), 1.0, alpha=0.1)
+    a = counts.synthesize(y, n, cal, 10, np.random.default_rng(5)).synthetic
+    b = counts.synthesize(y, n, cal, 10, np.random.default_rng(5)).synthetic
+    c = counts.synthesize(y, n, cal, 10, np.random.default_rng(6)).synthetic
+    assert np.array_equal(a, b) and not np.array_equal(a, c)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "parameter"),
+    [
+        (dict(epsilon=0.0), "epsilon"),
+        (dict(epsilon=-1.0), "epsilon"),
+        (dict(alpha=0.0), "alpha"),
+        (dict(alpha=0.5), "alpha"),
+        (dict(c=0.9), "c"),
+        (dict(population=[100.0, 0.0, 50.0]), "population"),
+        (dict(population=[100.0, np.nan, 50.0]), "population"),
+        (dict(expected=[1.0, 0.0, 2.0]), "prior"),
+    ],
+)
+def test_bad_settings_name_the_parameter(kwargs, parameter):
+    args = dict(population=[100.0, 80.0, 50.0], expected=[3.0, 2.0, 1.0], total=6, epsilon=1.0, alpha=0.1, c=1.0)
+    args.update(kwargs)
+    with pytest.raises(ParameterError) as err:
+        counts.calibrate(**args)
+    assert err.value.parameter == parameter
+
+
+@pytest.mark.parametrize("bad", [[1, -1, 3], [1.5, 2, 3], [1, np.nan, 3], [0, 0, 0]])
+def test_bad_counts(bad):
+    with pytest.raises(ParameterError) as err:
+        counts.check_counts(bad)
+    assert err.value.parameter == "counts"
+
+
+def test_dominating_group_refused_by_the_paper_rule():
+    with pytest.raises(ParameterError, match="Stratify further") as err:
+        counts.calibrate(FIG1_N, FIG1_E, 100, 1.0, alpha=1e-4, rule="paper")
+    assert err.value.parameter == "expected"
+
+
+def test_box_that_cannot_hold_the_total_is_refused():
+    with pytest.raises(ParameterError, match="cannot hold the total") as err:
+        counts.calibrate([100.0, 100.0, 100.0], [1.0, 1.0, 1.0], 60, 1.0, alpha=0.01)
+    assert err.value.parameter == "alpha"
+
+
+def test_total_must_match_the_calibration():
+    n = np.array([100.0, 100.0, 100.0])
+    cal = counts.calibrate(n, [2.0, 2.0, 2.0], 6, 1.0, alpha=0.1)
+    with pytest.raises(ParameterError, match="add up to"):
+        counts.synthesize([1, 2, 4], n, cal, 1, np.random.default_rng(0))

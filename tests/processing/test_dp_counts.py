@@ -1,0 +1,251 @@
+"""spatialprivacy:dpcounts through processing.run in real headless QGIS, on real (derived) area counts."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import numpy as np
+import processing
+import pytest
+from qgis.core import (
+    QgsApplication,
+    QgsFeature,
+    QgsField,
+    QgsProcessingContext,
+    QgsProcessingException,
+    QgsProcessingFeedback,
+    QgsProcessingModelAlgorithm,
+    QgsProcessingModelChildAlgorithm,
+    QgsProcessingModelChildParameterSource,
+    QgsProcessingModelOutput,
+    QgsProcessingModelParameter,
+    QgsProcessingParameterFeatureSource,
+    QgsProject,
+    QgsVectorLayer,
+)
+from qgis.PyQt.QtCore import QVariant
+
+ALG = "spatialprivacy:dpcounts"
+
+
+@pytest.fixture(autouse=True)
+def _provider(provider):
+    return provider
+
+
+@pytest.fixture(scope="session")
+def areas(data_copy) -> str:
+    return str(data_copy / "dwelling_areas.gpkg") + "|layername=areas"
+
+
+@pytest.fixture(scope="session")
+def areas_table(data_copy) -> str:
+    return str(data_copy / "dwelling_areas.gpkg") + "|layername=areas_table"
+
+
+def base(layer, out: Path, **extra):
+    params = {
+        "INPUT": layer,
+        "COUNT_FIELD": "unemployed",
+        "POPULATION_FIELD": "dwellings",
+        "RATE_FIELD": "prior_rate",
+        "EPSILON": 1.0,
+        "SETS": 5,
+        "SEED": 4,
+        "OUTPUT": str(out / "synthetic.gpkg"),
+    }
+    params.update(extra)
+    return params
+
+
+def features(path):
+    layer = QgsVectorLayer(str(path), "out", "ogr")
+    assert layer.isValid(), path
+    return layer, list(layer.getFeatures())
+
+
+def truth(layer_uri):
+    layer = QgsVectorLayer(layer_uri, "in", "ogr")
+    return {f["area_id"]: (f["unemployed"], f["dwellings"]) for f in layer.getFeatures()}
+
+
+def test_registered_with_help_for_every_parameter():
+    alg = QgsApplication.processingRegistry().algorithmById(ALG)
+    assert alg is not None
+    for parameter in alg.parameterDefinitions():
+        assert parameter.help(), parameter.name()
+    text = alg.shortHelpString()
+    assert "neighbours" in text and "δ = 0" in text and "total" in text
+
+
+def test_polygon_release(areas, tmp_path):
+    params = base(areas, tmp_path, EPSILON=4.0, C=4.0, OUTPUT_REPORT=str(tmp_path / "report.html"))
+    result = processing.run(ALG, params)
+    layer, feats = features(result["OUTPUT"])
+    names = layer.fields().names()
+    assert "unemployed" not in names  # the confidential count is never copied
+    assert {"area_id", "dwellings", "prior_rate", "syn_1", "syn_5", "syn_mean", "prior_a", "lower", "upper"} <= set(
+        names
+    )
+    assert layer.geometryType() == 2  # polygons
+    true = truth(areas)
+    total = sum(c for c, _ in true.values())
+    for k in range(1, 6):  # every synthetic set keeps the public total
+        assert sum(f[f"syn_{k}"] for f in feats) == total
+    for f in feats:
+        assert f["lower"] <= f["syn_1"] <= f["upper"]
+        assert f["prior_a"] > 0 and f["prior_b"] == pytest.approx(
+            f["prior_a"] * f["dwellings"] / f["prior_expected"], rel=1e-9
+        )
+    # Utility: the (simulated) unemployment is very uneven (41 of 95 squares have none), so the uniform prior
+    # predicts the counts poorly (correlation 0.40); with c = 4 most true counts lie inside their bounds and
+    # the synthetic counts follow the data rather than the prior.
+    syn = np.array([f["syn_mean"] for f in feats])
+    y = np.array([true[f["area_id"]][0] for f in feats])
+    prior = np.array([f["prior_expected"] for f in feats])
+    assert np.corrcoef(syn, y)[0, 1] > np.corrcoef(prior, y)[0, 1] + 0.3
+    assert result["GROUPS"] == len(feats) == 95
+    assert result["EPSILON"] == 4.0 and result["MAX_A"] >= result["MEDIAN_A"] > 0
+    report = Path(result["OUTPUT_REPORT"]).read_text(encoding="utf-8")
+    assert "CONFIDENTIAL" in report and "data:image/png;base64," in report and "δ = 0" in report
+
+
+def test_table_input_and_long_output(areas_table, tmp_path):
+    result = processing.run(ALG, base(areas_table, tmp_path, SETS=30, OUTPUT=str(tmp_path / "long.gpkg")))
+    layer, feats = features(result["OUTPUT"])
+    assert layer.fields().names()[-3:] == ["group_fid", "set", "syn_count"]
+    assert len(feats) == 95 * 30
+    per_set = {}
+    for f in feats:
+        per_set[f["set"]] = per_set.get(f["set"], 0) + f["syn_count"]
+    total = sum(c for c, _ in truth(areas_table).values())
+    assert sorted(per_set) == list(range(1, 31)) and set(per_set.values()) == {total}
+
+
+def test_expected_field_and_rate_scale_agree(areas, tmp_path):
+    """A rate per 100,000 with RATE_SCALE and the same prior as expected counts give the same release."""
+    layer = QgsVectorLayer(areas, "in", "ogr")
+    memory = QgsVectorLayer("Polygon?crs=EPSG:28992", "m", "memory")
+    fields = [QgsField("area_id", QVariant.String), QgsField("dwellings", QVariant.Int)]
+    fields += [QgsField("unemployed", QVariant.Int), QgsField("per100k", QVariant.Double)]
+    fields += [QgsField("expected", QVariant.Double)]
+    memory.dataProvider().addAttributes(fields)
+    memory.updateFields()
+    for f in layer.getFeatures():
+        g = QgsFeature(memory.fields())
+        g.setGeometry(f.geometry())
+        g.setAttributes(
+            [f["area_id"], f["dwellings"], f["unemployed"], f["prior_rate"] * 1e5, f["prior_rate"] * f["dwellings"]]
+        )
+        memory.dataProvider().addFeature(g)
+    a = processing.run(
+        ALG, base(memory, tmp_path, RATE_FIELD="per100k", RATE_SCALE=100000.0, OUTPUT=str(tmp_path / "a.gpkg"))
+    )
+    b = processing.run(
+        ALG, base(memory, tmp_path, RATE_FIELD=None, EXPECTED_FIELD="expected", OUTPUT=str(tmp_path / "b.gpkg"))
+    )
+    rows_a = [(f["area_id"], f["syn_1"], round(f["prior_a"], 9)) for f in features(a["OUTPUT"])[1]]
+    rows_b = [(f["area_id"], f["syn_1"], round(f["prior_a"], 9)) for f in features(b["OUTPUT"])[1]]
+    assert rows_a == rows_b
+
+
+def test_smaller_epsilon_means_more_informative_priors(areas, tmp_path):
+    strict = processing.run(ALG, base(areas, tmp_path, EPSILON=0.1, OUTPUT=str(tmp_path / "s.gpkg")))
+    loose = processing.run(ALG, base(areas, tmp_path, EPSILON=4.0, OUTPUT=str(tmp_path / "l.gpkg")))
+    assert strict["MEDIAN_A"] > loose["MEDIAN_A"]
+    untruncated = processing.run(ALG, base(areas, tmp_path, TRUNCATE=False, OUTPUT=str(tmp_path / "u.gpkg")))
+    total = sum(c for c, _ in truth(areas).values())
+    # without truncation every a_i must reach T / (e^(eps/2) - 1) (calibrate's pairwise rule)
+    assert untruncated["MEDIAN_A"] == pytest.approx(total / np.expm1(0.5), rel=1e-6)
+
+
+def _bad_layer(tmp_path, rows):
+    layer = QgsVectorLayer("None", "bad", "memory")
+    layer.dataProvider().addAttributes(
+        [QgsField("y", QVariant.Double), QgsField("n", QVariant.Double), QgsField("rate", QVariant.Double)]
+    )
+    layer.updateFields()
+    for row in rows:
+        f = QgsFeature(layer.fields())
+        f.setAttributes(list(row))
+        layer.dataProvider().addFeature(f)
+    return layer
+
+
+@pytest.mark.parametrize(
+    ("rows", "extra", "message"),
+    [
+        ([(3, 100, 0.01), (-1, 100, 0.01), (2, 100, 0.01)], {}, r"COUNT_FIELD: counts must be >= 0"),
+        ([(3, 100, 0.01), (1.5, 100, 0.01), (2, 100, 0.01)], {}, r"COUNT_FIELD: counts must be whole numbers"),
+        ([(3, 100, 0.01), (1, 0, 0.01), (2, 100, 0.01)], {}, r"POPULATION_FIELD: every population must be > 0"),
+        ([(3, 100, 0.01), (1, None, 0.01), (2, 100, 0.01)], {}, r"POPULATION_FIELD: feature \d+ has no value"),
+        ([(3, 100, 0.01), (1, 100, 0.0), (2, 100, 0.01)], {}, r"RATE_FIELD: every prior rate"),
+        ([(3, 100, 0.01), (1, 100, 0.01), (2, 100, 0.01)], {"EPSILON": 0.0}, r"EPSILON"),
+        ([(3, 100, 0.01), (1, 100, 0.01), (2, 100, 0.01)], {"ALPHA": 0.5}, r"ALPHA"),
+        ([(3, 100, 0.01), (1, 100, 0.01), (2, 100, 0.01)], {"C": 0.5}, r"\bC\b"),
+        ([(3, 100, 0.01), (1, 100, 0.01), (2, 100, 0.01)], {"EXPECTED_FIELD": "rate"}, r"exactly one"),
+    ],
+)
+def test_bad_input_is_refused_and_nothing_written(tmp_path, rows, extra, message):
+    layer = _bad_layer(tmp_path, rows)
+    params = {
+        "INPUT": layer,
+        "COUNT_FIELD": "y",
+        "POPULATION_FIELD": "n",
+        "RATE_FIELD": "rate",
+        "EPSILON": 1.0,
+        "ALPHA": 0.2,
+        "OUTPUT": str(tmp_path / "out" / "synthetic.gpkg"),
+        "OUTPUT_REPORT": str(tmp_path / "out" / "report.html"),
+    }
+    params.update(extra)
+    with pytest.raises(QgsProcessingException, match=message):
+        processing.run(ALG, params)
+    assert not (tmp_path / "out").exists()
+
+
+def test_cancel_writes_nothing(areas, tmp_path):
+    feedback = QgsProcessingFeedback()
+    feedback.cancel()
+    with pytest.raises(QgsProcessingException, match="Cancelled"):
+        processing.run(ALG, base(areas, tmp_path), feedback=feedback)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_graphical_model_and_batch(areas, areas_table, tmp_path):
+    """extract (dwellings >= 100) -> dpcounts in a model; then a batch over the polygon layer and the table."""
+    model = QgsProcessingModelAlgorithm("dp counts chain", "tests")
+    model.addModelParameter(QgsProcessingParameterFeatureSource("areas", "areas"), QgsProcessingModelParameter("areas"))
+    extract = QgsProcessingModelChildAlgorithm("native:extractbyexpression")
+    extract.setChildId("extract")
+    extract.addParameterSources("INPUT", [QgsProcessingModelChildParameterSource.fromModelParameter("areas")])
+    extract.addParameterSources(
+        "EXPRESSION", [QgsProcessingModelChildParameterSource.fromStaticValue("dwellings >= 100")]
+    )
+    model.addChildAlgorithm(extract)
+    child = QgsProcessingModelChildAlgorithm(ALG)
+    child.setChildId("dp")
+    child.addParameterSources("INPUT", [QgsProcessingModelChildParameterSource.fromChildOutput("extract", "OUTPUT")])
+    statics = {"COUNT_FIELD": "unemployed", "POPULATION_FIELD": "dwellings", "RATE_FIELD": "prior_rate", "SEED": 1}
+    for key, value in statics.items():
+        child.addParameterSources(key, [QgsProcessingModelChildParameterSource.fromStaticValue(value)])
+    out = QgsProcessingModelOutput("synthetic", "synthetic")
+    out.setChildOutputName("OUTPUT")
+    child.setModelOutputs({"synthetic": out})
+    model.addChildAlgorithm(child)
+    result = processing.run(model, {"areas": areas, "dp:synthetic": str(tmp_path / "model.gpkg")})
+    _, feats = features(result["dp:synthetic"])
+    kept = [f for f in QgsVectorLayer(areas, "a", "ogr").getFeatures() if f["dwellings"] >= 100]
+    assert len(feats) == len(kept) < 95
+    assert sum(f["syn_1"] for f in feats) == sum(f["unemployed"] for f in kept)
+
+    context, feedback = QgsProcessingContext(), QgsProcessingFeedback()
+    context.setProject(QgsProject.instance())
+    rows = [base(areas, tmp_path, OUTPUT=str(tmp_path / f"batch{k}.gpkg")) for k in range(2)]
+    rows[1]["INPUT"] = areas_table
+    results = [processing.run(ALG, row, context=context, feedback=feedback) for row in rows]
+    first, second = (features(r["OUTPUT"])[1] for r in results)
+    # same data, same seed: the table and the polygon layer give the same synthetic counts
+    assert [f["syn_1"] for f in first] == [f["syn_1"] for f in second]
+    assert re.search(r"95 groups", feedback.textLog())
