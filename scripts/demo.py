@@ -8,7 +8,9 @@ and writes, into the output folder:
 * ``<mechanism>.gpkg``  the publishable grid (cell_id, n, value, noise_scale, delta_max);
 * ``<mechanism>.tif``   the published value as a raster;
 * ``<mechanism>.html``  the report stating the guarantee;
-* ``pufferfish_maps.png`` the three published maps side by side, styled and rendered by QGIS.
+* ``pufferfish_maps.png`` the three published maps side by side, styled and rendered by QGIS;
+* ``dp_counts.gpkg``, ``dp_counts_map.png`` and ``dp_counts_CONFIDENTIAL_report.html``: spatialprivacy:dpcounts
+  (epsilon = 1, 10 synthetic sets) on unemployment per 1 km square of tests/data/dwelling_areas.gpkg.
 
     .venv/bin/python scripts/demo.py [output-folder]     (default: demo_output/)
 """
@@ -130,10 +132,52 @@ def main() -> int:
     png = out / "pufferfish_maps.png"
     render(rendered, png)
     print(f"Map: {png}")
+    if not synthetic_counts(out, render):
+        return 1
     print(f"All outputs are in {out}")
     QgsProject.instance().clear()
     QgsApplication.processingRegistry().removeProvider(provider)
     return 0
+
+
+def synthetic_counts(out: Path, render) -> bool:
+    """spatialprivacy:dpcounts on unemployment per 1 km square (tests/data/dwelling_areas.gpkg), epsilon = 1."""
+    from qgis.core import QgsApplication, QgsProcessingContext, QgsProcessingFeedback, QgsProject, QgsVectorLayer
+
+    alg = QgsApplication.processingRegistry().createAlgorithmById("spatialprivacy:dpcounts")
+    areas = REPO / "tests" / "data" / "dwelling_areas.gpkg"
+    params = {
+        "INPUT": f"{areas}|layername=areas",
+        "COUNT_FIELD": "unemployed",
+        "POPULATION_FIELD": "dwellings",
+        "RATE_FIELD": "prior_rate",
+        "EPSILON": 1.0,
+        "C": 4.0,
+        "SETS": 10,
+        "OUTPUT": str(out / "dp_counts.gpkg"),
+        "OUTPUT_REPORT": str(out / "dp_counts_CONFIDENTIAL_report.html"),
+    }
+    for name in ("dp_counts.gpkg", "dp_counts_CONFIDENTIAL_report.html"):
+        (out / name).unlink(missing_ok=True)
+    context, feedback = QgsProcessingContext(), QgsProcessingFeedback()
+    context.setProject(QgsProject.instance())
+    context.addLayerToLoadOnCompletion(
+        params["OUTPUT"], QgsProcessingContext.LayerDetails("dp counts", QgsProject.instance(), "OUTPUT")
+    )
+    results, ok = alg.run(params, context, feedback)
+    if not ok:
+        print(feedback.textLog(), file=sys.stderr)
+        return False
+    layer = QgsVectorLayer(results["OUTPUT"], "dp counts", "ogr")
+    QgsProject.instance().addMapLayer(layer)
+    details = context.layerToLoadOnCompletionDetails(results["OUTPUT"])
+    details.postProcessor().postProcessLayer(layer, context, feedback)
+    render([(layer, "Synthetic unemployment rate, mean of 10 sets (ε = 1)")], out / "dp_counts_map.png")
+    print(
+        f"DP counts: {results['GROUPS']} squares, epsilon = 1, median prior shape a = {results['MEDIAN_A']:.3g}: "
+        "dp_counts.gpkg, dp_counts_map.png, dp_counts_CONFIDENTIAL_report.html (for the steward only)"
+    )
+    return True
 
 
 if __name__ == "__main__":

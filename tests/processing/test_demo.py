@@ -34,3 +34,10 @@ def test_demo_writes_grids_rasters_reports_and_a_map(tmp_path):
     # the map is not blank: many distinct colours were drawn
     colours = {image.pixel(x, y) for x in range(0, image.width(), 7) for y in range(40, image.height(), 7)}
     assert len(colours) > 5
+    # the synthetic counts: 95 squares, the public total kept, the confidential count not copied
+    counts = QgsVectorLayer(str(tmp_path / "dp_counts.gpkg"), "counts", "ogr")
+    assert counts.isValid() and counts.featureCount() == 95
+    assert "unemployed" not in counts.fields().names()
+    assert sum(f["syn_1"] for f in counts.getFeatures()) == 7331
+    assert QImage(str(tmp_path / "dp_counts_map.png")).width() > 300
+    assert "CONFIDENTIAL" in (tmp_path / "dp_counts_CONFIDENTIAL_report.html").read_text(encoding="utf-8")
