@@ -79,3 +79,26 @@ def test_bad_parameter_fails_with_its_name(qgis_process, data_copy, tmp_path):
     code, out, err = qgis_process("run", *grid_args(data_copy, target, 0))
     assert code != 0 and "EPSILON" in out + err
     assert not target.exists()
+
+
+def test_dpcounts_headless_on_a_table(qgis_process, data_copy, tmp_path):
+    target = tmp_path / "synthetic.gpkg"
+    code, out, err = qgis_process(
+        "--json",
+        "run",
+        "spatialprivacy:dpcounts",
+        "--",
+        f"INPUT={data_copy / 'dwelling_areas.gpkg'}|layername=areas_table",
+        "COUNT_FIELD=unemployed",
+        "POPULATION_FIELD=dwellings",
+        "RATE_FIELD=prior_rate",
+        "EPSILON=2",
+        "SETS=3",
+        f"OUTPUT={target}",
+    )
+    assert code == 0, err
+    results = json.loads(out)["results"]
+    assert results["GROUPS"] == 95 and results["EPSILON"] == 2
+    layer = QgsVectorLayer(str(target))
+    assert layer.featureCount() == 95
+    assert sum(f["syn_3"] for f in layer.getFeatures()) == 7331
