@@ -119,357 +119,682 @@
       <translation>{0}: kan de map {1} niet aanmaken ({2}).</translation>
     </message>
     <message>
-      <location filename="../processing/layers.py" line="36" />
-      <source>{0}: the layer has no polygons.</source>
-      <translation>{0}: de laag heeft geen polygonen.</translation>
+      <location filename="../processing/dp_counts.py" line="63" />
+      <source>Differentially private synthetic counts (Poisson-gamma)</source>
+      <translation>Synthetische aantallen met differentiële privacy (Poisson-gamma)</translation>
     </message>
     <message>
-      <location filename="../processing/layers.py" line="52" />
-      <source>{0}: GDAL cannot read {1}.</source>
-      <translation>{0}: GDAL kan {1} niet lezen.</translation>
+      <location filename="../processing/dp_counts.py" line="66" />
+      <source>Synthetic counts</source>
+      <translation>Synthetische aantallen</translation>
     </message>
     <message>
-      <location filename="../processing/layers.py" line="63" />
-      <source>{0}: {1} is rotated or not north-up; warp it first.</source>
-      <translation>{0}: {1} is gedraaid of niet naar het noorden gericht; herprojecteer het eerst (warp).</translation>
+      <location filename="../processing/dp_counts.py" line="72" />
+      <source>Replace counts per area (or area x stratum) by ε-differentially private synthetic counts.</source>
+      <translation>Vervang aantallen per gebied (of gebied x stratum) door synthetische aantallen met ε-differentiële privacy.</translation>
     </message>
     <message>
-      <location filename="../processing/layers.py" line="102" />
-      <source>{0}: the layer has no features to measure distances to.</source>
-      <translation>{0}: de laag heeft geen objecten waartoe afstanden kunnen worden gemeten.</translation>
+      <location filename="../processing/dp_counts.py" line="76" />
+      <source>&lt;p&gt;Replaces the event count of every group (an area, or one row per area and stratum such as age or sex) by synthetic counts drawn from a Poisson-gamma posterior predictive distribution, following Quick (2021), &lt;i&gt;Improving the utility of Poisson-distributed, differentially private synthetic data via prior predictive truncation&lt;/i&gt;. Each group's prior rate comes from public information (e.g. national rates); the gamma priors are made just informative enough for the release to be ε-differentially private. With truncation, each synthetic count is kept within a plausible range computed from the prior alone (eq. 9), which makes the priors far less informative, so the synthetic counts keep more of the real geographic differences.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Guarantee.&lt;/b&gt; ε-differential privacy for the counts: two data sets are neighbours when one event (one person) is moved from one group to another, the total staying the same. For any such pair, the probability of any set of synthetic counts changes by at most a factor e&lt;sup&gt;ε&lt;/sup&gt; (δ = 0). The priors are calibrated with a bound proven for any number of groups (the loss from the group that loses the event plus the group that gains it, each at most ε/2); the paper's own rule (eqs. 7 and 14) comes from a two-group argument and can exceed ε with more groups, so it is not used. Populations, prior rates, the bounds and the priors are public and are written to the output.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Not protected:&lt;/b&gt; the total of all counts is published exactly (the mechanism keeps it invariant). Every synthetic data set is a separate release: publishing L of them spends the budget L times under plain composition (the paper publishes L = 1,000 as one multiple-imputation release at one ε).&lt;/p&gt;&lt;p&gt;The quality of the synthetic counts depends on the quality of the prior rates: a group whose true count lies far outside its prior range is pulled into it.&lt;/p&gt;</source>
+      <translation>&lt;p&gt;Vervangt het aantal gebeurtenissen van elke groep (een gebied, of één rij per gebied en stratum, zoals leeftijd of geslacht) door synthetische aantallen die worden getrokken uit een a-posteriori-predictieve Poisson-gammaverdeling, volgens Quick (2021), &lt;i&gt;Improving the utility of Poisson-distributed, differentially private synthetic data via prior predictive truncation&lt;/i&gt;. Het a-prioricijfer van elke groep komt uit openbare informatie (bijv. landelijke cijfers); de a-priori-gammaverdelingen worden net informatief genoeg gemaakt om de publicatie ε-differentiële privacy te laten bieden. Met afkapping blijft elk synthetisch aantal binnen een plausibel interval dat alleen uit de a-prioriverdeling wordt berekend (vgl. 9); daardoor kunnen de a-prioriverdelingen veel minder informatief zijn, zodat de synthetische aantallen meer van de werkelijke geografische verschillen behouden.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Garantie.&lt;/b&gt; ε-differentiële privacy voor de aantallen: twee datasets zijn naburig als één gebeurtenis (één persoon) van de ene groep naar een andere wordt verplaatst, terwijl het totaal gelijk blijft. Voor elk zulk paar verandert de kans op elke verzameling synthetische aantallen met ten hoogste een factor e&lt;sup&gt;ε&lt;/sup&gt; (δ = 0). De a-prioriverdelingen zijn gekalibreerd met een grens die voor elk aantal groepen is bewezen (het verlies van de groep die de gebeurtenis kwijtraakt plus dat van de groep die haar erbij krijgt, elk ten hoogste ε/2); de eigen regel van het artikel (vgl. 7 en 14) berust op een redenering met twee groepen en kan bij meer groepen ε overschrijden, en wordt daarom niet gebruikt. Populaties, a-prioricijfers, de grenzen en de a-prioriverdelingen zijn openbaar en worden naar de uitvoer geschreven.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Niet beschermd:&lt;/b&gt; het totaal van alle aantallen wordt exact gepubliceerd (het mechanisme houdt het invariant). Elke synthetische dataset is een afzonderlijke publicatie: wie er L publiceert, verbruikt onder eenvoudige compositie L keer het budget (het artikel publiceert L = 1.000 als één publicatie met meervoudige imputatie bij één ε).&lt;/p&gt;&lt;p&gt;De kwaliteit van de synthetische aantallen hangt af van de kwaliteit van de a-prioricijfers: een groep waarvan het ware aantal ver buiten het a-priori-interval ligt, wordt in dat interval gedrukt.&lt;/p&gt;</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="78" />
-      <source>Fit a log-Gaussian Cox process</source>
-      <translation>Log-Gaussisch Cox-proces schatten</translation>
+      <location filename="../processing/dp_counts.py" line="106" />
+      <source>Areas (polygon layer or table)</source>
+      <translation>Gebieden (polygoonlaag of tabel)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="81" />
-      <source>Point process models</source>
-      <translation>Puntprocesmodellen</translation>
+      <location filename="../processing/dp_counts.py" line="107" />
+      <source>One feature per group: an area, or an area and stratum (e.g. a table with one row per county, age group and sex). Geometry is optional and copied to the output.</source>
+      <translation>Eén object per groep: een gebied, of een gebied en stratum (bijv. een tabel met één rij per gemeente, leeftijdsgroep en geslacht). Geometrie is optioneel en wordt naar de uitvoer gekopieerd.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="87" />
-      <source>Bayesian fit of an LGCP (SPDE Matérn field, covariates, offset) to a point pattern.</source>
-      <translation>Bayesiaanse schatting van een LGCP (SPDE-Matérnveld, covariaten, offset) op basis van een puntpatroon.</translation>
+      <location filename="../processing/dp_counts.py" line="114" />
+      <source>Count field (confidential)</source>
+      <translation>Veld met aantallen (vertrouwelijk)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="91" />
-      <source>&lt;p&gt;Fits log λ(s) = offset(s) + x(s)'β + w(s), where w is a Gaussian field with Matérn covariance (smoothness 1) represented on a triangular mesh by the SPDE approach (Lindgren et al. 2011; Walder et al., Appendix A.1), with unknown effective range and marginal variance. The fast method integrates Laplace approximations over a grid of the two hyperparameters (INLA-style) and draws independent posterior samples. The model file feeds the synthesis tools.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Not a privacy mechanism.&lt;/b&gt; The model, intensity map and report are derived from the confidential points and are for the analyst: do not publish them. Publish synthetic points made from the model instead.&lt;/p&gt;</source>
-      <translation>&lt;p&gt;Schat log λ(s) = offset(s) + x(s)'β + w(s), waarin w een Gaussisch veld met Matérn-covariantie (gladheid 1) is dat met de SPDE-aanpak (Lindgren et al. 2011; Walder et al., Appendix A.1) op een driehoeksnet (mesh) wordt weergegeven, met onbekend effectief bereik en onbekende marginale variantie. De snelle methode integreert Laplace-benaderingen over een rooster van de twee hyperparameters (zoals in INLA) en genereert onafhankelijke trekkingen uit de a-posterioriverdeling. Het modelbestand dient als invoer voor de synthesehulpmiddelen.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Geen privacymechanisme.&lt;/b&gt; Het model, de intensiteitskaart en het rapport zijn afgeleid van de vertrouwelijke punten en zijn bedoeld voor de analist: publiceer ze niet. Publiceer in plaats daarvan synthetische punten die met het model zijn gemaakt.&lt;/p&gt;</translation>
+      <location filename="../processing/dp_counts.py" line="116" />
+      <source>The confidential number of events per group: whole numbers &gt;= 0. It is not copied to the output.</source>
+      <translation>Het vertrouwelijke aantal gebeurtenissen per groep: gehele getallen &gt;= 0. Dit veld wordt niet naar de uitvoer gekopieerd.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="108" />
-      <source>Point layer</source>
-      <translation>Puntenlaag</translation>
+      <location filename="../processing/dp_counts.py" line="119" />
+      <source>Population field</source>
+      <translation>Populatieveld</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="109" />
-      <source>The confidential points (cases, crimes, ...). At least 10.</source>
-      <translation>De vertrouwelijke punten (ziektegevallen, misdrijven, ...). Ten minste 10.</translation>
+      <location filename="../processing/dp_counts.py" line="120" />
+      <source>The public population at risk of each group (&gt; 0), e.g. census or bridged-race estimates.</source>
+      <translation>De openbare risicopopulatie van elke groep (&gt; 0), bijv. uit een volkstelling of bridged-race-schattingen.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="112" />
-      <source>Study window</source>
-      <translation>Studiegebied</translation>
+      <location filename="../processing/dp_counts.py" line="124" />
+      <source>Prior rate field</source>
+      <translation>Veld met a-prioricijfer</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="113" />
-      <source>Polygons of the study region (holes allowed); every point must lie inside. Empty: the points' bounding box enlarged by 5%.</source>
-      <translation>Polygonen van het studiegebied (gaten toegestaan); elk punt moet erbinnen liggen. Leeg: de omhullende rechthoek van de punten, vergroot met 5%.</translation>
+      <location filename="../processing/dp_counts.py" line="126" />
+      <source>A public prior event rate per group (&gt; 0), e.g. the national rate of the group's stratum, per 'Rate per' people. Give this or the expected count field.</source>
+      <translation>Een openbaar a-prioricijfer voor gebeurtenissen per groep (&gt; 0), bijv. het landelijke cijfer voor het stratum van de groep, per 'Cijfer per' personen. Geef dit veld of het veld met het verwachte aantal op.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="119" />
-      <source>Covariate rasters</source>
-      <translation>Covariaatrasters</translation>
+      <location filename="../processing/dp_counts.py" line="133" />
+      <source>Prior expected count field</source>
+      <translation>Veld met a priori verwacht aantal</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="120" />
-      <source>Rasters (band 1) used as covariates; each must cover the whole window. Reprojected to the working CRS if needed.</source>
-      <translation>Rasters (band 1) die als covariaten worden gebruikt; elk raster moet het hele studiegebied bedekken. Zo nodig geherprojecteerd naar het werk-CRS.</translation>
+      <location filename="../processing/dp_counts.py" line="135" />
+      <source>A public prior expected number of events per group (&gt; 0). Give this or the prior rate field.</source>
+      <translation>Een openbaar a priori verwacht aantal gebeurtenissen per groep (&gt; 0). Geef dit veld of het veld met het a-prioricijfer op.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="126" />
-      <source>Distance to features</source>
-      <translation>Afstand tot objecten</translation>
+      <location filename="../processing/dp_counts.py" line="138" />
+      <source>Rate per (people)</source>
+      <translation>Cijfer per (personen)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="127" />
-      <source>Adds the covariate 'distance to the nearest feature of this layer' (points, lines or polygon boundaries), e.g. John Snow's Broad Street pump.</source>
-      <translation>Voegt de covariaat 'afstand tot het dichtstbijzijnde object van deze laag' toe (punten, lijnen of polygoongrenzen), bijv. de pomp in Broad Street van John Snow.</translation>
+      <location filename="../processing/dp_counts.py" line="139" />
+      <source>The population the prior rates refer to: 1 for a rate per person, 100000 for a rate per 100,000.</source>
+      <translation>De populatie waarop de a-prioricijfers betrekking hebben: 1 voor een cijfer per persoon, 100000 voor een cijfer per 100.000.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="133" />
-      <source>Offset raster (log scale)</source>
-      <translation>Offsetraster (logschaal)</translation>
+      <location filename="../processing/dp_counts.py" line="143" />
+      <source>Rescale prior to the total</source>
+      <translation>A priori verwachte aantallen herschalen naar het totaal</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="134" />
-      <source>Known log-intensity offset, e.g. log population density; must cover the window.</source>
-      <translation>Bekende offset van de log-intensiteit, bijv. de logaritme van de bevolkingsdichtheid; moet het studiegebied bedekken.</translation>
+      <location filename="../processing/dp_counts.py" line="144" />
+      <source>Scale the prior expected counts so they add up to the published total, as the paper does with national rates. This uses only the total, which is public.</source>
+      <translation>Schaal de a priori verwachte aantallen zo dat ze optellen tot het gepubliceerde totaal, zoals het artikel doet met landelijke cijfers. Hiervoor wordt alleen het totaal gebruikt, en dat is openbaar.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="137" />
-      <source>Largest mesh edge</source>
-      <translation>Langste zijde van het driehoeksnet</translation>
+      <location filename="../processing/dp_counts.py" line="151" />
+      <source>Epsilon (ε)</source>
+      <translation>Epsilon (ε)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="138" />
-      <source>Mesh resolution inside the window, in CRS units. Empty: 1/40 of the window's larger side. Smaller is more accurate and slower (the number of nodes grows as 1/edge²).</source>
-      <translation>Resolutie van het driehoeksnet binnen het studiegebied, in CRS-eenheden. Leeg: 1/40 van de langste zijde van het studiegebied. Een kleinere waarde is nauwkeuriger, maar trager (het aantal knopen groeit als 1/zijde²).</translation>
+      <location filename="../processing/dp_counts.py" line="152" />
+      <source>The privacy budget ε &gt; 0 of one synthetic data set. Smaller is more private and less accurate.</source>
+      <translation>Het privacybudget ε &gt; 0 van één synthetische dataset. Een kleinere waarde beschermt beter, maar is minder nauwkeurig.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="145" />
-      <source>Prior median of the range</source>
-      <translation>A-priorimediaan van het bereik</translation>
+      <location filename="../processing/dp_counts.py" line="155" />
+      <source>Prior predictive truncation</source>
+      <translation>A-priori-predictieve afkapping</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="147" />
-      <source>Centre of the log-normal prior on the effective range (Walder et al., Appendix A.5). Empty: 1/5 of the window's larger side.</source>
-      <translation>Centrum van de lognormale a-prioriverdeling van het effectieve bereik (Walder et al., Appendix A.5). Leeg: 1/5 van de langste zijde van het studiegebied.</translation>
+      <location filename="../processing/dp_counts.py" line="156" />
+      <source>Restrict each synthetic count to the range [L, U] of eq. (9), computed from the prior only (Quick 2021). Strongly recommended: without it the priors must be so informative that the synthetic counts mostly repeat the prior.</source>
+      <translation>Beperk elk synthetisch aantal tot het interval [L, U] uit vgl. (9), dat alleen uit de a-prioriverdeling wordt berekend (Quick 2021). Sterk aanbevolen: zonder afkapping moeten de a-prioriverdelingen zo informatief zijn dat de synthetische aantallen grotendeels de a-prioriverdeling herhalen.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="154" />
-      <source>Prior median of the field's standard deviation</source>
-      <translation>A-priorimediaan van de standaardafwijking van het veld</translation>
+      <location filename="../processing/dp_counts.py" line="165" />
+      <source>Alpha (tail probability of the bounds)</source>
+      <translation>Alfa (staartkans van de grenzen)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="156" />
-      <source>Centre of the log-normal prior on the marginal standard deviation of the field (log scale).</source>
-      <translation>Centrum van de lognormale a-prioriverdeling van de marginale standaardafwijking van het veld (logschaal).</translation>
+      <location filename="../processing/dp_counts.py" line="172" />
+      <source>α in (0, 1/2): L and U are the α/2 and 1 − α/2 quantiles of Poisson prior predictive distributions (eq. 9). Smaller α gives wider ranges and more informative priors. Empty: 1/I for I groups (the paper's rule of thumb).</source>
+      <translation>α in (0, 1/2): L en U zijn de α/2- en 1 − α/2-kwantielen van a-priori-predictieve Poisson-verdelingen (vgl. 9). Een kleinere α geeft bredere intervallen en informatievere a-prioriverdelingen. Leeg: 1/I bij I groepen (de vuistregel uit het artikel).</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="161" />
-      <source>Prior on range and standard deviation</source>
-      <translation>A-prioriverdeling van bereik en standaardafwijking</translation>
+      <location filename="../processing/dp_counts.py" line="179" />
+      <source>c (widening of the bounds)</source>
+      <translation>c (verbreding van de grenzen)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="162" />
-      <source>Log-normal (Walder et al., Appendix A.5)</source>
-      <translation>Lognormaal (Walder et al., Appendix A.5)</translation>
+      <location filename="../processing/dp_counts.py" line="180" />
+      <source>c &gt;= 1 widens the range: L uses the expected count divided by c, U the expected count times c. Use c &gt; 1 when the prior rates may miss large real differences (e.g. urban versus rural).</source>
+      <translation>c &gt;= 1 verbreedt het interval: L gebruikt het verwachte aantal gedeeld door c, U het verwachte aantal maal c. Gebruik c &gt; 1 als de a-prioricijfers grote werkelijke verschillen kunnen missen (bijv. stad versus platteland).</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="162" />
-      <source>Penalised complexity (Fuglstad et al. 2019)</source>
-      <translation>Penalised complexity (Fuglstad et al. 2019)</translation>
+      <location filename="../processing/dp_counts.py" line="187" />
+      <source>Synthetic data sets</source>
+      <translation>Synthetische datasets</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="166" />
-      <source>Log-normal: log-sd 1 around the two medians. Penalised complexity: P(range &lt; median) = 0.5 and P(sd &gt; median) = 0.05, which shrinks towards a smooth, weak field.</source>
-      <translation>Lognormaal: log-sd 1 rond de twee medianen. Penalised complexity: P(bereik &lt; mediaan) = 0.5 en P(sd &gt; mediaan) = 0.05, wat krimpt naar een glad, zwak veld.</translation>
+      <location filename="../processing/dp_counts.py" line="189" />
+      <source>How many independent synthetic data sets L to draw. Up to {0} are written as fields syn_1 … syn_L of the input features; more are written as a long table (group, set, count) without geometry.</source>
+      <translation>Hoeveel onafhankelijke synthetische datasets L er worden getrokken. Tot {0} worden ze weggeschreven als velden syn_1 … syn_L van de invoerobjecten; bij meer worden ze weggeschreven als lange tabel (groep, dataset, aantal) zonder geometrie.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="175" />
-      <source>Integration of the intensity</source>
-      <translation>Integratie van de intensiteit</translation>
-    </message>
-    <message>
-      <location filename="../processing/lgcp_fit.py" line="176" />
-      <source>Edge midpoints (accurate)</source>
-      <translation>Middens van de zijden (nauwkeurig)</translation>
-    </message>
-    <message>
-      <location filename="../processing/lgcp_fit.py" line="176" />
-      <source>Mesh nodes (dual mesh, as in the papers)</source>
-      <translation>Knopen van het driehoeksnet (duaal net, zoals in de artikelen)</translation>
-    </message>
-    <message>
-      <location filename="../processing/lgcp_fit.py" line="180" />
-      <source>Quadrature of the intensity integral in the likelihood. The papers' dual-mesh rule overestimates the integral of a rough field and so the range; edge midpoints do not.</source>
-      <translation>Kwadratuur van de intensiteitsintegraal in de aannemelijkheid. De regel met het duale net uit de artikelen overschat de integraal van een ruw veld en daarmee het bereik; de middens van de zijden doen dat niet.</translation>
-    </message>
-    <message>
-      <location filename="../processing/lgcp_fit.py" line="189" />
-      <source>Method</source>
-      <translation>Methode</translation>
-    </message>
-    <message>
-      <location filename="../processing/lgcp_fit.py" line="190" />
-      <source>Exact MCMC (slower; reference)</source>
-      <translation>Exacte MCMC (langzamer; referentie)</translation>
-    </message>
-    <message>
-      <location filename="../processing/lgcp_fit.py" line="190" />
-      <source>Fast (Laplace + hyperparameter grid)</source>
-      <translation>Snel (Laplace + rooster van hyperparameters)</translation>
-    </message>
-    <message>
-      <location filename="../processing/lgcp_fit.py" line="194" />
-      <source>Fast: Laplace approximations integrated over the hyperparameters, independent draws, seconds. MCMC: exact Metropolis-Hastings sampler (2 chains) with R-hat and effective sample sizes in the report; minutes.</source>
-      <translation>Snel: Laplace-benaderingen geïntegreerd over de hyperparameters, onafhankelijke trekkingen, seconden. MCMC: exacte Metropolis-Hastings-sampler (2 ketens) met R-hat en effectieve steekproefomvang in het rapport; minuten.</translation>
-    </message>
-    <message>
-      <location filename="../processing/lgcp_fit.py" line="201" />
-      <source>Posterior draws</source>
-      <translation>Trekkingen uit de a-posterioriverdeling</translation>
-    </message>
-    <message>
-      <location filename="../processing/lgcp_fit.py" line="202" />
-      <source>Number of joint posterior draws stored in the model file.</source>
-      <translation>Aantal gezamenlijke trekkingen uit de a-posterioriverdeling dat in het modelbestand wordt opgeslagen.</translation>
-    </message>
-    <message>
-      <location filename="../processing/lgcp_fit.py" line="206" />
-      <source>Intensity raster pixel size</source>
-      <translation>Pixelgrootte van het intensiteitsraster</translation>
-    </message>
-    <message>
-      <location filename="../processing/lgcp_fit.py" line="208" />
-      <source>Pixel size of the intensity raster. Empty: half the largest mesh edge.</source>
-      <translation>Pixelgrootte van het intensiteitsraster. Leeg: de helft van de langste zijde van het driehoeksnet.</translation>
-    </message>
-    <message>
-      <location filename="../processing/lgcp_fit.py" line="212" />
-      <source>Projected CRS to work in</source>
-      <translation>Geprojecteerd werk-CRS</translation>
-    </message>
-    <message>
-      <location filename="../processing/lgcp_fit.py" line="213" />
-      <source>Needed only when the layer is in degrees.</source>
-      <translation>Alleen nodig als de laag in graden is.</translation>
-    </message>
-    <message>
-      <location filename="../processing/lgcp_fit.py" line="217" />
+      <location filename="../processing/dp_counts.py" line="197" />
       <source>Random seed (testing only)</source>
       <translation>Seed van de toevalsgenerator (alleen voor tests)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="223" />
-      <source>Fitted model (CONFIDENTIAL)</source>
-      <translation>Geschat model (VERTROUWELIJK)</translation>
+      <location filename="../processing/dp_counts.py" line="204" />
+      <source>Publishable: the input features without the count field, with the synthetic counts, their mean and mean rate (per 'Rate per' people), and the public prior of every group: expected count, gamma shape a and rate b, and bounds L and U.</source>
+      <translation>Publiceerbaar: de invoerobjecten zonder het veld met aantallen, met de synthetische aantallen, hun gemiddelde en het gemiddelde cijfer (per 'Cijfer per' personen), en de openbare a-prioriverdeling van elke groep: verwacht aantal, vormparameter a en inverse schaalparameter b, en grenzen L en U.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="223" />
-      <source>LGCP model files (*.npz)</source>
-      <translation>LGCP-modelbestanden (*.npz)</translation>
-    </message>
-    <message>
-      <location filename="../processing/lgcp_fit.py" line="225" />
-      <source>The posterior draws, mesh and covariate design, for the synthesis and risk tools.</source>
-      <translation>De trekkingen uit de a-posterioriverdeling, het driehoeksnet en de opzet van de covariaten, voor de synthese- en risicohulpmiddelen.</translation>
-    </message>
-    <message>
-      <location filename="../processing/lgcp_fit.py" line="229" />
-      <source>Posterior intensity (CONFIDENTIAL)</source>
-      <translation>A-posteriori-intensiteit (VERTROUWELIJK)</translation>
-    </message>
-    <message>
-      <location filename="../processing/lgcp_fit.py" line="231" />
-      <source>GeoTIFF: band 1 posterior mean, band 2 posterior sd of the intensity (points per squared CRS unit); NoData outside the window.</source>
-      <translation>GeoTIFF: band 1 het a-posteriorigemiddelde, band 2 de a-posteriori-sd van de intensiteit (punten per vierkante CRS-eenheid); NoData buiten het studiegebied.</translation>
-    </message>
-    <message>
-      <location filename="../processing/lgcp_fit.py" line="238" />
-      <source>HTML files (*.html)</source>
-      <translation>HTML-bestanden (*.html)</translation>
-    </message>
-    <message>
-      <location filename="../processing/lgcp_fit.py" line="238" />
+      <location filename="../processing/dp_counts.py" line="213" />
       <source>Report (CONFIDENTIAL)</source>
       <translation>Rapport (VERTROUWELIJK)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="240" />
-      <source>Parameter table (mean, sd, 95% interval), settings and a map of the intensity.</source>
-      <translation>Parametertabel (gemiddelde, sd, 95%-interval), instellingen en een kaart van de intensiteit.</translation>
+      <location filename="../processing/dp_counts.py" line="214" />
+      <source>HTML files (*.html)</source>
+      <translation>HTML-bestanden (*.html)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="242" />
-      <source>Mesh nodes</source>
-      <translation>Knopen van het driehoeksnet</translation>
+      <location filename="../processing/dp_counts.py" line="218" />
+      <source>CONFIDENTIAL HTML report for the data steward: settings, the guarantee, prior informativeness, how many true counts fell outside their bounds, and true versus synthetic rates. Do not publish.</source>
+      <translation>VERTROUWELIJK HTML-rapport voor de databeheerder: instellingen, de garantie, het informatiegehalte van de a-prioriverdelingen, hoeveel ware aantallen buiten hun grenzen vielen, en ware versus synthetische cijfers. Niet publiceren.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="295" />
-      <source>Mesh: {0} nodes, largest edge {1:g}.</source>
-      <translation>Driehoeksnet: {0} knopen, langste zijde {1:g}.</translation>
+      <location filename="../processing/dp_counts.py" line="223" />
+      <source>Epsilon</source>
+      <translation>Epsilon</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="299" />
-      <source>{0} points share their location with another point.</source>
-      <translation>{0} punten delen hun locatie met een ander punt.</translation>
+      <location filename="../processing/dp_counts.py" line="224" />
+      <source>Number of groups</source>
+      <translation>Aantal groepen</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="378" />
-      <source>mean | sd | 95% interval</source>
-      <translation>gemiddelde | sd | 95%-interval</translation>
+      <location filename="../processing/dp_counts.py" line="225" />
+      <source>Median prior shape a</source>
+      <translation>Mediaan van de a-priori-vormparameter a</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="378" />
-      <source>parameter</source>
-      <translation>parameter</translation>
+      <location filename="../processing/dp_counts.py" line="226" />
+      <source>Largest prior shape a</source>
+      <translation>Grootste a-priori-vormparameter a</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="380" />
-      <source>Points</source>
-      <translation>Punten</translation>
+      <location filename="../processing/dp_counts.py" line="247" />
+      <source>{0} / {1}: give exactly one of the prior rate field and the expected count field.</source>
+      <translation>{0} / {1}: geef precies één van beide op: het veld met het a-prioricijfer of het veld met het verwachte aantal.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="383" />
-      <source>Window area</source>
-      <translation>Oppervlakte van het studiegebied</translation>
+      <location filename="../processing/dp_counts.py" line="254" />
+      <source>{0}: alpha must lie strictly between 0 and 1/2, got {1}.</source>
+      <translation>{0}: alfa moet strikt tussen 0 en 1/2 liggen; opgegeven: {1}.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="385" />
-      <source>Hyperparameter grid points</source>
-      <translation>Roosterpunten van de hyperparameters</translation>
+      <location filename="../processing/dp_counts.py" line="285" />
+      <source>{0}: feature {1} has no value in '{2}'.</source>
+      <translation>{0}: object {1} heeft geen waarde in '{2}'.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="386" />
-      <source>Points sharing a location</source>
-      <translation>Punten met een gedeelde locatie</translation>
+      <location filename="../processing/dp_counts.py" line="289" />
+      <source>{0}: need at least two groups (features).</source>
+      <translation>{0}: er zijn ten minste twee groepen (objecten) nodig.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="390" />
-      <source>Not for publication</source>
-      <translation>Niet voor publicatie</translation>
+      <location filename="../processing/dp_counts.py" line="325" />
+      <source>{0} groups, total {1}: median prior shape a = {2:.4g}, largest {3:.4g}.</source>
+      <translation>{0} groepen, totaal {1}: mediaan van de a-priori-vormparameter a = {2:.4g}, grootste {3:.4g}.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="391" />
-      <source>This fit is derived from the confidential points. Keep the report, the model file and the intensity map internal.</source>
-      <translation>Deze schatting is afgeleid van de vertrouwelijke punten. Houd het rapport, het modelbestand en de intensiteitskaart intern.</translation>
+      <location filename="../processing/dp_counts.py" line="338" />
+      <source>CONFIDENTIAL: DP synthetic counts, steward's report</source>
+      <translation>VERTROUWELIJK: synthetische DP-aantallen, rapport voor de databeheerder</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="396" />
-      <source>Posterior summary</source>
-      <translation>Samenvatting van de a-posterioriverdeling</translation>
+      <location filename="../processing/dp_counts.py" line="376" />
+      <source>{0}: the layer already has a field named '{1}'; rename it first.</source>
+      <translation>{0}: de laag heeft al een veld met de naam '{1}'; wijzig eerst de naam daarvan.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="397" />
-      <source>Settings</source>
-      <translation>Instellingen</translation>
+      <location filename="../processing/dp_counts.py" line="426" />
+      <source>DP synthetic counts (ε = {0:g})</source>
+      <translation>Synthetische DP-aantallen (ε = {0:g})</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="400" />
-      <source>A fixed seed was used (reproducible run).</source>
-      <translation>Er is een vaste seed gebruikt (reproduceerbare uitvoering).</translation>
+      <location filename="../processing/dp_counts.py" line="441" />
+      <source>δ</source>
+      <translation>δ</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="400" />
+      <location filename="../processing/dp_counts.py" line="442" />
+      <source>Mechanism</source>
+      <translation>Mechanisme</translation>
+    </message>
+    <message>
+      <location filename="../processing/dp_counts.py" line="442" />
+      <source>truncated (Quick 2021)</source>
+      <translation>met afkapping (Quick 2021)</translation>
+    </message>
+    <message>
+      <location filename="../processing/dp_counts.py" line="442" />
+      <source>untruncated (Quick 2019)</source>
+      <translation>zonder afkapping (Quick 2019)</translation>
+    </message>
+    <message>
+      <location filename="../processing/dp_counts.py" line="443" />
+      <source>Alpha</source>
+      <translation>Alfa</translation>
+    </message>
+    <message>
+      <location filename="../processing/dp_counts.py" line="444" />
+      <source>c</source>
+      <translation>c</translation>
+    </message>
+    <message>
+      <location filename="../processing/dp_counts.py" line="445" />
+      <source>Groups</source>
+      <translation>Groepen</translation>
+    </message>
+    <message>
+      <location filename="../processing/dp_counts.py" line="446" />
+      <source>Public total</source>
+      <translation>Openbaar totaal</translation>
+    </message>
+    <message>
+      <location filename="../processing/dp_counts.py" line="448" />
+      <source>Certified ε of the priors (two largest loss terms)</source>
+      <translation>Gecertificeerde ε van de a-prioriverdelingen (twee grootste verliestermen)</translation>
+    </message>
+    <message>
+      <location filename="../processing/dp_counts.py" line="449" />
       <source>Seed</source>
       <translation>Seed</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="411" />
+      <location filename="../processing/dp_counts.py" line="449" />
+      <source>none (operating-system entropy)</source>
+      <translation>geen (entropie van het besturingssysteem)</translation>
+    </message>
+    <message>
+      <location filename="../processing/dp_counts.py" line="450" />
+      <source>Fields</source>
+      <translation>Velden</translation>
+    </message>
+    <message>
+      <location filename="../processing/dp_counts.py" line="453" />
+      <source>Median a</source>
+      <translation>Mediaan van a</translation>
+    </message>
+    <message>
+      <location filename="../processing/dp_counts.py" line="454" />
+      <source>Largest a</source>
+      <translation>Grootste a</translation>
+    </message>
+    <message>
+      <location filename="../processing/dp_counts.py" line="455" />
+      <source>Smallest a</source>
+      <translation>Kleinste a</translation>
+    </message>
+    <message>
+      <location filename="../processing/dp_counts.py" line="456" />
+      <source>Median weight of the prior, a / (a + E)</source>
+      <translation>Mediaan van het gewicht van de a-prioriverdeling, a / (a + E)</translation>
+    </message>
+    <message>
+      <location filename="../processing/dp_counts.py" line="461" />
+      <source>True counts outside their bounds [L, U]</source>
+      <translation>Ware aantallen buiten hun grenzen [L, U]</translation>
+    </message>
+    <message>
+      <location filename="../processing/dp_counts.py" line="462" />
+      <source>Correlation of true and mean synthetic rates</source>
+      <translation>Correlatie tussen ware en gemiddelde synthetische cijfers</translation>
+    </message>
+    <message>
+      <location filename="../processing/dp_counts.py" line="464" />
+      <source>Mean absolute difference of counts (mean synthetic − true)</source>
+      <translation>Gemiddeld absoluut verschil van de aantallen (gemiddeld synthetisch − waar)</translation>
+    </message>
+    <message>
+      <location filename="../processing/dp_counts.py" line="470" />
+      <source>Guarantee</source>
+      <translation>Garantie</translation>
+    </message>
+    <message>
+      <location filename="../processing/dp_counts.py" line="471" />
+      <source>ε-differential privacy (δ = 0) for each synthetic data set: moving one event from one group to another (the total unchanged) changes the probability of any output by at most a factor e^ε. The total is published exactly. Priors calibrated with the pairwise bound (each of the two groups involved contributes at most ε/2).</source>
+      <translation>ε-differentiële privacy (δ = 0) voor elke synthetische dataset: het verplaatsen van één gebeurtenis van de ene groep naar een andere (bij een ongewijzigd totaal) verandert de kans op elke mogelijke uitvoer met ten hoogste een factor e^ε. Het totaal wordt exact gepubliceerd. De a-prioriverdelingen zijn gekalibreerd met de paarsgewijze grens (elk van de twee betrokken groepen draagt ten hoogste ε/2 bij).</translation>
+    </message>
+    <message>
+      <location filename="../processing/dp_counts.py" line="478" />
+      <source>Settings</source>
+      <translation>Instellingen</translation>
+    </message>
+    <message>
+      <location filename="../processing/dp_counts.py" line="479" />
+      <source>Prior informativeness</source>
+      <translation>Informatiegehalte van de a-prioriverdelingen</translation>
+    </message>
+    <message>
+      <location filename="../processing/dp_counts.py" line="480" />
+      <source>CONFIDENTIAL: comparison with the true counts (do not publish)</source>
+      <translation>VERTROUWELIJK: vergelijking met de ware aantallen (niet publiceren)</translation>
+    </message>
+    <message>
+      <location filename="../processing/dp_counts.py" line="481" />
+      <source>CONFIDENTIAL: true versus synthetic rates</source>
+      <translation>VERTROUWELIJK: ware versus synthetische cijfers</translation>
+    </message>
+    <message>
+      <location filename="../processing/layers.py" line="42" />
+      <source>{0}: the layer has no polygons.</source>
+      <translation>{0}: de laag heeft geen polygonen.</translation>
+    </message>
+    <message>
+      <location filename="../processing/layers.py" line="58" />
+      <source>{0}: GDAL cannot read {1}.</source>
+      <translation>{0}: GDAL kan {1} niet lezen.</translation>
+    </message>
+    <message>
+      <location filename="../processing/layers.py" line="69" />
+      <source>{0}: {1} is rotated or not north-up; warp it first.</source>
+      <translation>{0}: {1} is gedraaid of niet naar het noorden gericht; herprojecteer het eerst (warp).</translation>
+    </message>
+    <message>
+      <location filename="../processing/layers.py" line="103" />
+      <source>{0}: the layer has no features to measure distances to.</source>
+      <translation>{0}: de laag heeft geen objecten waartoe afstanden kunnen worden gemeten.</translation>
+    </message>
+    <message>
+      <location filename="../processing/lgcp_fit.py" line="77" />
+      <source>Fit a log-Gaussian Cox process</source>
+      <translation>Log-Gaussisch Cox-proces schatten</translation>
+    </message>
+    <message>
+      <location filename="../processing/lgcp_fit.py" line="80" />
+      <source>Point process models</source>
+      <translation>Puntprocesmodellen</translation>
+    </message>
+    <message>
+      <location filename="../processing/lgcp_fit.py" line="86" />
+      <source>Bayesian fit of an LGCP (SPDE Matérn field, covariates, offset) to a point pattern.</source>
+      <translation>Bayesiaanse schatting van een LGCP (SPDE-Matérnveld, covariaten, offset) op basis van een puntpatroon.</translation>
+    </message>
+    <message>
+      <location filename="../processing/lgcp_fit.py" line="90" />
+      <source>&lt;p&gt;Fits log λ(s) = offset(s) + x(s)'β + w(s), where w is a Gaussian field with Matérn covariance (smoothness 1) represented on a triangular mesh by the SPDE approach (Lindgren et al. 2011; Walder et al., Appendix A.1), with unknown effective range and marginal variance. The fast method integrates Laplace approximations over a grid of the two hyperparameters (INLA-style) and draws independent posterior samples. The model file feeds the synthesis tools.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Not a privacy mechanism.&lt;/b&gt; The model, intensity map and report are derived from the confidential points and are for the analyst: do not publish them. Publish synthetic points made from the model instead.&lt;/p&gt;</source>
+      <translation>&lt;p&gt;Schat log λ(s) = offset(s) + x(s)'β + w(s), waarin w een Gaussisch veld met Matérn-covariantie (gladheid 1) is dat met de SPDE-aanpak (Lindgren et al. 2011; Walder et al., Appendix A.1) op een driehoeksnet (mesh) wordt weergegeven, met onbekend effectief bereik en onbekende marginale variantie. De snelle methode integreert Laplace-benaderingen over een rooster van de twee hyperparameters (zoals in INLA) en genereert onafhankelijke trekkingen uit de a-posterioriverdeling. Het modelbestand dient als invoer voor de synthesehulpmiddelen.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Geen privacymechanisme.&lt;/b&gt; Het model, de intensiteitskaart en het rapport zijn afgeleid van de vertrouwelijke punten en zijn bedoeld voor de analist: publiceer ze niet. Publiceer in plaats daarvan synthetische punten die met het model zijn gemaakt.&lt;/p&gt;</translation>
+    </message>
+    <message>
+      <location filename="../processing/lgcp_fit.py" line="107" />
+      <source>Point layer</source>
+      <translation>Puntenlaag</translation>
+    </message>
+    <message>
+      <location filename="../processing/lgcp_fit.py" line="108" />
+      <source>The confidential points (cases, crimes, ...). At least 10.</source>
+      <translation>De vertrouwelijke punten (ziektegevallen, misdrijven, ...). Ten minste 10.</translation>
+    </message>
+    <message>
+      <location filename="../processing/lgcp_fit.py" line="111" />
+      <source>Study window</source>
+      <translation>Studiegebied</translation>
+    </message>
+    <message>
+      <location filename="../processing/lgcp_fit.py" line="112" />
+      <source>Polygons of the study region (holes allowed); every point must lie inside. Empty: the points' bounding box enlarged by 5%.</source>
+      <translation>Polygonen van het studiegebied (gaten toegestaan); elk punt moet erbinnen liggen. Leeg: de omhullende rechthoek van de punten, vergroot met 5%.</translation>
+    </message>
+    <message>
+      <location filename="../processing/lgcp_fit.py" line="118" />
+      <source>Covariate rasters</source>
+      <translation>Covariaatrasters</translation>
+    </message>
+    <message>
+      <location filename="../processing/lgcp_fit.py" line="119" />
+      <source>Rasters (band 1) used as covariates; each must cover the whole window. Reprojected to the working CRS if needed.</source>
+      <translation>Rasters (band 1) die als covariaten worden gebruikt; elk raster moet het hele studiegebied bedekken. Zo nodig geherprojecteerd naar het werk-CRS.</translation>
+    </message>
+    <message>
+      <location filename="../processing/lgcp_fit.py" line="125" />
+      <source>Distance to features</source>
+      <translation>Afstand tot objecten</translation>
+    </message>
+    <message>
+      <location filename="../processing/lgcp_fit.py" line="126" />
+      <source>Adds the covariate 'distance to the nearest feature of this layer' (points, lines or polygon boundaries), e.g. John Snow's Broad Street pump.</source>
+      <translation>Voegt de covariaat 'afstand tot het dichtstbijzijnde object van deze laag' toe (punten, lijnen of polygoongrenzen), bijv. de pomp in Broad Street van John Snow.</translation>
+    </message>
+    <message>
+      <location filename="../processing/lgcp_fit.py" line="132" />
+      <source>Offset raster (log scale)</source>
+      <translation>Offsetraster (logschaal)</translation>
+    </message>
+    <message>
+      <location filename="../processing/lgcp_fit.py" line="133" />
+      <source>Known log-intensity offset, e.g. log population density; must cover the window.</source>
+      <translation>Bekende offset van de log-intensiteit, bijv. de logaritme van de bevolkingsdichtheid; moet het studiegebied bedekken.</translation>
+    </message>
+    <message>
+      <location filename="../processing/lgcp_fit.py" line="136" />
+      <source>Largest mesh edge</source>
+      <translation>Langste zijde van het driehoeksnet</translation>
+    </message>
+    <message>
+      <location filename="../processing/lgcp_fit.py" line="137" />
+      <source>Mesh resolution inside the window, in CRS units. Empty: 1/40 of the window's larger side. Smaller is more accurate and slower (the number of nodes grows as 1/edge²).</source>
+      <translation>Resolutie van het driehoeksnet binnen het studiegebied, in CRS-eenheden. Leeg: 1/40 van de langste zijde van het studiegebied. Een kleinere waarde is nauwkeuriger, maar trager (het aantal knopen groeit als 1/zijde²).</translation>
+    </message>
+    <message>
+      <location filename="../processing/lgcp_fit.py" line="144" />
+      <source>Prior median of the range</source>
+      <translation>A-priorimediaan van het bereik</translation>
+    </message>
+    <message>
+      <location filename="../processing/lgcp_fit.py" line="146" />
+      <source>Centre of the log-normal prior on the effective range (Walder et al., Appendix A.5). Empty: 1/5 of the window's larger side.</source>
+      <translation>Centrum van de lognormale a-prioriverdeling van het effectieve bereik (Walder et al., Appendix A.5). Leeg: 1/5 van de langste zijde van het studiegebied.</translation>
+    </message>
+    <message>
+      <location filename="../processing/lgcp_fit.py" line="153" />
+      <source>Prior median of the field's standard deviation</source>
+      <translation>A-priorimediaan van de standaardafwijking van het veld</translation>
+    </message>
+    <message>
+      <location filename="../processing/lgcp_fit.py" line="155" />
+      <source>Centre of the log-normal prior on the marginal standard deviation of the field (log scale).</source>
+      <translation>Centrum van de lognormale a-prioriverdeling van de marginale standaardafwijking van het veld (logschaal).</translation>
+    </message>
+    <message>
+      <location filename="../processing/lgcp_fit.py" line="160" />
+      <source>Prior on range and standard deviation</source>
+      <translation>A-prioriverdeling van bereik en standaardafwijking</translation>
+    </message>
+    <message>
+      <location filename="../processing/lgcp_fit.py" line="161" />
+      <source>Log-normal (Walder et al., Appendix A.5)</source>
+      <translation>Lognormaal (Walder et al., Appendix A.5)</translation>
+    </message>
+    <message>
+      <location filename="../processing/lgcp_fit.py" line="161" />
+      <source>Penalised complexity (Fuglstad et al. 2019)</source>
+      <translation>Penalised complexity (Fuglstad et al. 2019)</translation>
+    </message>
+    <message>
+      <location filename="../processing/lgcp_fit.py" line="165" />
+      <source>Log-normal: log-sd 1 around the two medians. Penalised complexity: P(range &lt; median) = 0.5 and P(sd &gt; median) = 0.05, which shrinks towards a smooth, weak field.</source>
+      <translation>Lognormaal: log-sd 1 rond de twee medianen. Penalised complexity: P(bereik &lt; mediaan) = 0.5 en P(sd &gt; mediaan) = 0.05, wat krimpt naar een glad, zwak veld.</translation>
+    </message>
+    <message>
+      <location filename="../processing/lgcp_fit.py" line="174" />
+      <source>Integration of the intensity</source>
+      <translation>Integratie van de intensiteit</translation>
+    </message>
+    <message>
+      <location filename="../processing/lgcp_fit.py" line="175" />
+      <source>Edge midpoints (accurate)</source>
+      <translation>Middens van de zijden (nauwkeurig)</translation>
+    </message>
+    <message>
+      <location filename="../processing/lgcp_fit.py" line="175" />
+      <source>Mesh nodes (dual mesh, as in the papers)</source>
+      <translation>Knopen van het driehoeksnet (duaal net, zoals in de artikelen)</translation>
+    </message>
+    <message>
+      <location filename="../processing/lgcp_fit.py" line="179" />
+      <source>Quadrature of the intensity integral in the likelihood. The papers' dual-mesh rule overestimates the integral of a rough field and so the range; edge midpoints do not.</source>
+      <translation>Kwadratuur van de intensiteitsintegraal in de aannemelijkheid. De regel met het duale net uit de artikelen overschat de integraal van een ruw veld en daarmee het bereik; de middens van de zijden doen dat niet.</translation>
+    </message>
+    <message>
+      <location filename="../processing/lgcp_fit.py" line="188" />
+      <source>Method</source>
+      <translation>Methode</translation>
+    </message>
+    <message>
+      <location filename="../processing/lgcp_fit.py" line="189" />
+      <source>Exact MCMC (slower; reference)</source>
+      <translation>Exacte MCMC (langzamer; referentie)</translation>
+    </message>
+    <message>
+      <location filename="../processing/lgcp_fit.py" line="189" />
+      <source>Fast (Laplace + hyperparameter grid)</source>
+      <translation>Snel (Laplace + rooster van hyperparameters)</translation>
+    </message>
+    <message>
+      <location filename="../processing/lgcp_fit.py" line="193" />
+      <source>Fast: Laplace approximations integrated over the hyperparameters, independent draws, seconds. MCMC: exact Metropolis-Hastings sampler (2 chains) with R-hat and effective sample sizes in the report; minutes.</source>
+      <translation>Snel: Laplace-benaderingen geïntegreerd over de hyperparameters, onafhankelijke trekkingen, seconden. MCMC: exacte Metropolis-Hastings-sampler (2 ketens) met R-hat en effectieve steekproefomvang in het rapport; minuten.</translation>
+    </message>
+    <message>
+      <location filename="../processing/lgcp_fit.py" line="200" />
+      <source>Posterior draws</source>
+      <translation>Trekkingen uit de a-posterioriverdeling</translation>
+    </message>
+    <message>
+      <location filename="../processing/lgcp_fit.py" line="201" />
+      <source>Number of joint posterior draws stored in the model file.</source>
+      <translation>Aantal gezamenlijke trekkingen uit de a-posterioriverdeling dat in het modelbestand wordt opgeslagen.</translation>
+    </message>
+    <message>
+      <location filename="../processing/lgcp_fit.py" line="205" />
+      <source>Intensity raster pixel size</source>
+      <translation>Pixelgrootte van het intensiteitsraster</translation>
+    </message>
+    <message>
+      <location filename="../processing/lgcp_fit.py" line="207" />
+      <source>Pixel size of the intensity raster. Empty: half the largest mesh edge.</source>
+      <translation>Pixelgrootte van het intensiteitsraster. Leeg: de helft van de langste zijde van het driehoeksnet.</translation>
+    </message>
+    <message>
+      <location filename="../processing/lgcp_fit.py" line="211" />
+      <source>Projected CRS to work in</source>
+      <translation>Geprojecteerd werk-CRS</translation>
+    </message>
+    <message>
+      <location filename="../processing/lgcp_fit.py" line="212" />
+      <source>Needed only when the layer is in degrees.</source>
+      <translation>Alleen nodig als de laag in graden is.</translation>
+    </message>
+    <message>
+      <location filename="../processing/lgcp_fit.py" line="222" />
+      <source>Fitted model (CONFIDENTIAL)</source>
+      <translation>Geschat model (VERTROUWELIJK)</translation>
+    </message>
+    <message>
+      <location filename="../processing/lgcp_fit.py" line="222" />
+      <source>LGCP model files (*.npz)</source>
+      <translation>LGCP-modelbestanden (*.npz)</translation>
+    </message>
+    <message>
+      <location filename="../processing/lgcp_fit.py" line="224" />
+      <source>The posterior draws, mesh and covariate design, for the synthesis and risk tools.</source>
+      <translation>De trekkingen uit de a-posterioriverdeling, het driehoeksnet en de opzet van de covariaten, voor de synthese- en risicohulpmiddelen.</translation>
+    </message>
+    <message>
+      <location filename="../processing/lgcp_fit.py" line="228" />
+      <source>Posterior intensity (CONFIDENTIAL)</source>
+      <translation>A-posteriori-intensiteit (VERTROUWELIJK)</translation>
+    </message>
+    <message>
+      <location filename="../processing/lgcp_fit.py" line="230" />
+      <source>GeoTIFF: band 1 posterior mean, band 2 posterior sd of the intensity (points per squared CRS unit); NoData outside the window.</source>
+      <translation>GeoTIFF: band 1 het a-posteriorigemiddelde, band 2 de a-posteriori-sd van de intensiteit (punten per vierkante CRS-eenheid); NoData buiten het studiegebied.</translation>
+    </message>
+    <message>
+      <location filename="../processing/lgcp_fit.py" line="239" />
+      <source>Parameter table (mean, sd, 95% interval), settings and a map of the intensity.</source>
+      <translation>Parametertabel (gemiddelde, sd, 95%-interval), instellingen en een kaart van de intensiteit.</translation>
+    </message>
+    <message>
+      <location filename="../processing/lgcp_fit.py" line="241" />
+      <source>Mesh nodes</source>
+      <translation>Knopen van het driehoeksnet</translation>
+    </message>
+    <message>
+      <location filename="../processing/lgcp_fit.py" line="294" />
+      <source>Mesh: {0} nodes, largest edge {1:g}.</source>
+      <translation>Driehoeksnet: {0} knopen, langste zijde {1:g}.</translation>
+    </message>
+    <message>
+      <location filename="../processing/lgcp_fit.py" line="298" />
+      <source>{0} points share their location with another point.</source>
+      <translation>{0} punten delen hun locatie met een ander punt.</translation>
+    </message>
+    <message>
+      <location filename="../processing/lgcp_fit.py" line="377" />
+      <source>mean | sd | 95% interval</source>
+      <translation>gemiddelde | sd | 95%-interval</translation>
+    </message>
+    <message>
+      <location filename="../processing/lgcp_fit.py" line="377" />
+      <source>parameter</source>
+      <translation>parameter</translation>
+    </message>
+    <message>
+      <location filename="../processing/lgcp_fit.py" line="379" />
+      <source>Points</source>
+      <translation>Punten</translation>
+    </message>
+    <message>
+      <location filename="../processing/lgcp_fit.py" line="382" />
+      <source>Window area</source>
+      <translation>Oppervlakte van het studiegebied</translation>
+    </message>
+    <message>
+      <location filename="../processing/lgcp_fit.py" line="384" />
+      <source>Hyperparameter grid points</source>
+      <translation>Roosterpunten van de hyperparameters</translation>
+    </message>
+    <message>
+      <location filename="../processing/lgcp_fit.py" line="385" />
+      <source>Points sharing a location</source>
+      <translation>Punten met een gedeelde locatie</translation>
+    </message>
+    <message>
+      <location filename="../processing/lgcp_fit.py" line="389" />
+      <source>Not for publication</source>
+      <translation>Niet voor publicatie</translation>
+    </message>
+    <message>
+      <location filename="../processing/lgcp_fit.py" line="390" />
+      <source>This fit is derived from the confidential points. Keep the report, the model file and the intensity map internal.</source>
+      <translation>Deze schatting is afgeleid van de vertrouwelijke punten. Houd het rapport, het modelbestand en de intensiteitskaart intern.</translation>
+    </message>
+    <message>
+      <location filename="../processing/lgcp_fit.py" line="395" />
+      <source>Posterior summary</source>
+      <translation>Samenvatting van de a-posterioriverdeling</translation>
+    </message>
+    <message>
+      <location filename="../processing/lgcp_fit.py" line="399" />
+      <source>A fixed seed was used (reproducible run).</source>
+      <translation>Er is een vaste seed gebruikt (reproduceerbare uitvoering).</translation>
+    </message>
+    <message>
+      <location filename="../processing/lgcp_fit.py" line="410" />
       <source>MCMC convergence</source>
       <translation>Convergentie van de MCMC</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="412" />
+      <location filename="../processing/lgcp_fit.py" line="411" />
       <source>Trace plots</source>
       <translation>Traceplots</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="414" />
+      <location filename="../processing/lgcp_fit.py" line="413" />
       <source>Posterior mean intensity</source>
       <translation>A-posteriorigemiddelde van de intensiteit</translation>
     </message>
     <message>
-      <location filename="../processing/provider.py" line="22" />
+      <location filename="../processing/provider.py" line="23" />
       <source>Spatial Privacy</source>
       <translation>Spatial Privacy</translation>
     </message>
     <message>
-      <location filename="../processing/provider.py" line="25" />
+      <location filename="../processing/provider.py" line="26" />
       <source>Spatial Privacy: private maps and synthetic points</source>
       <translation>Spatial Privacy: privacybeschermende kaarten en synthetische punten</translation>
     </message>
