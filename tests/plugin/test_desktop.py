@@ -58,7 +58,11 @@ def test_plugin_loads_registers_opens_toolbox_and_unloads(tmp_path):
     assert out["loaded"]
     assert out["provider"] == "Spatial Privacy"
     assert "&Spatial Privacy" in out["menu"] and out["toolbar"]
-    assert out["toolbox"] == [True, "spatialprivacy", ["spatialprivacy:fitlgcp", "spatialprivacy:pufferfishgrid"]]
+    assert out["toolbox"] == [
+        True,
+        "spatialprivacy",
+        ["spatialprivacy:dpcounts", "spatialprivacy:fitlgcp", "spatialprivacy:pufferfishgrid"],
+    ]
     assert not any("Spatial Privacy" in text for text in out["bar"]), "no notice when nothing is missing"
     assert out["unloaded"] and not out["provider_after_unload"]
     assert "&Spatial Privacy" not in out["menu_after_unload"]
