@@ -106,6 +106,26 @@ def check_public(population, expected) -> tuple[np.ndarray, np.ndarray]:
     return n, e
 
 
+def prior_expected(population, prior, rate_per: float | None = None, rescale_to: int | None = None):
+    """Checked populations and prior expected counts ``E_i``.
+
+    Args:
+        population: ``n_i > 0``.
+        prior: prior rates per ``rate_per`` people (when ``rate_per`` is given), else expected counts.
+        rate_per: e.g. 100,000 for rates per 100,000; ``None`` when ``prior`` holds expected counts.
+        rescale_to: scale ``E`` to add up to this public total (the paper adjusts national rates by
+            ``y. / sum n lambda_0``); ``None`` keeps it.
+    """
+    n = np.asarray(population, dtype=np.float64)
+    e = np.asarray(prior, dtype=np.float64)
+    if rate_per is not None:
+        e = n * e / float(rate_per)
+    n, e = check_public(n, e)
+    if rescale_to is not None:
+        e = e * float(rescale_to) / e.sum()
+    return n, e
+
+
 def check_privacy(epsilon: float, alpha: float | None, c: float) -> None:
     if not (math.isfinite(epsilon) and epsilon > 0):
         raise ParameterError("epsilon", f"epsilon must be > 0; got {epsilon}")
@@ -202,9 +222,9 @@ class Calibration:
     def groups(self) -> int:
         return int(self.a.size)
 
-    def requirement(self, population) -> np.ndarray:
-        """Eq. (7) or (14) evaluated at the calibrated priors (what each ``a_i`` must reach)."""
-        return _requirement_at(self.a, np.asarray(population, dtype=np.float64), self)
+    @property
+    def median_a(self) -> float:
+        return float(np.median(self.a))
 
 
 def _requirement_at(a, n, cal):
@@ -566,7 +586,6 @@ def _sample_sets(total, leaves, left, right, lo, hi, offsets, values, uniforms, 
             if last < first or acc <= 0.0:
                 raise ValueError("the synthetic total fell outside the computed support")
             target = uniforms[row, node - leaves] * acc
-            pick = first
             width = last - first + 1
             # binary search of the cumulative weights
             a_, b_ = 0, width - 1
@@ -724,3 +743,48 @@ def synthesize(
     report(progress, 1.0, "Done")
     outside = int(np.sum((y < cal.lower) | (y > cal.upper))) if cal.truncated else 0
     return Release(synthetic=out, calibration=cal, outside=outside)
+
+
+@dataclass(frozen=True)
+class ReleaseSummary:
+    """What the steward's report says about a release.
+
+    Public: the prior's informativeness (``median_a``, ``max_a``, ``min_a``, ``prior_weight`` = median of
+    ``a_i / (a_i + E_i)``) and ``certified_epsilon``. CONFIDENTIAL (they use the true counts): ``true_rate``,
+    ``synthetic_rate`` (mean over the sets), ``rate_correlation``, ``mean_abs_difference`` (of counts) and
+    ``outside``.
+    """
+
+    median_a: float
+    max_a: float
+    min_a: float
+    prior_weight: float
+    certified_epsilon: float
+    true_rate: np.ndarray
+    synthetic_rate: np.ndarray
+    rate_correlation: float
+    mean_abs_difference: float
+    outside: int
+
+
+def summarize(release: Release, counts, population) -> ReleaseSummary:
+    """The figures of the steward's (confidential) report on ``release``."""
+    cal = release.calibration
+    y = np.asarray(counts, dtype=np.float64)
+    n = np.asarray(population, dtype=np.float64)
+    mean = release.synthetic.mean(axis=0)
+    true_rate, synthetic_rate = y / n, mean / n
+    spread = np.std(true_rate) * np.std(synthetic_rate)
+    correlation = float(np.corrcoef(true_rate, synthetic_rate)[0, 1]) if spread > 0 else float("nan")
+    return ReleaseSummary(
+        median_a=float(np.median(cal.a)),
+        max_a=float(cal.a.max()),
+        min_a=float(cal.a.min()),
+        prior_weight=float(np.median(cal.a / (cal.a + cal.expected))),
+        certified_epsilon=certified_epsilon(cal),
+        true_rate=true_rate,
+        synthetic_rate=synthetic_rate,
+        rate_correlation=correlation,
+        mean_abs_difference=float(np.mean(np.abs(mean - y))),
+        outside=release.outside,
+    )

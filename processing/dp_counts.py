@@ -293,8 +293,6 @@ class DPCountsAlgorithm(SpatialPrivacyAlgorithm):
 
     def processAlgorithm(self, parameters, context, feedback):  # noqa: N802 (QGIS API name)
         self.check_dependencies(feedback)
-        import numpy as np
-
         from ..core import counts
         from ..core.errors import ParameterError
 
@@ -311,19 +309,19 @@ class DPCountsAlgorithm(SpatialPrivacyAlgorithm):
         sets = self.parameterAsInt(parameters, self.SETS, context)
         try:
             y = counts.check_counts(values[self.COUNT_FIELD])
-            population = np.asarray(values[self.POPULATION_FIELD], dtype=np.float64)
-            prior = np.asarray(values[prior_param], dtype=np.float64)
-            if prior_param == self.RATE_FIELD:
-                scale = self.parameterAsDouble(parameters, self.RATE_SCALE, context)
-                prior = population * prior / scale
-            population, prior = counts.check_public(population, prior)
             total = int(y.sum())
-            if self.parameterAsBool(parameters, self.RESCALE_PRIOR, context):
-                prior = prior * total / prior.sum()
+            population, prior = counts.prior_expected(
+                values[self.POPULATION_FIELD],
+                values[prior_param],
+                rate_per=self.parameterAsDouble(parameters, self.RATE_SCALE, context)
+                if prior_param == self.RATE_FIELD
+                else None,
+                rescale_to=total if self.parameterAsBool(parameters, self.RESCALE_PRIOR, context) else None,
+            )
             cal = counts.calibrate(population, prior, total, epsilon, truncate=truncate, alpha=alpha, c=c)
             feedback.pushInfo(
                 self.tr("{0} groups, total {1}: median prior shape a = {2:.4g}, largest {3:.4g}.").format(
-                    len(ids), total, float(np.median(cal.a)), float(cal.a.max())
+                    len(ids), total, cal.median_a, float(cal.a.max())
                 )
             )
             rng, seed = make_rng(self, parameters, context, self.SEED, feedback)
@@ -342,7 +340,7 @@ class DPCountsAlgorithm(SpatialPrivacyAlgorithm):
             {
                 self.EPSILON: epsilon,
                 self.GROUPS: len(ids),
-                self.MEDIAN_A: float(np.median(cal.a)),
+                self.MEDIAN_A: cal.median_a,
                 self.MAX_A: float(cal.a.max()),
             }
         )
@@ -429,13 +427,11 @@ class DPCountsAlgorithm(SpatialPrivacyAlgorithm):
         return {self.OUTPUT: dest}
 
     def _report(self, release, y, population, seed, names, prior_param):
-        import numpy as np
-
         from ..core import counts
 
         tr = self.tr
         cal = release.calibration
-        a = cal.a
+        summary = counts.summarize(release, y, population)
         settings = [
             (tr("Epsilon (ε)"), f"{cal.epsilon:g}"),
             (tr("δ"), "0"),
@@ -445,25 +441,20 @@ class DPCountsAlgorithm(SpatialPrivacyAlgorithm):
             (tr("Groups"), str(cal.groups)),
             (tr("Public total"), str(cal.total)),
             (tr("Synthetic data sets"), str(release.synthetic.shape[0])),
-            (tr("Certified ε of the priors (two largest loss terms)"), f"{counts.certified_epsilon(cal):.6g}"),
+            (tr("Certified ε of the priors (two largest loss terms)"), f"{summary.certified_epsilon:.6g}"),
             (tr("Seed"), tr("none (operating-system entropy)") if seed is None else f"{seed} (NOT for release)"),
             (tr("Fields"), ", ".join(f"{k} = {v}" for k, v in names.items())),
         ]
         informativeness = [
-            (tr("Median a"), f"{np.median(a):.4g}"),
-            (tr("Largest a"), f"{a.max():.4g}"),
-            (tr("Smallest a"), f"{a.min():.4g}"),
-            (tr("Median weight of the prior, a / (a + E)"), f"{np.median(a / (a + cal.expected)):.3f}"),
+            (tr("Median a"), f"{summary.median_a:.4g}"),
+            (tr("Largest a"), f"{summary.max_a:.4g}"),
+            (tr("Smallest a"), f"{summary.min_a:.4g}"),
+            (tr("Median weight of the prior, a / (a + E)"), f"{summary.prior_weight:.3f}"),
         ]
-        true_rate = y / population
-        syn_rate = release.synthetic.mean(axis=0) / population
         confidential = [
-            (tr("True counts outside their bounds [L, U]"), f"{release.outside} of {cal.groups}"),
-            (tr("Correlation of true and mean synthetic rates"), f"{np.corrcoef(true_rate, syn_rate)[0, 1]:.3f}"),
-            (
-                tr("Mean absolute difference of counts (mean synthetic − true)"),
-                f"{np.mean(np.abs(release.synthetic.mean(axis=0) - y)):.3g}",
-            ),
+            (tr("True counts outside their bounds [L, U]"), f"{summary.outside} of {cal.groups}"),
+            (tr("Correlation of true and mean synthetic rates"), f"{summary.rate_correlation:.3f}"),
+            (tr("Mean absolute difference of counts (mean synthetic − true)"), f"{summary.mean_abs_difference:.3g}"),
         ]
         return [
             (
@@ -478,7 +469,7 @@ class DPCountsAlgorithm(SpatialPrivacyAlgorithm):
             (tr("Settings"), settings),
             (tr("Prior informativeness"), informativeness),
             (tr("CONFIDENTIAL: comparison with the true counts (do not publish)"), confidential),
-            (tr("CONFIDENTIAL: true versus synthetic rates"), _rates_chart(true_rate, syn_rate)),
+            (tr("CONFIDENTIAL: true versus synthetic rates"), _rates_chart(summary.true_rate, summary.synthetic_rate)),
         ]
 
 

@@ -26,7 +26,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[2]
 
 
-def snow_setup():
+def snow_setup(max_edge: float | None = None):
     import numpy as np
 
     from spatial_privacy.core.covariates import distance_to_points
@@ -40,7 +40,8 @@ def snow_setup():
     px, py, label = helpers.read_gpkg_points(gpkg, "pumps", "pump")
     pump = label == 7
     covariate = Covariate("distance", lambda u, v: distance_to_points(u, v, px[pump], py[pump]))
-    return lambda: build_lgcp(x, y, covariates=(covariate,)), np
+    options = {} if max_edge is None else {"max_edge": max_edge}
+    return lambda: build_lgcp(x, y, covariates=(covariate,), **options), np
 
 
 def snow_table(repeats: int) -> None:

@@ -29,7 +29,6 @@ and coefficients (``ours.npz``) with the wall times and our diagnostics (``ours.
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
 import math
 import os
@@ -51,18 +50,11 @@ N_TEST_POINTS = 6
 
 def build_snow_model(max_edge: float):
     """The John Snow LGCP of bench_lgcp.py, on a mesh with largest edge ``max_edge``."""
-    from spatial_privacy.core.covariates import distance_to_points
-    from spatial_privacy.core.lgcp_setup import Covariate, build_lgcp
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from bench_lgcp import snow_setup
 
-    spec = importlib.util.spec_from_file_location("core_conftest", REPO / "tests" / "core" / "conftest.py")
-    helpers = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(helpers)
-    gpkg = REPO / "tests" / "data" / "snow_cholera.gpkg"
-    x, y, _ = helpers.read_gpkg_points(gpkg, "deaths", "case")
-    px, py, label = helpers.read_gpkg_points(gpkg, "pumps", "pump")
-    pump = label == 7
-    covariate = Covariate("distance", lambda u, v: distance_to_points(u, v, px[pump], py[pump]))
-    return build_lgcp(x, y, covariates=(covariate,), max_edge=max_edge)
+    build, _ = snow_setup(max_edge)
+    return build()
 
 
 def _sparse_parts(prefix: str, matrix) -> dict:

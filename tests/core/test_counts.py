@@ -218,3 +218,19 @@ def test_total_must_match_the_calibration():
     cal = counts.calibrate(n, [2.0, 2.0, 2.0], 6, 1.0, alpha=0.1)
     with pytest.raises(ParameterError, match="add up to"):
         counts.synthesize([1, 2, 4], n, cal, 1, np.random.default_rng(0))
+
+
+def test_summary_of_a_release_that_repeats_the_truth():
+    """A release equal to the true counts has rate correlation 1 and no count difference."""
+    y = np.array([3, 5, 2, 7])
+    n = np.array([100.0, 200.0, 150.0, 300.0])
+    cal = counts.calibrate(n, n * y.sum() / n.sum(), int(y.sum()), 1.0, alpha=0.1)
+    exact = counts.Release(synthetic=np.tile(y, (3, 1)).astype(np.int32), calibration=cal, outside=0)
+    summary = counts.summarize(exact, y, n)
+    assert summary.rate_correlation == pytest.approx(1.0)
+    assert summary.mean_abs_difference == 0.0
+    assert summary.min_a <= summary.median_a <= summary.max_a
+    assert 0 < summary.prior_weight < 1
+    assert summary.certified_epsilon <= 1.0 + 1e-9
+    shifted = counts.Release(synthetic=np.tile(y[::-1], (3, 1)).astype(np.int32), calibration=cal, outside=0)
+    assert counts.summarize(shifted, y, n).mean_abs_difference == pytest.approx(np.mean(np.abs(y[::-1] - y)))
