@@ -59,3 +59,43 @@ def uniforms(rng: np.random.Generator, size: int | tuple[int, ...]) -> np.ndarra
         float64 array of draws in [0, 1).
     """
     return rng.random(size)
+
+
+def poisson_counts(rng: np.random.Generator, mean: np.ndarray | float) -> np.ndarray:
+    """Independent ``Poisson(mean)`` counts, one per entry of ``mean`` (>= 0, finite): the number of
+    synthetic points of a Poisson point synthesizer in each region (Kim & Lim Definition 3.2), whose
+    privacy comes from the distribution of the released pattern itself.
+
+    Returns:
+        int64 array of the shape of ``mean``.
+    """
+    mean = np.asarray(mean, dtype=np.float64)
+    if not np.all(np.isfinite(mean)) or np.any(mean < 0):
+        raise ValueError("a Poisson mean must be finite and >= 0")
+    return rng.poisson(mean).astype(np.int64)
+
+
+def standard_normals(rng: np.random.Generator, size: int | tuple[int, ...]) -> np.ndarray:
+    """Independent ``N(0, 1)`` draws: the raw material of Gaussian noise fields (e.g. Walder et al.'s
+    additive noise synthesis, eq. 10, and the Gaussian kernel jitter of a Poisson point synthesizer),
+    coloured by the caller with a covariance factor.
+
+    Returns:
+        float64 array of the given shape.
+    """
+    return rng.standard_normal(size)
+
+
+def choice_without_replacement(rng: np.random.Generator, weights: np.ndarray, size: int) -> np.ndarray:
+    """``size`` distinct indices drawn sequentially with probability proportional to ``weights``
+    (the weighted sampling without replacement of Walder et al. Section 5's candidate scheme).
+
+    Returns:
+        int64 array of ``size`` indices into ``weights``.
+    """
+    weights = np.asarray(weights, dtype=np.float64)
+    if weights.ndim != 1 or not np.all(np.isfinite(weights)) or np.any(weights < 0):
+        raise ValueError("weights must be a 1-D array of finite numbers >= 0")
+    if size > np.count_nonzero(weights):
+        raise ValueError("cannot draw more distinct indices than there are positive weights")
+    return rng.choice(weights.size, size=size, replace=False, p=weights / weights.sum()).astype(np.int64)
