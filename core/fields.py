@@ -76,6 +76,21 @@ class SPDEMatern:
         factor = BandedCholesky.factor(lap, perm if perm is not None else rcm_permutation(lap))
         return 2.0 * factor.logdet - float(np.sum(np.log(self.c))) - self.n * math.log(xi2)
 
+    # -- the field interface the LGCP model uses (theta = (log rho, log sigma)) -----------------
+
+    dim = 2  # number of hyperparameters
+
+    def precision_at(self, theta) -> sp.csr_matrix:
+        return self.precision(math.exp(theta[0]), math.exp(theta[1]))
+
+    def logdet_at(self, theta, perm: np.ndarray | None = None) -> float:
+        return self.logdet_precision(math.exp(theta[0]), math.exp(theta[1]), perm)
+
+    def range_sigma(self, theta: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """``(log rho, log sigma)`` per row of ``theta`` (here theta itself)."""
+        theta = np.atleast_2d(theta)
+        return theta[:, 0].copy(), theta[:, 1].copy()
+
 
 # -- priors on theta = (log rho, log sigma) -----------------------------------------------------
 
@@ -152,3 +167,133 @@ def matern(d: np.ndarray, sigma2: float, rho: float, nu: float = 1.0) -> np.ndar
     kd = np.maximum(kappa * d, 1e-300)
     out = sigma2 * (2.0 ** (1.0 - nu) / special.gamma(nu)) * kd**nu * special.kv(nu, kd)
     return np.where(d == 0, sigma2, out)
+
+
+FAMILIES = ("power_exponential", "exponential", "matern")
+
+
+@dataclass(frozen=True, eq=False)
+class KnotCovarianceField:
+    """A Gaussian prior on the weights of a small set of knots with a dense covariance matrix
+    (Kim & Lim Section 3.3.1): ``w ~ N(0, Sigma)``, ``Sigma_ij = k(||t_i - t_j||)`` plus a nugget.
+
+    Families: ``"power_exponential"`` ``sigma^2 exp(-(d/l)^p)`` (Kim & Lim eq. 8, ``0 < p <= 2``),
+    ``"exponential"`` (p = 1) and ``"matern"`` (smoothness ``nu``, ``l`` = effective range).
+
+    Hyperparameters (log scale): ``theta = (log l, log sigma)``; or, with ``ratio`` R given,
+    ``theta = (log l,)`` and ``sigma = R l`` (Kim & Lim fix ``R = sigma / l`` by their DP condition,
+    Corollary 3.9, and put an inverse-gamma prior on ``l``: :class:`InverseGammaLengthPrior`).
+
+    ``nugget`` adds ``nugget * sigma^2`` to the diagonal. The Gaussian (p = 2) correlation matrix of
+    a lattice is numerically singular (its eigenvalues decay faster than exponentially), so without
+    it neither its Cholesky factor nor its inverse exists in floating point. The nugget is an
+    independent N(0, nugget sigma^2) term per knot: it adds at most ``2 nugget sigma^2`` to the
+    variance of a difference of two interpolated values (Kim & Lim eq. 10), which the DP calibration
+    of the LGCP synthesizer must include.
+
+    Dense algebra: O(n^3) per hyperparameter value, meant for a few hundred to ~2,000 knots.
+    """
+
+    knots: np.ndarray
+    family: str = "power_exponential"
+    power: float = 2.0
+    nu: float = 1.0
+    ratio: float | None = None
+    nugget: float = 1e-6
+
+    def __post_init__(self) -> None:
+        knots = np.asarray(self.knots, dtype=np.float64)
+        if knots.ndim != 2 or knots.shape[1] != 2 or knots.shape[0] < 2 or not np.isfinite(knots).all():
+            raise ParameterError("knots", "knots must be a finite (n >= 2, 2) array")
+        object.__setattr__(self, "knots", knots)
+        if self.family not in FAMILIES:
+            raise ParameterError("family", f"family must be one of {', '.join(FAMILIES)}, got {self.family!r}")
+        if self.family == "power_exponential" and not 0 < self.power <= 2:
+            raise ParameterError("power", f"the power must lie in (0, 2], got {self.power!r}")
+        if self.family == "matern" and not self.nu > 0:
+            raise ParameterError("nu", f"the Matérn smoothness must be > 0, got {self.nu!r}")
+        if self.ratio is not None and not (math.isfinite(self.ratio) and self.ratio > 0):
+            raise ParameterError("ratio", f"the ratio sigma / l must be a finite number > 0, got {self.ratio!r}")
+        if not (math.isfinite(self.nugget) and self.nugget >= 0):
+            raise ParameterError("nugget", f"the nugget must be a finite number >= 0, got {self.nugget!r}")
+        diff = knots[:, None, :] - knots[None, :, :]
+        object.__setattr__(self, "_distances", np.sqrt(np.sum(diff * diff, axis=-1)))
+
+    @property
+    def n(self) -> int:
+        return self.knots.shape[0]
+
+    @property
+    def dim(self) -> int:
+        return 1 if self.ratio is not None else 2
+
+    def length_sigma(self, theta) -> tuple[float, float]:
+        """``(l, sigma)`` from ``theta`` on the log scale."""
+        length = math.exp(theta[0])
+        return length, (self.ratio * length if self.ratio is not None else math.exp(theta[1]))
+
+    def covariance(self, length: float, sigma: float) -> np.ndarray:
+        """The dense ``(n, n)`` covariance of the knot weights, nugget included."""
+        d, s2 = self._distances, sigma * sigma
+        if self.family == "matern":
+            cov = matern(d, s2, length, self.nu)
+        else:
+            cov = power_exponential(d, s2, length, 1.0 if self.family == "exponential" else self.power)
+        cov[np.diag_indices_from(cov)] += self.nugget * s2
+        return cov
+
+    def _cholesky(self, theta) -> np.ndarray:
+        try:
+            return np.linalg.cholesky(self.covariance(*self.length_sigma(theta)))
+        except np.linalg.LinAlgError:
+            raise ParameterError(
+                "nugget", "the knot covariance is numerically singular at these hyperparameters: raise the nugget"
+            ) from None
+
+    def precision_at(self, theta) -> sp.csr_matrix:
+        """``Sigma^{-1}`` as a (dense-pattern) sparse matrix, for the LGCP model."""
+        chol = self._cholesky(theta)
+        inv_chol = np.linalg.solve(chol, np.eye(self.n))  # L^{-1}
+        prec = inv_chol.T @ inv_chol
+        return sp.csr_matrix(0.5 * (prec + prec.T))
+
+    def logdet_at(self, theta, perm: np.ndarray | None = None) -> float:
+        """``log |Sigma^{-1}|``."""
+        return -2.0 * float(np.sum(np.log(np.diag(self._cholesky(theta)))))
+
+    def ordering(self) -> np.ndarray:
+        """The identity: a dense matrix has no bandwidth to reduce."""
+        return np.arange(self.n, dtype=np.int64)
+
+    def range_sigma(self, theta: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """``(log l, log sigma)`` per row of ``theta`` (``log sigma = log R + log l`` with a fixed ratio)."""
+        theta = np.atleast_2d(theta)
+        log_l = theta[:, 0].copy()
+        return log_l, (log_l + math.log(self.ratio) if self.ratio is not None else theta[:, 1].copy())
+
+    def sample(self, theta, rng: np.random.Generator, size: int = 1) -> np.ndarray:
+        """``(size, n)`` exact draws of ``w`` from the prior."""
+        return (self._cholesky(theta) @ rng.standard_normal((self.n, size))).T
+
+
+@dataclass(frozen=True)
+class InverseGammaLengthPrior:
+    """``l ~ InvGamma(shape, scale)`` (Kim & Lim Section 3.3.1), density
+    ``scale^shape / Gamma(shape) l^(-shape-1) exp(-scale / l)``; as a prior on ``theta = (log l,)`` the
+    Jacobian ``l`` is included. Its mode on the log scale is ``l = scale / shape``."""
+
+    shape: float = 2.0
+    scale: float = 1.0
+
+    def __post_init__(self) -> None:
+        for name in ("shape", "scale"):
+            value = getattr(self, name)
+            if not (math.isfinite(value) and value > 0):
+                raise ParameterError(name, f"the inverse-gamma {name} must be a finite number > 0, got {value!r}")
+
+    def log_density(self, log_length: float) -> float:
+        a, b = self.shape, self.scale
+        return a * math.log(b) - special.gammaln(a) - a * log_length - b * math.exp(-log_length)
+
+    def centre(self) -> tuple[float]:
+        return (math.log(self.scale / self.shape),)

@@ -147,11 +147,14 @@ class LaplaceFit:
 class LGCPModel:
     """An LGCP on a mesh: SPDE prior, hyperparameter prior, coefficient prior and data."""
 
-    def __init__(
-        self, design: LGCPDesign, spde: SPDEMatern, theta_prior, beta_prior: BetaPrior | None = None, mesh=None
-    ):
+    def __init__(self, design: LGCPDesign, spde, theta_prior, beta_prior: BetaPrior | None = None, mesh=None):
+        """``spde`` is the Gaussian prior on the weights: an :class:`.fields.SPDEMatern` (sparse, any
+        mesh size) or a :class:`.fields.KnotCovarianceField` (dense, small knot sets); ``theta_prior``
+        has ``log_density(*theta)`` and ``centre()`` over that field's ``dim`` hyperparameters."""
         if spde.n != design.n_nodes:
-            raise ValueError("the SPDE model and the design have different numbers of nodes")
+            raise ValueError("the field prior and the design have different numbers of nodes")
+        if len(theta_prior.centre()) != spde.dim:
+            raise ParameterError("prior", f"the field has {spde.dim} hyperparameters but the prior has another number")
         self.mesh = mesh
         self.design = design
         self.spde = spde
@@ -183,8 +186,12 @@ class LGCPModel:
         m, s = self.beta_prior.mean, self.beta_prior.sd
         return float(-0.5 * np.sum(((beta - m) / s) ** 2) - np.sum(np.log(s)) - 0.5 * beta.size * math.log(2 * math.pi))
 
+    @property
+    def is_spde(self) -> bool:
+        return isinstance(self.spde, SPDEMatern)
+
     def precision(self, theta: np.ndarray) -> sp.csr_matrix:
-        return self.spde.precision(math.exp(theta[0]), math.exp(theta[1]))
+        return self.spde.precision_at(theta)
 
     # -- Laplace approximation at fixed theta ----------------------------------------------------
 
@@ -229,10 +236,10 @@ class LGCPModel:
                 break
         mu = self.expected_counts(w, beta)
         factor, z, s_chol = self._factor(q, mu)
-        logdet_q = self.spde.logdet_precision(math.exp(theta[0]), math.exp(theta[1]), self.perm)
+        logdet_q = self.spde.logdet_at(theta, self.perm)
         logdet_h = factor.logdet + 2.0 * float(np.sum(np.log(np.diag(s_chol))))
         log_marginal = (
-            self.theta_prior.log_density(theta[0], theta[1])
+            self.theta_prior.log_density(*theta)
             + self.log_likelihood(w, beta)
             + 0.5 * logdet_q
             - 0.5 * float(w @ (q @ w))
@@ -358,17 +365,20 @@ class Posterior:
     def from_model(
         cls, model: LGCPModel, method: str, beta: np.ndarray, w: np.ndarray, theta: np.ndarray, diagnostics: dict
     ) -> Posterior:
-        """Draws of ``(beta, w, theta)`` (theta columns: log range, log sigma) together with the model's mesh
-        and integration design, as every fitting method returns them."""
+        """Draws of ``(beta, w, theta)`` together with the model's mesh and integration design, as every
+        fitting method returns them. The field maps theta to (log range, log sigma): for the SPDE prior
+        theta is exactly that; for a knot covariance the "range" is its length scale ``l``."""
         d = model.design
         mesh = model.mesh
+        log_range, log_sigma = model.spde.range_sigma(theta)
+        diagnostics = {"field": type(model.spde).__name__, **diagnostics}
         return cls(
             method=method,
             names=d.names,
             beta=beta,
             w=w,
-            log_range=theta[:, 0],
-            log_sigma=theta[:, 1],
+            log_range=log_range,
+            log_sigma=log_sigma,
             nodes=np.asarray(mesh.nodes) if mesh is not None else np.empty((0, 2)),
             triangles=np.asarray(mesh.triangles) if mesh is not None else np.empty((0, 3), dtype=np.int64),
             int_proj=d.int_proj,

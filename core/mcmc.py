@@ -735,6 +735,8 @@ def fit_mcmc(
         ParameterError: a bad argument (named), a hyperparameter posterior without a clear mode, or a
             time budget too short for 4 draws per chain.
     """
+    if not model.is_spde:
+        raise ParameterError("method", "the MCMC sampler supports the SPDE field prior only; use the fast method")
     for name, value, low in (("draws", draws, 1), ("chains", chains, 1), ("warmup", warmup, 0), ("thin", thin, 1)):
         if isinstance(value, bool) or int(value) != value or value < low:
             raise ParameterError(name, f"{name} must be an integer >= {low}, got {value!r}")
