@@ -1,0 +1,149 @@
+"""Kim & Lim's LGCP Cox point synthesizer (Section 3.3.1, Theorem 3.8, Corollary 3.9): the DP
+condition on a triangulated domain and the calibrated ratio ``R = sigma / l``.
+
+Theorem 3.8: with a piecewise-linear field on a mesh, the synthesizer is (epsilon, delta)-DP under the
+alpha-neighbourhood if
+
+    delta >= 4 / epsilon^2 * sum_{(i, j) in I_alpha} sup_{w, v} Var(eta_i(w) - eta_j(v))          (eq. 10)
+
+where ``I_alpha`` holds the pairs of distinct triangles at most alpha apart (eq. 9) and ``eta_i(w)`` is
+the field interpolated in triangle i with barycentric weights w. The variance of a difference of two
+convex combinations is a convex function of the weights, so the supremum is attained at a pair of
+vertices (Kim & Lim Appendix C.1): ``max_{a in T_i, b in T_j} Var(w_a - w_b)`` with
+``Var(w_a - w_b) = 2 (C(0) - C(d_ab))`` for a != b (plus twice the nugget variance) and 0 for a = b.
+
+For the power-exponential covariance with p = 2 and ``sigma = R l``:
+``2 R^2 l^2 (1 - exp(-d^2 / l^2)) <= 2 R^2 d^2`` increases to its bound as ``l`` grows, so the condition
+holds for every ``l`` (the posterior draws ``l``) if ``R^2 <= delta epsilon^2 / (8 sum_pairs d_max^2)``.
+On the equal triangulation of ``[0, B]^2`` into ``2 N^2`` triangles with ``alpha <= B / (N sqrt 2)``,
+``sum d_max^2 <= 68 B^2`` and this is Corollary 3.9: ``delta >= 544 B^2 sigma^2 / (epsilon^2 l^2)``.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+from scipy.spatial import cKDTree
+
+from ..errors import ParameterError
+
+
+def _segment_point_distance(px, py, ax, ay, bx, by) -> np.ndarray:
+    dx, dy = bx - ax, by - ay
+    length2 = dx * dx + dy * dy
+    t = np.clip(((px - ax) * dx + (py - ay) * dy) / np.where(length2 > 0, length2, 1.0), 0.0, 1.0)
+    return np.hypot(px - (ax + t * dx), py - (ay + t * dy))
+
+
+def triangle_pairs_within(nodes: np.ndarray, triangles: np.ndarray, alpha: float) -> tuple[np.ndarray, np.ndarray]:
+    """Pairs ``i < j`` of triangles of a conforming mesh whose distance is at most ``alpha`` (eq. 9).
+
+    Triangles of a conforming mesh do not overlap, so their distance is the smallest distance from a
+    vertex of one to an edge of the other (zero when they share a vertex or an edge).
+    """
+    if not (math.isfinite(alpha) and alpha > 0):
+        raise ParameterError("alpha", f"alpha must be a finite number > 0, got {alpha!r}")
+    corner = nodes[triangles]  # (m, 3, 2)
+    centre = corner.mean(axis=1)
+    radius = np.max(np.hypot(*(corner - centre[:, None, :]).transpose(2, 0, 1)), axis=0)
+    tree = cKDTree(centre)
+    pairs = tree.query_pairs(alpha + 2.0 * float(radius.max()), output_type="ndarray")
+    if pairs.size == 0:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    i, j = pairs[:, 0], pairs[:, 1]
+    best = np.full(i.size, np.inf)
+    for first, second in ((i, j), (j, i)):
+        for v in range(3):
+            px, py = corner[first, v, 0], corner[first, v, 1]
+            for e in range(3):
+                a, b = corner[second, e], corner[second, (e + 1) % 3]
+                best = np.minimum(best, _segment_point_distance(px, py, a[:, 0], a[:, 1], b[:, 0], b[:, 1]))
+    keep = best <= alpha * (1 + 1e-12)
+    return np.minimum(i, j)[keep].astype(np.int64), np.maximum(i, j)[keep].astype(np.int64)
+
+
+def pair_max_vertex_distances(nodes: np.ndarray, triangles: np.ndarray, alpha: float) -> np.ndarray:
+    """For each pair of ``I_alpha``, the largest distance between a vertex of one triangle and a vertex of
+    the other (shared vertices count as distance 0)."""
+    i, j = triangle_pairs_within(nodes, triangles, alpha)
+    a = nodes[triangles[i]][:, :, None, :]
+    b = nodes[triangles[j]][:, None, :, :]
+    if i.size == 0:
+        return np.zeros(0)
+    diff = a - b  # (pairs, 3, 3, 2)
+    return np.max(np.hypot(diff[..., 0], diff[..., 1]), axis=(1, 2))
+
+
+def theorem38_sum(nodes, triangles, alpha: float, covariance, nugget_variance: float = 0.0) -> float:
+    """``sum_{(i, j) in I_alpha} sup Var(eta_i(w) - eta_j(v))`` of Theorem 3.8 for a stationary isotropic
+    covariance function ``covariance(d)`` (with ``covariance(0)`` the marginal variance) and an
+    independent nugget of variance ``nugget_variance`` at every knot.
+
+    The supremum over barycentric weights is the largest vertex-pair variance
+    ``2 (C(0) - C(d_ab)) + 2 nugget`` over distinct vertices a in T_i, b in T_j (0 for a shared vertex).
+    """
+    i, j = triangle_pairs_within(np.asarray(nodes, float), np.asarray(triangles), alpha)
+    if i.size == 0:
+        return 0.0
+    ti, tj = np.asarray(triangles)[i], np.asarray(triangles)[j]
+    c0 = float(covariance(np.zeros(1))[0])
+    best = np.zeros(i.size)
+    for u in range(3):
+        for v in range(3):
+            a, b = ti[:, u], tj[:, v]
+            d = np.hypot(*(nodes[a] - nodes[b]).T)
+            var = np.where(a == b, 0.0, 2.0 * (c0 - covariance(d)) + 2.0 * nugget_variance)
+            best = np.maximum(best, var)
+    return float(best.sum())
+
+
+def corollary39_delta(side: float, cells: int, epsilon: float, sigma: float, length: float, power: float = 2.0):
+    """The right-hand side of Corollary 3.9 (eq. 11) for the equal triangulation of ``[0, B]^2`` into
+    ``2 N^2`` isosceles right triangles (``N = cells``): the smallest delta it certifies."""
+    p = power
+    factor = math.sqrt(2) ** p + 2**p + 6 * math.sqrt(5) ** p + 4 * math.sqrt(8) ** p
+    return 8 * side**p * sigma**2 / (epsilon**2 * cells ** (p - 2) * length**p) * factor
+
+
+@dataclass(frozen=True)
+class LGCPCalibration:
+    """The calibrated ratio of Kim & Lim's LGCP synthesizer and what it guarantees.
+
+    Attributes:
+        ratio: the largest ``R = sigma / l`` for which Theorem 3.8 certifies (epsilon, delta) for all ``l``.
+        epsilon, delta, alpha: the guarantee (alpha in distance units).
+        pairs: the number of triangle pairs in ``I_alpha``.
+        sum_d2: ``sum_pairs d_max^2`` (distance units squared).
+        nugget_variance_per_r2: the nugget variance divided by ``R^2`` (distance units squared).
+    """
+
+    ratio: float
+    epsilon: float
+    delta: float
+    alpha: float
+    pairs: int
+    sum_d2: float
+    nugget_variance_per_r2: float
+
+
+def calibrate_ratio(nodes, triangles, epsilon: float, delta: float, alpha: float, nugget_per_r2: float = 0.0):
+    """The largest ratio ``R = sigma / l`` of the p = 2 power-exponential field that makes Theorem 3.8 hold
+    for every length scale: ``R^2 = delta epsilon^2 / (8 sum_pairs (d_max^2 + nugget_per_r2))``.
+
+    ``nugget_per_r2``: a knot nugget of variance ``nugget_per_r2 * R^2`` (distance units squared) adds
+    ``2 nugget`` to each pair's variance; a nugget proportional to ``sigma^2 = R^2 l^2`` instead would grow
+    without bound in ``l`` and no ratio could certify it.
+    """
+    for name, value in (("epsilon", epsilon), ("alpha", alpha)):
+        if not (math.isfinite(value) and value > 0):
+            raise ParameterError(name, f"{name} must be a finite number > 0, got {value!r}")
+    if not (0 < delta < 1):
+        raise ParameterError("delta", f"delta must lie in (0, 1), got {delta!r}")
+    d = pair_max_vertex_distances(np.asarray(nodes, float), np.asarray(triangles), alpha)
+    total = float(np.sum(d * d) + d.size * nugget_per_r2)
+    if total <= 0:
+        raise ParameterError("alpha", "no pair of triangles lies within alpha: the mesh is degenerate")
+    ratio = math.sqrt(delta * epsilon**2 / (8.0 * total))
+    return LGCPCalibration(ratio, epsilon, delta, alpha, int(d.size), float(np.sum(d * d)), nugget_per_r2)

@@ -1,0 +1,113 @@
+"""Kim & Lim's DP condition for the LGCP Cox point synthesizer (Theorem 3.8, Corollary 3.9)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from spatial_privacy.core.errors import ParameterError
+from spatial_privacy.core.fields import power_exponential
+from spatial_privacy.core.mesh import lattice, triangulate
+from spatial_privacy.core.synthesis import lgcp_dp
+from spatial_privacy.core.window import Window
+
+B, N = 10.0, 10
+S = B / N
+
+
+def exact_corollary_sum(sigma, length, p):
+    """The first line of Kim & Lim's proof of Corollary 3.9 (Appendix C.1), before 1 - exp(-x) <= x."""
+    terms = (
+        (N * N, math.sqrt(2)),
+        ((N - 1) ** 2, 2.0),
+        (6 * N * (N - 1), math.sqrt(5)),
+        (4 * (N - 1) ** 2, math.sqrt(8)),
+    )
+    return sum(count * 2 * sigma**2 * (1 - math.exp(-((k * S / length) ** p))) for count, k in terms)
+
+
+@pytest.mark.parametrize("alpha", [0.05 * S, 0.3 * S, 0.99 * S / math.sqrt(2)])
+def test_pairs_of_the_equal_triangulation_are_the_papers(alpha):
+    mesh = lattice(0, 0, B, B, N, N)
+    d = lgcp_dp.pair_max_vertex_distances(mesh.nodes, mesh.triangles, alpha)
+    values, counts = np.unique(np.round(d / S, 9), return_counts=True)
+    expected = {round(math.sqrt(2), 9): N * N, 2.0: (N - 1) ** 2, round(math.sqrt(5), 9): 6 * N * (N - 1)}
+    expected[round(math.sqrt(8), 9)] = 4 * (N - 1) ** 2
+    assert dict(zip(values.tolist(), counts.tolist())) == expected
+
+
+@pytest.mark.parametrize(("sigma", "length", "p"), [(1.0, 3.0, 2.0), (0.4, 0.7, 2.0), (2.0, 5.0, 1.0)])
+def test_general_sum_equals_the_corollarys_exact_sum_and_its_closed_form_bounds_it(sigma, length, p):
+    mesh = lattice(0, 0, B, B, N, N)
+    total = lgcp_dp.theorem38_sum(
+        mesh.nodes, mesh.triangles, 0.3 * S, lambda d: power_exponential(d, sigma**2, length, p)
+    )
+    assert total == pytest.approx(exact_corollary_sum(sigma, length, p), rel=1e-12)
+    closed = lgcp_dp.corollary39_delta(B, N, 1.0, sigma, length, p)
+    assert 4 * total <= closed
+    if p == 2:
+        assert closed == pytest.approx(544 * B**2 * sigma**2 / length**2, rel=1e-12)
+
+
+def test_closed_form_is_the_limit_for_long_length_scales_and_fine_lattices():
+    # 1 - exp(-x) ~ x for long l, and (N - 1)^2 / N^2 -> 1: the general sum approaches eq. (11)
+    n = 40
+    mesh = lattice(0, 0, B, B, n, n)
+    sigma, length = 1.0, 200.0
+    total = lgcp_dp.theorem38_sum(
+        mesh.nodes, mesh.triangles, 0.1 * B / n, lambda d: power_exponential(d, 1.0, length, 2)
+    )
+    closed = lgcp_dp.corollary39_delta(B, n, 1.0, sigma, length)
+    assert 0.93 < 4 * total / closed <= 1.0
+
+
+def test_calibrated_ratio_makes_the_condition_hold_for_every_length_scale_and_is_tight():
+    mesh = lattice(0, 0, B, B, N, N)
+    eps, delta, alpha = 1.0, 0.01, 0.3 * S
+    cal = lgcp_dp.calibrate_ratio(mesh.nodes, mesh.triangles, eps, delta, alpha)
+    # Corollary 3.9 bounds the same sum from above, so its ratio is smaller
+    assert cal.ratio >= math.sqrt(delta * eps**2 / (544 * B**2))
+    for length in (0.1, 1.0, 10.0, 1e3):
+        sigma = cal.ratio * length
+        rhs = (
+            4
+            / eps**2
+            * lgcp_dp.theorem38_sum(
+                mesh.nodes, mesh.triangles, alpha, lambda d, s=sigma, ell=length: power_exponential(d, s * s, ell, 2)
+            )
+        )
+        assert rhs <= delta * (1 + 1e-9)
+    # tight: at a long length scale a 1% larger ratio violates the condition
+    length = 1e4
+    sigma = 1.01 * cal.ratio * length
+    rhs = (
+        4
+        / eps**2
+        * lgcp_dp.theorem38_sum(
+            mesh.nodes, mesh.triangles, alpha, lambda d: power_exponential(d, sigma * sigma, length, 2)
+        )
+    )
+    assert rhs > delta
+
+
+def test_condition_on_an_irregular_mesh_counts_each_close_pair_once():
+    window = Window.from_polygons([([(0, 0), (6, 0), (6, 3), (3, 3), (3, 6), (0, 6)], [])])
+    mesh = triangulate(window, 1.0)
+    i, j = lgcp_dp.triangle_pairs_within(mesh.nodes, mesh.triangles, 0.2)
+    assert np.all(i < j) and len(set(zip(i.tolist(), j.tolist()))) == i.size
+    # every pair of triangles sharing a vertex is in I_alpha
+    tri = mesh.triangles
+    shared = {(a, b) for a in range(len(tri)) for b in range(a + 1, len(tri)) if set(tri[a]) & set(tri[b])}
+    assert shared <= set(zip(i.tolist(), j.tolist()))
+
+
+def test_bad_privacy_parameters_are_refused():
+    mesh = lattice(0, 0, 1, 1, 4, 4)
+    with pytest.raises(ParameterError, match="alpha"):
+        lgcp_dp.calibrate_ratio(mesh.nodes, mesh.triangles, 1.0, 0.1, 0.0)
+    with pytest.raises(ParameterError, match="delta"):
+        lgcp_dp.calibrate_ratio(mesh.nodes, mesh.triangles, 1.0, 1.5, 0.1)
+    with pytest.raises(ParameterError, match="epsilon"):
+        lgcp_dp.calibrate_ratio(mesh.nodes, mesh.triangles, -1.0, 0.1, 0.1)
