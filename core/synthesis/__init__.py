@@ -6,6 +6,8 @@
   under the alpha-neighbourhood with a calibrated Gaussian bandwidth.
 * :mod:`.laplace_cox`: Kim & Lim's Laplace-mechanism Cox point synthesizer (eqs. 12-13, Theorem 3.10), pure
   epsilon-DP, with an optional noisy total.
+* :mod:`.lgcp_dp`: the DP condition of Kim & Lim's LGCP Cox point synthesizer (Theorem 3.8, Corollary 3.9)
+  and its calibrated ratio ``sigma / l``.
 
 Kim & Lim ("Differentially private synthesis of spatial point processes",
 ``../shared/papers/kim-lim_dp-point-synthesizers.md``) synthesizers reach their study region only through a
