@@ -184,12 +184,13 @@ class KnotCovarianceField:
     ``theta = (log l,)`` and ``sigma = R l`` (Kim & Lim fix ``R = sigma / l`` by their DP condition,
     Corollary 3.9, and put an inverse-gamma prior on ``l``: :class:`InverseGammaLengthPrior`).
 
-    ``nugget`` adds ``nugget * sigma^2`` to the diagonal. The Gaussian (p = 2) correlation matrix of
-    a lattice is numerically singular (its eigenvalues decay faster than exponentially), so without
-    it neither its Cholesky factor nor its inverse exists in floating point. The nugget is an
-    independent N(0, nugget sigma^2) term per knot: it adds at most ``2 nugget sigma^2`` to the
-    variance of a difference of two interpolated values (Kim & Lim eq. 10), which the DP calibration
-    of the LGCP synthesizer must include.
+    ``nugget`` adds ``nugget * sigma^2`` to the diagonal (or ``nugget_variance``, absolute, if given:
+    the DP synthesizer needs a nugget that does not grow with ``sigma``, see core.synthesis.lgcp_dp).
+    The Gaussian (p = 2) correlation matrix of a lattice is numerically singular (its eigenvalues
+    decay faster than exponentially), so without a nugget neither its Cholesky factor nor its inverse
+    exists in floating point. The nugget is an independent normal term per knot: it adds twice its
+    variance to the variance of a difference of two interpolated values (Kim & Lim eq. 10), which the
+    DP calibration of the LGCP synthesizer includes.
 
     Dense algebra: O(n^3) per hyperparameter value, meant for a few hundred to ~2,000 knots.
     """
@@ -200,6 +201,7 @@ class KnotCovarianceField:
     nu: float = 1.0
     ratio: float | None = None
     nugget: float = 1e-6
+    nugget_variance: float | None = None
 
     def __post_init__(self) -> None:
         knots = np.asarray(self.knots, dtype=np.float64)
@@ -214,6 +216,10 @@ class KnotCovarianceField:
             raise ParameterError("nu", f"the Matérn smoothness must be > 0, got {self.nu!r}")
         if self.ratio is not None and not (math.isfinite(self.ratio) and self.ratio > 0):
             raise ParameterError("ratio", f"the ratio sigma / l must be a finite number > 0, got {self.ratio!r}")
+        if self.nugget_variance is not None and not (math.isfinite(self.nugget_variance) and self.nugget_variance > 0):
+            raise ParameterError(
+                "nugget", f"the nugget variance must be a finite number > 0, got {self.nugget_variance!r}"
+            )
         if not (math.isfinite(self.nugget) and self.nugget >= 0):
             raise ParameterError("nugget", f"the nugget must be a finite number >= 0, got {self.nugget!r}")
         diff = knots[:, None, :] - knots[None, :, :]
@@ -239,7 +245,7 @@ class KnotCovarianceField:
             cov = matern(d, s2, length, self.nu)
         else:
             cov = power_exponential(d, s2, length, 1.0 if self.family == "exponential" else self.power)
-        cov[np.diag_indices_from(cov)] += self.nugget * s2
+        cov[np.diag_indices_from(cov)] += self.nugget * s2 if self.nugget_variance is None else self.nugget_variance
         return cov
 
     def _cholesky(self, theta) -> np.ndarray:

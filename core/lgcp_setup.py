@@ -134,6 +134,7 @@ def build_knot_lgcp(
     length_prior: tuple[float, float] | None = None,
     prior_sigma: float = 1.0,
     nugget: float = 1e-6,
+    nugget_variance: float | None = None,
     covariates: tuple[Covariate, ...] = (),
     offset: Callable[[np.ndarray, np.ndarray], np.ndarray] | None = None,
     scheme: str = "vertex",
@@ -153,7 +154,7 @@ def build_knot_lgcp(
             set so that the prior mode of ``log l`` is a fifth of the window's larger side. With a free
             ``sigma`` (no ratio) the log-normal prior of Walder A.5 is used with medians ``scale / shape``
             and ``prior_sigma``.
-        nugget: relative nugget of the knot covariance (see the field's docstring).
+        nugget, nugget_variance: relative or absolute nugget of the knot covariance (see the field's docstring).
         covariates, offset, scheme: as in :func:`build_lgcp`.
     """
     x = np.asarray(x, dtype=np.float64)
@@ -169,7 +170,9 @@ def build_knot_lgcp(
             raise ParameterError(name, f"need at least 2 knots per dimension, got {knots!r}")
     xmin, ymin, xmax, ymax = window.bounds
     mesh = lattice(xmin, ymin, xmax, ymax, int(nx) - 1, int(ny) - 1)
-    field = fields.KnotCovarianceField(mesh.nodes, family=family, power=power, ratio=ratio, nugget=nugget)
+    field = fields.KnotCovarianceField(
+        mesh.nodes, family=family, power=power, ratio=ratio, nugget=nugget, nugget_variance=nugget_variance
+    )
     if length_prior is None:
         length_prior = (2.0, 2.0 * max(xmax - xmin, ymax - ymin) / 5.0)
     shape, scale = length_prior

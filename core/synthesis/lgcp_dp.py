@@ -25,8 +25,10 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
+import scipy.sparse as sp
 from scipy.spatial import cKDTree
 
+from .. import mechanisms
 from ..errors import ParameterError
 
 
@@ -147,3 +149,141 @@ def calibrate_ratio(nodes, triangles, epsilon: float, delta: float, alpha: float
         raise ParameterError("alpha", "no pair of triangles lies within alpha: the mesh is degenerate")
     ratio = math.sqrt(delta * epsilon**2 / (8.0 * total))
     return LGCPCalibration(ratio, epsilon, delta, alpha, int(d.size), float(np.sum(d * d)), nugget_per_r2)
+
+
+#: Nugget variance of the DP field in units of ``R^2 s^2`` (s: the lattice's larger cell side): it adds at
+#: most 1% of the smallest pair term ``2 s^2`` per pair to Theorem 3.8's sum and keeps the Gaussian
+#: covariance numerically positive definite up to length scales of about 100 cells.
+NUGGET_PER_R2_S2 = 0.01
+
+
+@dataclass(frozen=True)
+class LGCPSynthesis:
+    """A synthetic pattern of Kim & Lim's LGCP synthesizer and what it was drawn from.
+
+    Attributes:
+        x, y: the synthetic points (coordinate units); publishable.
+        calibration: the calibrated ratio and privacy parameters.
+        length, sigma: the drawn length scale and ``sigma = R l`` (coordinate units / log-intensity units).
+        log_intensity_nodes: the drawn log intensity at the lattice nodes (the DP-protected parameter draw;
+            publishable as post-processing of the mechanism's randomness).
+        nodes, triangles: the lattice.
+        n: the number of original points (public under the alpha-neighbourhood).
+    """
+
+    x: np.ndarray
+    y: np.ndarray
+    calibration: LGCPCalibration
+    length: float
+    sigma: float
+    log_intensity_nodes: np.ndarray
+    nodes: np.ndarray
+    triangles: np.ndarray
+    n: int
+
+    @property
+    def guarantee(self) -> str:
+        c = self.calibration
+        return (
+            f"({c.epsilon:g}, {c.delta:g})-differential privacy under the alpha-neighbourhood with alpha = {c.alpha:g} "
+            f"(one point moved by at most alpha; the number of points, {self.n}, is public) by Kim & Lim's "
+            f"Theorem 3.8: "
+            f"Gaussian covariance (p = 2) with sigma / l fixed at R = {c.ratio:.6g} over {c.pairs} triangle pairs "
+            f"within alpha. The theorem assumes one exact draw from the posterior; this tool draws from the fast "
+            f"(Laplace) approximation of the posterior, as Kim & Lim draw from a finite NUTS chain."
+        )
+
+
+def _simulate(nodes, triangles, window, eta_nodes, rng) -> tuple[np.ndarray, np.ndarray]:
+    """Poisson process on ``window`` with piecewise-linear log intensity ``eta_nodes`` (thinning per
+    triangle, as core.lgcp.simulate_points), with every random draw from core.mechanisms."""
+    corner = nodes[triangles]
+    eta_tri = eta_nodes[triangles]
+    top = eta_tri.max(axis=1)
+    area = 0.5 * np.abs(
+        (corner[:, 1, 0] - corner[:, 0, 0]) * (corner[:, 2, 1] - corner[:, 0, 1])
+        - (corner[:, 2, 0] - corner[:, 0, 0]) * (corner[:, 1, 1] - corner[:, 0, 1])
+    )
+    counts = mechanisms.poisson_counts(rng, np.exp(top) * area)
+    which = np.repeat(np.arange(triangles.shape[0]), counts)
+    u = mechanisms.uniforms(rng, (which.size, 3))
+    r1, r2 = u[:, 0].copy(), u[:, 1].copy()
+    flip = r1 + r2 > 1
+    r1[flip], r2[flip] = 1 - r1[flip], 1 - r2[flip]
+    bary = np.column_stack([1 - r1 - r2, r1, r2])
+    xy = np.einsum("kj,kjd->kd", bary, corner[which])
+    log_ratio = np.einsum("kj,kj->k", bary, eta_tri[which]) - top[which]
+    keep = (np.log(np.maximum(u[:, 2], 1e-300)) < log_ratio) & window.contains(xy[:, 0], xy[:, 1])
+    order = np.lexsort((xy[keep, 1], xy[keep, 0]))
+    return xy[keep, 0][order], xy[keep, 1][order]
+
+
+def synthesize_lgcp(
+    x,
+    y,
+    domain,
+    rng: np.random.Generator,
+    *,
+    epsilon: float,
+    delta: float,
+    alpha: float,
+    knots: tuple[int, int] = (11, 11),
+    length_prior: tuple[float, float] | None = None,
+    progress=None,
+) -> LGCPSynthesis:
+    """Kim & Lim's LGCP Cox point synthesizer (Section 3.3.1): calibrate ``R = sigma / l`` (Theorem 3.8) on
+    the right-triangle lattice of ``knots`` over the window's bounding box, fit the LGCP with the Gaussian
+    covariance, ``sigma = R l`` and an inverse-gamma prior on ``l`` (core.lgcp_setup.build_knot_lgcp), take
+    one posterior draw of the field and return a Poisson process drawn from it.
+
+    Args:
+        x, y: the original (confidential) points, inside the domain's window.
+        domain: a :class:`.domain.PlanarDomain`.
+        rng: the only source of randomness.
+        epsilon, delta, alpha: the guarantee; alpha in coordinate units.
+        knots: knots per dimension (>= 2; Kim & Lim use 11 x 11).
+        length_prior: ``(shape, scale)`` of the inverse-gamma prior on ``l`` (default: see build_knot_lgcp).
+        progress: optional ``progress(fraction, message)``; may raise to cancel.
+    """
+    from ..lgcp import fit_laplace
+    from ..lgcp_setup import build_knot_lgcp
+    from ..mesh import lattice
+    from ..progress import report, scaled
+
+    x, y = domain.check_points(x, y)
+    if x.size < 1:
+        raise ParameterError("points", "the LGCP synthesizer needs at least one point")
+    nx, ny = knots
+    for value in (nx, ny):
+        if isinstance(value, bool) or int(value) != value or value < 2:
+            raise ParameterError("knots", f"need at least 2 knots per dimension, got {knots!r}")
+    xmin, ymin, xmax, ymax = domain.window.bounds
+    mesh = lattice(xmin, ymin, xmax, ymax, int(nx) - 1, int(ny) - 1)
+    side = max((xmax - xmin) / (nx - 1), (ymax - ymin) / (ny - 1))
+    report(progress, 0.0, "Calibrating sigma / l (Theorem 3.8)")
+    cal = calibrate_ratio(mesh.nodes, mesh.triangles, epsilon, delta, alpha, NUGGET_PER_R2_S2 * side**2)
+    setup = build_knot_lgcp(
+        x,
+        y,
+        domain.window,
+        knots=(int(nx), int(ny)),
+        ratio=cal.ratio,
+        length_prior=length_prior,
+        nugget_variance=NUGGET_PER_R2_S2 * cal.ratio**2 * side**2,
+    )
+    posterior = fit_laplace(setup.model, rng, draws=1, progress=scaled(progress, 0.05, 0.9))
+    eta = posterior.linear_predictor(sp.identity(mesh.n_nodes, format="csr"), np.ones((mesh.n_nodes, 1)))[0]
+    report(progress, 0.95, "Drawing the synthetic points")
+    sx, sy = _simulate(mesh.nodes, mesh.triangles, domain.window, eta, rng)
+    report(progress, 1.0, "Done")
+    return LGCPSynthesis(
+        sx,
+        sy,
+        cal,
+        float(posterior.range[0]),
+        float(posterior.sigma[0]),
+        eta,
+        mesh.nodes,
+        mesh.triangles,
+        int(x.size),
+    )
