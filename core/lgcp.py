@@ -621,7 +621,15 @@ class HyperparameterSearch:
 
         def negative(theta):
             report(self.progress, min(0.4, 0.004 * len(self.cache)), "Finding the mode of the hyperparameter posterior")
-            return -self.log_marginal(theta)
+            # BFGS may try a wild step; a point where the Laplace fit overflows or fails counts as improbable
+            if not np.all(np.isfinite(theta)):
+                return 1e12
+            try:
+                with np.errstate(over="ignore", invalid="ignore"):
+                    value = -self.log_marginal(theta)
+            except np.linalg.LinAlgError:
+                return 1e12
+            return value if math.isfinite(value) else 1e12
 
         start = np.array(self.model.theta_prior.centre(), dtype=np.float64)
         # BFGS with central-difference gradients: about a third of the Laplace fits Nelder-Mead needs

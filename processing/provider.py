@@ -9,6 +9,8 @@ from qgis.PyQt.QtGui import QIcon
 
 from ..plugin.i18n import tr
 from .dp_counts import DPCountsAlgorithm
+from .dp_points import DPPointsAlgorithm
+from .kfunction import KFunctionAlgorithm
 from .lgcp_fit import FitLGCPAlgorithm
 from .pufferfish_grid import PufferfishGridAlgorithm
 
@@ -32,5 +34,11 @@ class SpatialPrivacyProvider(QgsProcessingProvider):
         return str(ICON)
 
     def loadAlgorithms(self):
-        for algorithm in (PufferfishGridAlgorithm(), FitLGCPAlgorithm(), DPCountsAlgorithm()):
+        for algorithm in (
+            PufferfishGridAlgorithm(),
+            FitLGCPAlgorithm(),
+            DPCountsAlgorithm(),
+            DPPointsAlgorithm(),
+            KFunctionAlgorithm(),
+        ):
             self.addAlgorithm(algorithm)

@@ -61,7 +61,13 @@ def test_plugin_loads_registers_opens_toolbox_and_unloads(tmp_path):
     assert out["toolbox"] == [
         True,
         "spatialprivacy",
-        ["spatialprivacy:dpcounts", "spatialprivacy:fitlgcp", "spatialprivacy:pufferfishgrid"],
+        [
+            "spatialprivacy:dpcounts",
+            "spatialprivacy:dppoints",
+            "spatialprivacy:fitlgcp",
+            "spatialprivacy:kfunction",
+            "spatialprivacy:pufferfishgrid",
+        ],
     ]
     assert not any("Spatial Privacy" in text for text in out["bar"]), "no notice when nothing is missing"
     assert out["unloaded"] and not out["provider_after_unload"]

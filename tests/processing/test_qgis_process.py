@@ -102,3 +102,24 @@ def test_dpcounts_headless_on_a_table(qgis_process, data_copy, tmp_path):
     layer = QgsVectorLayer(str(target))
     assert layer.featureCount() == 95
     assert sum(f["syn_3"] for f in layer.getFeatures()) == 7331
+
+
+def test_dppoints_headless_laplace(qgis_process, data_copy, tmp_path):
+    target = tmp_path / "synthetic.gpkg"
+    code, out, err = qgis_process(
+        "--json",
+        "run",
+        "spatialprivacy:dppoints",
+        "--",
+        f"INPUT={data_copy / 'snow_cholera.gpkg'}|layername=deaths",
+        "METHOD=2",
+        "EPSILON=2",
+        "TOTAL_SHARE=0.2",
+        f"OUTPUT={target}",
+    )
+    assert code == 0, err
+    results = json.loads(out)["results"]
+    assert results["EPSILON"] == 2 and results["DELTA"] == 0 and results["NOISE_SCALE"] > 0
+    layer = QgsVectorLayer(str(target))
+    assert layer.featureCount() == results["SYNTHETIC_COUNT"] > 0
+    assert [f.name() for f in layer.fields() if f.name() != "fid"] == ["syn_id"]

@@ -1,0 +1,628 @@
+"""Processing algorithm ``spatialprivacy:dppoints``: Kim & Lim's differentially private point synthesizers
+(kernel, LGCP, Laplace); a thin adapter over core.synthesis."""
+
+from __future__ import annotations
+
+import math
+
+from qgis.core import (
+    QgsFeature,
+    QgsFeatureSink,
+    QgsFields,
+    QgsGeometry,
+    QgsPointXY,
+    QgsProcessingException,
+    QgsProcessingOutputNumber,
+    QgsProcessingParameterCrs,
+    QgsProcessingParameterDistance,
+    QgsProcessingParameterEnum,
+    QgsProcessingParameterFeatureSink,
+    QgsProcessingParameterFeatureSource,
+    QgsProcessingParameterFileDestination,
+    QgsProcessingParameterNumber,
+    QgsWkbTypes,
+)
+
+from .base import (
+    FeedbackProgress,
+    SpatialPrivacyAlgorithm,
+    ensure_folder,
+    figure_data_uri,
+    make_rng,
+    parameter_error,
+    read_point_values,
+    seed_help,
+    write_html_report,
+)
+from .compat import NUMBER_DOUBLE, NUMBER_INTEGER, SOURCE_POINT, SOURCE_POLYGON, int_field
+from .layers import read_window
+
+KERNEL, LGCP, LAPLACE = 0, 1, 2
+#: Short method names (log messages, layer names); the enum shows translated long names.
+METHOD_KEYS = ("kernel", "LGCP", "Laplace")
+#: Margin of the default window around the points, as a fraction of the bounding box's larger side.
+WINDOW_MARGIN = 0.05
+#: Default Laplace cell size as a fraction of the window's larger side (Kim & Lim's 11 x 11 knots: 10 cells).
+CELL_FRACTION = 0.1
+NAN = float("nan")
+
+
+class DPPointsAlgorithm(SpatialPrivacyAlgorithm):
+    REQUIRES = ("numpy", "scipy")
+    INPUT = "INPUT"
+    WINDOW = "WINDOW"
+    METHOD = "METHOD"
+    EPSILON = "EPSILON"
+    DELTA = "DELTA"
+    ALPHA = "ALPHA"
+    CELL_SIZE = "CELL_SIZE"
+    KNOTS = "KNOTS"
+    BANDWIDTH = "BANDWIDTH"
+    TOTAL_SHARE = "TOTAL_SHARE"
+    WORK_CRS = "WORK_CRS"
+    SEED = "SEED"
+    OUTPUT = "OUTPUT"
+    OUTPUT_REPORT = "OUTPUT_REPORT"
+    SYNTHETIC_COUNT = "SYNTHETIC_COUNT"
+    RATIO = "RATIO"
+    NOISE_SCALE = "NOISE_SCALE"
+    EPSILON_ADD_REMOVE = "EPSILON_ADD_REMOVE"
+
+    def name(self):
+        return "dppoints"
+
+    def displayName(self):
+        return self.tr("Differentially private synthetic points (kernel, LGCP, Laplace)")
+
+    def group(self):
+        return self.tr("Synthetic points")
+
+    def groupId(self):
+        return "syntheticpoints"
+
+    def shortDescription(self):
+        return self.tr(
+            "Replace a point pattern by synthetic points that are (ε, δ)-differentially private when one point "
+            "moves by at most α."
+        )
+
+    def shortHelpString(self):
+        return (
+            self.tr(
+                "<p>Draws a synthetic point pattern with one of the three differentially private synthesizers of "
+                "Kim &amp; Lim, <i>Differentially private synthesis of spatial point processes</i> (Sections "
+                "3.2–3.3). You state ε, δ and α; the tool derives the smoothing the guarantee needs and reports "
+                "it.</p>"
+                "<ul><li><b>Kernel</b> (Section 3.2.1, Theorem 3.6): a Poisson process whose intensity is a "
+                "Gaussian kernel estimate with Diggle's edge correction. The bandwidth is the smallest one that "
+                "satisfies (2αB + α²)/(2h²) + r<sub>α</sub>(h) ≤ ε/k (B: the window's diameter; k: the 1 − δ "
+                "quantile of Poisson(n)). Privacy needs large bandwidths: the synthetic points keep the broad "
+                "pattern only.</li>"
+                "<li><b>LGCP</b> (Section 3.3.1, Theorem 3.8): a log-Gaussian Cox process on a right-triangle "
+                "lattice of knots, with a Gaussian covariance whose ratio σ/l is fixed by the privacy condition; "
+                "one draw of the fitted field, then a Poisson process from it.</li>"
+                "<li><b>Laplace</b> (Section 3.3.2, Theorem 3.10): points per grid cell divided by the cell area, "
+                "plus Laplace noise, clamped at 0; then a Poisson process with that intensity. Pure ε-differential "
+                "privacy (δ = 0) for every α. At small ε the noise in empty cells creates many points; a share of ε "
+                "can buy a noisy total the intensity is rescaled to (beyond the paper).</li></ul>"
+                "<p><b>Guarantee.</b> (ε, δ)-differential privacy under the α-neighbourhood: two data sets are "
+                "neighbours when one point is moved by at most α (in the CRS units). For any such pair, the "
+                "probability of any synthetic pattern changes by at most a factor e<sup>ε</sup>, except with "
+                "probability δ.</p>"
+                "<p><b>Not protected:</b> the number of points n. A neighbour moves a point but never adds or "
+                "removes one, so n is public under this guarantee (the kernel and LGCP methods use it, and the "
+                "default δ = 1/n reveals it). The Laplace method alone also bounds the effect of adding or removing "
+                "a point, which its report states. Every synthetic pattern is a separate release: publishing several "
+                "spends the budget several times.</p>"
+                "<p>No attribute of the input is copied: the output has only a synthetic identifier.</p>"
+            )
+            + self.parameter_help_html()
+        )
+
+    def initAlgorithm(self, config=None):
+        tr = self.tr
+        self.add(
+            QgsProcessingParameterFeatureSource(self.INPUT, tr("Point layer"), [SOURCE_POINT]),
+            tr("The confidential points (cases, addresses, ...). Only their locations are used."),
+        )
+        self.add(
+            QgsProcessingParameterFeatureSource(self.WINDOW, tr("Study window"), [SOURCE_POLYGON], None, True),
+            tr(
+                "Polygons of the study region (holes allowed); every point must lie inside. It is public: it "
+                "fixes the diameter B, the cells and the lattice. Empty: the points' bounding box enlarged by 5% "
+                "of its larger side on each side (which depends on the extreme points; give a public window for a "
+                "real release)."
+            ),
+        )
+        self.add(
+            QgsProcessingParameterEnum(
+                self.METHOD,
+                tr("Method"),
+                [
+                    tr("Kernel Poisson synthesizer (Theorem 3.6)"),
+                    tr("LGCP Cox synthesizer (Theorem 3.8)"),
+                    tr("Laplace Cox synthesizer (Theorem 3.10)"),
+                ],
+                False,
+                KERNEL,
+            ),
+            tr(
+                "Kernel: smooth, needs ε, δ and α. LGCP: model-based, needs ε, δ and α. Laplace: cell counts with "
+                "noise, pure ε-DP (δ = 0) for every α."
+            ),
+        )
+        self.add(
+            QgsProcessingParameterNumber(self.EPSILON, tr("Epsilon (ε)"), NUMBER_DOUBLE, 1.0, False, 0.0),
+            tr("The privacy budget ε > 0 of one synthetic pattern. Smaller is more private and less accurate."),
+        )
+        self.add(
+            QgsProcessingParameterNumber(self.DELTA, tr("Delta (δ)"), NUMBER_DOUBLE, None, True, 0.0, 1.0),
+            tr(
+                "The probability δ in (0, 1) with which the ε bound may fail (kernel and LGCP). Empty: 1/n for n "
+                "points, as in Kim & Lim's experiments. Not used by the Laplace method, which is pure ε-DP (δ = 0)."
+            ),
+        )
+        self.add(
+            QgsProcessingParameterDistance(
+                self.ALPHA, tr("Alpha (α, neighbourhood radius)"), None, self.INPUT, True, 0.0
+            ),
+            tr(
+                "α > 0: how far one point may move between neighbouring data sets, in the units of the layer's (or "
+                "working) CRS, e.g. metres. The guarantee hides any one point's location within α; a larger α "
+                "needs more smoothing. Required for the kernel and LGCP methods; the Laplace guarantee holds for "
+                "every α (a value given is only reported)."
+            ),
+        )
+        self.add(
+            QgsProcessingParameterDistance(self.CELL_SIZE, tr("Cell size (Laplace)"), None, self.INPUT, True, 0.0),
+            tr(
+                "Side of the square cells of the Laplace method, in CRS units. Cells are clipped to the window and "
+                "slivers under 1/4 of a cell are merged into a neighbour. Empty: 1/10 of the window's larger side "
+                "(Kim & Lim's 11 x 11 knots)."
+            ),
+        )
+        self.add(
+            QgsProcessingParameterNumber(
+                self.KNOTS, tr("Knots per dimension (LGCP)"), NUMBER_INTEGER, 11, False, 2, 101
+            ),
+            tr(
+                "Number of lattice knots along each side of the window's bounding box for the LGCP method "
+                "(Kim & Lim use 11). More knots give a finer field and a smaller σ/l."
+            ),
+        )
+        self.add(
+            QgsProcessingParameterDistance(self.BANDWIDTH, tr("Bandwidth (kernel)"), None, self.INPUT, True, 0.0),
+            tr(
+                "Standard deviation h of the Gaussian kernel, in CRS units. Empty: the smallest bandwidth that "
+                "gives the guarantee (recommended). A larger one is allowed (smoother, still private); a smaller "
+                "one is refused."
+            ),
+            advanced=True,
+        )
+        self.add(
+            QgsProcessingParameterNumber(
+                self.TOTAL_SHARE, tr("Share of ε for a noisy total (Laplace)"), NUMBER_DOUBLE, 0.0, False, 0.0, 1.0
+            ),
+            tr(
+                "s in [0, 1): spend s·ε on a noisy count of all points and rescale the intensity to it, which "
+                "removes the surplus of points that the clamped noise creates at small ε. The cells get (1 − s)·ε. "
+                "0: Kim & Lim's mechanism. The report states the composed guarantee."
+            ),
+            advanced=True,
+        )
+        self.add(
+            QgsProcessingParameterCrs(self.WORK_CRS, tr("Projected CRS to work in"), None, True),
+            tr(
+                "Needed only when the layer is in degrees: α, the cell size and the bandwidth are then in this "
+                "CRS's units; the output is written back in the layer's CRS."
+            ),
+            advanced=True,
+        )
+        self.add(
+            QgsProcessingParameterNumber(self.SEED, tr("Random seed (testing only)"), NUMBER_INTEGER, None, True, 0),
+            seed_help(),
+            advanced=True,
+        )
+        self.add(
+            QgsProcessingParameterFeatureSink(self.OUTPUT, tr("Synthetic points"), SOURCE_POINT),
+            tr(
+                "Publishable: the synthetic points in the layer's CRS, with one field syn_id. No attribute of the "
+                "input is copied."
+            ),
+        )
+        self.add(
+            QgsProcessingParameterFileDestination(
+                self.OUTPUT_REPORT, tr("Report"), tr("HTML files (*.html)"), None, True, False
+            ),
+            tr(
+                "HTML report: the guarantee in words, ε, δ, α, the calibrated quantities, the number of synthetic "
+                "points and a map of them. It holds no original point; for the kernel and LGCP methods it prints n, "
+                "which this guarantee does not protect."
+            ),
+        )
+        self.addOutput(QgsProcessingOutputNumber(self.EPSILON, tr("Epsilon")))
+        self.addOutput(QgsProcessingOutputNumber(self.DELTA, tr("Delta (0 for Laplace)")))
+        self.addOutput(QgsProcessingOutputNumber(self.ALPHA, tr("Alpha (NaN if not given for Laplace)")))
+        self.addOutput(QgsProcessingOutputNumber(self.SYNTHETIC_COUNT, tr("Number of synthetic points")))
+        self.addOutput(QgsProcessingOutputNumber(self.BANDWIDTH, tr("Kernel bandwidth used (NaN for other methods)")))
+        self.addOutput(QgsProcessingOutputNumber(self.RATIO, tr("LGCP ratio σ/l (NaN for other methods)")))
+        self.addOutput(QgsProcessingOutputNumber(self.NOISE_SCALE, tr("Laplace noise scale (NaN for other methods)")))
+        self.addOutput(
+            QgsProcessingOutputNumber(
+                self.EPSILON_ADD_REMOVE, tr("Laplace ε when a point is added or removed (NaN for other methods)")
+            )
+        )
+
+    # -- inputs ---------------------------------------------------------------------------------
+
+    @staticmethod
+    def _given(parameters, name) -> bool:
+        return parameters.get(name) not in (None, "")
+
+    def _optional(self, parameters, name, context):
+        return self.parameterAsDouble(parameters, name, context) if self._given(parameters, name) else None
+
+    def checkParameterValues(self, parameters, context):  # noqa: N802 (QGIS API name)
+        method = self.parameterAsEnum(parameters, self.METHOD, context)
+        epsilon = self.parameterAsDouble(parameters, self.EPSILON, context)
+        if not (math.isfinite(epsilon) and epsilon > 0):
+            return False, self.tr("{0}: epsilon must be a number > 0, got {1}.").format(self.EPSILON, epsilon)
+        delta = self._optional(parameters, self.DELTA, context)
+        if delta is not None and not (0.0 < delta < 1.0):
+            return False, self.tr("{0}: delta must lie strictly between 0 and 1, got {1}.").format(self.DELTA, delta)
+        if not self._given(parameters, self.ALPHA) and method != LAPLACE:
+            return False, self.tr(
+                "{0}: the kernel and LGCP methods need the neighbourhood radius alpha > 0 (in CRS units)."
+            ).format(self.ALPHA)
+        for name in (self.ALPHA, self.CELL_SIZE, self.BANDWIDTH):
+            value = self._optional(parameters, name, context)
+            if value is not None and not (math.isfinite(value) and value > 0):
+                return False, self.tr("{0}: must be a distance > 0, got {1}.").format(name, value)
+        share = self.parameterAsDouble(parameters, self.TOTAL_SHARE, context)
+        if not (0.0 <= share < 1.0):
+            return False, self.tr("{0}: the share must lie in [0, 1), got {1}.").format(self.TOTAL_SHARE, share)
+        return super().checkParameterValues(parameters, context)
+
+    def _domain(self, parameters, context, x, y, crs):
+        """The study domain: the WINDOW polygons, or the points' bounding box plus 5%; refuses points outside."""
+        from ..core.errors import ParameterError
+        from ..core.synthesis.domain import PlanarDomain
+        from ..core.window import Window
+
+        window = read_window(self, parameters, self.WINDOW, context, crs)
+        try:
+            if window is None:
+                window = Window.around_points(x, y, margin=WINDOW_MARGIN)
+            domain = PlanarDomain(window)
+        except ParameterError as error:
+            raise parameter_error(error, {"points": self.INPUT, "window": self.WINDOW}) from None
+        try:
+            domain.check_points(x, y)
+        except ParameterError as error:
+            raise QgsProcessingException(f"{self.WINDOW}: {error}") from None
+        return domain
+
+    # -- run ------------------------------------------------------------------------------------
+
+    def processAlgorithm(self, parameters, context, feedback):  # noqa: N802 (QGIS API name)
+        self.check_dependencies(feedback)
+        import numpy as np
+
+        from ..core.errors import ParameterError
+
+        method = self.parameterAsEnum(parameters, self.METHOD, context)
+        points = read_point_values(self, parameters, context, feedback, self.INPUT, None, self.WORK_CRS)
+        x, y = np.array(points.x), np.array(points.y)
+        n = int(x.size)
+        domain = self._domain(parameters, context, x, y, points.work_crs)
+        epsilon = self.parameterAsDouble(parameters, self.EPSILON, context)
+        alpha = self._optional(parameters, self.ALPHA, context)
+        delta = self._optional(parameters, self.DELTA, context)
+        self._warn_unused(parameters, context, method, feedback)
+        if method != LAPLACE and delta is None:
+            delta = 1.0 / n
+            feedback.pushInfo(self.tr("{0} empty: using 1/n = {1:.6g}.").format(self.DELTA, delta))
+        rng, seed = make_rng(self, parameters, context, self.SEED, feedback)
+        names = {
+            "epsilon": self.EPSILON,
+            "delta": self.DELTA,
+            "alpha": self.ALPHA,
+            "bandwidth": self.BANDWIDTH,
+            "cell_size": self.CELL_SIZE,
+            "shape": self.CELL_SIZE,
+            "knots": self.KNOTS,
+            "total_share": self.TOTAL_SHARE,
+            "window": self.WINDOW,
+            "points": self.INPUT,
+        }
+        progress = FeedbackProgress(feedback, 30.0, 95.0)
+        try:
+            if method == KERNEL:
+                release = self._kernel(parameters, context, x, y, domain, rng, epsilon, delta, alpha, progress)
+            elif method == LGCP:
+                release = self._lgcp(parameters, context, x, y, domain, rng, epsilon, delta, alpha, progress)
+            else:
+                release = self._laplace(parameters, context, x, y, domain, rng, epsilon, progress)
+        except ParameterError as error:
+            raise parameter_error(error, names) from None
+        release.update(method=method, epsilon=epsilon, alpha=alpha, n=n, seed=seed, domain=domain)
+        sx = release["x"]
+        feedback.pushInfo(self.tr("{0} synthetic points.").format(sx.size))
+        if sx.size == 0:
+            feedback.pushWarning(self.tr("The synthetic pattern is empty (no points)."))
+        progress.check_cancel()
+        report_path = self.parameterAsFileOutput(parameters, self.OUTPUT_REPORT, context)
+        ensure_folder(report_path, self.OUTPUT_REPORT)
+        report = self._report(release) if report_path else None
+        progress.check_cancel()
+        results = self._write(parameters, context, points, release)
+        if report is not None:
+            write_html_report(report_path, self.tr("Differentially private synthetic points"), report)
+            results[self.OUTPUT_REPORT] = report_path
+        feedback.setProgress(100)
+        results.update(
+            {
+                self.EPSILON: epsilon,
+                self.DELTA: release["delta"],
+                self.ALPHA: NAN if alpha is None else alpha,
+                self.SYNTHETIC_COUNT: int(sx.size),
+                self.BANDWIDTH: release.get("bandwidth", NAN),
+                self.RATIO: release.get("ratio", NAN),
+                self.NOISE_SCALE: release.get("noise_scale", NAN),
+                self.EPSILON_ADD_REMOVE: release.get("epsilon_add_remove", NAN),
+            }
+        )
+        return results
+
+    def _warn_unused(self, parameters, context, method, feedback):
+        unused = {
+            self.DELTA: method == LAPLACE,
+            self.CELL_SIZE: method != LAPLACE,
+            self.BANDWIDTH: method != KERNEL,
+        }
+        for name, ignored in unused.items():
+            if ignored and self._given(parameters, name):
+                feedback.pushWarning(self.tr("{0} is not used by the {1} method.").format(name, METHOD_KEYS[method]))
+        if method != LAPLACE and self.parameterAsDouble(parameters, self.TOTAL_SHARE, context) > 0:
+            feedback.pushWarning(
+                self.tr("{0} is not used by the {1} method.").format(self.TOTAL_SHARE, METHOD_KEYS[method])
+            )
+
+    def _kernel(self, parameters, context, x, y, domain, rng, epsilon, delta, alpha, progress):
+        from ..core.progress import scaled
+        from ..core.synthesis.kernel import calibrate_kernel, synthesize_kernel
+
+        calibration = calibrate_kernel(x.size, epsilon, delta, alpha, domain, progress=scaled(progress, 0.0, 0.85))
+        synthesis = synthesize_kernel(
+            x,
+            y,
+            domain,
+            rng,
+            epsilon=epsilon,
+            delta=delta,
+            alpha=alpha,
+            bandwidth=self._optional(parameters, self.BANDWIDTH, context),
+            calibration=calibration,
+            progress=scaled(progress, 0.85, 1.0),
+        )
+        return {"x": synthesis.x, "y": synthesis.y, "delta": delta, "bandwidth": synthesis.bandwidth, "core": synthesis}
+
+    def _lgcp(self, parameters, context, x, y, domain, rng, epsilon, delta, alpha, progress):
+        from ..core.synthesis.lgcp_dp import synthesize_lgcp
+
+        knots = self.parameterAsInt(parameters, self.KNOTS, context)
+        synthesis = synthesize_lgcp(
+            x, y, domain, rng, epsilon=epsilon, delta=delta, alpha=alpha, knots=(knots, knots), progress=progress
+        )
+        return {
+            "x": synthesis.x,
+            "y": synthesis.y,
+            "delta": delta,
+            "ratio": synthesis.calibration.ratio,
+            "knots": knots,
+            "core": synthesis,
+        }
+
+    def _laplace(self, parameters, context, x, y, domain, rng, epsilon, progress):
+        from ..core.synthesis.laplace_cox import synthesize_laplace
+
+        xmin, ymin, xmax, ymax = domain.bounds
+        cell = self._optional(parameters, self.CELL_SIZE, context) or CELL_FRACTION * max(xmax - xmin, ymax - ymin)
+        partition = domain.grid_partition(cell_size=cell)
+        synthesis = synthesize_laplace(
+            x,
+            y,
+            partition,
+            rng,
+            epsilon=epsilon,
+            total_share=self.parameterAsDouble(parameters, self.TOTAL_SHARE, context),
+            progress=progress,
+        )
+        g = synthesis.guarantee
+        return {
+            "x": synthesis.x,
+            "y": synthesis.y,
+            "delta": 0.0,
+            "cell_size": cell,
+            "noise_scale": g.noise_scale,
+            "epsilon_add_remove": g.epsilon_add_remove,
+            "core": synthesis,
+        }
+
+    # -- outputs --------------------------------------------------------------------------------
+
+    def _write(self, parameters, context, points, release):
+        fields = QgsFields()
+        fields.append(int_field("syn_id"))
+        sink, dest = self.parameterAsSink(
+            parameters, self.OUTPUT, context, fields, QgsWkbTypes.Point, points.source_crs
+        )
+        if sink is None:
+            raise QgsProcessingException(self.invalidSinkError(parameters, self.OUTPUT))
+        to_source = points.to_source()
+        # Writing is not cancellable on purpose: a cancelled write would leave a half-written layer.
+        for k, (px, py) in enumerate(zip(release["x"].tolist(), release["y"].tolist())):
+            geometry = QgsGeometry.fromPointXY(QgsPointXY(px, py))
+            if to_source is not None:
+                geometry.transform(to_source)
+            feature = QgsFeature(fields)
+            feature.setGeometry(geometry)
+            feature.setAttributes([k + 1])
+            sink.addFeature(feature, QgsFeatureSink.FastInsert)
+        if context.willLoadLayerOnCompletion(dest):
+            context.layerToLoadOnCompletionDetails(dest).name = self.tr("DP synthetic points ({0}, ε = {1:g})").format(
+                METHOD_KEYS[release["method"]], release["epsilon"]
+            )
+        return {self.OUTPUT: dest}
+
+    def _report(self, release):
+        tr = self.tr
+        method, epsilon, alpha, n = release["method"], release["epsilon"], release["alpha"], release["n"]
+        domain, synthesis = release["domain"], release["core"]
+        alpha_text = tr("every α") if alpha is None else f"{alpha:g}"
+        settings = [
+            (tr("Method"), METHOD_KEYS[method]),
+            (tr("Epsilon (ε)"), f"{epsilon:g}"),
+            (tr("Delta (δ)"), f"{release['delta']:.6g}"),
+            (tr("Alpha (α, CRS units)"), alpha_text),
+            (tr("Window area (squared CRS units)"), f"{domain.measure:.6g}"),
+            (tr("Window diameter B (CRS units)"), f"{domain.diameter:.6g}"),
+            (tr("Synthetic points"), str(release["x"].size)),
+            (
+                tr("Seed"),
+                tr("none (operating-system entropy)")
+                if release["seed"] is None
+                else tr("{0} (reproducible: NOT for release)").format(release["seed"]),
+            ),
+        ]
+        if method != LAPLACE:
+            settings.insert(6, (tr("Original points n (public under this guarantee)"), str(n)))
+        neighbourhood = tr(
+            "Two data sets are neighbours when one point is moved by at most α; the number of points n is the same "
+            "in both, so n is not protected by this guarantee."
+        )
+        if method == KERNEL:
+            cal = synthesis.calibration
+            guarantee = tr(
+                "({0:g}, {1:g})-differential privacy under the α-neighbourhood with α = {2:g} (Kim & Lim, Theorem "
+                "3.6): for any synthetic pattern, its probability changes by at most a factor e^ε between "
+                "neighbouring data sets, except with probability δ. {3} The number of points n = {4} is printed in "
+                "this report and is public under this guarantee."
+            ).format(epsilon, cal.delta, cal.alpha, neighbourhood, n)
+            calibration = [
+                (tr("Bandwidth used h (CRS units)"), f"{synthesis.bandwidth:.6g}"),
+                (tr("Smallest private bandwidth (CRS units)"), f"{cal.h:.6g}"),
+                (tr("k: 1 − δ quantile of Poisson(n)"), str(cal.k)),
+                (tr("B: window diameter"), f"{cal.B:.6g}"),
+                (tr("Upper bound of r_α(h) at the smallest bandwidth"), f"{cal.r_alpha:.6g}"),
+                (tr("(2αB + α²)/(2h²) + r_α(h) at the bandwidth used"), f"{synthesis.lhs:.6g}"),
+                (tr("ε / k"), f"{cal.rhs:.6g}"),
+            ]
+            background = None
+        elif method == LGCP:
+            cal = synthesis.calibration
+            guarantee = tr(
+                "({0:g}, {1:g})-differential privacy under the α-neighbourhood with α = {2:g} (Kim & Lim, Theorem "
+                "3.8): for any synthetic pattern, its probability changes by at most a factor e^ε between "
+                "neighbouring data sets, except with probability δ. {3} The number of points n = {4} is printed in "
+                "this report and is public under this guarantee. The theorem assumes one exact draw from the "
+                "posterior; this tool draws from a fast (Laplace) approximation of it, as Kim & Lim draw from a "
+                "finite MCMC chain."
+            ).format(epsilon, cal.delta, cal.alpha, neighbourhood, n)
+            calibration = [
+                (tr("Ratio R = σ/l"), f"{cal.ratio:.6g}"),
+                (tr("Triangle pairs within α"), str(cal.pairs)),
+                (tr("Sum over pairs of the largest squared vertex distance"), f"{cal.sum_d2:.6g}"),
+                (tr("Knots per dimension"), str(release["knots"])),
+                (tr("Drawn length scale l (CRS units)"), f"{synthesis.length:.6g}"),
+                (tr("Drawn σ = R l"), f"{synthesis.sigma:.6g}"),
+            ]
+            background = ("lgcp", synthesis)
+        else:
+            g = synthesis.guarantee
+            partition = synthesis.partition
+            if g.total_share > 0:
+                guarantee = tr(
+                    "{0:.6g}-differential privacy when one point is moved any distance (Kim & Lim, Theorem 3.10, "
+                    "for every α; the noisy total costs nothing there because n does not change), and {1:.6g}-"
+                    "differential privacy when one point is added or removed ({2:.6g} for the noisy total plus "
+                    "{3:.6g} × {4:.6g} / {5:.6g} for the cells). δ = 0. {6} Only the add-or-remove guarantee "
+                    "covers n, so n is not printed in this report."
+                ).format(
+                    g.epsilon_alpha,
+                    g.epsilon_add_remove,
+                    g.epsilon_total,
+                    g.epsilon_cells,
+                    g.sensitivity_add_remove,
+                    g.sensitivity,
+                    neighbourhood,
+                )
+            else:
+                guarantee = tr(
+                    "{0:.6g}-differential privacy when one point is moved any distance (Kim & Lim, Theorem 3.10, "
+                    "for every α), and {1:.6g}-differential privacy when one point is added or removed "
+                    "({0:.6g} × {2:.6g} / {3:.6g}). δ = 0. {4} Only the add-or-remove guarantee covers n, so n is "
+                    "not printed in this report."
+                ).format(g.epsilon, g.epsilon_add_remove, g.sensitivity_add_remove, g.sensitivity, neighbourhood)
+            calibration = [
+                (tr("Cell size (CRS units)"), f"{release['cell_size']:.6g}"),
+                (tr("Cells (after merging slivers)"), str(partition.n_regions)),
+                (tr("Slivers merged into a neighbour"), str(partition.merged)),
+                (tr("Sensitivity Δ = 1/|S_p| + 1/|S_q| (per squared unit)"), f"{g.sensitivity:.6g}"),
+                (tr("Laplace noise scale Δ / ε_cells (points per squared unit)"), f"{g.noise_scale:.6g}"),
+                (tr("ε for the cells"), f"{g.epsilon_cells:.6g}"),
+                (tr("Share of ε for the noisy total"), f"{g.total_share:g}"),
+                (tr("ε when a point is added or removed"), f"{g.epsilon_add_remove:.6g}"),
+            ]
+            if synthesis.noisy_total is not None:
+                calibration.append((tr("Noisy total"), f"{synthesis.noisy_total:.6g}"))
+            calibration += [(tr("Note"), note) for note in partition.notes]
+            background = ("laplace", synthesis)
+        return [
+            (tr("Guarantee"), guarantee),
+            (tr("Settings"), settings),
+            (tr("Calibration"), calibration),
+            (tr("Synthetic points"), _map(domain, release["x"], release["y"], background)),
+        ]
+
+
+def _map(domain, sx, sy, background) -> str:
+    """The window, the public intensity the points were drawn from (LGCP, Laplace) and the synthetic points."""
+    import matplotlib
+    import numpy as np
+
+    matplotlib.use("Agg")
+    from matplotlib import pyplot as plt
+
+    xmin, ymin, xmax, ymax = domain.bounds
+    aspect = (ymax - ymin) / max(xmax - xmin, 1e-300)
+    fig, ax = plt.subplots(figsize=(6.5, min(max(6.5 * aspect, 3.0), 10.0)), dpi=90)
+    image = None
+    if background is not None and background[0] == "laplace":
+        synthesis = background[1]
+        part = synthesis.partition
+        grid = np.full((part.nx, part.ny), np.nan)
+        grid[part.ix, part.iy] = synthesis.intensity[part.region]
+        image = ax.pcolormesh(part.x_lines, part.y_lines, grid.T, cmap="viridis", alpha=0.8)
+    elif background is not None and background[0] == "lgcp":
+        synthesis = background[1]
+        nodes = synthesis.nodes
+        image = ax.tripcolor(
+            nodes[:, 0],
+            nodes[:, 1],
+            synthesis.triangles,
+            np.exp(synthesis.log_intensity_nodes),
+            cmap="viridis",
+            shading="gouraud",
+        )
+    if image is not None:
+        fig.colorbar(image, ax=ax, label="intensity (points per squared unit)")
+    for ring in domain.window.rings:
+        closed = np.vstack([ring, ring[:1]])
+        ax.plot(closed[:, 0], closed[:, 1], color="black", linewidth=0.8)
+    ax.scatter(sx, sy, s=4, color="tab:red")
+    ax.set_xlim(xmin, xmax)
+    ax.set_ylim(ymin, ymax)
+    ax.set_aspect("equal")
+    ax.set_title(f"{sx.size} synthetic points")
+    return figure_data_uri(fig)

@@ -1,0 +1,301 @@
+"""spatialprivacy:dppoints through processing.run in real headless QGIS, on John Snow's cholera deaths and on
+a subset of the (synthetic) enterprises in EPSG:28992."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import numpy as np
+import processing
+import pytest
+from qgis.core import (
+    QgsApplication,
+    QgsCoordinateReferenceSystem,
+    QgsCoordinateTransform,
+    QgsFeature,
+    QgsGeometry,
+    QgsPointXY,
+    QgsProcessingException,
+    QgsProcessingFeedback,
+    QgsProcessingModelAlgorithm,
+    QgsProcessingModelChildAlgorithm,
+    QgsProcessingModelChildParameterSource,
+    QgsProcessingModelOutput,
+    QgsProcessingModelParameter,
+    QgsProcessingParameterFeatureSource,
+    QgsProject,
+    QgsVectorLayer,
+)
+
+from spatial_privacy.core.synthesis import kernel, laplace_cox, lgcp_dp
+from spatial_privacy.core.synthesis.domain import PlanarDomain
+from spatial_privacy.core.window import Window
+
+ALG = "spatialprivacy:dppoints"
+KERNEL, LGCP, LAPLACE = 0, 1, 2
+#: A rectangle of the enterprises layer (EPSG:28992, metres) with a few hundred points.
+BOX = (75000.0, 443000.0, 78000.0, 446000.0)
+
+
+@pytest.fixture(autouse=True)
+def _provider(provider):
+    return provider
+
+
+@pytest.fixture(scope="module")
+def deaths(data_copy):
+    layer = QgsVectorLayer(f"{data_copy / 'snow_cholera.gpkg'}|layername=deaths", "deaths", "ogr")
+    assert layer.isValid() and layer.featureCount() == 578
+    return layer
+
+
+def coordinates(layer):
+    xy = np.array([[f.geometry().asPoint().x(), f.geometry().asPoint().y()] for f in layer.getFeatures()])
+    return xy[:, 0], xy[:, 1]
+
+
+def snow_domain(layer):
+    x, y = coordinates(layer)
+    return x, y, PlanarDomain(Window.around_points(x, y, margin=0.05))
+
+
+def memory_points(xy, crs):
+    layer = QgsVectorLayer(f"Point?crs={crs}&field=secret:integer", "pts", "memory")
+    feats = []
+    for k, (x, y) in enumerate(xy):
+        f = QgsFeature(layer.fields())
+        f.setGeometry(QgsGeometry.fromPointXY(QgsPointXY(x, y)))
+        f.setAttributes([k])
+        feats.append(f)
+    layer.dataProvider().addFeatures(feats)
+    return layer
+
+
+def rectangle_layer(x0, y0, x1, y1, crs="EPSG:28992"):
+    layer = QgsVectorLayer(f"Polygon?crs={crs}" if crs else "Polygon", "win", "memory")
+    f = QgsFeature()
+    f.setGeometry(QgsGeometry.fromWkt(f"POLYGON(({x0} {y0}, {x1} {y0}, {x1} {y1}, {x0} {y1}, {x0} {y0}))"))
+    layer.dataProvider().addFeatures([f])
+    return layer
+
+
+@pytest.fixture(scope="module")
+def enterprises_box(enterprises):
+    """The enterprises inside BOX, as a memory layer in EPSG:28992 (with an attribute that must not be copied)."""
+    layer = QgsVectorLayer(enterprises, "enterprises", "ogr")
+    x0, y0, x1, y1 = BOX
+    xy = [
+        (p.x(), p.y())
+        for p in (f.geometry().asPoint() for f in layer.getFeatures())
+        if x0 < p.x() < x1 and y0 < p.y() < y1
+    ]
+    assert 100 < len(xy) < 2000
+    return memory_points(xy, "EPSG:28992"), np.array(xy)
+
+
+def output_points(path):
+    layer = QgsVectorLayer(str(path), "out", "ogr")
+    assert layer.isValid(), path
+    xy = np.array([[f.geometry().asPoint().x(), f.geometry().asPoint().y()] for f in layer.getFeatures()])
+    return layer, xy.reshape(-1, 2)
+
+
+def run(layer, out: Path, **extra):
+    params = {"INPUT": layer, "EPSILON": 5.0, "ALPHA": 0.1, "SEED": 1854, "OUTPUT": str(out / "syn.gpkg")}
+    params.update(extra)
+    return processing.run(ALG, params)
+
+
+def test_registered_with_help_for_every_parameter():
+    alg = QgsApplication.processingRegistry().algorithmById(ALG)
+    assert alg is not None
+    missing = [p.name() for p in alg.parameterDefinitions() if not p.help()]
+    assert not missing
+    text = alg.shortHelpString()
+    assert "Not protected" in text and "number of points n" in text and "3.2–3.3" in text and "Kim" in text
+    assert "pure ε-DP" in alg.parameterDefinition("DELTA").help()
+
+
+def test_kernel_bandwidth_is_the_core_calibration_and_nothing_is_copied(deaths, tmp_path):
+    report = tmp_path / "kernel.html"
+    result = run(deaths, tmp_path, METHOD=KERNEL, OUTPUT_REPORT=str(report))
+    x, y, domain = snow_domain(deaths)
+    cal = kernel.calibrate_kernel(578, 5.0, 1 / 578, 0.1, domain)
+    assert result["BANDWIDTH"] == pytest.approx(cal.h, rel=1e-12)
+    assert result["DELTA"] == pytest.approx(1 / 578) and result["ALPHA"] == 0.1 and result["EPSILON"] == 5.0
+    assert math.isnan(result["RATIO"]) and math.isnan(result["NOISE_SCALE"])
+    layer, xy = output_points(result["OUTPUT"])
+    assert set(layer.fields().names()) <= {"fid", "syn_id"}
+    assert len(xy) == result["SYNTHETIC_COUNT"] == layer.featureCount()
+    assert abs(len(xy) - 578) < 5 * math.sqrt(578)  # Poisson(n) synthetic points
+    assert domain.contains(xy[:, 0], xy[:, 1]).all()
+    assert sorted(f["syn_id"] for f in layer.getFeatures()) == list(range(1, len(xy) + 1))
+    text = report.read_text(encoding="utf-8")
+    for word in ("Epsilon (ε)", "Delta (δ)", "Alpha (α", "not protected", "n = 578", f"{cal.h:.6g}", str(cal.k)):
+        assert word in text, word
+    assert "data:image/png;base64," in text
+    # the report holds no original point: no original coordinate appears in it
+    assert not any(f"{v:.6g}" in text for v in x[:50])
+
+
+def test_lgcp_ratio_is_the_core_calibration_on_the_same_lattice(deaths, tmp_path):
+    from spatial_privacy.core.mesh import lattice
+
+    report = tmp_path / "lgcp.html"
+    result = run(deaths, tmp_path, METHOD=LGCP, KNOTS=7, EPSILON=2.0, DELTA=0.01, OUTPUT_REPORT=str(report))
+    _, _, domain = snow_domain(deaths)
+    xmin, ymin, xmax, ymax = domain.bounds
+    mesh = lattice(xmin, ymin, xmax, ymax, 6, 6)
+    side = max(xmax - xmin, ymax - ymin) / 6
+    cal = lgcp_dp.calibrate_ratio(mesh.nodes, mesh.triangles, 2.0, 0.01, 0.1, lgcp_dp.NUGGET_PER_R2_S2 * side**2)
+    assert result["RATIO"] == pytest.approx(cal.ratio, rel=1e-12)
+    assert result["DELTA"] == 0.01 and math.isnan(result["BANDWIDTH"])
+    layer, xy = output_points(result["OUTPUT"])
+    assert set(layer.fields().names()) <= {"fid", "syn_id"} and len(xy) == result["SYNTHETIC_COUNT"] > 0
+    assert domain.contains(xy[:, 0], xy[:, 1]).all()
+    text = report.read_text(encoding="utf-8")
+    assert "Theorem 3.8" in text and "not protected" in text and f"{cal.ratio:.6g}" in text and str(cal.pairs) in text
+
+
+def test_laplace_noise_scale_and_composed_guarantee(deaths, tmp_path):
+    report = tmp_path / "laplace.html"
+    result = run(
+        deaths, tmp_path, METHOD=LAPLACE, ALPHA=None, TOTAL_SHARE=0.5, CELL_SIZE=2.0, OUTPUT_REPORT=str(report)
+    )
+    _, _, domain = snow_domain(deaths)
+    guarantee = laplace_cox.laplace_guarantee(domain.grid_partition(cell_size=2.0).region_measure, 5.0, 0.5)
+    assert result["NOISE_SCALE"] == pytest.approx(guarantee.noise_scale, rel=1e-12)
+    assert result["EPSILON_ADD_REMOVE"] == pytest.approx(guarantee.epsilon_add_remove, rel=1e-12)
+    assert result["DELTA"] == 0 and math.isnan(result["ALPHA"]) and math.isnan(result["BANDWIDTH"])
+    layer, xy = output_points(result["OUTPUT"])
+    assert set(layer.fields().names()) <= {"fid", "syn_id"} and domain.contains(xy[:, 0], xy[:, 1]).all()
+    # the noisy total (Laplace scale 1 / 2.5) keeps the synthetic count near n instead of far above it
+    assert abs(result["SYNTHETIC_COUNT"] - 578) < 5 * math.sqrt(578)
+    text = report.read_text(encoding="utf-8")
+    assert "added or removed" in text and "not protected" in text and "578" not in text  # n is not printed
+    # default cells: 1/10 of the window's larger side
+    default = run(deaths, tmp_path, METHOD=LAPLACE, OUTPUT=str(tmp_path / "default.gpkg"))
+    xmin, ymin, xmax, ymax = domain.bounds
+    cells = domain.grid_partition(cell_size=max(xmax - xmin, ymax - ymin) / 10)
+    assert default["NOISE_SCALE"] == pytest.approx(laplace_cox.laplace_guarantee(cells.region_measure, 5.0).noise_scale)
+
+
+def test_window_layer_in_a_projected_crs(enterprises_box, tmp_path):
+    layer, xy_in = enterprises_box
+    result = run(layer, tmp_path, METHOD=KERNEL, EPSILON=2.0, ALPHA=50.0, WINDOW=rectangle_layer(*BOX))
+    domain = PlanarDomain(Window.rectangle(*BOX))
+    cal = kernel.calibrate_kernel(len(xy_in), 2.0, 1 / len(xy_in), 50.0, domain)
+    assert result["BANDWIDTH"] == pytest.approx(cal.h, rel=1e-12)
+    out, xy = output_points(result["OUTPUT"])
+    assert out.crs().authid() == "EPSG:28992" and set(out.fields().names()) <= {"fid", "syn_id"}
+    assert domain.contains(xy[:, 0], xy[:, 1]).all() and len(xy) == result["SYNTHETIC_COUNT"]
+
+
+def test_geographic_layer_needs_a_working_crs_and_output_is_back_in_degrees(enterprises_box, tmp_path):
+    layer, xy_in = enterprises_box
+    rd, wgs = QgsCoordinateReferenceSystem("EPSG:28992"), QgsCoordinateReferenceSystem("EPSG:4326")
+    forward = QgsCoordinateTransform(rd, wgs, QgsProject.instance())
+    degrees = memory_points([(p.x(), p.y()) for p in (forward.transform(QgsPointXY(*v)) for v in xy_in)], "EPSG:4326")
+    out = tmp_path / "out"
+    with pytest.raises(QgsProcessingException, match=r"INPUT is in the geographic CRS EPSG:4326.*WORK_CRS"):
+        run(degrees, out, METHOD=LAPLACE, OUTPUT=str(out / "syn.gpkg"))
+    assert not out.exists()
+    result = run(
+        degrees, tmp_path, METHOD=LAPLACE, CELL_SIZE=500.0, WORK_CRS="EPSG:28992", WINDOW=rectangle_layer(*BOX)
+    )
+    synthetic, xy = output_points(result["OUTPUT"])
+    assert synthetic.crs().authid() == "EPSG:4326" and len(xy) == result["SYNTHETIC_COUNT"] > 0
+    assert np.all((xy[:, 0] > 3) & (xy[:, 0] < 8) & (xy[:, 1] > 50) & (xy[:, 1] < 54))  # degrees
+    back = QgsCoordinateTransform(wgs, rd, QgsProject.instance())
+    rd_xy = np.array([[p.x(), p.y()] for p in (back.transform(QgsPointXY(*v)) for v in xy)])
+    x0, y0, x1, y1 = BOX
+    assert np.all((rd_xy[:, 0] > x0 - 1) & (rd_xy[:, 0] < x1 + 1) & (rd_xy[:, 1] > y0 - 1) & (rd_xy[:, 1] < y1 + 1))
+
+
+@pytest.mark.parametrize(
+    "extra, pattern",
+    [
+        pytest.param({"ALPHA": 0.0}, r"ALPHA: must be a distance > 0", id="alpha zero"),
+        pytest.param({"ALPHA": -1.0}, r"ALPHA: must be a distance > 0", id="alpha negative"),
+        pytest.param({"ALPHA": None}, r"ALPHA: the kernel and LGCP methods need", id="alpha missing"),
+        pytest.param({"DELTA": 0.0}, r"DELTA: delta must lie strictly between 0 and 1", id="delta zero"),
+        pytest.param({"DELTA": 1.0}, r"DELTA: delta must lie strictly between 0 and 1", id="delta one"),
+        pytest.param({"METHOD": LGCP, "DELTA": 1.5}, r"DELTA: delta must lie", id="delta above one"),
+        pytest.param({"EPSILON": 0.0}, r"EPSILON: epsilon must be a number > 0", id="epsilon zero"),
+        pytest.param({"METHOD": LAPLACE, "EPSILON": -1.0}, r"EPSILON: epsilon must be", id="epsilon negative"),
+        pytest.param({"METHOD": LAPLACE, "TOTAL_SHARE": 1.0}, r"TOTAL_SHARE: the share must lie", id="share one"),
+        pytest.param({"BANDWIDTH": 1.0}, r"BANDWIDTH: bandwidth 1 is below the smallest private", id="bandwidth"),
+        pytest.param(
+            {"WINDOW": "window"}, r"WINDOW: \d+ of the 578 points lie outside the window", id="window misses points"
+        ),
+        pytest.param(
+            {"METHOD": LAPLACE, "WINDOW": "window"}, r"WINDOW: \d+ of the 578 points lie outside", id="window laplace"
+        ),
+    ],
+)
+def test_bad_input_is_refused_naming_the_parameter_and_nothing_is_written(deaths, tmp_path, extra, pattern):
+    if extra.get("WINDOW") == "window":
+        extra = {**extra, "WINDOW": rectangle_layer(10, 10, 14, 14, crs="")}
+    out = tmp_path / "out"
+    with pytest.raises(QgsProcessingException, match=pattern):
+        run(deaths, out, OUTPUT_REPORT=str(out / "report.html"), **extra)
+    assert not (out / "syn.gpkg").exists() and not (out / "report.html").exists()
+    assert not out.exists()
+
+
+def test_seeded_runs_are_reproducible(deaths, tmp_path):
+    first = output_points(run(deaths, tmp_path, OUTPUT=str(tmp_path / "a.gpkg"), SEED=7)["OUTPUT"])[1]
+    again = output_points(run(deaths, tmp_path, OUTPUT=str(tmp_path / "b.gpkg"), SEED=7)["OUTPUT"])[1]
+    other = output_points(run(deaths, tmp_path, OUTPUT=str(tmp_path / "c.gpkg"), SEED=8)["OUTPUT"])[1]
+    np.testing.assert_array_equal(first, again)
+    assert first.shape != other.shape or not np.array_equal(first, other)
+
+
+class CancelDuringCalibration(QgsProcessingFeedback):
+    """Presses Cancel once the core reports progress beyond reading the points (30%)."""
+
+    def setProgress(self, progress):  # noqa: N802 (QGIS API name)
+        super().setProgress(progress)
+        if progress > 30:
+            self.cancel()
+
+
+@pytest.mark.parametrize("when", ["before", "during calibration"])
+def test_cancel_writes_nothing(deaths, tmp_path, when):
+    feedback = QgsProcessingFeedback() if when == "before" else CancelDuringCalibration()
+    if when == "before":
+        feedback.cancel()
+    out = tmp_path / "out"
+    with pytest.raises(QgsProcessingException, match="Cancelled"):
+        processing.run(
+            ALG,
+            {"INPUT": deaths, "ALPHA": 0.1, "OUTPUT": str(out / "s.gpkg"), "OUTPUT_REPORT": str(out / "r.html")},
+            feedback=feedback,
+        )
+    assert not out.exists()
+
+
+def test_graphical_model_chain(deaths, tmp_path):
+    """extract the deaths west of x = 14 -> dppoints (Laplace): the points stay in the extract's window."""
+    model = QgsProcessingModelAlgorithm("dp points chain", "tests")
+    model.addModelParameter(QgsProcessingParameterFeatureSource("pts", "pts"), QgsProcessingModelParameter("pts"))
+    extract = QgsProcessingModelChildAlgorithm("native:extractbyexpression")
+    extract.setChildId("extract")
+    extract.addParameterSources("INPUT", [QgsProcessingModelChildParameterSource.fromModelParameter("pts")])
+    extract.addParameterSources("EXPRESSION", [QgsProcessingModelChildParameterSource.fromStaticValue("$x < 14")])
+    model.addChildAlgorithm(extract)
+    child = QgsProcessingModelChildAlgorithm(ALG)
+    child.setChildId("dp")
+    child.addParameterSources("INPUT", [QgsProcessingModelChildParameterSource.fromChildOutput("extract", "OUTPUT")])
+    for key, value in {"METHOD": LAPLACE, "EPSILON": 2.0, "SEED": 3}.items():
+        child.addParameterSources(key, [QgsProcessingModelChildParameterSource.fromStaticValue(value)])
+    out = QgsProcessingModelOutput("synthetic", "synthetic")
+    out.setChildOutputName("OUTPUT")
+    child.setModelOutputs({"synthetic": out})
+    model.addChildAlgorithm(child)
+    result = processing.run(model, {"pts": deaths, "dp:synthetic": str(tmp_path / "model.gpkg")})
+    layer, xy = output_points(result["dp:synthetic"])
+    x, y = coordinates(deaths)
+    window = Window.around_points(x[x < 14], y[x < 14], margin=0.05)
+    assert layer.featureCount() > 0 and window.contains(xy[:, 0], xy[:, 1]).all()

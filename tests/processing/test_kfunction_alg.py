@@ -1,0 +1,404 @@
+"""spatialprivacy:kfunction through processing.run in real headless QGIS, on John Snow's cholera deaths (no CRS)
+and a box of the (synthetic) enterprises in EPSG:28992; every table is checked against core.metrics.kfunction."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import numpy as np
+import processing
+import pytest
+from qgis.core import (
+    NULL,
+    QgsApplication,
+    QgsCoordinateReferenceSystem,
+    QgsFeature,
+    QgsGeometry,
+    QgsPointXY,
+    QgsProcessingException,
+    QgsProcessingFeedback,
+    QgsVectorLayer,
+)
+
+from spatial_privacy.core.metrics.kfunction import default_radii, k_function, mise
+from spatial_privacy.core.window import Window
+from spatial_privacy.processing.raster import write_float_raster
+
+ALG = "spatialprivacy:kfunction"
+CORRECTIONS = ("isotropic", "border", "none")
+#: A rectangle of the enterprises layer (EPSG:28992, metres) with 659 points, and its neighbour to the east.
+BOX = (75000.0, 443000.0, 78000.0, 446000.0)
+SHIFT = 3000.0
+NO_CRS = QgsCoordinateReferenceSystem()
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _registered(provider):
+    """The provider with the algorithm: added here until the provider's loadAlgorithms lists it."""
+    from spatial_privacy.processing.kfunction import KFunctionAlgorithm
+
+    if QgsApplication.processingRegistry().algorithmById(ALG) is None:
+        assert provider.addAlgorithm(KFunctionAlgorithm())
+    return provider
+
+
+def memory_points(xy, crs=""):
+    """A memory point layer; ``crs`` an authid or a QgsCoordinateReferenceSystem ("" gives QGIS's default)."""
+    layer = QgsVectorLayer(f"Point?crs={crs}" if isinstance(crs, str) and crs else "Point", "pts", "memory")
+    if not isinstance(crs, str):
+        layer.setCrs(crs)
+    features = []
+    for x, y in xy:
+        feature = QgsFeature()
+        feature.setGeometry(QgsGeometry.fromPointXY(QgsPointXY(float(x), float(y))))
+        features.append(feature)
+    layer.dataProvider().addFeatures(features)
+    return layer
+
+
+def rectangle_layer(x0, y0, x1, y1, crs="EPSG:28992"):
+    layer = QgsVectorLayer(f"Polygon?crs={crs}", "window", "memory")
+    feature = QgsFeature()
+    feature.setGeometry(QgsGeometry.fromWkt(f"POLYGON(({x0} {y0}, {x1} {y0}, {x1} {y1}, {x0} {y1}, {x0} {y0}))"))
+    layer.dataProvider().addFeatures([feature])
+    return layer
+
+
+def coordinates(layer):
+    xy = np.array([[f.geometry().asPoint().x(), f.geometry().asPoint().y()] for f in layer.getFeatures()])
+    return xy[:, 0], xy[:, 1]
+
+
+@pytest.fixture(scope="module")
+def deaths(data_copy):
+    layer = QgsVectorLayer(f"{data_copy / 'snow_cholera.gpkg'}|layername=deaths", "deaths", "ogr")
+    assert layer.isValid() and layer.featureCount() == 578 and not layer.crs().authid()  # "Undefined Cartesian SRS"
+    return layer
+
+
+@pytest.fixture(scope="module")
+def snow(deaths):
+    """Coordinates of the deaths and the default window (bounding box + 5%)."""
+    x, y = coordinates(deaths)
+    return x, y, Window.around_points(x, y, margin=0.05)
+
+
+@pytest.fixture(scope="module")
+def enterprise_boxes(enterprises):
+    """The enterprises in BOX, and those of the box east of it shifted west into BOX (a different pattern)."""
+    layer = QgsVectorLayer(enterprises, "enterprises", "ogr")
+    xy = np.array([[f.geometry().asPoint().x(), f.geometry().asPoint().y()] for f in layer.getFeatures()])
+    x0, y0, x1, y1 = BOX
+    inside = xy[(xy[:, 0] > x0) & (xy[:, 0] < x1) & (xy[:, 1] > y0) & (xy[:, 1] < y1)]
+    east = xy[(xy[:, 0] > x0 + SHIFT) & (xy[:, 0] < x1 + SHIFT) & (xy[:, 1] > y0) & (xy[:, 1] < y1)]
+    east = east - [SHIFT, 0.0]
+    assert len(inside) == 659 and len(east) > 100
+    return inside, east
+
+
+def table(path):
+    """The OUTPUT table as {field: array}, NULL as NaN."""
+    layer = QgsVectorLayer(str(path), "k", "ogr")
+    assert layer.isValid(), path
+    names = [f.name() for f in layer.fields() if f.name() != "fid"]
+    rows = [[math.nan if f[n] is None or f[n] == NULL else float(f[n]) for n in names] for f in layer.getFeatures()]
+    return dict(zip(names, np.array(rows).T))
+
+
+def run(layer, out: Path, **extra):
+    params = {"INPUT": layer, "OUTPUT": str(out / "k.gpkg")}
+    params.update(extra)
+    return processing.run(ALG, params)
+
+
+def constant_raster(path, value, window, crs=NO_CRS):
+    xmin, ymin, xmax, ymax = window.bounds
+    write_float_raster(
+        str(path), np.full((20, 20), value), xmin - 1, ymax + 1, (max(xmax - xmin, ymax - ymin) + 2) / 20, crs
+    )
+    return str(path)
+
+
+def test_registered_with_help_for_every_parameter():
+    alg = QgsApplication.processingRegistry().algorithmById(ALG)
+    assert alg is not None
+    assert not [p.name() for p in alg.parameterDefinitions() if not p.help()]
+    text = alg.shortHelpString()
+    for phrase in ("Kest", "Kinhom", "eq. 14", "Isotropic", "Border", "MISE", "Not for publication", "data steward"):
+        assert phrase in text, phrase
+    for name in ("OUTPUT", "OUTPUT_CHART"):
+        assert "CONFIDENTIAL" in alg.parameterDefinition(name).description()
+    assert "5%" in alg.parameterDefinition("WINDOW").help()
+    assert {o.name() for o in alg.outputDefinitions()} >= {"OUTPUT", "OUTPUT_CHART", "MISE", "N_POINTS"}
+
+
+@pytest.mark.parametrize("correction", range(3), ids=CORRECTIONS)
+def test_table_is_the_core_estimate_for_each_correction(deaths, snow, tmp_path, correction):
+    x, y, window = snow
+    result = run(deaths, tmp_path, RADII="2,40", CORRECTION=correction)
+    got = table(result["OUTPUT"])
+    assert set(got) == {"r", "K", "L", "theo"}
+    expected = k_function(x, y, window, np.linspace(0, 2, 41), CORRECTIONS[correction])
+    np.testing.assert_allclose(got["r"], expected.r, rtol=0, atol=1e-15)
+    np.testing.assert_allclose(got["K"], expected.K, rtol=1e-13, atol=0)
+    np.testing.assert_allclose(got["L"], expected.L, rtol=1e-13, atol=0)
+    np.testing.assert_allclose(got["theo"], np.pi * expected.r**2, rtol=1e-15)
+    assert result["N_POINTS"] == 578 and math.isnan(result["MISE"])
+    assert got["K"][-1] > np.pi * 4  # the deaths cluster around the Broad Street pump
+    assert "OUTPUT_CHART" not in result or not result["OUTPUT_CHART"]
+
+
+@pytest.mark.parametrize(
+    "text, radii",
+    [
+        pytest.param("", None, id="empty: spatstat's rule"),
+        pytest.param(" 1.5 , 3 ", np.linspace(0, 1.5, 4), id="max,steps"),
+        pytest.param("0,0.25,0.5,1", [0, 0.25, 0.5, 1], id="list"),
+        pytest.param("0.1, 0.2, 0.4", [0.1, 0.2, 0.4], id="list not from 0"),
+    ],
+)
+def test_radii(deaths, snow, tmp_path, text, radii):
+    x, y, window = snow
+    got = table(run(deaths, tmp_path, RADII=text)["OUTPUT"])
+    expected = default_radii(window, 578, 100) if radii is None else radii
+    np.testing.assert_allclose(got["r"], expected, rtol=1e-15, atol=0)
+    np.testing.assert_allclose(got["K"], k_function(x, y, window, expected).K, rtol=1e-13)
+
+
+@pytest.mark.parametrize(
+    "text, pattern",
+    [
+        ("-1,0,1", r"RADII: radii must be >= 0, got -1"),
+        ("0,2,1", r"RADII: radii must be strictly increasing, but 1 follows 2"),
+        ("0,1,1", r"RADII: radii must be strictly increasing"),
+        ("0,1,x", r"RADII: 'x' is not a number"),
+        ("0;1;2", r"RADII: '0;1;2' is not a number"),
+        ("5", r"RADII: give a maximum radius and a number of steps"),
+        ("0,10", r"RADII: the maximum radius must be > 0"),
+        ("5,2.5", r"RADII: the number of steps must be a whole number"),
+        ("5,0", r"RADII: the number of steps must be a whole number"),
+        ("0,1,inf", r"RADII: 'inf' is not a finite number"),
+    ],
+)
+def test_bad_radii_are_refused_and_nothing_is_written(deaths, tmp_path, text, pattern):
+    out = tmp_path / "out"
+    with pytest.raises(QgsProcessingException, match=pattern):
+        run(deaths, out, RADII=text, OUTPUT_CHART=str(out / "chart.html"))
+    assert not out.exists()
+
+
+def test_synthetic_equal_to_the_input_has_mise_zero_and_a_chart(deaths, tmp_path):
+    chart = tmp_path / "chart" / "k.html"
+    result = run(deaths, tmp_path, RADII="2,40", SYNTHETIC=deaths, OUTPUT_CHART=str(chart))
+    got = table(result["OUTPUT"])
+    assert set(got) == {"r", "K", "L", "theo", "K_syn", "L_syn"}
+    np.testing.assert_array_equal(got["K_syn"], got["K"])
+    np.testing.assert_array_equal(got["L_syn"], got["L"])
+    assert result["MISE"] == 0.0 and result["N_POINTS"] == 578
+    html = chart.read_text(encoding="utf-8")
+    assert result["OUTPUT_CHART"] == str(chart)
+    for phrase in ("data:image/png;base64,", "Not for publication", "MISE", "bounding box of the points enlarged"):
+        assert phrase in html, phrase
+
+
+def test_synthetic_subset_mise_is_the_core_mise(deaths, snow, tmp_path):
+    x, y, window = snow
+    subset = memory_points(list(zip(x[::2], y[::2])), deaths.crs())
+    result = run(deaths, tmp_path, RADII="2,40", CORRECTION=2, SYNTHETIC=subset)
+    got = table(result["OUTPUT"])
+    r = np.linspace(0, 2, 41)
+    k_ori = k_function(x, y, window, r, "none")  # the window is the deaths' one, not the subset's
+    k_sub = k_function(x[::2], y[::2], window, r, "none")
+    np.testing.assert_allclose(got["K_syn"], k_sub.K, rtol=1e-13)
+    assert result["MISE"] > 0
+    assert result["MISE"] == pytest.approx(mise(r, k_sub.K, k_ori.K), rel=1e-12)
+
+
+class Warnings(QgsProcessingFeedback):
+    def __init__(self):
+        super().__init__()
+        self.warnings = []
+
+    def pushWarning(self, warning):  # noqa: N802 (QGIS API name)
+        self.warnings.append(warning)
+        super().pushWarning(warning)
+
+
+@pytest.mark.parametrize("text, warned", [("0,0.5,1", True), ("0.01,0.5,1", False)])
+def test_duplicated_locations_are_pointed_out_when_the_radii_start_at_zero(deaths, snow, tmp_path, text, warned):
+    x, y, _ = snow
+    assert len(np.unique(np.column_stack([x, y]), axis=0)) == 575  # three deaths repeat an address
+    feedback = Warnings()
+    chart = tmp_path / "chart.html"
+    params = {"INPUT": deaths, "RADII": text, "OUTPUT": str(tmp_path / "k.gpkg"), "OUTPUT_CHART": str(chart)}
+    processing.run(ALG, params, feedback=feedback)
+    matching = [w for w in feedback.warnings if "INPUT: 3 points repeat the location of another point" in w]
+    assert len(matching) == int(warned)
+    assert "repeating another point&#x27;s location</th><td>3</td>" in chart.read_text(encoding="utf-8")
+
+
+def test_window_layer_and_another_pattern_in_a_projected_crs(enterprise_boxes, tmp_path):
+    inside, east = enterprise_boxes
+    window = Window.rectangle(*BOX)
+    result = run(
+        memory_points(inside, "EPSG:28992"),
+        tmp_path,
+        WINDOW=rectangle_layer(*BOX),
+        SYNTHETIC=memory_points(east, "EPSG:28992"),
+        RADII="600,60",
+    )
+    got = table(result["OUTPUT"])
+    r = np.linspace(0, 600, 61)
+    k_ori = k_function(inside[:, 0], inside[:, 1], window, r)
+    k_east = k_function(east[:, 0], east[:, 1], window, r)
+    np.testing.assert_allclose(got["K"], k_ori.K, rtol=1e-12)
+    np.testing.assert_allclose(got["K_syn"], k_east.K, rtol=1e-12)
+    assert result["MISE"] > 0.01
+    assert result["MISE"] == pytest.approx(mise(r, k_east.K, k_ori.K), rel=1e-12)
+
+
+@pytest.mark.parametrize("correction", range(3), ids=CORRECTIONS)
+def test_constant_intensity_n_over_area_rescales_the_homogeneous_estimate(deaths, snow, tmp_path, correction):
+    """With lambda = n / |W| everywhere, eq. 14 is S / (|W| lambda^2) = |W| S / n^2 against Kest's |W| S / (n (n - 1)):
+    K_inhom = K_hom (n - 1) / n for the isotropic and no correction. The border estimators are
+    (S_b / lambda^2) / (N_r / lambda) = |W| S_b / (n N_r), which is exactly Kest's: K_inhom = K_hom."""
+    x, y, window = snow
+    n = 578
+    raster = constant_raster(tmp_path / "lambda.tif", n / window.area, window)
+    hom = table(run(deaths, tmp_path, RADII="2,40", CORRECTION=correction)["OUTPUT"])
+    inhom = table(
+        run(deaths, tmp_path, RADII="2,40", CORRECTION=correction, INTENSITY=raster, OUTPUT=str(tmp_path / "i.gpkg"))[
+            "OUTPUT"
+        ]
+    )
+    factor = 1.0 if CORRECTIONS[correction] == "border" else (n - 1) / n
+    finite = np.isfinite(hom["K"])
+    assert finite.sum() > 30
+    np.testing.assert_allclose(inhom["K"][finite], factor * hom["K"][finite], rtol=1e-12)
+    assert np.array_equal(np.isfinite(inhom["K"]), finite)
+
+
+def test_intensity_gradient_gives_the_inhomogeneous_estimate(enterprise_boxes, tmp_path):
+    """A raster linear in x (between pixel centres bilinear sampling is exact): eq. 14 with the exact lambda."""
+    inside, east = enterprise_boxes
+    x0, y0, x1, y1 = BOX
+    size = 100.0
+    cols = rows = int((x1 - x0) / size) + 2  # one pixel beyond the box on every side
+    centres = x0 - size + (np.arange(cols) + 0.5) * size
+    density = 659 / ((x1 - x0) * (y1 - y0))
+
+    def lam(x):
+        return density * (0.5 + (x - x0) / (x1 - x0))
+
+    path = str(tmp_path / "gradient.tif")
+    write_float_raster(
+        path, np.tile(lam(centres), (rows, 1)), x0 - size, y1 + size, size, QgsCoordinateReferenceSystem("EPSG:28992")
+    )
+    layer = memory_points(inside, "EPSG:28992")
+    synthetic = memory_points(east, "EPSG:28992")
+    result = run(layer, tmp_path, WINDOW=rectangle_layer(*BOX), INTENSITY=path, RADII="500,25", SYNTHETIC=synthetic)
+    got = table(result["OUTPUT"])
+    r = np.linspace(0, 500, 26)
+    window = Window.rectangle(*BOX)
+    expected = k_function(inside[:, 0], inside[:, 1], window, r, intensity=lam(inside[:, 0]))
+    np.testing.assert_allclose(got["K"], expected.K, rtol=1e-9)
+    expected_syn = k_function(east[:, 0], east[:, 1], window, r, intensity=lam(east[:, 0]))
+    np.testing.assert_allclose(got["K_syn"], expected_syn.K, rtol=1e-9)
+    assert result["MISE"] == pytest.approx(mise(r, expected_syn.K, expected.K), rel=1e-8)
+    homogeneous = k_function(inside[:, 0], inside[:, 1], Window.rectangle(*BOX), r)
+    assert not np.allclose(got["K"][1:], homogeneous.K[1:], rtol=1e-3)
+
+
+@pytest.mark.parametrize(
+    "value, cover, pattern",
+    [
+        pytest.param(0.0, True, r"INTENSITY: the intensity is zero or negative at 578 of the 578 points", id="zero"),
+        pytest.param(-1.0, True, r"INTENSITY: the intensity is zero or negative", id="negative"),
+        pytest.param(
+            math.nan, True, r"INTENSITY \(at the points of INPUT\): 578 locations fall on NoData", id="nodata"
+        ),
+        pytest.param(
+            1.0, False, r"INTENSITY \(at the points of INPUT\): \d+ locations lie outside the raster", id="outside"
+        ),
+    ],
+)
+def test_bad_intensity_is_refused_and_nothing_is_written(deaths, snow, tmp_path, value, cover, pattern):
+    x, y, window = snow
+    raster = tmp_path / "lambda.tif"
+    if cover:
+        constant_raster(raster, value, window)
+    else:
+        write_float_raster(str(raster), np.ones((4, 4)), 8.0, 12.0, 1.0, NO_CRS)
+    out = tmp_path / "out"
+    with pytest.raises(QgsProcessingException, match=pattern):
+        run(deaths, out, INTENSITY=str(raster), OUTPUT_CHART=str(out / "chart.html"))
+    assert not out.exists()
+
+
+def test_geographic_layer_is_refused_unless_a_working_crs_is_given(enterprise_boxes, tmp_path):
+    from qgis.core import QgsCoordinateTransform, QgsProject
+
+    inside, _ = enterprise_boxes
+    to_wgs84 = QgsCoordinateTransform(
+        QgsCoordinateReferenceSystem("EPSG:28992"), QgsCoordinateReferenceSystem("EPSG:4326"), QgsProject.instance()
+    )
+    degrees = [to_wgs84.transform(QgsPointXY(*p)) for p in inside]
+    layer = memory_points([(p.x(), p.y()) for p in degrees], "EPSG:4326")
+    out = tmp_path / "out"
+    with pytest.raises(QgsProcessingException, match=r"INPUT is in the geographic CRS EPSG:4326"):
+        run(layer, out, OUTPUT_CHART=str(out / "chart.html"))
+    assert not out.exists()
+    got = table(run(layer, tmp_path, WORK_CRS="EPSG:28992", RADII="500,25")["OUTPUT"])
+    # the points in the working CRS, transformed back as the algorithm does (the round trip moves them by
+    # far less than a millimetre, but enough to move pairs at integer distances across a radius)
+    back = QgsCoordinateTransform(to_wgs84.destinationCrs(), to_wgs84.sourceCrs(), QgsProject.instance())
+    xy = np.array([[q.x(), q.y()] for q in (back.transform(p) for p in degrees)])
+    assert np.abs(xy - inside).max() < 1e-3
+    x, y = xy[:, 0], xy[:, 1]
+    expected = k_function(x, y, Window.around_points(x, y, margin=0.05), np.linspace(0, 500, 26))
+    np.testing.assert_allclose(got["K"], expected.K, rtol=1e-12)
+
+
+def test_synthetic_in_another_crs_or_outside_the_window_is_refused(enterprise_boxes, tmp_path):
+    inside, east = enterprise_boxes
+    layer = memory_points(inside, "EPSG:28992")
+    out = tmp_path / "out"
+    other_crs = memory_points(inside, "EPSG:3857")
+    with pytest.raises(QgsProcessingException, match=r"SYNTHETIC is in EPSG:3857 but INPUT is in EPSG:28992"):
+        run(layer, out, SYNTHETIC=other_crs, OUTPUT_CHART=str(out / "chart.html"))
+    without_crs = memory_points(inside, NO_CRS)
+    with pytest.raises(QgsProcessingException, match=r"SYNTHETIC is in no CRS but INPUT is in EPSG:28992"):
+        run(layer, out, SYNTHETIC=without_crs)
+    beyond = memory_points(np.vstack([east, [[x0 + 10.0 * SHIFT, 444000.0] for x0 in (BOX[0],)]]), "EPSG:28992")
+    with pytest.raises(
+        QgsProcessingException, match=r"SYNTHETIC: 1 of its \d+ points lie outside the window \(WINDOW\)"
+    ):
+        run(layer, out, WINDOW=rectangle_layer(*BOX), SYNTHETIC=beyond)
+    with pytest.raises(QgsProcessingException, match=r"WINDOW: 659 of the 659 points of INPUT lie outside"):
+        run(layer, out, WINDOW=rectangle_layer(0, 0, 10, 10))
+    assert not out.exists()
+
+
+class CancelWhileCounting(QgsProcessingFeedback):
+    """Presses Cancel once the core reports progress beyond reading the points (30%)."""
+
+    def setProgress(self, progress):  # noqa: N802 (QGIS API name)
+        super().setProgress(progress)
+        if progress > 30:
+            self.cancel()
+
+
+@pytest.mark.parametrize("when", ["before", "while counting pairs"])
+def test_cancel_writes_nothing(deaths, tmp_path, when):
+    feedback = QgsProcessingFeedback() if when == "before" else CancelWhileCounting()
+    if when == "before":
+        feedback.cancel()
+    out = tmp_path / "out"
+    with pytest.raises(QgsProcessingException, match="Cancelled"):
+        processing.run(
+            ALG,
+            {"INPUT": deaths, "SYNTHETIC": deaths, "OUTPUT": str(out / "k.gpkg"), "OUTPUT_CHART": str(out / "c.html")},
+            feedback=feedback,
+        )
+    assert not out.exists()
