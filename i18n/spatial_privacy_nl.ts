@@ -324,149 +324,884 @@
       <translation>{0}: er zijn ten minste twee groepen (objecten) nodig.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="325" />
+      <location filename="../processing/dp_counts.py" line="323" />
       <source>{0} groups, total {1}: median prior shape a = {2:.4g}, largest {3:.4g}.</source>
       <translation>{0} groepen, totaal {1}: mediaan van de a-priori-vormparameter a = {2:.4g}, grootste {3:.4g}.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="338" />
+      <location filename="../processing/dp_counts.py" line="336" />
       <source>CONFIDENTIAL: DP synthetic counts, steward's report</source>
       <translation>VERTROUWELIJK: synthetische DP-aantallen, rapport voor de databeheerder</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="376" />
+      <location filename="../processing/dp_counts.py" line="374" />
       <source>{0}: the layer already has a field named '{1}'; rename it first.</source>
       <translation>{0}: de laag heeft al een veld met de naam '{1}'; wijzig eerst de naam daarvan.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="426" />
+      <location filename="../processing/dp_counts.py" line="424" />
       <source>DP synthetic counts (ε = {0:g})</source>
       <translation>Synthetische DP-aantallen (ε = {0:g})</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="441" />
+      <location filename="../processing/dp_counts.py" line="437" />
       <source>δ</source>
       <translation>δ</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="442" />
+      <location filename="../processing/dp_counts.py" line="438" />
       <source>Mechanism</source>
       <translation>Mechanisme</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="442" />
+      <location filename="../processing/dp_counts.py" line="438" />
       <source>truncated (Quick 2021)</source>
       <translation>met afkapping (Quick 2021)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="442" />
+      <location filename="../processing/dp_counts.py" line="438" />
       <source>untruncated (Quick 2019)</source>
       <translation>zonder afkapping (Quick 2019)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="443" />
+      <location filename="../processing/dp_counts.py" line="439" />
       <source>Alpha</source>
       <translation>Alfa</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="444" />
+      <location filename="../processing/dp_counts.py" line="440" />
       <source>c</source>
       <translation>c</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="445" />
+      <location filename="../processing/dp_counts.py" line="441" />
       <source>Groups</source>
       <translation>Groepen</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="446" />
+      <location filename="../processing/dp_counts.py" line="442" />
       <source>Public total</source>
       <translation>Openbaar totaal</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="448" />
+      <location filename="../processing/dp_counts.py" line="444" />
       <source>Certified ε of the priors (two largest loss terms)</source>
       <translation>Gecertificeerde ε van de a-prioriverdelingen (twee grootste verliestermen)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="449" />
+      <location filename="../processing/dp_counts.py" line="445" />
       <source>Seed</source>
       <translation>Seed</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="449" />
+      <location filename="../processing/dp_counts.py" line="445" />
       <source>none (operating-system entropy)</source>
       <translation>geen (entropie van het besturingssysteem)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="450" />
+      <location filename="../processing/dp_counts.py" line="446" />
       <source>Fields</source>
       <translation>Velden</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="453" />
+      <location filename="../processing/dp_counts.py" line="449" />
       <source>Median a</source>
       <translation>Mediaan van a</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="454" />
+      <location filename="../processing/dp_counts.py" line="450" />
       <source>Largest a</source>
       <translation>Grootste a</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="455" />
+      <location filename="../processing/dp_counts.py" line="451" />
       <source>Smallest a</source>
       <translation>Kleinste a</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="456" />
+      <location filename="../processing/dp_counts.py" line="452" />
       <source>Median weight of the prior, a / (a + E)</source>
       <translation>Mediaan van het gewicht van de a-prioriverdeling, a / (a + E)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="461" />
+      <location filename="../processing/dp_counts.py" line="455" />
       <source>True counts outside their bounds [L, U]</source>
       <translation>Ware aantallen buiten hun grenzen [L, U]</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="462" />
+      <location filename="../processing/dp_counts.py" line="456" />
       <source>Correlation of true and mean synthetic rates</source>
       <translation>Correlatie tussen ware en gemiddelde synthetische cijfers</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="464" />
+      <location filename="../processing/dp_counts.py" line="457" />
       <source>Mean absolute difference of counts (mean synthetic − true)</source>
       <translation>Gemiddeld absoluut verschil van de aantallen (gemiddeld synthetisch − waar)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="470" />
+      <location filename="../processing/dp_counts.py" line="461" />
       <source>Guarantee</source>
       <translation>Garantie</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="471" />
+      <location filename="../processing/dp_counts.py" line="462" />
       <source>ε-differential privacy (δ = 0) for each synthetic data set: moving one event from one group to another (the total unchanged) changes the probability of any output by at most a factor e^ε. The total is published exactly. Priors calibrated with the pairwise bound (each of the two groups involved contributes at most ε/2).</source>
       <translation>ε-differentiële privacy (δ = 0) voor elke synthetische dataset: het verplaatsen van één gebeurtenis van de ene groep naar een andere (bij een ongewijzigd totaal) verandert de kans op elke mogelijke uitvoer met ten hoogste een factor e^ε. Het totaal wordt exact gepubliceerd. De a-prioriverdelingen zijn gekalibreerd met de paarsgewijze grens (elk van de twee betrokken groepen draagt ten hoogste ε/2 bij).</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="478" />
+      <location filename="../processing/dp_counts.py" line="469" />
       <source>Settings</source>
       <translation>Instellingen</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="479" />
+      <location filename="../processing/dp_counts.py" line="470" />
       <source>Prior informativeness</source>
       <translation>Informatiegehalte van de a-prioriverdelingen</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="480" />
+      <location filename="../processing/dp_counts.py" line="471" />
       <source>CONFIDENTIAL: comparison with the true counts (do not publish)</source>
       <translation>VERTROUWELIJK: vergelijking met de ware aantallen (niet publiceren)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="481" />
+      <location filename="../processing/dp_counts.py" line="472" />
       <source>CONFIDENTIAL: true versus synthetic rates</source>
       <translation>VERTROUWELIJK: ware versus synthetische cijfers</translation>
+    </message>
+    <message>
+      <location filename="../processing/dp_points.py" line="75" />
+      <source>Differentially private synthetic points (kernel, LGCP, Laplace)</source>
+      <translation>Synthetische punten met differentiële privacy (kernel, LGCP, Laplace)</translation>
+    </message>
+    <message>
+      <location filename="../processing/dp_points.py" line="78" />
+      <source>Synthetic points</source>
+      <translation>Synthetische punten</translation>
+    </message>
+    <message>
+      <location filename="../processing/dp_points.py" line="84" />
+      <source>Replace a point pattern by synthetic points that are (ε, δ)-differentially private when one point moves by at most α.</source>
+      <translation>Vervang een puntpatroon door synthetische punten met (ε, δ)-differentiële privacy wanneer één punt over ten hoogste α wordt verplaatst.</translation>
+    </message>
+    <message>
+      <location filename="../processing/dp_points.py" line="91" />
+      <source>&lt;p&gt;Draws a synthetic point pattern with one of the three differentially private synthesizers of Kim &amp;amp; Lim, &lt;i&gt;Differentially private synthesis of spatial point processes&lt;/i&gt; (Sections 3.2–3.3). You state ε, δ and α; the tool derives the smoothing the guarantee needs and reports it.&lt;/p&gt;&lt;ul&gt;&lt;li&gt;&lt;b&gt;Kernel&lt;/b&gt; (Section 3.2.1, Theorem 3.6): a Poisson process whose intensity is a Gaussian kernel estimate with Diggle's edge correction. The bandwidth is the smallest one that satisfies (2αB + α²)/(2h²) + r&lt;sub&gt;α&lt;/sub&gt;(h) ≤ ε/k (B: the window's diameter; k: the 1 − δ quantile of Poisson(n)). Privacy needs large bandwidths: the synthetic points keep the broad pattern only.&lt;/li&gt;&lt;li&gt;&lt;b&gt;LGCP&lt;/b&gt; (Section 3.3.1, Theorem 3.8): a log-Gaussian Cox process on a right-triangle lattice of knots, with a Gaussian covariance whose ratio σ/l is fixed by the privacy condition; one draw of the fitted field, then a Poisson process from it.&lt;/li&gt;&lt;li&gt;&lt;b&gt;Laplace&lt;/b&gt; (Section 3.3.2, Theorem 3.10): points per grid cell divided by the cell area, plus Laplace noise, clamped at 0; then a Poisson process with that intensity. Pure ε-differential privacy (δ = 0) for every α. At small ε the noise in empty cells creates many points; a share of ε can buy a noisy total the intensity is rescaled to (beyond the paper).&lt;/li&gt;&lt;/ul&gt;&lt;p&gt;&lt;b&gt;Guarantee.&lt;/b&gt; (ε, δ)-differential privacy under the α-neighbourhood: two data sets are neighbours when one point is moved by at most α (in the CRS units). For any such pair, the probability of any synthetic pattern changes by at most a factor e&lt;sup&gt;ε&lt;/sup&gt;, except with probability δ.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Not protected:&lt;/b&gt; the number of points n. A neighbour moves a point but never adds or removes one, so n is public under this guarantee (the kernel and LGCP methods use it, and the default δ = 1/n reveals it). The Laplace method alone also bounds the effect of adding or removing a point, which its report states. Every synthetic pattern is a separate release: publishing several spends the budget several times.&lt;/p&gt;&lt;p&gt;No attribute of the input is copied: the output has only a synthetic identifier.&lt;/p&gt;</source>
+      <translation>&lt;p&gt;Trekt een synthetisch puntpatroon met een van de drie synthesemethoden met differentiële privacy van Kim &amp;amp; Lim, &lt;i&gt;Differentially private synthesis of spatial point processes&lt;/i&gt; (Secties 3.2–3.3). U geeft ε, δ en α op; het hulpmiddel leidt de gladding af die de garantie vereist en rapporteert die.&lt;/p&gt;&lt;ul&gt;&lt;li&gt;&lt;b&gt;Kernel&lt;/b&gt; (Sectie 3.2.1, Stelling 3.6): een Poisson-proces waarvan de intensiteit een Gaussische kernelschatting met de randcorrectie van Diggle is. De bandbreedte is de kleinste die voldoet aan (2αB + α²)/(2h²) + r&lt;sub&gt;α&lt;/sub&gt;(h) ≤ ε/k (B: de diameter van het studiegebied; k: het 1 − δ-kwantiel van Poisson(n)). Privacy vereist grote bandbreedtes: de synthetische punten behouden alleen het globale patroon.&lt;/li&gt;&lt;li&gt;&lt;b&gt;LGCP&lt;/b&gt; (Sectie 3.3.1, Stelling 3.8): een log-Gaussisch Cox-proces op een rooster van knopen met rechthoekige driehoeken, met een Gaussische covariantie waarvan de verhouding σ/l door de privacyvoorwaarde wordt vastgelegd; één trekking van het geschatte veld, en daaruit een Poisson-proces.&lt;/li&gt;&lt;li&gt;&lt;b&gt;Laplace&lt;/b&gt; (Sectie 3.3.2, Stelling 3.10): het aantal punten per rastercel gedeeld door de oppervlakte van de cel, plus Laplace-ruis, afgekapt op 0; daarna een Poisson-proces met die intensiteit. Zuivere ε-differentiële privacy (δ = 0) voor elke α. Bij een kleine ε ontstaan door de ruis in lege cellen veel punten; met een deel van ε kan een totaal met ruis worden gekocht waarnaar de intensiteit wordt herschaald (buiten het artikel om).&lt;/li&gt;&lt;/ul&gt;&lt;p&gt;&lt;b&gt;Garantie.&lt;/b&gt; (ε, δ)-differentiële privacy onder de α-naburigheid: twee datasets zijn naburig als één punt over ten hoogste α (in CRS-eenheden) wordt verplaatst. Voor elk zulk paar verandert de kans op elk synthetisch patroon met ten hoogste een factor e&lt;sup&gt;ε&lt;/sup&gt;, behalve met kans δ.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Niet beschermd:&lt;/b&gt; het aantal punten n. Een naburige dataset verplaatst een punt, maar voegt er nooit een toe of verwijdert er een, dus n is onder deze garantie openbaar (de kernel- en LGCP-methode gebruiken het, en de standaardwaarde δ = 1/n verraadt het). Alleen de Laplace-methode begrenst ook het effect van het toevoegen of verwijderen van een punt; dat staat in haar rapport. Elk synthetisch patroon is een afzonderlijke publicatie: wie er meerdere publiceert, verbruikt het budget meerdere keren.&lt;/p&gt;&lt;p&gt;Er wordt geen attribuut van de invoer gekopieerd: de uitvoer bevat alleen een synthetische identificatiecode.&lt;/p&gt;</translation>
+    </message>
+    <message>
+      <location filename="../processing/dp_points.py" line="125" />
+      <source>Point layer</source>
+      <translation>Puntenlaag</translation>
+    </message>
+    <message>
+      <location filename="../processing/dp_points.py" line="126" />
+      <source>The confidential points (cases, addresses, ...). Only their locations are used.</source>
+      <translation>De vertrouwelijke punten (ziektegevallen, adressen, ...). Alleen hun locaties worden gebruikt.</translation>
+    </message>
+    <message>
+      <location filename="../processing/dp_points.py" line="129" />
+      <source>Study window</source>
+      <translation>Studiegebied</translation>
+    </message>
+    <message>
+      <location filename="../processing/dp_points.py" line="130" />
+      <source>Polygons of the study region (holes allowed); every point must lie inside. It is public: it fixes the diameter B, the cells and the lattice. Empty: the points' bounding box enlarged by 5% of its larger side on each side (which depends on the extreme points; give a public window for a real release).</source>
+      <translation>Polygonen van het studiegebied (gaten toegestaan); elk punt moet erbinnen liggen. Het studiegebied is openbaar: het legt de diameter B, de cellen en het rooster vast. Leeg: de omhullende rechthoek van de punten, aan elke kant vergroot met 5% van de langste zijde (die hangt af van de uiterste punten; geef voor een echte publicatie een openbaar studiegebied op).</translation>
+    </message>
+    <message>
+      <location filename="../processing/dp_points.py" line="140" />
+      <source>Method</source>
+      <translation>Methode</translation>
+    </message>
+    <message>
+      <location filename="../processing/dp_points.py" line="142" />
+      <source>Kernel Poisson synthesizer (Theorem 3.6)</source>
+      <translation>Kernel-Poisson-synthese (Stelling 3.6)</translation>
+    </message>
+    <message>
+      <location filename="../processing/dp_points.py" line="143" />
+      <source>LGCP Cox synthesizer (Theorem 3.8)</source>
+      <translation>LGCP-Cox-synthese (Stelling 3.8)</translation>
+    </message>
+    <message>
+      <location filename="../processing/dp_points.py" line="144" />
+      <source>Laplace Cox synthesizer (Theorem 3.10)</source>
+      <translation>Laplace-Cox-synthese (Stelling 3.10)</translation>
+    </message>
+    <message>
+      <location filename="../processing/dp_points.py" line="149" />
+      <source>Kernel: smooth, needs ε, δ and α. LGCP: model-based, needs ε, δ and α. Laplace: cell counts with noise, pure ε-DP (δ = 0) for every α.</source>
+      <translation>Kernel: glad, vereist ε, δ en α. LGCP: modelgebaseerd, vereist ε, δ en α. Laplace: aantallen per cel met ruis, zuivere ε-DP (δ = 0) voor elke α.</translation>
+    </message>
+    <message>
+      <location filename="../processing/dp_points.py" line="156" />
+      <source>The privacy budget ε &gt; 0 of one synthetic pattern. Smaller is more private and less accurate.</source>
+      <translation>Het privacybudget ε &gt; 0 van één synthetisch patroon. Een kleinere waarde beschermt beter, maar is minder nauwkeurig.</translation>
+    </message>
+    <message>
+      <location filename="../processing/dp_points.py" line="159" />
+      <source>Delta (δ)</source>
+      <translation>Delta (δ)</translation>
+    </message>
+    <message>
+      <location filename="../processing/dp_points.py" line="160" />
+      <source>The probability δ in (0, 1) with which the ε bound may fail (kernel and LGCP). Empty: 1/n for n points, as in Kim &amp; Lim's experiments. Not used by the Laplace method, which is pure ε-DP (δ = 0).</source>
+      <translation>De kans δ in (0, 1) waarmee de ε-grens mag falen (kernel en LGCP). Leeg: 1/n bij n punten, zoals in de experimenten van Kim &amp; Lim. Niet gebruikt door de Laplace-methode, die zuivere ε-DP biedt (δ = 0).</translation>
+    </message>
+    <message>
+      <location filename="../processing/dp_points.py" line="167" />
+      <source>Alpha (α, neighbourhood radius)</source>
+      <translation>Alfa (α, naburigheidsstraal)</translation>
+    </message>
+    <message>
+      <location filename="../processing/dp_points.py" line="169" />
+      <source>α &gt; 0: how far one point may move between neighbouring data sets, in the units of the layer's (or working) CRS, e.g. metres. The guarantee hides any one point's location within α; a larger α needs more smoothing. Required for the kernel and LGCP methods; the Laplace guarantee holds for every α (a value given is only reported).</source>
+      <translation>α &gt; 0: hoe ver één punt mag worden verplaatst tussen naburige datasets, in de eenheden van het CRS van de laag (of het werk-CRS), bijv. meters. De garantie verbergt de locatie van elk afzonderlijk punt binnen α; een grotere α vereist meer gladding. Verplicht voor de kernel- en LGCP-methode; de Laplace-garantie geldt voor elke α (een opgegeven waarde wordt alleen gerapporteerd).</translation>
+    </message>
+    <message>
+      <location filename="../processing/dp_points.py" line="177" />
+      <source>Cell size (Laplace)</source>
+      <translation>Celgrootte (Laplace)</translation>
+    </message>
+    <message>
+      <location filename="../processing/dp_points.py" line="178" />
+      <source>Side of the square cells of the Laplace method, in CRS units. Cells are clipped to the window and slivers under 1/4 of a cell are merged into a neighbour. Empty: 1/10 of the window's larger side (Kim &amp; Lim's 11 x 11 knots).</source>
+      <translation>Zijde van de vierkante cellen van de Laplace-methode, in CRS-eenheden. De cellen worden bijgesneden tot het studiegebied en snippers kleiner dan 1/4 cel worden samengevoegd met een buurcel. Leeg: 1/10 van de langste zijde van het studiegebied (de 11 x 11 knopen van Kim &amp; Lim).</translation>
+    </message>
+    <message>
+      <location filename="../processing/dp_points.py" line="186" />
+      <source>Knots per dimension (LGCP)</source>
+      <translation>Knopen per dimensie (LGCP)</translation>
+    </message>
+    <message>
+      <location filename="../processing/dp_points.py" line="188" />
+      <source>Number of lattice knots along each side of the window's bounding box for the LGCP method (Kim &amp; Lim use 11). More knots give a finer field and a smaller σ/l.</source>
+      <translation>Aantal roosterknopen langs elke zijde van de omhullende rechthoek van het studiegebied voor de LGCP-methode (Kim &amp; Lim gebruiken er 11). Meer knopen geven een fijner veld en een kleinere σ/l.</translation>
+    </message>
+    <message>
+      <location filename="../processing/dp_points.py" line="194" />
+      <source>Bandwidth (kernel)</source>
+      <translation>Bandbreedte (kernel)</translation>
+    </message>
+    <message>
+      <location filename="../processing/dp_points.py" line="195" />
+      <source>Standard deviation h of the Gaussian kernel, in CRS units. Empty: the smallest bandwidth that gives the guarantee (recommended). A larger one is allowed (smoother, still private); a smaller one is refused.</source>
+      <translation>Standaardafwijking h van de Gaussische kernel, in CRS-eenheden. Leeg: de kleinste bandbreedte die de garantie geeft (aanbevolen). Een grotere is toegestaan (gladder, nog steeds privacyveilig); een kleinere wordt geweigerd.</translation>
+    </message>
+    <message>
+      <location filename="../processing/dp_points.py" line="204" />
+      <source>Share of ε for a noisy total (Laplace)</source>
+      <translation>Deel van ε voor een totaal met ruis (Laplace)</translation>
+    </message>
+    <message>
+      <location filename="../processing/dp_points.py" line="206" />
+      <source>s in [0, 1): spend s·ε on a noisy count of all points and rescale the intensity to it, which removes the surplus of points that the clamped noise creates at small ε. The cells get (1 − s)·ε. 0: Kim &amp; Lim's mechanism. The report states the composed guarantee.</source>
+      <translation>s in [0, 1): besteed s·ε aan een aantal met ruis van alle punten en herschaal de intensiteit daarnaar; dat verwijdert het overschot aan punten dat de afgekapte ruis bij een kleine ε veroorzaakt. De cellen krijgen (1 − s)·ε. 0: het mechanisme van Kim &amp; Lim. Het rapport vermeldt de samengestelde garantie.</translation>
+    </message>
+    <message>
+      <location filename="../processing/dp_points.py" line="214" />
+      <source>Projected CRS to work in</source>
+      <translation>Geprojecteerd werk-CRS</translation>
+    </message>
+    <message>
+      <location filename="../processing/dp_points.py" line="215" />
+      <source>Needed only when the layer is in degrees: α, the cell size and the bandwidth are then in this CRS's units; the output is written back in the layer's CRS.</source>
+      <translation>Alleen nodig als de laag in graden is: α, de celgrootte en de bandbreedte zijn dan in de eenheden van dit CRS; de uitvoer wordt teruggeschreven in het CRS van de laag.</translation>
+    </message>
+    <message>
+      <location filename="../processing/dp_points.py" line="228" />
+      <source>Publishable: the synthetic points in the layer's CRS, with one field syn_id. No attribute of the input is copied.</source>
+      <translation>Publiceerbaar: de synthetische punten in het CRS van de laag, met één veld syn_id. Er wordt geen attribuut van de invoer gekopieerd.</translation>
+    </message>
+    <message>
+      <location filename="../processing/dp_points.py" line="235" />
+      <source>Report</source>
+      <translation>Rapport</translation>
+    </message>
+    <message>
+      <location filename="../processing/dp_points.py" line="237" />
+      <source>HTML report: the guarantee in words, ε, δ, α, the calibrated quantities, the number of synthetic points and a map of them. It holds no original point; for the kernel and LGCP methods it prints n, which this guarantee does not protect.</source>
+      <translation>HTML-rapport: de garantie in woorden, ε, δ, α, de gekalibreerde grootheden, het aantal synthetische punten en een kaart daarvan. Het bevat geen enkel oorspronkelijk punt; bij de kernel- en LGCP-methode vermeldt het n, dat deze garantie niet beschermt.</translation>
+    </message>
+    <message>
+      <location filename="../processing/dp_points.py" line="244" />
+      <source>Delta (0 for Laplace)</source>
+      <translation>Delta (0 bij Laplace)</translation>
+    </message>
+    <message>
+      <location filename="../processing/dp_points.py" line="245" />
+      <source>Alpha (NaN if not given for Laplace)</source>
+      <translation>Alfa (NaN als niet opgegeven bij Laplace)</translation>
+    </message>
+    <message>
+      <location filename="../processing/dp_points.py" line="246" />
+      <source>Number of synthetic points</source>
+      <translation>Aantal synthetische punten</translation>
+    </message>
+    <message>
+      <location filename="../processing/dp_points.py" line="247" />
+      <source>Kernel bandwidth used (NaN for other methods)</source>
+      <translation>Gebruikte kernelbandbreedte (NaN bij andere methoden)</translation>
+    </message>
+    <message>
+      <location filename="../processing/dp_points.py" line="248" />
+      <source>LGCP ratio σ/l (NaN for other methods)</source>
+      <translation>LGCP-verhouding σ/l (NaN bij andere methoden)</translation>
+    </message>
+    <message>
+      <location filename="../processing/dp_points.py" line="249" />
+      <source>Laplace noise scale (NaN for other methods)</source>
+      <translation>Schaal van de Laplace-ruis (NaN bij andere methoden)</translation>
+    </message>
+    <message>
+      <location filename="../processing/dp_points.py" line="252" />
+      <source>Laplace ε when a point is added or removed (NaN for other methods)</source>
+      <translation>Laplace-ε bij het toevoegen of verwijderen van een punt (NaN bij andere methoden)</translation>
+    </message>
+    <message>
+      <location filename="../processing/dp_points.py" line="269" />
+      <source>{0}: epsilon must be a number &gt; 0, got {1}.</source>
+      <translation>{0}: epsilon moet een getal &gt; 0 zijn; opgegeven: {1}.</translation>
+    </message>
+    <message>
+      <location filename="../processing/dp_points.py" line="272" />
+      <source>{0}: delta must lie strictly between 0 and 1, got {1}.</source>
+      <translation>{0}: delta moet strikt tussen 0 en 1 liggen; opgegeven: {1}.</translation>
+    </message>
+    <message>
+      <location filename="../processing/dp_points.py" line="274" />
+      <source>{0}: the kernel and LGCP methods need the neighbourhood radius alpha &gt; 0 (in CRS units).</source>
+      <translation>{0}: de kernel- en LGCP-methode vereisen de naburigheidsstraal alfa &gt; 0 (in CRS-eenheden).</translation>
+    </message>
+    <message>
+      <location filename="../processing/dp_points.py" line="280" />
+      <source>{0}: must be a distance &gt; 0, got {1}.</source>
+      <translation>{0}: moet een afstand &gt; 0 zijn; opgegeven: {1}.</translation>
+    </message>
+    <message>
+      <location filename="../processing/dp_points.py" line="283" />
+      <source>{0}: the share must lie in [0, 1), got {1}.</source>
+      <translation>{0}: het deel moet in [0, 1) liggen; opgegeven: {1}.</translation>
+    </message>
+    <message>
+      <location filename="../processing/dp_points.py" line="324" />
+      <source>{0} empty: using 1/n = {1:.6g}.</source>
+      <translation>{0} leeg: 1/n = {1:.6g} wordt gebruikt.</translation>
+    </message>
+    <message>
+      <location filename="../processing/dp_points.py" line="350" />
+      <source>{0} synthetic points.</source>
+      <translation>{0} synthetische punten.</translation>
+    </message>
+    <message>
+      <location filename="../processing/dp_points.py" line="352" />
+      <source>The synthetic pattern is empty (no points).</source>
+      <translation>Het synthetische patroon is leeg (geen punten).</translation>
+    </message>
+    <message>
+      <location filename="../processing/dp_points.py" line="360" />
+      <source>Differentially private synthetic points</source>
+      <translation>Synthetische punten met differentiële privacy</translation>
+    </message>
+    <message>
+      <location filename="../processing/dp_points.py" line="388" />
+      <source>{0} is not used by the {1} method.</source>
+      <translation>{0} wordt niet gebruikt door de methode {1}.</translation>
+    </message>
+    <message>
+      <location filename="../processing/dp_points.py" line="473" />
+      <source>DP synthetic points ({0}, ε = {1:g})</source>
+      <translation>Synthetische DP-punten ({0}, ε = {1:g})</translation>
+    </message>
+    <message>
+      <location filename="../processing/dp_points.py" line="482" />
+      <source>every α</source>
+      <translation>elke α</translation>
+    </message>
+    <message>
+      <location filename="../processing/dp_points.py" line="487" />
+      <source>Alpha (α, CRS units)</source>
+      <translation>Alfa (α, CRS-eenheden)</translation>
+    </message>
+    <message>
+      <location filename="../processing/dp_points.py" line="488" />
+      <source>Window area (squared CRS units)</source>
+      <translation>Oppervlakte van het studiegebied (vierkante CRS-eenheden)</translation>
+    </message>
+    <message>
+      <location filename="../processing/dp_points.py" line="489" />
+      <source>Window diameter B (CRS units)</source>
+      <translation>Diameter B van het studiegebied (CRS-eenheden)</translation>
+    </message>
+    <message>
+      <location filename="../processing/dp_points.py" line="495" />
+      <source>{0} (reproducible: NOT for release)</source>
+      <translation>{0} (reproduceerbaar: NIET voor publicatie)</translation>
+    </message>
+    <message>
+      <location filename="../processing/dp_points.py" line="499" />
+      <source>Original points n (public under this guarantee)</source>
+      <translation>Oorspronkelijke punten n (openbaar onder deze garantie)</translation>
+    </message>
+    <message>
+      <location filename="../processing/dp_points.py" line="500" />
+      <source>Two data sets are neighbours when one point is moved by at most α; the number of points n is the same in both, so n is not protected by this guarantee.</source>
+      <translation>Twee datasets zijn naburig als één punt over ten hoogste α wordt verplaatst; het aantal punten n is in beide gelijk, dus n wordt door deze garantie niet beschermd.</translation>
+    </message>
+    <message>
+      <location filename="../processing/dp_points.py" line="506" />
+      <source>({0:g}, {1:g})-differential privacy under the α-neighbourhood with α = {2:g} (Kim &amp; Lim, Theorem 3.6): for any synthetic pattern, its probability changes by at most a factor e^ε between neighbouring data sets, except with probability δ. {3} The number of points n = {4} is printed in this report and is public under this guarantee.</source>
+      <translation>({0:g}, {1:g})-differentiële privacy onder de α-naburigheid met α = {2:g} (Kim &amp; Lim, Stelling 3.6): voor elk synthetisch patroon verandert de kans erop tussen naburige datasets met ten hoogste een factor e^ε, behalve met kans δ. {3} Het aantal punten n = {4} staat in dit rapport en is onder deze garantie openbaar.</translation>
+    </message>
+    <message>
+      <location filename="../processing/dp_points.py" line="513" />
+      <source>Bandwidth used h (CRS units)</source>
+      <translation>Gebruikte bandbreedte h (CRS-eenheden)</translation>
+    </message>
+    <message>
+      <location filename="../processing/dp_points.py" line="514" />
+      <source>Smallest private bandwidth (CRS units)</source>
+      <translation>Kleinste privacyveilige bandbreedte (CRS-eenheden)</translation>
+    </message>
+    <message>
+      <location filename="../processing/dp_points.py" line="515" />
+      <source>k: 1 − δ quantile of Poisson(n)</source>
+      <translation>k: 1 − δ-kwantiel van Poisson(n)</translation>
+    </message>
+    <message>
+      <location filename="../processing/dp_points.py" line="516" />
+      <source>B: window diameter</source>
+      <translation>B: diameter van het studiegebied</translation>
+    </message>
+    <message>
+      <location filename="../processing/dp_points.py" line="517" />
+      <source>Upper bound of r_α(h) at the smallest bandwidth</source>
+      <translation>Bovengrens van r_α(h) bij de kleinste bandbreedte</translation>
+    </message>
+    <message>
+      <location filename="../processing/dp_points.py" line="518" />
+      <source>(2αB + α²)/(2h²) + r_α(h) at the bandwidth used</source>
+      <translation>(2αB + α²)/(2h²) + r_α(h) bij de gebruikte bandbreedte</translation>
+    </message>
+    <message>
+      <location filename="../processing/dp_points.py" line="519" />
+      <source>ε / k</source>
+      <translation>ε / k</translation>
+    </message>
+    <message>
+      <location filename="../processing/dp_points.py" line="524" />
+      <source>({0:g}, {1:g})-differential privacy under the α-neighbourhood with α = {2:g} (Kim &amp; Lim, Theorem 3.8): for any synthetic pattern, its probability changes by at most a factor e^ε between neighbouring data sets, except with probability δ. {3} The number of points n = {4} is printed in this report and is public under this guarantee. The theorem assumes one exact draw from the posterior; this tool draws from a fast (Laplace) approximation of it, as Kim &amp; Lim draw from a finite MCMC chain.</source>
+      <translation>({0:g}, {1:g})-differentiële privacy onder de α-naburigheid met α = {2:g} (Kim &amp; Lim, Stelling 3.8): voor elk synthetisch patroon verandert de kans erop tussen naburige datasets met ten hoogste een factor e^ε, behalve met kans δ. {3} Het aantal punten n = {4} staat in dit rapport en is onder deze garantie openbaar. De stelling gaat uit van één exacte trekking uit de a-posterioriverdeling; dit hulpmiddel trekt uit een snelle (Laplace-)benadering daarvan, zoals Kim &amp; Lim trekken uit een eindige MCMC-keten.</translation>
+    </message>
+    <message>
+      <location filename="../processing/dp_points.py" line="533" />
+      <source>Ratio R = σ/l</source>
+      <translation>Verhouding R = σ/l</translation>
+    </message>
+    <message>
+      <location filename="../processing/dp_points.py" line="534" />
+      <source>Triangle pairs within α</source>
+      <translation>Driehoeksparen binnen α</translation>
+    </message>
+    <message>
+      <location filename="../processing/dp_points.py" line="535" />
+      <source>Sum over pairs of the largest squared vertex distance</source>
+      <translation>Som over de paren van de grootste gekwadrateerde afstand tussen hoekpunten</translation>
+    </message>
+    <message>
+      <location filename="../processing/dp_points.py" line="536" />
+      <source>Knots per dimension</source>
+      <translation>Knopen per dimensie</translation>
+    </message>
+    <message>
+      <location filename="../processing/dp_points.py" line="537" />
+      <source>Drawn length scale l (CRS units)</source>
+      <translation>Getrokken lengteschaal l (CRS-eenheden)</translation>
+    </message>
+    <message>
+      <location filename="../processing/dp_points.py" line="538" />
+      <source>Drawn σ = R l</source>
+      <translation>Getrokken σ = R l</translation>
+    </message>
+    <message>
+      <location filename="../processing/dp_points.py" line="545" />
+      <source>{0:.6g}-differential privacy when one point is moved any distance (Kim &amp; Lim, Theorem 3.10, for every α; the noisy total costs nothing there because n does not change), and {1:.6g}-differential privacy when one point is added or removed ({2:.6g} for the noisy total plus {3:.6g} × {4:.6g} / {5:.6g} for the cells). δ = 0. {6} Only the add-or-remove guarantee covers n, so n is not printed in this report.</source>
+      <translation>{0:.6g}-differentiële privacy wanneer één punt over een willekeurige afstand wordt verplaatst (Kim &amp; Lim, Stelling 3.10, voor elke α; het totaal met ruis kost daar niets, omdat n niet verandert), en {1:.6g}-differentiële privacy wanneer één punt wordt toegevoegd of verwijderd ({2:.6g} voor het totaal met ruis plus {3:.6g} × {4:.6g} / {5:.6g} voor de cellen). δ = 0. {6} Alleen de garantie voor toevoegen of verwijderen dekt n, dus n staat niet in dit rapport.</translation>
+    </message>
+    <message>
+      <location filename="../processing/dp_points.py" line="561" />
+      <source>{0:.6g}-differential privacy when one point is moved any distance (Kim &amp; Lim, Theorem 3.10, for every α), and {1:.6g}-differential privacy when one point is added or removed ({0:.6g} × {2:.6g} / {3:.6g}). δ = 0. {4} Only the add-or-remove guarantee covers n, so n is not printed in this report.</source>
+      <translation>{0:.6g}-differentiële privacy wanneer één punt over een willekeurige afstand wordt verplaatst (Kim &amp; Lim, Stelling 3.10, voor elke α), en {1:.6g}-differentiële privacy wanneer één punt wordt toegevoegd of verwijderd ({0:.6g} × {2:.6g} / {3:.6g}). δ = 0. {4} Alleen de garantie voor toevoegen of verwijderen dekt n, dus n staat niet in dit rapport.</translation>
+    </message>
+    <message>
+      <location filename="../processing/dp_points.py" line="568" />
+      <source>Cell size (CRS units)</source>
+      <translation>Celgrootte (CRS-eenheden)</translation>
+    </message>
+    <message>
+      <location filename="../processing/dp_points.py" line="569" />
+      <source>Cells (after merging slivers)</source>
+      <translation>Cellen (na samenvoegen van snippers)</translation>
+    </message>
+    <message>
+      <location filename="../processing/dp_points.py" line="570" />
+      <source>Slivers merged into a neighbour</source>
+      <translation>Met een buurcel samengevoegde snippers</translation>
+    </message>
+    <message>
+      <location filename="../processing/dp_points.py" line="571" />
+      <source>Sensitivity Δ = 1/|S_p| + 1/|S_q| (per squared unit)</source>
+      <translation>Gevoeligheid Δ = 1/|S_p| + 1/|S_q| (per vierkante eenheid)</translation>
+    </message>
+    <message>
+      <location filename="../processing/dp_points.py" line="572" />
+      <source>Laplace noise scale Δ / ε_cells (points per squared unit)</source>
+      <translation>Schaal van de Laplace-ruis Δ / ε_cells (punten per vierkante eenheid)</translation>
+    </message>
+    <message>
+      <location filename="../processing/dp_points.py" line="573" />
+      <source>ε for the cells</source>
+      <translation>ε voor de cellen</translation>
+    </message>
+    <message>
+      <location filename="../processing/dp_points.py" line="574" />
+      <source>Share of ε for the noisy total</source>
+      <translation>Deel van ε voor het totaal met ruis</translation>
+    </message>
+    <message>
+      <location filename="../processing/dp_points.py" line="575" />
+      <source>ε when a point is added or removed</source>
+      <translation>ε bij het toevoegen of verwijderen van een punt</translation>
+    </message>
+    <message>
+      <location filename="../processing/dp_points.py" line="578" />
+      <source>Noisy total</source>
+      <translation>Totaal met ruis</translation>
+    </message>
+    <message>
+      <location filename="../processing/dp_points.py" line="579" />
+      <source>Note</source>
+      <translation>Opmerking</translation>
+    </message>
+    <message>
+      <location filename="../processing/dp_points.py" line="584" />
+      <source>Calibration</source>
+      <translation>Kalibratie</translation>
+    </message>
+    <message>
+      <location filename="../processing/kfunction.py" line="65" />
+      <source>{0}: '{1}' is not a number. Give a maximum radius and a number of steps ('500,100') or a list of three or more radii ('0,50,100,150'), with a dot as decimal separator.</source>
+      <translation>{0}: '{1}' is geen getal. Geef een maximale straal en een aantal stappen ('500,100') of een lijst van drie of meer stralen ('0,50,100,150'), met een punt als decimaalteken.</translation>
+    </message>
+    <message>
+      <location filename="../processing/kfunction.py" line="71" />
+      <source>{0}: '{1}' is not a finite number.</source>
+      <translation>{0}: '{1}' is geen eindig getal.</translation>
+    </message>
+    <message>
+      <location filename="../processing/kfunction.py" line="75" />
+      <source>{0}: give a maximum radius and a number of steps ('500,100') or a list of three or more radii ('0,50,100,150'), not a single number.</source>
+      <translation>{0}: geef een maximale straal en een aantal stappen ('500,100') of een lijst van drie of meer stralen ('0,50,100,150'), niet één enkel getal.</translation>
+    </message>
+    <message>
+      <location filename="../processing/kfunction.py" line="84" />
+      <source>{0}: the maximum radius must be &gt; 0, got {1:g} (two numbers are read as a maximum and a number of steps).</source>
+      <translation>{0}: de maximale straal moet &gt; 0 zijn; opgegeven: {1:g} (twee getallen worden gelezen als een maximum en een aantal stappen).</translation>
+    </message>
+    <message>
+      <location filename="../processing/kfunction.py" line="91" />
+      <source>{0}: the number of steps must be a whole number from 1 to {1}, got {2:g}.</source>
+      <translation>{0}: het aantal stappen moet een geheel getal van 1 tot en met {1} zijn; opgegeven: {2:g}.</translation>
+    </message>
+    <message>
+      <location filename="../processing/kfunction.py" line="98" />
+      <source>{0}: at most {1} radii, got {2}.</source>
+      <translation>{0}: ten hoogste {1} stralen; opgegeven: {2}.</translation>
+    </message>
+    <message>
+      <location filename="../processing/kfunction.py" line="101" />
+      <source>{0}: radii must be &gt;= 0, got {1:g}.</source>
+      <translation>{0}: stralen moeten &gt;= 0 zijn; opgegeven: {1:g}.</translation>
+    </message>
+    <message>
+      <location filename="../processing/kfunction.py" line="105" />
+      <source>{0}: radii must be strictly increasing, but {1:g} follows {2:g}.</source>
+      <translation>{0}: stralen moeten strikt toenemen, maar {1:g} volgt op {2:g}.</translation>
+    </message>
+    <message>
+      <location filename="../processing/kfunction.py" line="128" />
+      <source>K-function and L-function (utility diagnostic)</source>
+      <translation>K-functie en L-functie (bruikbaarheidsdiagnostiek)</translation>
+    </message>
+    <message>
+      <location filename="../processing/kfunction.py" line="131" />
+      <source>Utility measures</source>
+      <translation>Bruikbaarheidsmaten</translation>
+    </message>
+    <message>
+      <location filename="../processing/kfunction.py" line="137" />
+      <source>Ripley's K- and L-function of a point layer, homogeneous or inhomogeneous, with edge correction; compared with a synthetic layer by the MISE.</source>
+      <translation>K- en L-functie van Ripley voor een puntenlaag, homogeen of inhomogeen, met randcorrectie; vergeleken met een synthetische laag via de MISE.</translation>
+    </message>
+    <message>
+      <location filename="../processing/kfunction.py" line="144" />
+      <source>&lt;p&gt;Estimates Ripley's K-function of the points in a study window W, at the radii r you ask for: the expected number of further points within distance r of a typical point, divided by the intensity. Under complete spatial randomness K(r) = π r² and the L-function L(r) = √(K(r)/π) equals r; L(r) − r above 0 means clustering at distance r, below 0 regularity.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Homogeneous&lt;/b&gt; (no intensity raster), as spatstat's &lt;i&gt;Kest&lt;/i&gt;: K(r) = |W| / (n (n − 1)) Σ&lt;sub&gt;i≠j&lt;/sub&gt; 1(d&lt;sub&gt;ij&lt;/sub&gt; ≤ r) e&lt;sub&gt;ij&lt;/sub&gt;. &lt;b&gt;Inhomogeneous&lt;/b&gt; (an intensity raster λ), Kim &amp;amp; Lim eq. 14, which is spatstat's &lt;i&gt;Kinhom&lt;/i&gt; without renormalisation: K(r) = 1 / |W| Σ&lt;sub&gt;i≠j&lt;/sub&gt; 1(d&lt;sub&gt;ij&lt;/sub&gt; ≤ r) e&lt;sub&gt;ij&lt;/sub&gt; / (λ(x&lt;sub&gt;i&lt;/sub&gt;) λ(x&lt;sub&gt;j&lt;/sub&gt;)).&lt;/p&gt;&lt;p&gt;&lt;b&gt;Edge corrections.&lt;/b&gt; Points near the boundary of W have neighbours outside W that were not observed. &lt;i&gt;Isotropic&lt;/i&gt; (Ripley): each pair gets the weight e&lt;sub&gt;ij&lt;/sub&gt; = 2π d&lt;sub&gt;ij&lt;/sub&gt; divided by the length of the circle about x&lt;sub&gt;i&lt;/sub&gt; through x&lt;sub&gt;j&lt;/sub&gt; that lies inside W (1 when the circle is inside W, at most 100), exact for polygon windows with holes. &lt;i&gt;Border&lt;/i&gt; (reduced sample): at radius r only points at least r from the boundary are centres. &lt;i&gt;None&lt;/i&gt;: all weights 1, which underestimates K at larger r.&lt;/p&gt;&lt;p&gt;With a synthetic layer, its K-function is estimated in the same window, at the same radii, with the same correction (and intensity), and the MISE of Kim &amp;amp; Lim (Section 4.1) is reported: the integral over the radii where K of the original is &gt; 0 of (K&lt;sub&gt;syn&lt;/sub&gt;(r) / K(r) − 1)², by the trapezoid rule; 0 for identical K-functions.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Not for publication.&lt;/b&gt; The K-function of the confidential layer is derived from the confidential points (at fine radii it reveals their pairwise distances). It is a utility diagnostic for the data steward; the table and the chart are confidential.&lt;/p&gt;</source>
+      <translation>&lt;p&gt;Schat de K-functie van Ripley van de punten in een studiegebied W, bij de stralen r die u opgeeft: het verwachte aantal andere punten binnen afstand r van een typisch punt, gedeeld door de intensiteit. Bij volledige ruimtelijke willekeur is K(r) = π r² en is de L-functie L(r) = √(K(r)/π) gelijk aan r; L(r) − r boven 0 wijst op clustering op afstand r, onder 0 op regelmaat.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Homogeen&lt;/b&gt; (geen intensiteitsraster), zoals &lt;i&gt;Kest&lt;/i&gt; van spatstat: K(r) = |W| / (n (n − 1)) Σ&lt;sub&gt;i≠j&lt;/sub&gt; 1(d&lt;sub&gt;ij&lt;/sub&gt; ≤ r) e&lt;sub&gt;ij&lt;/sub&gt;. &lt;b&gt;Inhomogeen&lt;/b&gt; (een intensiteitsraster λ), Kim &amp;amp; Lim vgl. 14, dat is &lt;i&gt;Kinhom&lt;/i&gt; van spatstat zonder hernormalisatie: K(r) = 1 / |W| Σ&lt;sub&gt;i≠j&lt;/sub&gt; 1(d&lt;sub&gt;ij&lt;/sub&gt; ≤ r) e&lt;sub&gt;ij&lt;/sub&gt; / (λ(x&lt;sub&gt;i&lt;/sub&gt;) λ(x&lt;sub&gt;j&lt;/sub&gt;)).&lt;/p&gt;&lt;p&gt;&lt;b&gt;Randcorrecties.&lt;/b&gt; Punten dicht bij de rand van W hebben buren buiten W die niet zijn waargenomen. &lt;i&gt;Isotroop&lt;/i&gt; (Ripley): elk paar krijgt het gewicht e&lt;sub&gt;ij&lt;/sub&gt; = 2π d&lt;sub&gt;ij&lt;/sub&gt; gedeeld door de lengte van het deel van de cirkel om x&lt;sub&gt;i&lt;/sub&gt; door x&lt;sub&gt;j&lt;/sub&gt; dat binnen W ligt (1 als de cirkel binnen W ligt, ten hoogste 100), exact voor polygonale studiegebieden met gaten. &lt;i&gt;Rand&lt;/i&gt; (gereduceerde steekproef): bij straal r zijn alleen punten op ten minste r van de rand middelpunten. &lt;i&gt;Geen&lt;/i&gt;: alle gewichten 1, wat K bij grotere r onderschat.&lt;/p&gt;&lt;p&gt;Met een synthetische laag wordt de K-functie daarvan geschat in hetzelfde studiegebied, bij dezelfde stralen, met dezelfde correctie (en intensiteit), en wordt de MISE van Kim &amp;amp; Lim (Sectie 4.1) gerapporteerd: de integraal van (K&lt;sub&gt;syn&lt;/sub&gt;(r) / K(r) − 1)² over de stralen waar K van het origineel &gt; 0 is, met de trapeziumregel; 0 bij identieke K-functies.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Niet voor publicatie.&lt;/b&gt; De K-functie van de vertrouwelijke laag is afgeleid van de vertrouwelijke punten (bij fijne stralen verraadt ze hun onderlinge afstanden). Ze is bruikbaarheidsdiagnostiek voor de databeheerder; de tabel en de grafiek zijn vertrouwelijk.&lt;/p&gt;</translation>
+    </message>
+    <message>
+      <location filename="../processing/kfunction.py" line="173" />
+      <source>Point layer (original)</source>
+      <translation>Puntenlaag (origineel)</translation>
+    </message>
+    <message>
+      <location filename="../processing/kfunction.py" line="174" />
+      <source>The (confidential) points whose K-function is estimated. At least 2, all inside the window.</source>
+      <translation>De (vertrouwelijke) punten waarvan de K-functie wordt geschat. Ten minste 2, allemaal binnen het studiegebied.</translation>
+    </message>
+    <message>
+      <location filename="../processing/kfunction.py" line="178" />
+      <source>Polygons of the study region W (holes allowed); every point must lie inside. Its area and boundary enter the estimate. Empty: the bounding box of the input points enlarged on each side by 5% of its larger side.</source>
+      <translation>Polygonen van het studiegebied W (gaten toegestaan); elk punt moet erbinnen liggen. De oppervlakte en de rand ervan gaan in de schatting mee. Leeg: de omhullende rechthoek van de invoerpunten, aan elke kant vergroot met 5% van de langste zijde.</translation>
+    </message>
+    <message>
+      <location filename="../processing/kfunction.py" line="185" />
+      <source>Radii</source>
+      <translation>Stralen</translation>
+    </message>
+    <message>
+      <location filename="../processing/kfunction.py" line="186" />
+      <source>Distances r in the layer's CRS units (or the working CRS's). Two numbers 'max,steps' give steps + 1 evenly spaced radii from 0 to max ('500,100': 0, 5, …, 500); three or more numbers are the radii themselves ('0,50,100,150'), &gt;= 0 and increasing. Empty: 100 radii from 0 to spatstat's default maximum, min(shorter side of the window's bounding box / 4, √(1000 |W| / (π n))).</source>
+      <translation>Afstanden r in de CRS-eenheden van de laag (of die van het werk-CRS). Twee getallen 'max,stappen' geven stappen + 1 gelijkmatig verdeelde stralen van 0 tot max ('500,100': 0, 5, …, 500); drie of meer getallen zijn de stralen zelf ('0,50,100,150'), &gt;= 0 en oplopend. Leeg: 100 stralen van 0 tot het standaardmaximum van spatstat, min(kortste zijde van de omhullende rechthoek van het studiegebied / 4, √(1000 |W| / (π n))).</translation>
+    </message>
+    <message>
+      <location filename="../processing/kfunction.py" line="196" />
+      <source>Edge correction</source>
+      <translation>Randcorrectie</translation>
+    </message>
+    <message>
+      <location filename="../processing/kfunction.py" line="201" />
+      <source>Isotropic: Ripley's weight for pairs whose circle leaves the window (recommended). Border: only points at least r from the boundary are centres. None: no correction (biased downwards).</source>
+      <translation>Isotroop: het gewicht van Ripley voor paren waarvan de cirkel buiten het studiegebied komt (aanbevolen). Rand: alleen punten op ten minste r van de rand zijn middelpunten. Geen: geen correctie (neerwaarts vertekend).</translation>
+    </message>
+    <message>
+      <location filename="../processing/kfunction.py" line="207" />
+      <source>Intensity raster (inhomogeneous)</source>
+      <translation>Intensiteitsraster (inhomogeen)</translation>
+    </message>
+    <message>
+      <location filename="../processing/kfunction.py" line="208" />
+      <source>Band 1: the intensity λ in points per squared CRS unit, e.g. a fitted intensity. Sampled at the points (bilinear between pixel centres); it must be &gt; 0 there and not NoData. Given: the inhomogeneous K-function of Kim &amp; Lim eq. 14. Empty: the homogeneous K-function.</source>
+      <translation>Band 1: de intensiteit λ in punten per vierkante CRS-eenheid, bijv. een geschatte intensiteit. Bemonsterd op de punten (bilineair tussen pixelmiddelpunten); ze moet daar &gt; 0 zijn en mag geen NoData zijn. Opgegeven: de inhomogene K-functie van Kim &amp; Lim vgl. 14. Leeg: de homogene K-functie.</translation>
+    </message>
+    <message>
+      <location filename="../processing/kfunction.py" line="216" />
+      <source>Synthetic point layer (comparison)</source>
+      <translation>Synthetische puntenlaag (vergelijking)</translation>
+    </message>
+    <message>
+      <location filename="../processing/kfunction.py" line="218" />
+      <source>Optional synthetic points to compare with: adds their K- and L-function to the table and chart and computes the MISE. Same CRS as the input; every point inside the window.</source>
+      <translation>Optionele synthetische punten om mee te vergelijken: voegt hun K- en L-functie toe aan de tabel en de grafiek en berekent de MISE. Zelfde CRS als de invoer; elk punt binnen het studiegebied.</translation>
+    </message>
+    <message>
+      <location filename="../processing/kfunction.py" line="225" />
+      <source>Needed only when the layers are in degrees; radii and intensity are then in this CRS's units.</source>
+      <translation>Alleen nodig als de lagen in graden zijn; stralen en intensiteit zijn dan in de eenheden van dit CRS.</translation>
+    </message>
+    <message>
+      <location filename="../processing/kfunction.py" line="229" />
+      <source>K-function table (CONFIDENTIAL)</source>
+      <translation>Tabel met de K-functie (VERTROUWELIJK)</translation>
+    </message>
+    <message>
+      <location filename="../processing/kfunction.py" line="230" />
+      <source>Table without geometry, one row per radius: r, K, L, theo (π r², K of a Poisson process) and, with a synthetic layer, K_syn and L_syn. Empty where the border estimator has no point far enough from the boundary.</source>
+      <translation>Tabel zonder geometrie, één rij per straal: r, K, L, theo (π r², K van een Poisson-proces) en, met een synthetische laag, K_syn en L_syn. Leeg waar de randschatter geen punt heeft dat ver genoeg van de rand ligt.</translation>
+    </message>
+    <message>
+      <location filename="../processing/kfunction.py" line="239" />
+      <source>Chart (CONFIDENTIAL)</source>
+      <translation>Grafiek (VERTROUWELIJK)</translation>
+    </message>
+    <message>
+      <location filename="../processing/kfunction.py" line="244" />
+      <source>HTML page with the charts of K(r) and L(r) − r (both layers when given) and the settings.</source>
+      <translation>HTML-pagina met de grafieken van K(r) en L(r) − r (van beide lagen, indien opgegeven) en de instellingen.</translation>
+    </message>
+    <message>
+      <location filename="../processing/kfunction.py" line="246" />
+      <source>MISE of the synthetic K-function</source>
+      <translation>MISE van de synthetische K-functie</translation>
+    </message>
+    <message>
+      <location filename="../processing/kfunction.py" line="247" />
+      <source>Number of input points</source>
+      <translation>Aantal invoerpunten</translation>
+    </message>
+    <message>
+      <location filename="../processing/kfunction.py" line="267" />
+      <source>{0} is in {1} but {2} is in {3}: the two patterns must be compared in the same CRS. Reproject {0} to the CRS of {2} first.</source>
+      <translation>{0} staat in {1}, maar {2} staat in {3}: de twee patronen moeten in hetzelfde CRS worden vergeleken. Herprojecteer eerst {0} naar het CRS van {2}.</translation>
+    </message>
+    <message>
+      <location filename="../processing/kfunction.py" line="293" />
+      <source>{0}: {1} of the {2} points of {3} lie outside the window; clip them or enlarge it.</source>
+      <translation>{0}: {1} van de {2} punten van {3} liggen buiten het studiegebied; knip ze weg of vergroot het studiegebied.</translation>
+    </message>
+    <message>
+      <location filename="../processing/kfunction.py" line="297" />
+      <source>the bounding box of {0} enlarged by 5%</source>
+      <translation>de omhullende rechthoek van {0}, vergroot met 5%</translation>
+    </message>
+    <message>
+      <location filename="../processing/kfunction.py" line="299" />
+      <source>{0}: {1} of its {2} points lie outside the window ({3}); clip them or give a {4} that contains both layers.</source>
+      <translation>{0}: {1} van de {2} punten liggen buiten het studiegebied ({3}); knip ze weg of geef een {4} op dat beide lagen bevat.</translation>
+    </message>
+    <message>
+      <location filename="../processing/kfunction.py" line="315" />
+      <source>{0} (at the points of {1}): {2}</source>
+      <translation>{0} (op de punten van {1}): {2}</translation>
+    </message>
+    <message>
+      <location filename="../processing/kfunction.py" line="320" />
+      <source>{0}: the intensity is zero or negative at {1} of the {2} points of {3} (smallest value {4:g}); the inhomogeneous K-function divides by it. Use an intensity &gt; 0 at every point.</source>
+      <translation>{0}: de intensiteit is nul of negatief op {1} van de {2} punten van {3} (kleinste waarde {4:g}); de inhomogene K-functie deelt erdoor. Gebruik een intensiteit &gt; 0 op elk punt.</translation>
+    </message>
+    <message>
+      <location filename="../processing/kfunction.py" line="350" />
+      <source>{0}: radii up to {1:g} exceed half the window's shorter side; there the estimate rests on few pairs and large edge weights.</source>
+      <translation>{0}: stralen tot {1:g} zijn groter dan de helft van de kortste zijde van het studiegebied; daar berust de schatting op weinig paren en grote randgewichten.</translation>
+    </message>
+    <message>
+      <location filename="../processing/kfunction.py" line="389" />
+      <source>MISE of the synthetic K-function: {0:.6g}</source>
+      <translation>MISE van de synthetische K-functie: {0:.6g}</translation>
+    </message>
+    <message>
+      <location filename="../processing/kfunction.py" line="393" />
+      <source>{0}: {1} points repeat the location of another point, so K(0) &gt; 0 here (spatstat counts only pairs at a distance &gt; 0). A MISE then includes the first radii, where the relative error can dominate it; start {2} above 0 to leave them out.</source>
+      <translation>{0}: {1} punten herhalen de locatie van een ander punt, dus K(0) &gt; 0 hier (spatstat telt alleen paren op een afstand &gt; 0). Een MISE omvat dan ook de eerste stralen, waar de relatieve fout haar kan domineren; laat {2} boven 0 beginnen om ze weg te laten.</translation>
+    </message>
+    <message>
+      <location filename="../processing/kfunction.py" line="406" />
+      <source>bounding box of the points enlarged by 5%</source>
+      <translation>omhullende rechthoek van de punten, vergroot met 5%</translation>
+    </message>
+    <message>
+      <location filename="../processing/kfunction.py" line="408" />
+      <source>the WINDOW polygons</source>
+      <translation>de WINDOW-polygonen</translation>
+    </message>
+    <message>
+      <location filename="../processing/kfunction.py" line="414" />
+      <source>K-function (CONFIDENTIAL utility diagnostic)</source>
+      <translation>K-functie (VERTROUWELIJKE bruikbaarheidsdiagnostiek)</translation>
+    </message>
+    <message>
+      <location filename="../processing/kfunction.py" line="447" />
+      <source>Isotropic (Ripley)</source>
+      <translation>Isotroop (Ripley)</translation>
+    </message>
+    <message>
+      <location filename="../processing/kfunction.py" line="448" />
+      <source>Border (reduced sample)</source>
+      <translation>Rand (gereduceerde steekproef)</translation>
+    </message>
+    <message>
+      <location filename="../processing/kfunction.py" line="449" />
+      <source>None</source>
+      <translation>Geen</translation>
+    </message>
+    <message>
+      <location filename="../processing/kfunction.py" line="452" />
+      <source>Input points</source>
+      <translation>Invoerpunten</translation>
+    </message>
+    <message>
+      <location filename="../processing/kfunction.py" line="454" />
+      <source>Window area</source>
+      <translation>Oppervlakte van het studiegebied</translation>
+    </message>
+    <message>
+      <location filename="../processing/kfunction.py" line="455" />
+      <source>CRS</source>
+      <translation>CRS</translation>
+    </message>
+    <message>
+      <location filename="../processing/kfunction.py" line="458" />
+      <source>Estimator</source>
+      <translation>Schatter</translation>
+    </message>
+    <message>
+      <location filename="../processing/kfunction.py" line="459" />
+      <source>inhomogeneous (Kim &amp; Lim eq. 14), intensity {0}</source>
+      <translation>inhomogeen (Kim &amp; Lim vgl. 14), intensiteit {0}</translation>
+    </message>
+    <message>
+      <location filename="../processing/kfunction.py" line="461" />
+      <source>homogeneous (spatstat Kest)</source>
+      <translation>homogeen (spatstat Kest)</translation>
+    </message>
+    <message>
+      <location filename="../processing/kfunction.py" line="463" />
+      <source>{0} from {1:g} to {2:g}</source>
+      <translation>{0} van {1:g} tot {2:g}</translation>
+    </message>
+    <message>
+      <location filename="../processing/kfunction.py" line="464" />
+      <source>Points repeating another point's location</source>
+      <translation>Punten die de locatie van een ander punt herhalen</translation>
+    </message>
+    <message>
+      <location filename="../processing/kfunction.py" line="467" />
+      <source>MISE</source>
+      <translation>MISE</translation>
+    </message>
+    <message>
+      <location filename="../processing/kfunction.py" line="470" />
+      <source>Not for publication</source>
+      <translation>Niet voor publicatie</translation>
+    </message>
+    <message>
+      <location filename="../processing/kfunction.py" line="471" />
+      <source>The K-function of the input is derived from the confidential points. It is a utility diagnostic for the data steward: keep this page and the table internal.</source>
+      <translation>De K-functie van de invoer is afgeleid van de vertrouwelijke punten. Ze is bruikbaarheidsdiagnostiek voor de databeheerder: houd deze pagina en de tabel intern.</translation>
+    </message>
+    <message>
+      <location filename="../processing/kfunction.py" line="476" />
+      <source>K-function and L-function</source>
+      <translation>K-functie en L-functie</translation>
+    </message>
+    <message>
+      <location filename="../processing/kfunction.py" line="484" />
+      <source>no CRS</source>
+      <translation>geen CRS</translation>
+    </message>
+    <message>
+      <location filename="../processing/kfunction.py" line="485" />
+      <source>a custom CRS</source>
+      <translation>een aangepast CRS</translation>
+    </message>
+    <message>
+      <location filename="../processing/kfunction.py" line="497" />
+      <source>Poisson: π r²</source>
+      <translation>Poisson: π r²</translation>
+    </message>
+    <message>
+      <location filename="../processing/kfunction.py" line="498" />
+      <source>Poisson: 0</source>
+      <translation>Poisson: 0</translation>
+    </message>
+    <message>
+      <location filename="../processing/kfunction.py" line="499" />
+      <source>input</source>
+      <translation>invoer</translation>
+    </message>
+    <message>
+      <location filename="../processing/kfunction.py" line="501" />
+      <source>synthetic</source>
+      <translation>synthetisch</translation>
     </message>
     <message>
       <location filename="../processing/layers.py" line="42" />
@@ -509,19 +1244,9 @@
       <translation>&lt;p&gt;Schat log λ(s) = offset(s) + x(s)'β + w(s), waarin w een Gaussisch veld met Matérn-covariantie (gladheid 1) is dat met de SPDE-aanpak (Lindgren et al. 2011; Walder et al., Appendix A.1) op een driehoeksnet (mesh) wordt weergegeven, met onbekend effectief bereik en onbekende marginale variantie. De snelle methode integreert Laplace-benaderingen over een rooster van de twee hyperparameters (zoals in INLA) en genereert onafhankelijke trekkingen uit de a-posterioriverdeling. Het modelbestand dient als invoer voor de synthesehulpmiddelen.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Geen privacymechanisme.&lt;/b&gt; Het model, de intensiteitskaart en het rapport zijn afgeleid van de vertrouwelijke punten en zijn bedoeld voor de analist: publiceer ze niet. Publiceer in plaats daarvan synthetische punten die met het model zijn gemaakt.&lt;/p&gt;</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="107" />
-      <source>Point layer</source>
-      <translation>Puntenlaag</translation>
-    </message>
-    <message>
       <location filename="../processing/lgcp_fit.py" line="108" />
       <source>The confidential points (cases, crimes, ...). At least 10.</source>
       <translation>De vertrouwelijke punten (ziektegevallen, misdrijven, ...). Ten minste 10.</translation>
-    </message>
-    <message>
-      <location filename="../processing/lgcp_fit.py" line="111" />
-      <source>Study window</source>
-      <translation>Studiegebied</translation>
     </message>
     <message>
       <location filename="../processing/lgcp_fit.py" line="112" />
@@ -629,11 +1354,6 @@
       <translation>Kwadratuur van de intensiteitsintegraal in de aannemelijkheid. De regel met het duale net uit de artikelen overschat de integraal van een ruw veld en daarmee het bereik; de middens van de zijden doen dat niet.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="188" />
-      <source>Method</source>
-      <translation>Methode</translation>
-    </message>
-    <message>
       <location filename="../processing/lgcp_fit.py" line="189" />
       <source>Exact MCMC (slower; reference)</source>
       <translation>Exacte MCMC (langzamer; referentie)</translation>
@@ -667,11 +1387,6 @@
       <location filename="../processing/lgcp_fit.py" line="207" />
       <source>Pixel size of the intensity raster. Empty: half the largest mesh edge.</source>
       <translation>Pixelgrootte van het intensiteitsraster. Leeg: de helft van de langste zijde van het driehoeksnet.</translation>
-    </message>
-    <message>
-      <location filename="../processing/lgcp_fit.py" line="211" />
-      <source>Projected CRS to work in</source>
-      <translation>Geprojecteerd werk-CRS</translation>
     </message>
     <message>
       <location filename="../processing/lgcp_fit.py" line="212" />
@@ -739,11 +1454,6 @@
       <translation>Punten</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="382" />
-      <source>Window area</source>
-      <translation>Oppervlakte van het studiegebied</translation>
-    </message>
-    <message>
       <location filename="../processing/lgcp_fit.py" line="384" />
       <source>Hyperparameter grid points</source>
       <translation>Roosterpunten van de hyperparameters</translation>
@@ -752,11 +1462,6 @@
       <location filename="../processing/lgcp_fit.py" line="385" />
       <source>Points sharing a location</source>
       <translation>Punten met een gedeelde locatie</translation>
-    </message>
-    <message>
-      <location filename="../processing/lgcp_fit.py" line="389" />
-      <source>Not for publication</source>
-      <translation>Niet voor publicatie</translation>
     </message>
     <message>
       <location filename="../processing/lgcp_fit.py" line="390" />
@@ -789,12 +1494,12 @@
       <translation>A-posteriorigemiddelde van de intensiteit</translation>
     </message>
     <message>
-      <location filename="../processing/provider.py" line="23" />
+      <location filename="../processing/provider.py" line="25" />
       <source>Spatial Privacy</source>
       <translation>Spatial Privacy</translation>
     </message>
     <message>
-      <location filename="../processing/provider.py" line="26" />
+      <location filename="../processing/provider.py" line="28" />
       <source>Spatial Privacy: private maps and synthetic points</source>
       <translation>Spatial Privacy: privacybeschermende kaarten en synthetische punten</translation>
     </message>
@@ -1017,11 +1722,6 @@
       <location filename="../processing/pufferfish_grid.py" line="280" />
       <source>For the analyst only, off by default: true_value, noise (the Laplace draw) and error (published − true) per cell. Publishing it undoes the protection.</source>
       <translation>Alleen voor de analist, standaard uit: true_value, noise (de Laplace-trekking) en error (gepubliceerd − waar) per cel. Publicatie hiervan maakt de bescherming ongedaan.</translation>
-    </message>
-    <message>
-      <location filename="../processing/pufferfish_grid.py" line="287" />
-      <source>Report</source>
-      <translation>Rapport</translation>
     </message>
     <message>
       <location filename="../processing/pufferfish_grid.py" line="289" />
