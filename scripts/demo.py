@@ -10,7 +10,9 @@ and writes, into the output folder:
 * ``<mechanism>.html``  the report stating the guarantee;
 * ``pufferfish_maps.png`` the three published maps side by side, styled and rendered by QGIS;
 * ``dp_counts.gpkg``, ``dp_counts_map.png`` and ``dp_counts_CONFIDENTIAL_report.html``: spatialprivacy:dpcounts
-  (epsilon = 1, 10 synthetic sets) on unemployment per 1 km square of tests/data/dwelling_areas.gpkg.
+  (epsilon = 1, 10 synthetic sets) on unemployment per 1 km square of tests/data/dwelling_areas.gpkg;
+* ``dp_points_<method>.gpkg``, ``dp_points_<method>.html`` and ``dp_points_map.png``: spatialprivacy:dppoints
+  (Laplace and LGCP synthesizers, epsilon = 1, alpha = 0.1 map units) on John Snow's cholera deaths.
 
     .venv/bin/python scripts/demo.py [output-folder]     (default: demo_output/)
 """
@@ -134,6 +136,8 @@ def main() -> int:
     print(f"Map: {png}")
     if not synthetic_counts(out, render):
         return 1
+    if not synthetic_points(out, render):
+        return 1
     print(f"All outputs are in {out}")
     QgsProject.instance().clear()
     QgsApplication.processingRegistry().removeProvider(provider)
@@ -177,6 +181,43 @@ def synthetic_counts(out: Path, render) -> bool:
         f"DP counts: {results['GROUPS']} squares, epsilon = 1, median prior shape a = {results['MEDIAN_A']:.3g}: "
         "dp_counts.gpkg, dp_counts_map.png, dp_counts_CONFIDENTIAL_report.html (for the steward only)"
     )
+    return True
+
+
+def synthetic_points(out: Path, render) -> bool:
+    """spatialprivacy:dppoints on John Snow's cholera deaths (578 points), epsilon = 1, alpha = 0.1 map units
+    (about 10 m): the Laplace and LGCP synthesizers of Kim & Lim."""
+    from qgis.core import QgsApplication, QgsProcessingContext, QgsProcessingFeedback, QgsProject, QgsVectorLayer
+
+    alg = QgsApplication.processingRegistry().createAlgorithmById("spatialprivacy:dppoints")
+    snow = REPO / "tests" / "data" / "snow_cholera.gpkg"
+    layers = []
+    for method, index in (("laplace", 2), ("lgcp", 1)):
+        params = {
+            "INPUT": f"{snow}|layername=deaths",
+            "METHOD": index,
+            "EPSILON": 1.0,
+            "ALPHA": 0.1,
+            "SEED": 2026,
+            "OUTPUT": str(out / f"dp_points_{method}.gpkg"),
+            "OUTPUT_REPORT": str(out / f"dp_points_{method}.html"),
+        }
+        for suffix in (".gpkg", ".html"):
+            (out / f"dp_points_{method}{suffix}").unlink(missing_ok=True)
+        context, feedback = QgsProcessingContext(), QgsProcessingFeedback()
+        context.setProject(QgsProject.instance())
+        results, ok = alg.run(params, context, feedback)
+        if not ok:
+            print(feedback.textLog(), file=sys.stderr)
+            return False
+        layer = QgsVectorLayer(results["OUTPUT"], method, "ogr")
+        QgsProject.instance().addMapLayer(layer)
+        layers.append((layer, f"{method.upper() if method == 'lgcp' else 'Laplace'}: {layer.featureCount()} points"))
+        print(
+            f"DP points ({method}): {results['SYNTHETIC_COUNT']} synthetic points from 578 deaths, epsilon = 1, "
+            f"alpha = 0.1: dp_points_{method}.gpkg, dp_points_{method}.html"
+        )
+    render(layers, out / "dp_points_map.png")
     return True
 
 

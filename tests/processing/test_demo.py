@@ -41,3 +41,10 @@ def test_demo_writes_grids_rasters_reports_and_a_map(tmp_path):
     assert sum(f["syn_1"] for f in counts.getFeatures()) == 7331
     assert QImage(str(tmp_path / "dp_counts_map.png")).width() > 300
     assert "CONFIDENTIAL" in (tmp_path / "dp_counts_CONFIDENTIAL_report.html").read_text(encoding="utf-8")
+    # the DP point synthesizers: points only (no input attributes), a report stating the guarantee
+    for method in ("laplace", "lgcp"):
+        points = QgsVectorLayer(str(tmp_path / f"dp_points_{method}.gpkg"), method, "ogr")
+        assert points.isValid() and points.featureCount() > 100
+        assert points.fields().names() == ["fid", "syn_id"]
+        assert "alpha" in (tmp_path / f"dp_points_{method}.html").read_text(encoding="utf-8")
+    assert QImage(str(tmp_path / "dp_points_map.png")).width() > 1000
