@@ -305,6 +305,8 @@ class Posterior:
     x_int: np.ndarray
     offset_int: np.ndarray
     diagnostics: dict = field(default_factory=dict)
+    x_nodes: np.ndarray | None = None  # (n, p) covariates at the mesh nodes, for synthesis (optional)
+    offset_nodes: np.ndarray | None = None  # (n,) log offset at the mesh nodes (optional)
 
     @property
     def n_draws(self) -> int:
@@ -393,6 +395,8 @@ class Posterior:
     def save(self, path: str) -> None:
         """Write to a compressed ``.npz`` file that :meth:`load` reads back."""
         arrays = {k: getattr(self, k) for k in self._ARRAYS}
+        if self.x_nodes is not None:
+            arrays.update(x_nodes=self.x_nodes, offset_nodes=self.offset_nodes)
         proj = sp.csr_matrix(self.int_proj)
         arrays.update(
             int_proj_data=proj.data,
@@ -419,6 +423,8 @@ class Posterior:
             if meta.get("format") != "spatial_privacy.lgcp.Posterior/1":
                 raise ParameterError("model", f"{path} is not a Spatial Privacy LGCP model file")
             arrays = {k: data[k] for k in cls._ARRAYS}
+            if "x_nodes" in data.files:
+                arrays.update(x_nodes=data["x_nodes"], offset_nodes=data["offset_nodes"])
             proj = sp.csr_matrix(
                 (data["int_proj_data"], data["int_proj_indices"], data["int_proj_indptr"]),
                 shape=tuple(data["int_proj_shape"]),

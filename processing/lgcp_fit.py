@@ -305,6 +305,10 @@ class FitLGCPAlgorithm(SpatialPrivacyAlgorithm):
                 posterior = fit_mcmc(setup.model, rng, draws=draws, progress=fit_progress)
             else:
                 posterior = fit_laplace(setup.model, rng, draws=draws, progress=fit_progress)
+            from ..core.synthesis.walder import NodeCovariates
+
+            at_nodes = NodeCovariates.from_functions(setup.mesh, setup.window, tuple(covariates), offset)
+            posterior.x_nodes, posterior.offset_nodes = at_nodes.x, at_nodes.offset
             intensity = None
             raster_path = self.parameterAsOutputLayer(parameters, self.OUTPUT_INTENSITY, context)
             if raster_path:

@@ -143,13 +143,16 @@ class NodeCovariates:
 
     @classmethod
     def from_posterior(cls, posterior) -> NodeCovariates:
-        """Read them from a fit whose integration points are the mesh nodes (the ``vertex`` / dual-mesh
+        """Read them from the model file if the fit stored them (``Posterior.x_nodes``), else from a fit
+        whose integration points are the mesh nodes (the ``vertex`` / dual-mesh
         scheme of Walder eq. 30, where ``x_int`` holds ``x`` at every node with a positive weight).
 
         With the default ``midpoint`` scheme the integration points are edge midpoints and the
         covariate functions are needed: use :meth:`from_functions`. Nodes without an integration
         point (outside the window) take the values of the nearest node that has one.
         """
+        if getattr(posterior, "x_nodes", None) is not None:  # stored by spatialprivacy:fitlgcp
+            return cls(np.asarray(posterior.x_nodes, dtype=np.float64), np.asarray(posterior.offset_nodes, float))
         proj = posterior.int_proj.tocsr()
         counts = np.diff(proj.indptr)
         if not (np.all(counts == 1) and np.allclose(proj.data, 1.0)):

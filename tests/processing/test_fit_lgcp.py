@@ -74,6 +74,13 @@ def test_snow_distance_to_broad_street_pump_is_clearly_negative(snow, tmp_path):
     assert posterior.names == ("intercept", "distance")
     assert rows["distance"][4] < 0  # the 95% interval of the distance coefficient lies below 0
     assert posterior.n_draws == 500 and result["NODES"] == posterior.nodes.shape[0] > 500
+    # the model file carries the covariates at the mesh nodes for the synthesis tools: the distance column
+    # equals the distance from each node to the Broad Street pump (nodes inside the window)
+    assert posterior.x_nodes.shape == (posterior.nodes.shape[0], 2) and np.all(posterior.x_nodes[:, 0] == 1)
+    pump = next(pumps.getFeatures()).geometry().asPoint()
+    node_distance = np.hypot(posterior.nodes[:, 0] - pump.x(), posterior.nodes[:, 1] - pump.y())
+    nearest = np.argsort(node_distance)[:50]
+    assert np.allclose(posterior.x_nodes[nearest, 1], node_distance[nearest])
     raster = QgsRasterLayer(result["OUTPUT_INTENSITY"], "intensity")
     assert raster.isValid() and raster.bandCount() == 2
     # the raster is the posterior mean intensity: summed over its pixels it matches the posterior mean of
