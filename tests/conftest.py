@@ -89,3 +89,22 @@ def _release_leaked_frames(qgis_app):
             except RuntimeError:  # still executing
                 pass
     gc.collect()
+
+
+@pytest.fixture
+def keep_in_project():
+    """Hand file-backed layers that a test passes to ``processing.run`` to the project, and remove them at
+    teardown. A fixture-held OGR layer that Python destroys after such a run crashes the interpreter
+    (QGIS 3.22); the project's layer store owns and deletes it cleanly."""
+    from qgis.core import QgsProject
+
+    ids = []
+
+    def keep(layer):
+        QgsProject.instance().addMapLayer(layer, False)
+        ids.append(layer.id())
+        return layer
+
+    yield keep
+    for layer_id in ids:
+        QgsProject.instance().removeMapLayer(layer_id)

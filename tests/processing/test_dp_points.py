@@ -43,9 +43,9 @@ def _provider(provider):
     return provider
 
 
-@pytest.fixture(scope="module")
-def deaths(data_copy):
-    layer = QgsVectorLayer(f"{data_copy / 'snow_cholera.gpkg'}|layername=deaths", "deaths", "ogr")
+@pytest.fixture
+def deaths(data_copy, keep_in_project):
+    layer = keep_in_project(QgsVectorLayer(f"{data_copy / 'snow_cholera.gpkg'}|layername=deaths", "deaths", "ogr"))
     assert layer.isValid() and layer.featureCount() == 578
     return layer
 

@@ -25,12 +25,12 @@ def _provider(provider):
     return provider
 
 
-@pytest.fixture(scope="module")
-def snow(data_copy):
+@pytest.fixture
+def snow(data_copy, keep_in_project):
     """The deaths layer and a one-feature layer with pump 7 (Broad Street)."""
     gpkg = data_copy / "snow_cholera.gpkg"
-    deaths = QgsVectorLayer(f"{gpkg}|layername=deaths", "deaths", "ogr")
-    pumps = QgsVectorLayer(f"{gpkg}|layername=pumps", "pumps", "ogr")
+    deaths = keep_in_project(QgsVectorLayer(f"{gpkg}|layername=deaths", "deaths", "ogr"))
+    pumps = keep_in_project(QgsVectorLayer(f"{gpkg}|layername=pumps", "pumps", "ogr"))
     assert deaths.isValid() and pumps.isValid()
     broad_street = [f for f in pumps.getFeatures() if f["pump"] == 7]
     assert len(broad_street) == 1 and broad_street[0]["label"] == "Broad St"

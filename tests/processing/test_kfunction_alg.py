@@ -33,13 +33,8 @@ SHIFT = 3000.0
 NO_CRS = QgsCoordinateReferenceSystem()
 
 
-@pytest.fixture(scope="module", autouse=True)
-def _registered(provider):
-    """The provider with the algorithm: added here until the provider's loadAlgorithms lists it."""
-    from spatial_privacy.processing.kfunction import KFunctionAlgorithm
-
-    if QgsApplication.processingRegistry().algorithmById(ALG) is None:
-        assert provider.addAlgorithm(KFunctionAlgorithm())
+@pytest.fixture(autouse=True)
+def _provider(provider):
     return provider
 
 
@@ -70,14 +65,14 @@ def coordinates(layer):
     return xy[:, 0], xy[:, 1]
 
 
-@pytest.fixture(scope="module")
-def deaths(data_copy):
-    layer = QgsVectorLayer(f"{data_copy / 'snow_cholera.gpkg'}|layername=deaths", "deaths", "ogr")
+@pytest.fixture
+def deaths(data_copy, keep_in_project):
+    layer = keep_in_project(QgsVectorLayer(f"{data_copy / 'snow_cholera.gpkg'}|layername=deaths", "deaths", "ogr"))
     assert layer.isValid() and layer.featureCount() == 578 and not layer.crs().authid()  # "Undefined Cartesian SRS"
     return layer
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def snow(deaths):
     """Coordinates of the deaths and the default window (bounding box + 5%)."""
     x, y = coordinates(deaths)
