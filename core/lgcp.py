@@ -38,6 +38,7 @@ import numpy as np
 import scipy.sparse as sp
 from scipy import optimize
 
+from . import mechanisms
 from .errors import ParameterError
 from .fields import SPDEMatern
 from .linalg import BandedCholesky
@@ -137,9 +138,9 @@ class LaplaceFit:
         """``size`` exact draws from ``N(x*, H^{-1})``: ``beta ~ N(beta*, S^{-1})``, then
         ``w | beta ~ N(w* - Z (beta - beta*), H_ww^{-1})``."""
         p, n = self.beta.size, self.w.size
-        zb = rng.standard_normal((p, size))
+        zb = mechanisms.standard_normals(rng, (p, size))
         db = np.linalg.solve(self.s_chol.T, zb)  # S^{-1/2}: cov = (L L')^{-1}
-        zw = rng.standard_normal((n, size))
+        zw = mechanisms.standard_normals(rng, (n, size))
         w = self.w[:, None] - self.z @ db + self.h_ww.whiten_inverse(zw)
         return (self.beta[:, None] + db).T, w.T
 
@@ -659,20 +660,21 @@ def simulate_points(mesh, window, eta_nodes: np.ndarray, rng: np.random.Generato
 
     Thinning per triangle: ``exp`` of a linear function is largest at a vertex, so with
     ``lambda_T = max_vertex exp(eta)`` draw ``Poisson(lambda_T * area(T))`` uniform points in T and keep
-    each with probability ``lambda(s) / lambda_T`` if it lies in the window.
+    each with probability ``lambda(s) / lambda_T`` if it lies in the window. Its random draws come from
+    core.mechanisms because the DP LGCP synthesizer (core.synthesis.lgcp_dp) releases such a pattern.
     """
     eta_nodes = np.asarray(eta_nodes, dtype=np.float64)
     tri = mesh.triangles
     corner = mesh.nodes[tri]  # (m, 3, 2)
     eta_tri = eta_nodes[tri]
     top = eta_tri.max(axis=1)
-    counts = rng.poisson(np.exp(top) * mesh.triangle_areas)
+    counts = mechanisms.poisson_counts(rng, np.exp(top) * mesh.triangle_areas)
     which = np.repeat(np.arange(tri.shape[0]), counts)
-    r1, r2 = rng.random(which.size), rng.random(which.size)
+    r1, r2 = mechanisms.uniforms(rng, which.size), mechanisms.uniforms(rng, which.size)
     flip = r1 + r2 > 1
     r1[flip], r2[flip] = 1 - r1[flip], 1 - r2[flip]
     bary = np.column_stack([1 - r1 - r2, r1, r2])
     xy = np.einsum("kj,kjd->kd", bary, corner[which])
     log_ratio = np.einsum("kj,kj->k", bary, eta_tri[which]) - top[which]
-    keep = (np.log(rng.random(which.size)) < log_ratio) & window.contains(xy[:, 0], xy[:, 1])
+    keep = (np.log(mechanisms.uniforms(rng, which.size)) < log_ratio) & window.contains(xy[:, 0], xy[:, 1])
     return xy[keep, 0], xy[keep, 1]

@@ -20,12 +20,14 @@ from qgis.core import (
     QgsProcessingAlgorithm,
     QgsProcessingException,
     QgsProcessingFeedback,
+    QgsProcessingParameterCrs,
+    QgsProcessingParameterNumber,
     QgsRectangle,
 )
 
 from ..plugin import dependencies
 from ..plugin.i18n import tr as _tr
-from .compat import FLAG_ADVANCED
+from .compat import FLAG_ADVANCED, NUMBER_INTEGER
 
 #: Tag on every algorithm, so the toolbox search (and the plugin's menu entry) finds them all.
 TOOLBOX_TAG = "spatialprivacy"
@@ -65,6 +67,20 @@ class SpatialPrivacyAlgorithm(QgsProcessingAlgorithm):
             parameter.setFlags(parameter.flags() | FLAG_ADVANCED)
         self.addParameter(parameter)
         return parameter
+
+    def add_seed(self, name: str = "SEED"):
+        """The advanced, optional SEED parameter every randomised algorithm has (integer >= 0)."""
+        return self.add(
+            QgsProcessingParameterNumber(name, self.tr("Random seed (testing only)"), NUMBER_INTEGER, None, True, 0),
+            seed_help(),
+            advanced=True,
+        )
+
+    def add_work_crs(self, help_text: str, name: str = "WORK_CRS"):
+        """The advanced, optional projected CRS to work in when a layer is in degrees (see :func:`working_crs`)."""
+        return self.add(
+            QgsProcessingParameterCrs(name, self.tr("Projected CRS to work in"), None, True), help_text, advanced=True
+        )
 
     def parameter_help_html(self) -> str:
         """Every parameter's description and help, as HTML for ``shortHelpString``."""

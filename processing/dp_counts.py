@@ -26,7 +26,6 @@ from .base import (
     figure_data_uri,
     make_rng,
     parameter_error,
-    seed_help,
     write_html_report,
 )
 from .compat import FIELD_NUMERIC, NUMBER_DOUBLE, NUMBER_INTEGER, SOURCE_VECTOR, double_field, int_field
@@ -192,13 +191,7 @@ class DPCountsAlgorithm(SpatialPrivacyAlgorithm):
                 "geometry."
             ).format(WIDE_LIMIT),
         )
-        self.add(
-            QgsProcessingParameterNumber(
-                self.SEED, tr("Random seed (testing only)"), NUMBER_INTEGER, None, optional=True
-            ),
-            seed_help(),
-            advanced=True,
-        )
+        self.add_seed()
         self.add(
             QgsProcessingParameterFeatureSink(self.OUTPUT, tr("Synthetic counts")),
             tr(

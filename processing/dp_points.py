@@ -13,7 +13,6 @@ from qgis.core import (
     QgsPointXY,
     QgsProcessingException,
     QgsProcessingOutputNumber,
-    QgsProcessingParameterCrs,
     QgsProcessingParameterDistance,
     QgsProcessingParameterEnum,
     QgsProcessingParameterFeatureSink,
@@ -31,7 +30,6 @@ from .base import (
     make_rng,
     parameter_error,
     read_point_values,
-    seed_help,
     write_html_report,
 )
 from .compat import NUMBER_DOUBLE, NUMBER_INTEGER, SOURCE_POINT, SOURCE_POLYGON, int_field
@@ -210,19 +208,13 @@ class DPPointsAlgorithm(SpatialPrivacyAlgorithm):
             ),
             advanced=True,
         )
-        self.add(
-            QgsProcessingParameterCrs(self.WORK_CRS, tr("Projected CRS to work in"), None, True),
+        self.add_work_crs(
             tr(
                 "Needed only when the layer is in degrees: α, the cell size and the bandwidth are then in this "
                 "CRS's units; the output is written back in the layer's CRS."
-            ),
-            advanced=True,
+            )
         )
-        self.add(
-            QgsProcessingParameterNumber(self.SEED, tr("Random seed (testing only)"), NUMBER_INTEGER, None, True, 0),
-            seed_help(),
-            advanced=True,
-        )
+        self.add_seed()
         self.add(
             QgsProcessingParameterFeatureSink(self.OUTPUT, tr("Synthetic points"), SOURCE_POINT),
             tr(
@@ -283,7 +275,7 @@ class DPPointsAlgorithm(SpatialPrivacyAlgorithm):
             return False, self.tr("{0}: the share must lie in [0, 1), got {1}.").format(self.TOTAL_SHARE, share)
         return super().checkParameterValues(parameters, context)
 
-    def _domain(self, parameters, context, x, y, crs):
+    def _domain(self, parameters, context, x, y, crs, feedback):
         """The study domain: the WINDOW polygons, or the points' bounding box plus 5%; refuses points outside."""
         from ..core.errors import ParameterError
         from ..core.synthesis.domain import PlanarDomain
@@ -293,6 +285,12 @@ class DPPointsAlgorithm(SpatialPrivacyAlgorithm):
         try:
             if window is None:
                 window = Window.around_points(x, y, margin=WINDOW_MARGIN)
+                feedback.pushWarning(
+                    self.tr(
+                        "No {0} given: the window is the points' bounding box, so its extent follows the extreme "
+                        "confidential points. Give a public {0} for a real release."
+                    ).format(self.WINDOW)
+                )
             domain = PlanarDomain(window)
         except ParameterError as error:
             raise parameter_error(error, {"points": self.INPUT, "window": self.WINDOW}) from None
@@ -314,7 +312,7 @@ class DPPointsAlgorithm(SpatialPrivacyAlgorithm):
         points = read_point_values(self, parameters, context, feedback, self.INPUT, None, self.WORK_CRS)
         x, y = np.array(points.x), np.array(points.y)
         n = int(x.size)
-        domain = self._domain(parameters, context, x, y, points.work_crs)
+        domain = self._domain(parameters, context, x, y, points.work_crs, feedback)
         epsilon = self.parameterAsDouble(parameters, self.EPSILON, context)
         alpha = self._optional(parameters, self.ALPHA, context)
         delta = self._optional(parameters, self.DELTA, context)

@@ -12,7 +12,6 @@ from qgis.core import (
     QgsFields,
     QgsProcessingException,
     QgsProcessingOutputNumber,
-    QgsProcessingParameterCrs,
     QgsProcessingParameterEnum,
     QgsProcessingParameterFeatureSink,
     QgsProcessingParameterFeatureSource,
@@ -220,10 +219,8 @@ class KFunctionAlgorithm(SpatialPrivacyAlgorithm):
                 "and computes the MISE. Same CRS as the input; every point inside the window."
             ),
         )
-        self.add(
-            QgsProcessingParameterCrs(self.WORK_CRS, tr("Projected CRS to work in"), None, True),
-            tr("Needed only when the layers are in degrees; radii and intensity are then in this CRS's units."),
-            advanced=True,
+        self.add_work_crs(
+            tr("Needed only when the layers are in degrees; radii and intensity are then in this CRS's units.")
         )
         self.add(
             QgsProcessingParameterFeatureSink(self.OUTPUT, tr("K-function table (CONFIDENTIAL)"), SOURCE_VECTOR),

@@ -7,7 +7,6 @@ import math
 
 from qgis.core import (
     QgsProcessingOutputNumber,
-    QgsProcessingParameterCrs,
     QgsProcessingParameterDistance,
     QgsProcessingParameterEnum,
     QgsProcessingParameterFeatureSource,
@@ -26,7 +25,6 @@ from .base import (
     make_rng,
     parameter_error,
     read_point_values,
-    seed_help,
     write_html_report,
 )
 from .compat import NUMBER_DOUBLE, NUMBER_INTEGER, SOURCE_POINT, SOURCE_POLYGON
@@ -207,16 +205,8 @@ class FitLGCPAlgorithm(SpatialPrivacyAlgorithm):
             tr("Pixel size of the intensity raster. Empty: half the largest mesh edge."),
             advanced=True,
         )
-        self.add(
-            QgsProcessingParameterCrs(self.WORK_CRS, tr("Projected CRS to work in"), None, True),
-            tr("Needed only when the layer is in degrees."),
-            advanced=True,
-        )
-        self.add(
-            QgsProcessingParameterNumber(self.SEED, tr("Random seed (testing only)"), NUMBER_INTEGER, None, True, 0),
-            seed_help(),
-            advanced=True,
-        )
+        self.add_work_crs(tr("Needed only when the layer is in degrees."))
+        self.add_seed()
         self.add(
             QgsProcessingParameterFileDestination(
                 self.OUTPUT_MODEL, tr("Fitted model (CONFIDENTIAL)"), tr("LGCP model files (*.npz)")

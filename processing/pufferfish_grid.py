@@ -11,7 +11,6 @@ from qgis.core import (
     QgsProcessingException,
     QgsProcessingOutputNumber,
     QgsProcessingParameterBoolean,
-    QgsProcessingParameterCrs,
     QgsProcessingParameterEnum,
     QgsProcessingParameterFeatureSink,
     QgsProcessingParameterFeatureSource,
@@ -31,7 +30,6 @@ from .base import (
     make_rng,
     parameter_error,
     read_point_values,
-    seed_help,
     write_html_report,
 )
 from .compat import (
@@ -242,19 +240,13 @@ class PufferfishGridAlgorithm(SpatialPrivacyAlgorithm):
             ),
             advanced=True,
         )
-        self.add(
-            QgsProcessingParameterCrs(self.WORK_CRS, tr("Projected CRS to work in"), None, True),
+        self.add_work_crs(
             tr(
                 "Needed only when the layer is in degrees: the grid is built in this CRS; the output is written "
                 "back in the layer's CRS."
-            ),
-            advanced=True,
+            )
         )
-        self.add(
-            QgsProcessingParameterNumber(self.SEED, tr("Random seed (testing only)"), NUMBER_INTEGER, None, True, 0),
-            seed_help(),
-            advanced=True,
-        )
+        self.add_seed()
         self.add(
             QgsProcessingParameterFeatureSink(self.OUTPUT, tr("Pufferfish grid"), SOURCE_POLYGON),
             tr(

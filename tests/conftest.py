@@ -108,3 +108,24 @@ def keep_in_project():
     yield keep
     for layer_id in ids:
         QgsProject.instance().removeMapLayer(layer_id)
+
+
+@pytest.fixture
+def cancel_after():
+    """``cancel_after(percent)``: a feedback that presses Cancel once progress passes ``percent`` (0 cancels before
+    the run starts), for the "a cancelled run writes nothing" tests."""
+    from qgis.core import QgsProcessingFeedback
+
+    class CancelAfter(QgsProcessingFeedback):
+        def __init__(self, percent: float):
+            super().__init__()
+            self.percent = percent
+            if percent <= 0:
+                self.cancel()
+
+        def setProgress(self, progress):  # noqa: N802 (QGIS API name)
+            super().setProgress(progress)
+            if progress > self.percent:
+                self.cancel()
+
+    return CancelAfter

@@ -28,7 +28,6 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.spatial import cKDTree
 
-from .. import mechanisms
 from ..errors import ParameterError
 
 
@@ -194,30 +193,6 @@ class LGCPSynthesis:
         )
 
 
-def _simulate(nodes, triangles, window, eta_nodes, rng) -> tuple[np.ndarray, np.ndarray]:
-    """Poisson process on ``window`` with piecewise-linear log intensity ``eta_nodes`` (thinning per
-    triangle, as core.lgcp.simulate_points), with every random draw from core.mechanisms."""
-    corner = nodes[triangles]
-    eta_tri = eta_nodes[triangles]
-    top = eta_tri.max(axis=1)
-    area = 0.5 * np.abs(
-        (corner[:, 1, 0] - corner[:, 0, 0]) * (corner[:, 2, 1] - corner[:, 0, 1])
-        - (corner[:, 2, 0] - corner[:, 0, 0]) * (corner[:, 1, 1] - corner[:, 0, 1])
-    )
-    counts = mechanisms.poisson_counts(rng, np.exp(top) * area)
-    which = np.repeat(np.arange(triangles.shape[0]), counts)
-    u = mechanisms.uniforms(rng, (which.size, 3))
-    r1, r2 = u[:, 0].copy(), u[:, 1].copy()
-    flip = r1 + r2 > 1
-    r1[flip], r2[flip] = 1 - r1[flip], 1 - r2[flip]
-    bary = np.column_stack([1 - r1 - r2, r1, r2])
-    xy = np.einsum("kj,kjd->kd", bary, corner[which])
-    log_ratio = np.einsum("kj,kj->k", bary, eta_tri[which]) - top[which]
-    keep = (np.log(np.maximum(u[:, 2], 1e-300)) < log_ratio) & window.contains(xy[:, 0], xy[:, 1])
-    order = np.lexsort((xy[keep, 1], xy[keep, 0]))
-    return xy[keep, 0][order], xy[keep, 1][order]
-
-
 def synthesize_lgcp(
     x,
     y,
@@ -245,7 +220,7 @@ def synthesize_lgcp(
         length_prior: ``(shape, scale)`` of the inverse-gamma prior on ``l`` (default: see build_knot_lgcp).
         progress: optional ``progress(fraction, message)``; may raise to cancel.
     """
-    from ..lgcp import fit_laplace
+    from ..lgcp import fit_laplace, simulate_points
     from ..lgcp_setup import build_knot_lgcp
     from ..mesh import lattice
     from ..progress import report, scaled
@@ -274,7 +249,9 @@ def synthesize_lgcp(
     posterior = fit_laplace(setup.model, rng, draws=1, progress=scaled(progress, 0.05, 0.9))
     eta = posterior.linear_predictor(sp.identity(mesh.n_nodes, format="csr"), np.ones((mesh.n_nodes, 1)))[0]
     report(progress, 0.95, "Drawing the synthetic points")
-    sx, sy = _simulate(mesh.nodes, mesh.triangles, domain.window, eta, rng)
+    sx, sy = simulate_points(mesh, domain.window, eta, rng)
+    order = np.lexsort((sy, sx))  # the order of the points says nothing about how they were drawn
+    sx, sy = sx[order], sy[order]
     report(progress, 1.0, "Done")
     return LGCPSynthesis(
         sx,

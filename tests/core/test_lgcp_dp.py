@@ -113,28 +113,6 @@ def test_bad_privacy_parameters_are_refused():
         lgcp_dp.calibrate_ratio(mesh.nodes, mesh.triangles, -1.0, 0.1, 0.1)
 
 
-def test_simulated_poisson_process_follows_the_piecewise_linear_intensity():
-    from scipy import stats
-
-    window = Window.rectangle(0, 0, 4, 4)
-    mesh = lattice(0, 0, 4, 4, 4, 4)
-    eta = 1.0 + 0.5 * mesh.nodes[:, 0] - 0.2 * mesh.nodes[:, 1]
-    sx, sy = lgcp_dp._simulate(mesh.nodes, mesh.triangles, window, eta, np.random.default_rng(3))
-
-    # counts in the four quadrants are independent Poisson with means int_Q exp(eta)
-    def mass(x0, x1, y0, y1):
-        fx = (math.exp(0.5 * x1) - math.exp(0.5 * x0)) / 0.5
-        fy = (math.exp(-0.2 * y1) - math.exp(-0.2 * y0)) / -0.2
-        return math.e * fx * fy
-
-    chi2 = 0.0
-    for x0, y0 in ((0, 0), (2, 0), (0, 2), (2, 2)):
-        observed = np.count_nonzero((sx >= x0) & (sx < x0 + 2) & (sy >= y0) & (sy < y0 + 2))
-        expected = mass(x0, x0 + 2, y0, y0 + 2)
-        chi2 += (observed - expected) ** 2 / expected
-    assert stats.chi2(4).sf(chi2) > 1e-3
-
-
 def test_lgcp_synthesizer_end_to_end_keeps_the_count_and_the_ratio():
     from spatial_privacy.core.synthesis.domain import PlanarDomain
 

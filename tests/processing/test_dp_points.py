@@ -252,20 +252,10 @@ def test_seeded_runs_are_reproducible(deaths, tmp_path):
     assert first.shape != other.shape or not np.array_equal(first, other)
 
 
-class CancelDuringCalibration(QgsProcessingFeedback):
-    """Presses Cancel once the core reports progress beyond reading the points (30%)."""
-
-    def setProgress(self, progress):  # noqa: N802 (QGIS API name)
-        super().setProgress(progress)
-        if progress > 30:
-            self.cancel()
-
-
 @pytest.mark.parametrize("when", ["before", "during calibration"])
-def test_cancel_writes_nothing(deaths, tmp_path, when):
-    feedback = QgsProcessingFeedback() if when == "before" else CancelDuringCalibration()
-    if when == "before":
-        feedback.cancel()
+def test_cancel_writes_nothing(deaths, tmp_path, when, cancel_after):
+    # past 30% the core is working (reading the points ends there)
+    feedback = cancel_after(0 if when == "before" else 30)
     out = tmp_path / "out"
     with pytest.raises(QgsProcessingException, match="Cancelled"):
         processing.run(
@@ -299,3 +289,14 @@ def test_graphical_model_chain(deaths, tmp_path):
     x, y = coordinates(deaths)
     window = Window.around_points(x[x < 14], y[x < 14], margin=0.05)
     assert layer.featureCount() > 0 and window.contains(xy[:, 0], xy[:, 1]).all()
+
+
+def test_default_window_warns_that_it_follows_the_extreme_points(deaths, tmp_path, enterprises_box):
+    feedback = QgsProcessingFeedback()
+    processing.run(ALG, {"INPUT": deaths, "METHOD": 2, "OUTPUT": str(tmp_path / "a.gpkg")}, feedback=feedback)
+    assert "No WINDOW given" in feedback.textLog()
+    layer, _ = enterprises_box
+    feedback = QgsProcessingFeedback()
+    params = {"INPUT": layer, "WINDOW": rectangle_layer(*BOX), "METHOD": 2, "OUTPUT": str(tmp_path / "b.gpkg")}
+    processing.run(ALG, params, feedback=feedback)
+    assert "No WINDOW given" not in feedback.textLog()
