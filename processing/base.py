@@ -14,20 +14,25 @@ from qgis.core import (
     NULL,
     QgsCoordinateReferenceSystem,
     QgsCoordinateTransform,
+    QgsFeature,
     QgsFeatureRequest,
+    QgsFeatureSink,
+    QgsFields,
     QgsGeometry,
     QgsPoint,
+    QgsPointXY,
     QgsProcessingAlgorithm,
     QgsProcessingException,
     QgsProcessingFeedback,
     QgsProcessingParameterCrs,
     QgsProcessingParameterNumber,
     QgsRectangle,
+    QgsWkbTypes,
 )
 
 from ..plugin import dependencies
 from ..plugin.i18n import tr as _tr
-from .compat import FLAG_ADVANCED, NUMBER_INTEGER
+from .compat import FLAG_ADVANCED, NUMBER_INTEGER, double_field, int_field
 
 #: Tag on every algorithm, so the toolbox search (and the plugin's menu entry) finds them all.
 TOOLBOX_TAG = "spatialprivacy"
@@ -331,3 +336,50 @@ def figure_data_uri(fig) -> str:
     fig.savefig(buffer, format="png", bbox_inches="tight")
     plt.close(fig)
     return "data:image/png;base64," + base64.b64encode(buffer.getvalue()).decode("ascii")
+
+
+def crs_key(crs: QgsCoordinateReferenceSystem) -> str:
+    """A string naming a CRS for comparisons and model files: its authority id, else its WKT, else ''."""
+    if crs is None or not crs.isValid():
+        return ""
+    if crs.authid():
+        return crs.authid()
+    wkt = crs.toWkt()
+    # a GeoPackage without a CRS reads as the valid "Undefined Cartesian SRS": the same as no CRS
+    return "" if "Undefined" in wkt.split(",")[0] else wkt
+
+
+def write_point_sink(alg, parameters, context, name: str, x, y, points: PointValues, columns, layer_name: str):
+    """Write points given in the working CRS to the sink ``name`` in the input layer's CRS.
+
+    ``columns`` is a list of ``(field name, values)``; integer arrays become integer fields, others doubles.
+    Writing is not cancellable on purpose: a cancelled write would leave a half-written layer.
+    """
+    import numpy as np
+
+    fields = QgsFields()
+    for field_name, values in columns:
+        kind = getattr(values, "dtype", None)
+        fields.append(int_field(field_name) if kind is not None and kind.kind in "iu" else double_field(field_name))
+    sink, dest = alg.parameterAsSink(parameters, name, context, fields, QgsWkbTypes.Point, points.source_crs)
+    if sink is None:
+        raise QgsProcessingException(alg.invalidSinkError(parameters, name))
+    to_source = points.to_source()
+    lists = [np.asarray(values).tolist() for _, values in columns]
+    for k, (px, py) in enumerate(zip(np.asarray(x, dtype=float).tolist(), np.asarray(y, dtype=float).tolist())):
+        geometry = QgsGeometry.fromPointXY(QgsPointXY(px, py))
+        if to_source is not None:
+            geometry.transform(to_source)
+        feature = QgsFeature(fields)
+        feature.setGeometry(geometry)
+        feature.setAttributes([values[k] for values in lists])
+        sink.addFeature(feature, QgsFeatureSink.FastInsert)
+    if context.willLoadLayerOnCompletion(dest):
+        context.layerToLoadOnCompletionDetails(dest).name = layer_name
+    return dest
+
+
+def write_point_table(alg, parameters, context, name: str, points: PointValues, columns, layer_name: str):
+    """Write the input points themselves (working CRS -> layer CRS) with extra columns, e.g. per-person
+    risks. Such a layer holds the confidential locations: describe its parameter as CONFIDENTIAL."""
+    return write_point_sink(alg, parameters, context, name, points.x, points.y, points, columns, layer_name)

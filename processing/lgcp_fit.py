@@ -9,6 +9,7 @@ from qgis.core import (
     QgsProcessingOutputNumber,
     QgsProcessingParameterDistance,
     QgsProcessingParameterEnum,
+    QgsProcessingParameterFeatureSink,
     QgsProcessingParameterFeatureSource,
     QgsProcessingParameterFileDestination,
     QgsProcessingParameterMultipleLayers,
@@ -20,12 +21,14 @@ from qgis.core import (
 from .base import (
     FeedbackProgress,
     SpatialPrivacyAlgorithm,
+    crs_key,
     ensure_folder,
     figure_data_uri,
     make_rng,
     parameter_error,
     read_point_values,
     write_html_report,
+    write_point_table,
 )
 from .compat import NUMBER_DOUBLE, NUMBER_INTEGER, SOURCE_POINT, SOURCE_POLYGON
 from .layers import read_distance_features, read_raster, read_window
@@ -66,7 +69,9 @@ class FitLGCPAlgorithm(SpatialPrivacyAlgorithm):
     OUTPUT_MODEL = "OUTPUT_MODEL"
     OUTPUT_INTENSITY = "OUTPUT_INTENSITY"
     OUTPUT_REPORT = "OUTPUT_REPORT"
+    OUTPUT_CPO = "OUTPUT_CPO"
     NODES = "NODES"
+    LPML = "LPML"
 
     def name(self):
         return "fitlgcp"
@@ -228,38 +233,37 @@ class FitLGCPAlgorithm(SpatialPrivacyAlgorithm):
             ),
             tr("Parameter table (mean, sd, 95% interval), settings and a map of the intensity."),
         )
+        self.add(
+            QgsProcessingParameterFeatureSink(
+                self.OUTPUT_CPO, tr("Conditional predictive ordinates (CONFIDENTIAL)"), SOURCE_POINT, None, True, False
+            ),
+            tr(
+                "Model check: the input points with cpo, the leave-one-out predictive density of each point given "
+                "all the others (Walder et al. eqs. 7 and 9, per squared CRS unit), log_cpo, and cpo_ess, the "
+                "effective number of posterior draws behind it (below about 20 the estimate is unstable). Low "
+                "values flag points the model does not expect. Holds the confidential locations."
+            ),
+        )
         self.addOutput(QgsProcessingOutputNumber(self.NODES, tr("Mesh nodes")))
+        self.addOutput(
+            QgsProcessingOutputNumber(
+                self.LPML, tr("Log pseudo-marginal likelihood (sum of log CPO; higher is better)")
+            )
+        )
 
     def processAlgorithm(self, parameters, context, feedback):  # noqa: N802 (QGIS API name)
         self.check_dependencies(feedback)
         import numpy as np
 
-        from ..core.covariates import distance_to_points, distance_to_segments
         from ..core.errors import ParameterError
         from ..core.lgcp import fit_laplace
-        from ..core.lgcp_setup import Covariate, build_lgcp
+        from ..core.lgcp_setup import build_lgcp
 
         points = read_point_values(self, parameters, context, feedback, self.INPUT, None, self.WORK_CRS)
         crs = points.work_crs
         x, y = np.array(points.x), np.array(points.y)
         window = read_window(self, parameters, self.WINDOW, context, crs)
-        covariates = []
-        for layer in self.parameterAsLayerList(parameters, self.COVARIATES, context):
-            grid = read_raster(self, parameters, layer, self.COVARIATES, crs)
-            covariates.append(Covariate(layer.name(), lambda u, v, g=grid: g.sample(u, v, name="covariates")))
-        target = read_distance_features(self, parameters, self.DISTANCE_TO, context, crs)
-        if target is not None:
-            kind, data = target
-            if kind == "points":
-                func = lambda u, v, p=data: distance_to_points(u, v, *p)  # noqa: E731
-            else:
-                func = lambda u, v, s=data: distance_to_segments(u, v, s)  # noqa: E731
-            covariates.append(Covariate("distance", func))
-        offset = None
-        offset_layer = self.parameterAsRasterLayer(parameters, self.OFFSET, context)
-        if offset_layer is not None:
-            grid = read_raster(self, parameters, offset_layer, self.OFFSET, crs)
-            offset = lambda u, v, g=grid: g.sample(u, v, name="offset")  # noqa: E731
+        covariates, offset = read_covariates(self, parameters, context, crs)
         optional = {
             name: self.parameterAsDouble(parameters, name, context) if parameters.get(name) not in (None, "") else None
             for name in (self.MAX_EDGE, self.PRIOR_RANGE, self.PIXEL_SIZE)
@@ -299,6 +303,7 @@ class FitLGCPAlgorithm(SpatialPrivacyAlgorithm):
 
             at_nodes = NodeCovariates.from_functions(setup.mesh, setup.window, tuple(covariates), offset)
             posterior.x_nodes, posterior.offset_nodes = at_nodes.x, at_nodes.offset
+            posterior.record_source(x, y, setup.window, crs_key(crs))
             intensity = None
             raster_path = self.parameterAsOutputLayer(parameters, self.OUTPUT_INTENSITY, context)
             if raster_path:
@@ -314,9 +319,20 @@ class FitLGCPAlgorithm(SpatialPrivacyAlgorithm):
             (report_path, self.OUTPUT_REPORT),
         ):
             ensure_folder(path, name)
-        report = self._report(posterior, setup, seed, intensity) if report_path else None
+        cpo = self._cpo(posterior, setup)
+        report = self._report(posterior, setup, seed, intensity, cpo) if report_path else None
         posterior.save(model_path)
-        results = {self.OUTPUT_MODEL: model_path, self.NODES: setup.mesh.n_nodes}
+        results = {self.OUTPUT_MODEL: model_path, self.NODES: setup.mesh.n_nodes, self.LPML: float(np.sum(cpo[1]))}
+        if parameters.get(self.OUTPUT_CPO) not in (None, ""):
+            results[self.OUTPUT_CPO] = write_point_table(
+                self,
+                parameters,
+                context,
+                self.OUTPUT_CPO,
+                points,
+                [("cpo", cpo[0]), ("log_cpo", cpo[1]), ("cpo_ess", cpo[2])],
+                self.tr("CPO of the LGCP fit (CONFIDENTIAL)"),
+            )
         if intensity is not None:
             bands, x_min, y_max, size = intensity
             write_float_raster(
@@ -362,7 +378,23 @@ class FitLGCPAlgorithm(SpatialPrivacyAlgorithm):
         bands[0, inside], bands[1, inside] = mean, sd
         return bands.reshape(2, rows, cols), xmin, ymin + rows * pixel, pixel
 
-    def _report(self, posterior, setup, seed, intensity):
+    @staticmethod
+    def _cpo(posterior, setup):
+        """CPO of every point (Walder eqs. 7 and 9) with the effective sample size of its weights."""
+        import numpy as np
+        from scipy.special import logsumexp
+
+        from ..core.metrics.risk import log_cpo
+
+        d = setup.model.design
+        log_at = posterior.linear_predictor(d.proj, d.x_points, d.offset_points)  # (L, N)
+        log_int = np.log(posterior.integrated_intensity())
+        values = log_cpo(log_at, log_int)
+        weights = log_int[:, None] - log_at
+        u = np.exp(weights - logsumexp(weights, axis=0))
+        return np.exp(values), values, 1.0 / np.sum(u * u, axis=0)
+
+    def _report(self, posterior, setup, seed, intensity, cpo):
         tr = self.tr
         rows = [
             (name, f"{mean:.4g}", f"{sd:.3g}", f"{lower:.4g} – {upper:.4g}")
@@ -377,6 +409,8 @@ class FitLGCPAlgorithm(SpatialPrivacyAlgorithm):
             (tr("Posterior draws"), posterior.n_draws),
             (tr("Hyperparameter grid points"), posterior.diagnostics.get("grid_points")),
             (tr("Points sharing a location"), setup.duplicates),
+            (tr("Log pseudo-marginal likelihood (sum of log CPO)"), f"{float(cpo[1].sum()):.6g}"),
+            (tr("Points whose CPO rests on fewer than 20 effective draws"), int((cpo[2] < 20).sum())),
         ]
         sections = [
             (
@@ -406,6 +440,34 @@ class FitLGCPAlgorithm(SpatialPrivacyAlgorithm):
         if intensity is not None:
             sections.append((tr("Posterior mean intensity"), _png_data_uri(intensity)))
         return sections
+
+
+def read_covariates(alg, parameters, context, crs, rasters="COVARIATES", distance_to="DISTANCE_TO", offset="OFFSET"):
+    """The model's covariates (core.lgcp_setup.Covariate: rasters, then 'distance' to features) and log offset
+    function from the parameters of those names (each optional; a name the algorithm lacks is skipped)."""
+    from ..core.covariates import distance_to_points, distance_to_segments
+    from ..core.lgcp_setup import Covariate
+
+    names = {p.name() for p in alg.parameterDefinitions()}
+    covariates = []
+    if rasters in names:
+        for layer in alg.parameterAsLayerList(parameters, rasters, context):
+            grid = read_raster(alg, parameters, layer, rasters, crs)
+            covariates.append(Covariate(layer.name(), lambda u, v, g=grid: g.sample(u, v, name="covariates")))
+    target = read_distance_features(alg, parameters, distance_to, context, crs) if distance_to in names else None
+    if target is not None:
+        kind, data = target
+        if kind == "points":
+            func = lambda u, v, p=data: distance_to_points(u, v, *p)  # noqa: E731
+        else:
+            func = lambda u, v, s=data: distance_to_segments(u, v, s)  # noqa: E731
+        covariates.append(Covariate("distance", func))
+    log_offset = None
+    offset_layer = alg.parameterAsRasterLayer(parameters, offset, context) if offset in names else None
+    if offset_layer is not None:
+        grid = read_raster(alg, parameters, offset_layer, offset, crs)
+        log_offset = lambda u, v, g=grid: g.sample(u, v, name="offset")  # noqa: E731
+    return covariates, log_offset
 
 
 def _png_data_uri(intensity) -> str:

@@ -12,6 +12,12 @@ from .dp_counts import DPCountsAlgorithm
 from .dp_points import DPPointsAlgorithm
 from .kfunction import KFunctionAlgorithm
 from .lgcp_fit import FitLGCPAlgorithm
+from .lgcp_synthesis import (
+    DisclosureRiskAlgorithm,
+    PMSEAlgorithm,
+    RiskUtilitySweepAlgorithm,
+    SynthesizeLGCPAlgorithm,
+)
 from .pufferfish_grid import PufferfishGridAlgorithm
 
 ICON = Path(__file__).resolve().parent.parent / "icon.svg"
@@ -40,5 +46,9 @@ class SpatialPrivacyProvider(QgsProcessingProvider):
             DPCountsAlgorithm(),
             DPPointsAlgorithm(),
             KFunctionAlgorithm(),
+            SynthesizeLGCPAlgorithm(),
+            DisclosureRiskAlgorithm(),
+            PMSEAlgorithm(),
+            RiskUtilitySweepAlgorithm(),
         ):
             self.addAlgorithm(algorithm)

@@ -62,11 +62,15 @@ def test_plugin_loads_registers_opens_toolbox_and_unloads(tmp_path):
         True,
         "spatialprivacy",
         [
+            "spatialprivacy:disclosurerisk",
             "spatialprivacy:dpcounts",
             "spatialprivacy:dppoints",
             "spatialprivacy:fitlgcp",
             "spatialprivacy:kfunction",
+            "spatialprivacy:pmse",
             "spatialprivacy:pufferfishgrid",
+            "spatialprivacy:riskutilitysweep",
+            "spatialprivacy:synthesizelgcp",
         ],
     ]
     assert not any("Spatial Privacy" in text for text in out["bar"]), "no notice when nothing is missing"

@@ -1,0 +1,542 @@
+"""Risk and utility of Walder, Hanks & Slavković's synthesizers, one synthetic set at a time or as a sweep
+(Sections 5-8).
+
+A :class:`ConfidentialFit` holds the LGCP fitted to the confidential points (core.lgcp) and what the
+tools need from it. For each :class:`SynthesisSpec` (radial radius, ANS noise level or a PRS replicate)
+:func:`synthesize` makes a synthetic set and :func:`evaluate` scores it:
+
+* disclosure risk (Section 7, eq. 16): radial sets from the confidential posterior draws (eqs. 17-18);
+  ANS and PRS sets from the joint fit of the confidential and synthetic points (eqs. 19-21,
+  core.metrics.joint_fit), each by the disc quadrature of Appendix A.4 (core.metrics.risk);
+* utility (Section 6, eqs. 12-15): an LGCP fitted to the synthetic points, paired draw by draw with the
+  confidential fit (core.metrics.pmse_lgcp).
+
+Hyperparameters of the synthetic and joint fits (``hyper``): ``"fixed"`` (default) fixes theta at the
+confidential posterior means ``(kappa_hat^2, xi_hat^2)`` of Section 5 (the values PRS synthesises with)
+and fits ``(beta, w)`` by one Laplace approximation (core.lgcp.fit_at_theta, about 0.5 s on the John Snow
+mesh); ``"full"`` integrates over theta as the paper's samplers do (core.lgcp.fit_laplace, 10-40 s per
+fit). The fixed shortcut ignores the uncertainty in theta: the joint posterior is a little too
+confident, which raises the ANS/PRS risks somewhat (a conservative error for a steward), and a synthetic
+set whose spatial scale differs from the confidential one is fitted at the confidential scale.
+``tests/benchmarks/bench_walder_snow.py --validate`` compares the two on the John Snow data.
+
+Noise levels: the paper's ANS noise level ``sigma^2`` is on the scale of the variance parameter
+``xi^2`` (1/length^2, core.synthesis.walder), so its meaning depends on the CRS unit. Here a
+:class:`SynthesisSpec` gives the noise field's marginal variance ``s2`` (dimensionless, the variance of
+the added log-intensity noise); the paper's level is ``sigma^2 = 4 pi kappa_hat^2 s2``
+(:meth:`ConfidentialFit.paper_noise_level`).
+
+Radial synthesis keeps points inside the window (``walder.radial(keep_inside=True)``): a redrawn point is
+uniform on ``B_r(s) ∩ W`` instead of ``B_r(s)``, which the risk formula of eq. (17) ignores; the
+difference concerns only people within r of the window's boundary.
+
+The sweep is what the risk-utility explorer drives: it takes ``progress(fraction, message)`` (which may
+raise to cancel) and returns every set with its scores, and :func:`recommend` picks the set with the
+lowest pMSE among those whose maximum risk is at most a threshold.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Callable
+
+import numpy as np
+import scipy.sparse as sp
+
+from .. import fields
+from ..errors import ParameterError
+from ..lgcp import BetaPrior, LGCPDesign, LGCPModel, Posterior, fit_at_theta, fit_laplace
+from ..lgcp_setup import Covariate
+from ..metrics import joint_fit
+from ..metrics.pmse_lgcp import LGCPpMSE, pmse_from_draws
+from ..metrics.risk import DisclosureRisk, IntensityDraws, radial_risk, synthesis_risk
+from ..progress import Progress, report, scaled
+from ..quadrature import quadrature
+from . import walder
+
+METHODS = ("radial", "ans", "prs")
+HYPER = ("fixed", "full")
+SAMPLERS = ("exact", "candidates")
+
+
+@dataclass(frozen=True)
+class SynthesisSpec:
+    """One synthetic set to make.
+
+    Attributes:
+        method: ``"radial"``, ``"ans"`` or ``"prs"``.
+        value: radial: the perturbation radius (CRS units, > 0); ANS: the noise field's marginal
+            variance (dimensionless, >= 0; 0 is Quick et al.'s plug-in synthesis); PRS: unused (0).
+        replicate: index of a replicate (PRS sets differ only by their random field).
+    """
+
+    method: str
+    value: float = 0.0
+    replicate: int = 0
+
+    def __post_init__(self) -> None:
+        if self.method not in METHODS:
+            raise ParameterError("method", f"unknown synthesis method {self.method!r}; use one of {METHODS}")
+        value = float(self.value)
+        if not math.isfinite(value):
+            raise ParameterError(self._value_name, f"the {self._value_name} must be finite, got {self.value!r}")
+        if self.method == "radial" and value <= 0:
+            raise ParameterError("radius", f"the perturbation radius must be > 0, got {value!r}")
+        if self.method == "ans" and value < 0:
+            raise ParameterError("noise", f"the ANS noise variance must be >= 0, got {value!r}")
+
+    @property
+    def _value_name(self) -> str:
+        return {"radial": "radius", "ans": "noise", "prs": "value"}[self.method]
+
+    @property
+    def label(self) -> str:
+        if self.method == "radial":
+            return f"radial r={self.value:g}"
+        if self.method == "ans":
+            return f"ANS noise={self.value:g}"
+        return f"PRS #{self.replicate + 1}"
+
+
+@dataclass(frozen=True)
+class SyntheticSet:
+    """A synthetic point set. ``field`` (ANS/PRS) holds the synthetic field; for ANS its ``noise`` is
+    confidential (with it the published intensity reveals the confidential posterior-mean field)."""
+
+    spec: SynthesisSpec
+    x: np.ndarray
+    y: np.ndarray
+    field: walder.SyntheticField | None = None
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    """Scores of one synthetic set. ``risk`` is per person and confidential."""
+
+    spec: SynthesisSpec
+    max_risk: float
+    pmse: float
+    risk: DisclosureRisk
+    utility: LGCPpMSE
+    seconds: float = 0.0
+
+
+class ConfidentialFit:
+    """The confidential LGCP fit and what the synthesizers and the risk and utility measures need.
+
+    Args:
+        model: the confidential :class:`core.lgcp.LGCPModel` (SPDE field, with its mesh).
+        posterior: its posterior draws (core.lgcp.fit_laplace or core.mcmc.fit_mcmc).
+        window: the study window; x, y: the confidential points (the rows of ``model.design``).
+        covariates, offset: the functions the model was built with (core.lgcp_setup.Covariate).
+        draws: posterior draws used by the risk and pMSE computations (evenly spaced over the
+            posterior; the paper uses its whole chain, we found 200 enough for two significant digits
+            of the maximum risk on the John Snow data).
+    """
+
+    def __init__(self, model: LGCPModel, posterior: Posterior, window, x, y, covariates=(), offset=None, draws=200):
+        if not model.is_spde or model.mesh is None:
+            raise ParameterError("model", "the synthesis tools need an SPDE model with its mesh")
+        self.model = model
+        self.posterior = posterior
+        self.window = window
+        self.x = np.asarray(x, dtype=np.float64)
+        self.y = np.asarray(y, dtype=np.float64)
+        if self.x.size != model.design.n_points:
+            raise ParameterError("points", f"the model has {model.design.n_points} points, got {self.x.size}")
+        self.covariates = tuple(covariates)
+        self.offset = offset
+        self.n_draws = int(min(draws, posterior.n_draws))
+        self.draws = IntensityDraws.from_posterior(
+            posterior, self.covariates, offset, mesh=model.mesh, draws=self.n_draws
+        )
+        self.node_covariates = walder.NodeCovariates.from_functions(model.mesh, window, self.covariates, offset)
+        self.kappa2 = walder.posterior_kappa2(posterior)
+        self.xi2 = walder.posterior_xi2(posterior)
+        self.fit_model = self._with_cubic_quadrature()
+
+    def _with_cubic_quadrature(self) -> LGCPModel:
+        """The confidential model with the degree-3 quadrature that also sees the mesh nodes
+        (core.quadrature ``cubic``), for the synthetic and joint fits: strongly clustered synthetic sets
+        (ANS at large noise) fool the midpoint rule (a spike at one node that the edge midpoints miss)."""
+        quad = quadrature(self.mesh, self.window, "cubic")
+        x_int, off_int = self.design_at(quad.x, quad.y, name="window")
+        d = self.model.design
+        design = LGCPDesign(d.proj, d.x_points, d.offset_points, quad.proj, quad.weights, x_int, off_int, d.names)
+        m = self.model
+        return LGCPModel(design, m.spde, m.theta_prior, m.beta_prior, mesh=m.mesh)
+
+    @property
+    def mesh(self):
+        return self.model.mesh
+
+    @property
+    def n(self) -> int:
+        return int(self.x.size)
+
+    @property
+    def theta_hat(self) -> np.ndarray:
+        """``(log rho, log sigma)`` at the posterior means ``kappa_hat^2``, ``xi_hat^2`` (Section 5.3)."""
+        rho = math.sqrt(8.0 / self.kappa2)
+        sigma = math.sqrt(self.xi2 / (4.0 * math.pi * self.kappa2))
+        return np.array([math.log(rho), math.log(sigma)])
+
+    @property
+    def field_variance(self) -> float:
+        """The field's marginal variance at the posterior means, ``xi_hat^2 / (4 pi kappa_hat^2)``."""
+        return self.xi2 / (4.0 * math.pi * self.kappa2)
+
+    def paper_noise_level(self, marginal_variance: float) -> float:
+        """The paper's ANS noise level ``sigma^2`` (1/length^2) for a noise marginal variance."""
+        return walder.noise_variance_for_marginal(marginal_variance, self.kappa2)
+
+    @classmethod
+    def from_model_file(cls, posterior: Posterior, x, y, window, draws: int = 200) -> ConfidentialFit:
+        """Rebuild the model from a saved :class:`core.lgcp.Posterior` and the confidential points.
+
+        The covariates and the offset are known only at the mesh nodes (``Posterior.x_nodes``) and the
+        integration points, so at any other location they are interpolated linearly over the mesh
+        triangles, as in the synthetic intensity of :func:`core.synthesis.walder.sample_exact`.
+        """
+        from ..mesh import Mesh
+
+        if posterior.x_nodes is None:
+            raise ParameterError("model", "this model file has no covariates at the mesh nodes: refit it")
+        x = np.asarray(x, dtype=np.float64)
+        y = np.asarray(y, dtype=np.float64)
+        mesh = Mesh(posterior.nodes, posterior.triangles)
+        inside = mesh.locate(x, y)[0] >= 0
+        if not inside.all():
+            raise ParameterError("model", f"{int((~inside).sum())} points lie outside the model's mesh")
+        x_nodes = np.asarray(posterior.x_nodes, dtype=np.float64)
+        off_nodes = np.asarray(posterior.offset_nodes, dtype=np.float64)
+        covariates = tuple(
+            Covariate(name, lambda u, v, j=j: np.asarray(mesh.projection(u, v) @ x_nodes[:, j]))
+            for j, name in enumerate(posterior.names[1:], start=1)
+        )
+        offset = None
+        if np.any(off_nodes != 0) or np.any(np.asarray(posterior.offset_int) != 0):
+            offset = lambda u, v: np.asarray(mesh.projection(u, v) @ off_nodes)  # noqa: E731
+        proj = mesh.projection(x, y)
+        design = LGCPDesign(
+            proj,
+            np.asarray(proj @ x_nodes),
+            np.zeros(x.size) if offset is None else np.asarray(proj @ off_nodes),
+            posterior.int_proj,
+            posterior.int_weights,
+            posterior.x_int,
+            posterior.offset_int,
+            tuple(posterior.names),
+        )
+        spde = fields.SPDEMatern(*mesh.fem_matrices())
+        prior = fields.LogNormalFieldPrior(
+            range0=float(np.exp(np.mean(posterior.log_range))), sigma0=float(np.exp(np.mean(posterior.log_sigma)))
+        )
+        model = LGCPModel(design, spde, prior, BetaPrior.default(design), mesh=mesh)
+        return cls(model, posterior, window, x, y, covariates, offset, draws)
+
+    def design_at(self, x, y, name: str = "synthetic") -> tuple[np.ndarray, np.ndarray]:
+        """Covariates (with the intercept column) and log offset at points."""
+        x = np.asarray(x, dtype=np.float64)
+        y = np.asarray(y, dtype=np.float64)
+        cols = [np.ones(x.size)] + [np.asarray(c.values(x, y), dtype=np.float64) for c in self.covariates]
+        design = np.column_stack(cols)
+        off = np.zeros(x.size) if self.offset is None else np.asarray(self.offset(x, y), dtype=np.float64)
+        if not (np.all(np.isfinite(design)) and np.all(np.isfinite(off))):
+            raise ParameterError(name, "the covariates or the offset are not finite at some points")
+        return design, off
+
+    def check_synthetic(self, x_syn, y_syn, name: str = "synthetic") -> tuple[np.ndarray, np.ndarray]:
+        xs = np.asarray(x_syn, dtype=np.float64).ravel()
+        ys = np.asarray(y_syn, dtype=np.float64).ravel()
+        if xs.size != ys.size or xs.size == 0:
+            raise ParameterError(name, "the synthetic layer is empty")
+        outside = int(np.count_nonzero(~self.window.contains(xs, ys)))
+        if outside:
+            raise ParameterError(name, f"{outside} synthetic points lie outside the study window")
+        return xs, ys
+
+
+# -- synthesis ------------------------------------------------------------------------------------
+
+
+def synthesize(
+    conf: ConfidentialFit, spec: SynthesisSpec, rng: np.random.Generator, count: int | None = None, sampler="exact"
+) -> SyntheticSet:
+    """One synthetic set (Section 5): radial perturbation of each point (5.1), or ``count`` (default N)
+    points from the ANS (eq. 10) or PRS (eq. 11) intensity, by exact sampling of the piecewise log-linear
+    intensity (``sampler="exact"``) or the paper's candidate scheme (``"candidates"``)."""
+    if sampler not in SAMPLERS:
+        raise ParameterError("sampler", f"unknown sampler {sampler!r}; use one of {SAMPLERS}")
+    if spec.method == "radial":
+        if count not in (None, conf.n):
+            raise ParameterError("count", "radial synthesis moves every point: the count is the number of points")
+        xs, ys = walder.radial(conf.x, conf.y, spec.value, rng, window=conf.window, keep_inside=True)
+        return SyntheticSet(spec, xs, ys)
+    n = conf.n if count is None else int(count)
+    if spec.method == "ans":
+        noise = conf.paper_noise_level(spec.value)
+        syn_field = walder.ans_weights(conf.posterior, conf.model.spde, noise, rng)
+    else:
+        syn_field = walder.prs_weights(conf.posterior, conf.model.spde, rng)
+    if sampler == "exact":
+        xs, ys = walder.sample_exact(conf.mesh, conf.window, syn_field.eta_nodes(conf.node_covariates), n, rng)
+    else:
+
+        def log_intensity(u, v):
+            return syn_field.log_intensity(conf.mesh, u, v, conf.covariates, conf.offset)
+
+        xs, ys = walder.sample_candidates(conf.window, log_intensity, n, rng)
+    return SyntheticSet(spec, xs, ys, syn_field)
+
+
+# -- fits of the synthetic data ---------------------------------------------------------------------
+
+
+def _check_hyper(hyper: str) -> None:
+    if hyper not in HYPER:
+        raise ParameterError("hyper", f"unknown hyperparameter treatment {hyper!r}; use one of {HYPER}")
+
+
+def _fit(model: LGCPModel, conf: ConfidentialFit, rng, hyper: str, progress: Progress) -> Posterior:
+    if hyper == "fixed":
+        return fit_at_theta(model, conf.theta_hat, rng, draws=conf.n_draws)
+    return fit_laplace(model, rng, draws=conf.n_draws, progress=progress)
+
+
+def synthetic_model(conf: ConfidentialFit, x_syn, y_syn) -> LGCPModel:
+    """The LGCP of the synthetic points on the confidential model's mesh, covariates and priors."""
+    xs, ys = conf.check_synthetic(x_syn, y_syn)
+    d = conf.fit_model.design
+    design_syn, off_syn = conf.design_at(xs, ys)
+    design = LGCPDesign(
+        conf.mesh.projection(xs, ys), design_syn, off_syn, d.int_proj, d.int_weights, d.x_int, d.offset_int, d.names
+    )
+    return LGCPModel(design, conf.model.spde, conf.model.theta_prior, conf.model.beta_prior, mesh=conf.mesh)
+
+
+def synthetic_draws(conf: ConfidentialFit, x_syn, y_syn, rng, hyper: str = "fixed", progress=None) -> IntensityDraws:
+    """Posterior draws of the synthetic data's intensity ``lambda^dagger`` (for the pMSE, Section 6)."""
+    _check_hyper(hyper)
+    posterior = _fit(synthetic_model(conf, x_syn, y_syn), conf, rng, hyper, progress)
+    return IntensityDraws.from_posterior(posterior, conf.covariates, conf.offset, mesh=conf.mesh)
+
+
+def joint_draws(conf: ConfidentialFit, syn: SyntheticSet, rng, hyper: str = "fixed", progress=None) -> IntensityDraws:
+    """Draws of the confidential intensity from the joint fit ``pi(lambda, lambda^dagger | S, S^dagger)``
+    (ANS: eqs. 19-20 with the released noise level known; PRS: shared beta and hyperparameters)."""
+    _check_hyper(hyper)
+    if syn.spec.method == "radial":
+        raise ParameterError("method", "radial synthesis needs no joint fit")
+    xs, ys = conf.check_synthetic(syn.x, syn.y)
+    design_syn, off_syn = conf.design_at(xs, ys)
+    noise = conf.paper_noise_level(syn.spec.value) if syn.spec.method == "ans" else 0.0
+    d = conf.fit_model.design
+    if syn.spec.method == "ans" and noise == 0:
+        # plug-in synthesis (Quick et al.): v = 0, so the synthetic points are a second sample of lambda
+        design = LGCPDesign(
+            sp.vstack([d.proj, conf.mesh.projection(xs, ys)], format="csr"),
+            np.vstack([d.x_points, design_syn]),
+            np.concatenate([d.offset_points, off_syn]),
+            sp.vstack([d.int_proj, d.int_proj], format="csr"),
+            np.concatenate([d.int_weights, d.int_weights]),
+            np.vstack([d.x_int, d.x_int]),
+            np.concatenate([d.offset_int, d.offset_int]),
+            d.names,
+        )
+        model = LGCPModel(design, conf.model.spde, conf.model.theta_prior, BetaPrior.default(design), mesh=conf.mesh)
+        posterior = _fit(model, conf, rng, hyper, progress)
+        beta, w = posterior.beta, posterior.w
+    else:
+        model = joint_fit.joint_model(conf.fit_model, xs, ys, design_syn, off_syn, syn.spec.method, noise)
+        posterior = _fit(model, conf, rng, hyper, progress)
+        beta, w = joint_fit.confidential_draws(posterior)
+    return IntensityDraws(
+        conf.mesh, beta, w, conf.covariates, conf.offset, d.int_proj, d.int_weights, d.x_int, d.offset_int
+    )
+
+
+# -- scores ---------------------------------------------------------------------------------------
+
+
+def disclosure_risk(
+    conf: ConfidentialFit,
+    syn: SyntheticSet,
+    rng: np.random.Generator,
+    risk_radius: float,
+    method: str = "paper",
+    hyper: str = "fixed",
+    progress: Progress = None,
+) -> DisclosureRisk:
+    """Per-person disclosure risk of a synthetic set (Section 7, eq. 16). Confidential."""
+    if syn.spec.method == "radial":
+        if syn.x.size != conf.n:
+            raise ParameterError("synthetic", "a radial set has one point per confidential point")
+        return radial_risk(
+            conf.draws,
+            conf.x,
+            conf.y,
+            syn.x,
+            syn.y,
+            syn.spec.value,
+            risk_radius,
+            conf.window,
+            method=method,
+            progress=progress,
+        )
+    draws = joint_draws(conf, syn, rng, hyper, scaled(progress, 0.0, 0.5))
+    return synthesis_risk(
+        draws, conf.x, conf.y, risk_radius, conf.window, method=method, progress=scaled(progress, 0.5, 1.0)
+    )
+
+
+def utility(conf: ConfidentialFit, x_syn, y_syn, rng, hyper: str = "fixed", progress: Progress = None) -> LGCPpMSE:
+    """Model-based pMSE of a synthetic set against the confidential points (Section 6, eqs. 12-15)."""
+    syn_draws = synthetic_draws(conf, x_syn, y_syn, rng, hyper, progress)
+    return pmse_from_draws(conf.draws, syn_draws, conf.x, conf.y, x_syn, y_syn)
+
+
+def evaluate(
+    conf: ConfidentialFit,
+    syn: SyntheticSet,
+    rng: np.random.Generator,
+    risk_radius: float,
+    method: str = "paper",
+    hyper: str = "fixed",
+    progress: Progress = None,
+) -> Evaluation:
+    """Maximum disclosure risk and pMSE of one synthetic set."""
+    import time
+
+    start = time.perf_counter()
+    risk = disclosure_risk(conf, syn, rng, risk_radius, method, hyper, scaled(progress, 0.0, 0.7))
+    score = utility(conf, syn.x, syn.y, rng, hyper, scaled(progress, 0.7, 1.0))
+    return Evaluation(syn.spec, risk.maximum, score.pmse, risk, score, time.perf_counter() - start)
+
+
+# -- the sweep ------------------------------------------------------------------------------------
+
+
+def sweep_specs(radii=(), noise_levels=(), prs_replicates: int = 0) -> list[SynthesisSpec]:
+    """The synthetic sets of a risk-utility sweep: radial radii, ANS noise variances and PRS replicates."""
+    specs = [SynthesisSpec("radial", float(r)) for r in radii]
+    specs += [SynthesisSpec("ans", float(s)) for s in noise_levels]
+    prs_replicates = int(prs_replicates)
+    if prs_replicates < 0:
+        raise ParameterError("prs_replicates", f"the number of PRS sets must be >= 0, got {prs_replicates}")
+    specs += [SynthesisSpec("prs", 0.0, i) for i in range(prs_replicates)]
+    if not specs:
+        raise ParameterError("specs", "give at least one radius, noise level or PRS replicate")
+    return specs
+
+
+@dataclass
+class SweepResult:
+    """Every synthetic set of a sweep with its scores (same order as the specs)."""
+
+    sets: list[SyntheticSet] = field(default_factory=list)
+    evaluations: list[Evaluation] = field(default_factory=list)
+    risk_radius: float = 0.0
+
+    def rows(self) -> list[dict]:
+        """One plain row per set: method, value, replicate, label, max_risk, pmse, seconds."""
+        return [
+            {
+                "method": e.spec.method,
+                "value": e.spec.value,
+                "replicate": e.spec.replicate,
+                "label": e.spec.label,
+                "max_risk": e.max_risk,
+                "pmse": e.pmse,
+                "seconds": e.seconds,
+            }
+            for e in self.evaluations
+        ]
+
+
+def sweep(
+    conf: ConfidentialFit,
+    specs: list[SynthesisSpec],
+    rng: np.random.Generator,
+    risk_radius: float,
+    method: str = "paper",
+    hyper: str = "fixed",
+    sampler: str = "exact",
+    progress: Progress = None,
+    on_result: Callable[[SyntheticSet, Evaluation], None] | None = None,
+) -> SweepResult:
+    """Synthesize and score every spec in turn (Section 8's study). ``progress`` may raise to cancel;
+    ``on_result`` is called after each set (e.g. to update a chart)."""
+    if not specs:
+        raise ParameterError("specs", "the sweep has no synthetic sets")
+    result = SweepResult(risk_radius=float(risk_radius))
+    total = len(specs)
+    for i, spec in enumerate(specs):
+        report(progress, i / total, f"Synthetic set {i + 1} of {total}: {spec.label}")
+        syn = synthesize(conf, spec, rng, sampler=sampler)
+        scores = evaluate(conf, syn, rng, risk_radius, method, hyper, scaled(progress, i / total, (i + 1) / total))
+        result.sets.append(syn)
+        result.evaluations.append(scores)
+        if on_result is not None:
+            on_result(syn, scores)
+    report(progress, 1.0, "Sweep finished")
+    return result
+
+
+def recommend(evaluations: list[Evaluation], max_risk: float) -> int | None:
+    """Index of the set with the lowest pMSE (highest utility) among those whose maximum risk is at most
+    ``max_risk``; None when no set qualifies. Ties go to the lower risk, then the earlier set."""
+    max_risk = float(max_risk)
+    if not (math.isfinite(max_risk) and 0 < max_risk <= 1):
+        raise ParameterError("max_risk", f"the risk threshold must lie in (0, 1], got {max_risk!r}")
+    ok = [i for i, e in enumerate(evaluations) if e.max_risk <= max_risk]
+    if not ok:
+        return None
+    return min(ok, key=lambda i: (evaluations[i].pmse, evaluations[i].max_risk, i))
+
+
+def dominates(a: Evaluation, b: Evaluation) -> bool:
+    """``a`` has both lower (or equal) maximum risk and lower (or equal) pMSE than ``b``, one strictly."""
+    return a.max_risk <= b.max_risk and a.pmse <= b.pmse and (a.max_risk < b.max_risk or a.pmse < b.pmse)
+
+
+def link_radial(x, y, x_syn, y_syn, radius: float) -> np.ndarray:
+    """Which synthetic point is whose, for a radial set published in shuffled order.
+
+    Eqs. (17)-(18) condition on person k's own perturbed point ``s_k^dagger``. An intruder who knows all
+    the other confidential points can link the sets; so can the steward: the assignment minimising the
+    total squared distance among those that pair every person with a synthetic point within ``radius``
+    (scipy's ``linear_sum_assignment``). It recovers the true pairs when the discs barely overlap and is
+    one valid linkage otherwise.
+
+    Returns:
+        ``order`` with ``(x_syn[order[k]], y_syn[order[k]])`` the synthetic point linked to person k.
+    """
+    from scipy.optimize import linear_sum_assignment
+    from scipy.spatial import cKDTree
+
+    x = np.asarray(x, dtype=np.float64)
+    y = np.asarray(y, dtype=np.float64)
+    xs = np.asarray(x_syn, dtype=np.float64)
+    ys = np.asarray(y_syn, dtype=np.float64)
+    if xs.size != x.size:
+        raise ParameterError(
+            "synthetic",
+            f"a radial set has one point per confidential point: {xs.size} synthetic, {x.size} confidential",
+        )
+    radius = float(radius) * (1 + 1e-9)
+    pairs = cKDTree(np.column_stack([x, y])).sparse_distance_matrix(
+        cKDTree(np.column_stack([xs, ys])), radius, output_type="coo_matrix"
+    )
+    big = 1e6 * radius * radius + 1.0
+    cost = np.full((x.size, xs.size), big)
+    cost[pairs.row, pairs.col] = pairs.data**2
+    rows, cols = linear_sum_assignment(cost)
+    if np.any(cost[rows, cols] >= big):
+        raise ParameterError(
+            "synthetic", "the synthetic points are not a radial perturbation of these points within this radius"
+        )
+    order = np.empty(x.size, dtype=np.int64)
+    order[rows] = cols
+    return order

@@ -1,0 +1,164 @@
+"""core.synthesis.risk_utility (Walder et al. Sections 5-8 as a sweep), core.lgcp.fit_at_theta, the cubic
+quadrature and the model file's record of its points."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from spatial_privacy.core import fields
+from spatial_privacy.core.errors import ParameterError
+from spatial_privacy.core.lgcp import Posterior, fit_at_theta, fit_laplace, simulate_points
+from spatial_privacy.core.lgcp_setup import build_lgcp
+from spatial_privacy.core.mesh import triangulate
+from spatial_privacy.core.quadrature import quadrature
+from spatial_privacy.core.synthesis import risk_utility as ru
+from spatial_privacy.core.window import Window
+
+WINDOW = Window.rectangle(0, 0, 10, 10)
+
+
+@pytest.fixture(scope="module")
+def small_fit():
+    """An LGCP simulated on a 10 x 10 square (range 3, sd 0.8) and its fast posterior."""
+    rng = np.random.default_rng(11)
+    mesh = triangulate(WINDOW, 0.8)
+    spde = fields.SPDEMatern(*mesh.fem_matrices())
+    w = spde.sample(3.0, 0.8, rng)[0]
+    x, y = simulate_points(mesh, WINDOW, 1.0 + w, rng)
+    setup = build_lgcp(x, y, window=WINDOW, max_edge=0.8)
+    posterior = fit_laplace(setup.model, rng, draws=300)
+    return ru.ConfidentialFit(setup.model, posterior, WINDOW, x, y, draws=150)
+
+
+def test_cubic_quadrature_is_exact_for_cubics():
+    mesh = triangulate(Window.rectangle(0, 0, 3, 2), 0.3)
+    q = quadrature(mesh, Window.rectangle(0, 0, 3, 2), "cubic")
+    value = np.sum(q.weights * (q.x**3 + q.x * q.y**2 - 2 * q.y**3 + 1))
+    exact = 3**4 / 4 * 2 + 9 / 2 * 8 / 3 - 2 * 3 * 16 / 4 + 6
+    assert value == pytest.approx(exact, rel=1e-12)
+    assert np.all(q.weights > 0)
+
+
+def test_cubic_quadrature_sees_a_spike_at_a_node_that_midpoints_miss():
+    # eta = +s at one node and -s at its neighbours: the edge midpoints average to 0 and miss the spike
+    mesh = triangulate(WINDOW, 1.0)
+    centre = int(np.argmin(np.hypot(mesh.nodes[:, 0] - 5, mesh.nodes[:, 1] - 5)))
+    eta = np.zeros(mesh.n_nodes)
+    neighbours = np.unique(mesh.triangles[np.any(mesh.triangles == centre, axis=1)])
+    eta[neighbours], eta[centre] = -10.0, 10.0
+    mid, cub = quadrature(mesh, WINDOW, "midpoint"), quadrature(mesh, WINDOW, "cubic")
+    spike_mid = np.sum(mid.weights * np.exp(mid.proj @ eta))
+    spike_cub = np.sum(cub.weights * np.exp(cub.proj @ eta))
+    # exp(10) x (a third of the star's area / 20) ~ 2,000 more than the flat field's 100; the midpoints see
+    # less than the flat field itself
+    assert spike_mid < 100.0 < 20 * 100.0 < spike_cub
+
+
+def test_fit_at_theta_draws_centre_on_the_laplace_mode(small_fit):
+    model = small_fit.model
+    theta = small_fit.theta_hat
+    post = fit_at_theta(model, theta, np.random.default_rng(1), draws=2000, correction="none")
+    mode = model.laplace(theta)
+    sd = post.w.std(axis=0)
+    z = (post.w.mean(axis=0) - mode.w) / (sd / math.sqrt(2000))
+    assert np.mean(np.abs(z) < 3.5) > 0.99  # per-node means within 3.5 standard errors
+    assert np.allclose(post.log_range, theta[0]) and post.method == "laplace-fixed-theta"
+    with pytest.raises(ParameterError, match="theta"):
+        fit_at_theta(model, [np.nan, 0.0], np.random.default_rng(1))
+
+
+def test_specs_recommendation_and_dominance():
+    with pytest.raises(ParameterError, match="radius"):
+        ru.SynthesisSpec("radial", 0.0)
+    with pytest.raises(ParameterError, match="noise"):
+        ru.SynthesisSpec("ans", -1.0)
+    with pytest.raises(ParameterError, match="method"):
+        ru.SynthesisSpec("jitter", 1.0)
+    specs = ru.sweep_specs([1, 2], [0.5], 2)
+    assert [s.method for s in specs] == ["radial", "radial", "ans", "prs", "prs"]
+    with pytest.raises(ParameterError):
+        ru.sweep_specs([], [], 0)
+
+    def ev(risk, pmse):
+        return ru.Evaluation(ru.SynthesisSpec("prs"), risk, pmse, None, None)
+
+    evals = [ev(0.5, 0.01), ev(0.02, 0.05), ev(0.01, 0.04), ev(0.01, 0.04)]
+    assert ru.recommend(evals, 0.03) == 2  # lowest pMSE under the threshold; ties: the earlier set
+    assert ru.recommend(evals, 1.0) == 0
+    assert ru.recommend(evals, 0.001) is None
+    assert ru.dominates(evals[2], evals[1]) and not ru.dominates(evals[2], evals[3])
+    with pytest.raises(ParameterError, match="threshold"):
+        ru.recommend(evals, 0.0)
+
+
+def test_link_radial_recovers_the_pairs_and_refuses_impossible_sets():
+    rng = np.random.default_rng(3)
+    x, y = np.meshgrid(np.arange(10.0), np.arange(10.0))
+    x, y = x.ravel(), y.ravel()
+    angle = rng.uniform(0, 2 * np.pi, x.size)
+    xs, ys = x + 0.3 * np.cos(angle), y + 0.3 * np.sin(angle)
+    perm = rng.permutation(x.size)
+    order = ru.link_radial(x, y, xs[perm], ys[perm], 0.3)
+    assert np.array_equal(perm[order], np.arange(x.size))
+    with pytest.raises(ParameterError, match="radial perturbation"):
+        ru.link_radial(x, y, xs + 5.0, ys, 0.3)
+    with pytest.raises(ParameterError, match="one point per"):
+        ru.link_radial(x, y, xs[:-1], ys[:-1], 0.3)
+
+
+def test_model_file_records_its_points_and_window(small_fit, tmp_path):
+    post = small_fit.posterior
+    post.record_source(small_fit.x, small_fit.y, WINDOW, "EPSG:28992")
+    post.save(str(tmp_path / "m.npz"))
+    back = Posterior.load(str(tmp_path / "m.npz"))
+    perm = np.random.default_rng(0).permutation(small_fit.n)
+    back.check_source(small_fit.x[perm], small_fit.y[perm], "EPSG:28992")  # feature order does not matter
+    assert back.window().area == pytest.approx(100.0)
+    with pytest.raises(ParameterError, match="fitted to"):
+        back.check_source(small_fit.x[1:], small_fit.y[1:], "EPSG:28992")
+    with pytest.raises(ParameterError, match="other points"):
+        back.check_source(small_fit.x + 1e-6, small_fit.y, "EPSG:28992")
+    with pytest.raises(ParameterError, match="CRS"):
+        back.check_source(small_fit.x, small_fit.y, "EPSG:3857")
+
+
+def test_radial_is_riskier_than_prs_and_scores_lie_in_range(small_fit):
+    # the radial intruder's density is the confidential one restricted to the disc B_r(s_dagger) and
+    # renormalised, so at the same draws it is pointwise at least the PRS density normalised over W
+    rng = np.random.default_rng(5)
+    result = ru.sweep(small_fit, ru.sweep_specs([1.0], [0.5], 1), rng, risk_radius=0.3)
+    radial, ans, prs = result.evaluations
+    assert radial.max_risk > prs.max_risk
+    assert radial.risk.risk.mean() > 2 * prs.risk.risk.mean()
+    for e in result.evaluations:
+        assert 0 <= e.pmse <= 0.25 and 0 < e.max_risk <= 1
+        assert np.all(result.sets[result.evaluations.index(e)].x >= 0)
+    assert [r["method"] for r in result.rows()] == ["radial", "ans", "prs"]
+
+
+def test_progress_can_cancel_the_sweep(small_fit):
+    calls = []
+
+    def progress(fraction, message):
+        calls.append(fraction)
+        if fraction > 0.4:
+            raise RuntimeError("cancelled")
+
+    with pytest.raises(RuntimeError, match="cancelled"):
+        ru.sweep(small_fit, ru.sweep_specs([], [], 3), np.random.default_rng(1), 0.3, progress=progress)
+    assert calls and max(calls) <= 1.0
+
+
+def test_from_model_file_reproduces_the_intensity_draws(small_fit):
+    post = small_fit.posterior
+    from spatial_privacy.core.synthesis.walder import NodeCovariates
+
+    nodes = NodeCovariates.from_functions(small_fit.mesh, WINDOW)
+    post.x_nodes, post.offset_nodes = nodes.x, nodes.offset
+    again = ru.ConfidentialFit.from_model_file(post, small_fit.x, small_fit.y, WINDOW, draws=150)
+    pts = np.random.default_rng(2).uniform(0, 10, (2, 50))
+    assert np.allclose(again.draws.log_intensity(*pts), small_fit.draws.log_intensity(*pts))
+    assert again.theta_hat == pytest.approx(small_fit.theta_hat)

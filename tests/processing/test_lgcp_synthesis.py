@@ -1,0 +1,327 @@
+"""spatialprivacy:synthesizelgcp, disclosurerisk, pmse and riskutilitysweep (Walder et al.) through processing.run
+in real headless QGIS, on John Snow's cholera deaths; and the CPO output of fitlgcp."""
+
+from __future__ import annotations
+
+import numpy as np
+import processing
+import pytest
+from qgis.core import QgsCoordinateReferenceSystem, QgsFeature, QgsProcessingException, QgsVectorLayer
+
+ALGS = ("synthesizelgcp", "disclosurerisk", "pmse", "riskutilitysweep")
+#: Coarse mesh (about 600 nodes) to keep the fits quick; the benchmark uses the default mesh.
+MAX_EDGE = 0.6
+
+
+@pytest.fixture(autouse=True)
+def _provider(provider):
+    return provider
+
+
+@pytest.fixture(scope="module")
+def snow(data_copy, provider, tmp_path_factory):
+    """The deaths layer, a pump-7 layer and a model file fitted to the deaths (with its CPO layer)."""
+    from qgis.core import QgsProject
+
+    gpkg = data_copy / "snow_cholera.gpkg"
+    deaths = QgsVectorLayer(f"{gpkg}|layername=deaths", "deaths", "ogr")
+    pumps = QgsVectorLayer(f"{gpkg}|layername=pumps", "pumps", "ogr")
+    assert deaths.isValid() and pumps.isValid()
+    QgsProject.instance().addMapLayer(deaths, False)
+    QgsProject.instance().addMapLayer(pumps, False)
+    pump = QgsVectorLayer("Point", "pump 7", "memory")
+    feature = QgsFeature()
+    feature.setGeometry(next(f for f in pumps.getFeatures() if f["pump"] == 7).geometry())
+    pump.dataProvider().addFeatures([feature])
+    folder = tmp_path_factory.mktemp("walder")
+    fit = processing.run(
+        "spatialprivacy:fitlgcp",
+        {
+            "INPUT": deaths,
+            "DISTANCE_TO": pump,
+            "MAX_EDGE": MAX_EDGE,
+            "DRAWS": 400,
+            "SEED": 1,
+            "OUTPUT_MODEL": str(folder / "snow.npz"),
+            "OUTPUT_CPO": str(folder / "cpo.gpkg"),
+        },
+    )
+    yield {"deaths": deaths, "pump": pump, "model": fit["OUTPUT_MODEL"], "fit": fit, "folder": folder}
+    QgsProject.instance().removeMapLayer(deaths.id())
+    QgsProject.instance().removeMapLayer(pumps.id())
+
+
+def coords(path):
+    layer = QgsVectorLayer(str(path), "out", "ogr")
+    assert layer.isValid()
+    pts = [f.geometry().asPoint() for f in layer.getFeatures()]
+    return np.array([p.x() for p in pts]), np.array([p.y() for p in pts]), layer
+
+
+def deaths_xy(snow):
+    pts = [f.geometry().asPoint() for f in snow["deaths"].getFeatures()]
+    return np.array([p.x() for p in pts]), np.array([p.y() for p in pts])
+
+
+def synthesize(snow, tmp_path, **params):
+    out = str(tmp_path / f"syn_{len(list(tmp_path.iterdir()))}.gpkg")
+    result = processing.run(
+        "spatialprivacy:synthesizelgcp",
+        {"INPUT": snow["deaths"], "MODEL": snow["model"], "SEED": 7, "OUTPUT": out, **params},
+    )
+    return result
+
+
+def test_every_parameter_has_help_and_outputs_with_locations_are_marked_confidential():
+    from qgis.core import QgsApplication
+
+    for name in ALGS:
+        alg = QgsApplication.processingRegistry().algorithmById(f"spatialprivacy:{name}")
+        assert alg is not None, name
+        assert all(p.help() for p in alg.parameterDefinitions()), [
+            p.name() for p in alg.parameterDefinitions() if not p.help()
+        ]
+        assert "Guarantee" in alg.shortHelpString() and "eq. 16" in alg.shortHelpString()
+    risk = QgsApplication.processingRegistry().algorithmById("spatialprivacy:disclosurerisk")
+    assert "CONFIDENTIAL" in risk.parameterDefinition("OUTPUT").description()
+    fit = QgsApplication.processingRegistry().algorithmById("spatialprivacy:fitlgcp")
+    assert "CONFIDENTIAL" in fit.parameterDefinition("OUTPUT_CPO").description()
+
+
+def test_fitlgcp_cpo_layer_matches_eq_9_from_the_model_file(snow):
+    from spatial_privacy.core.lgcp import Posterior
+    from spatial_privacy.core.mesh import Mesh
+    from spatial_privacy.core.metrics.risk import log_cpo
+
+    x, y, layer = coords(snow["fit"]["OUTPUT_CPO"])
+    assert layer.featureCount() == 578 and {f.name() for f in layer.fields()} >= {"cpo", "log_cpo", "cpo_ess"}
+    got = np.array([f["log_cpo"] for f in layer.getFeatures()])
+    post = Posterior.load(snow["model"])
+    mesh = Mesh(post.nodes, post.triangles)
+    proj = mesh.projection(x, y)
+    pump = next(snow["pump"].getFeatures()).geometry().asPoint()
+    distance = np.hypot(x - pump.x(), y - pump.y())
+    eta = post.beta @ np.column_stack([np.ones(x.size), distance]).T + (proj @ post.w.T).T
+    want = log_cpo(eta, np.log(post.integrated_intensity()))
+    assert np.allclose(got, want, rtol=0, atol=1e-9)
+    assert snow["fit"]["LPML"] == pytest.approx(float(got.sum()), rel=1e-9)
+    assert np.all(np.array([f["cpo"] for f in layer.getFeatures()]) > 0)
+
+
+def test_prs_and_ans_give_the_requested_count_inside_the_window_with_only_an_id(snow, tmp_path):
+    from spatial_privacy.core.lgcp import Posterior
+
+    window = Posterior.load(snow["model"]).window()
+    result = synthesize(snow, tmp_path, METHOD=2)
+    x, y, layer = coords(result["OUTPUT"])
+    assert result["SYNTHETIC_COUNT"] == layer.featureCount() == 578
+    assert [f.name() for f in layer.fields() if f.name() != "fid"] == ["syn_id"]
+    assert window.contains(x, y).all()
+    again = synthesize(snow, tmp_path, METHOD=2)
+    assert np.array_equal(coords(again["OUTPUT"])[0], x)  # same seed, same set
+    ans = synthesize(snow, tmp_path, METHOD=1, NOISE=0.5, COUNT=100)
+    assert ans["SYNTHETIC_COUNT"] == 100 and ans["PAPER_NOISE_LEVEL"] > 0
+    assert window.contains(*coords(ans["OUTPUT"])[:2]).all()
+
+
+def test_radial_set_is_within_the_radius_but_not_in_the_input_order(snow, tmp_path):
+    from spatial_privacy.core.synthesis.risk_utility import link_radial
+
+    result = synthesize(snow, tmp_path, METHOD=0, RADIUS=0.5)
+    xs, ys, _ = coords(result["OUTPUT"])
+    x, y = deaths_xy(snow)
+    order = link_radial(x, y, xs, ys, 0.5)  # a linkage within the radius exists
+    assert np.all(np.hypot(xs[order] - x, ys[order] - y) <= 0.5 + 1e-9)
+    # shuffled: far fewer than all of the i-th points are within r of the i-th input point
+    assert np.mean(np.hypot(xs - x, ys - y) <= 0.5) < 0.5
+
+
+def test_radial_risk_exceeds_prs_risk_and_the_layer_holds_every_person(snow, tmp_path):
+    radial = synthesize(snow, tmp_path, METHOD=0, RADIUS=0.5)
+    prs = synthesize(snow, tmp_path, METHOD=2)
+    out = {}
+    for name, method, syn in (("radial", 0, radial), ("prs", 2, prs)):
+        out[name] = processing.run(
+            "spatialprivacy:disclosurerisk",
+            {
+                "INPUT": snow["deaths"],
+                "MODEL": snow["model"],
+                "SYNTHETIC": syn["OUTPUT"],
+                "METHOD": method,
+                "RADIUS": 0.5,
+                "RISK_RADIUS": 0.1,
+                "SEED": 3,
+                "OUTPUT": str(tmp_path / f"risk_{name}.gpkg"),
+                "OUTPUT_REPORT": str(tmp_path / f"risk_{name}.html"),
+            },
+        )
+    x, y, layer = coords(out["radial"]["OUTPUT"])
+    risks = np.array([f["risk"] for f in layer.getFeatures()])
+    assert layer.featureCount() == 578 and np.all((risks >= 0) & (risks <= 1))
+    assert out["radial"]["MAX_RISK"] == pytest.approx(risks.max()) and 0 < out["radial"]["MEAN_RISK"] <= risks.max()
+    # the radial intruder's density is the confidential one restricted to a disc of radius 0.5 and renormalised,
+    # so it is far more concentrated than PRS's, which spreads over the whole window (Walder Section 8)
+    assert out["radial"]["MAX_RISK"] > 5 * out["prs"]["MAX_RISK"]
+    assert "data:image/png;base64," in (tmp_path / "risk_radial.html").read_text()
+
+
+def test_pmse_is_near_zero_for_the_confidential_points_and_larger_for_a_broad_radial_set(snow, tmp_path):
+    same = processing.run(
+        "spatialprivacy:pmse", {"INPUT": snow["deaths"], "MODEL": snow["model"], "SYNTHETIC": snow["deaths"], "SEED": 1}
+    )
+    radial = synthesize(snow, tmp_path, METHOD=0, RADIUS=3.0)
+    broad = processing.run(
+        "spatialprivacy:pmse",
+        {
+            "INPUT": snow["deaths"],
+            "MODEL": snow["model"],
+            "SYNTHETIC": radial["OUTPUT"],
+            "SEED": 1,
+            "OUTPUT_REPORT": str(tmp_path / "pmse.html"),
+        },
+    )
+    # identical point sets: the two fits differ only by Monte Carlo and quadrature, so p ~ 1/2 everywhere
+    assert 0 <= same["PMSE"] < 0.005
+    assert broad["PMSE"] > 4 * same["PMSE"] and broad["PMSE"] <= 0.25
+    assert (tmp_path / "pmse.html").exists()
+
+
+def test_sweep_table_recommendation_and_recommended_layer(snow, tmp_path):
+    params = {
+        "INPUT": snow["deaths"],
+        "MODEL": snow["model"],
+        "RADII": "0.5",
+        "NOISE_LEVELS": "0.5",
+        "PRS_SETS": 1,
+        "RISK_RADIUS": 0.1,
+        "MAX_RISK": 1.0,
+        "SEED": 5,
+        "OUTPUT_TABLE": str(tmp_path / "table.gpkg"),
+        "OUTPUT_REPORT": str(tmp_path / "sweep.html"),
+        "OUTPUT_RECOMMENDED": str(tmp_path / "best.gpkg"),
+    }
+    result = processing.run("spatialprivacy:riskutilitysweep", params)
+    table = QgsVectorLayer(result["OUTPUT_TABLE"], "t", "ogr")
+    rows = [{f.name(): feat[f.name()] for f in table.fields()} for feat in table.getFeatures()]
+    assert result["SETS"] == len(rows) == 3 and [r["method"] for r in rows] == ["radial", "ans", "prs"]
+    best = min(rows, key=lambda r: r["pmse"])
+    assert best["recommended"] == 1 and sum(r["recommended"] for r in rows) == 1
+    assert result["RECOMMENDED_PMSE"] == pytest.approx(best["pmse"])
+    assert QgsVectorLayer(result["OUTPUT_RECOMMENDED"], "b", "ogr").featureCount() == 578
+    assert "data:image/png;base64," in (tmp_path / "sweep.html").read_text()
+    # a threshold no set meets: nothing recommended
+    strict = processing.run(
+        "spatialprivacy:riskutilitysweep",
+        {
+            **params,
+            "MAX_RISK": 1e-9,
+            "RADII": "",
+            "PRS_SETS": 0,
+            "OUTPUT_TABLE": str(tmp_path / "t2.gpkg"),
+            "OUTPUT_RECOMMENDED": str(tmp_path / "none.gpkg"),
+            "OUTPUT_REPORT": str(tmp_path / "s2.html"),
+        },
+    )
+    assert np.isnan(strict["RECOMMENDED_PMSE"]) and not (tmp_path / "none.gpkg").exists()
+
+
+def test_without_a_model_file_it_fits_the_layer_itself(snow, tmp_path):
+    result = processing.run(
+        "spatialprivacy:synthesizelgcp",
+        {
+            "INPUT": snow["deaths"],
+            "DISTANCE_TO": snow["pump"],
+            "MAX_EDGE": 1.0,
+            "METHOD": 2,
+            "SEED": 2,
+            "OUTPUT": str(tmp_path / "fit_here.gpkg"),
+            "OUTPUT_REPORT": str(tmp_path / "fit_here.html"),
+        },
+    )
+    assert result["SYNTHETIC_COUNT"] == 578
+    assert "Posterior mean of" in (tmp_path / "fit_here.html").read_text()
+
+
+def other_crs_copy(snow):
+    layer = QgsVectorLayer("Point?crs=EPSG:28992", "other crs", "memory")
+    feats = []
+    for f in snow["deaths"].getFeatures():
+        g = QgsFeature()
+        g.setGeometry(f.geometry())
+        feats.append(g)
+    layer.dataProvider().addFeatures(feats)
+    assert layer.crs() == QgsCoordinateReferenceSystem("EPSG:28992")
+    return layer
+
+
+def subset(snow, count):
+    layer = QgsVectorLayer("Point", "subset", "memory")
+    layer.setCrs(QgsCoordinateReferenceSystem())  # like the deaths layer: no CRS
+    feats = []
+    for f in list(snow["deaths"].getFeatures())[:count]:
+        g = QgsFeature()
+        g.setGeometry(f.geometry())
+        feats.append(g)
+    layer.dataProvider().addFeatures(feats)
+    return layer
+
+
+@pytest.mark.parametrize(
+    "case, message",
+    [
+        ("other_crs", "CRS"),
+        ("radial_count", "one point per confidential point"),
+        ("risk_radius_zero", "RISK_RADIUS"),
+        ("model_other_layer", "MODEL: the model was fitted to 578 points"),
+        ("pmse_count", "equal size"),
+        ("radial_without_radius", "RADIUS"),
+    ],
+)
+def test_bad_input_is_refused_naming_the_parameter_and_nothing_is_written(snow, tmp_path, case, message):
+    out = tmp_path / "never.gpkg"
+    params = {
+        "INPUT": snow["deaths"],
+        "MODEL": snow["model"],
+        "SYNTHETIC": snow["deaths"],
+        "METHOD": 2,
+        "RISK_RADIUS": 0.1,
+        "SEED": 1,
+        "OUTPUT": str(out),
+    }
+    alg = "spatialprivacy:disclosurerisk"
+    if case == "other_crs":
+        params["SYNTHETIC"] = other_crs_copy(snow)
+    elif case == "radial_count":
+        params.update(SYNTHETIC=subset(snow, 100), METHOD=0, RADIUS=0.5)
+    elif case == "risk_radius_zero":
+        params["RISK_RADIUS"] = 0.0
+    elif case == "model_other_layer":
+        params.update(INPUT=subset(snow, 200), SYNTHETIC=subset(snow, 200))
+    elif case == "pmse_count":
+        alg = "spatialprivacy:pmse"
+        params["SYNTHETIC"] = subset(snow, 100)
+    elif case == "radial_without_radius":
+        alg = "spatialprivacy:synthesizelgcp"
+        params["METHOD"] = 0
+    with pytest.raises(QgsProcessingException, match=message):
+        processing.run(alg, params)
+    assert not out.exists()
+
+
+def test_cancel_writes_nothing(snow, tmp_path, cancel_after):
+    out = tmp_path / "cancelled.gpkg"
+    syn = synthesize(snow, tmp_path, METHOD=2)
+    with pytest.raises(QgsProcessingException, match="Cancel"):
+        processing.run(
+            "spatialprivacy:disclosurerisk",
+            {
+                "INPUT": snow["deaths"],
+                "MODEL": snow["model"],
+                "SYNTHETIC": syn["OUTPUT"],
+                "METHOD": 2,
+                "RISK_RADIUS": 0.1,
+                "OUTPUT": str(out),
+            },
+            feedback=cancel_after(60),
+        )
+    assert not out.exists()
