@@ -287,7 +287,8 @@ class WalderAlgorithm(SpatialPrivacyAlgorithm):
 
         points = read_point_values(self, parameters, context, feedback, self.INPUT, None, self.WORK_CRS)
         x, y = np.array(points.x), np.array(points.y)
-        draws = self.parameterAsInt(parameters, self.DRAWS, context)
+        has_draws = any(p.name() == self.DRAWS for p in self.parameterDefinitions())
+        draws = self.parameterAsInt(parameters, self.DRAWS, context) if has_draws else 200
         model_path = self.parameterAsFile(parameters, self.MODEL, context)
         names = self.core_names()
         try:
@@ -477,11 +478,6 @@ class SynthesizeLGCPAlgorithm(WalderAlgorithm):
                 "Exact: i.i.d. points from the synthetic intensity, log-linear on each mesh triangle. Candidates: N "
                 "of 100N uniform candidates, weighted by the intensity, without replacement (approximate)."
             ),
-            advanced=True,
-        )
-        self.add(
-            QgsProcessingParameterNumber(self.DRAWS, tr("Posterior draws used"), NUMBER_INTEGER, 200, False, 20, 5000),
-            tr("Not used for synthesis (the posterior means use every draw); kept for symmetry with the risk tools."),
             advanced=True,
         )
         self.add_common()
@@ -810,6 +806,7 @@ class RiskUtilitySweepAlgorithm(WalderAlgorithm):
     SETS = "SETS"
     RECOMMENDED_PMSE = "RECOMMENDED_PMSE"
     RECOMMENDED_MAX_RISK = "RECOMMENDED_MAX_RISK"
+    BASELINE_MAX_RISK = "BASELINE_MAX_RISK"
 
     def name(self):
         return "riskutilitysweep"
@@ -886,6 +883,11 @@ class RiskUtilitySweepAlgorithm(WalderAlgorithm):
                 self.RECOMMENDED_MAX_RISK, tr("Maximum risk of the recommended set (NaN if none)")
             )
         )
+        self.addOutput(
+            QgsProcessingOutputNumber(
+                self.BASELINE_MAX_RISK, tr("Maximum risk with nothing released (what the other points alone reveal)")
+            )
+        )
 
     def _numbers(self, parameters, context, name, minimum_exclusive):
         text = self.parameterAsString(parameters, name, context) or ""
@@ -951,7 +953,12 @@ class RiskUtilitySweepAlgorithm(WalderAlgorithm):
             raise parameter_error(error, names) from None
         best = recommend(result.evaluations, threshold)
         progress.check_cancel()
-        results = {self.SETS: len(specs), self.RECOMMENDED_PMSE: NAN, self.RECOMMENDED_MAX_RISK: NAN}
+        results = {
+            self.SETS: len(specs),
+            self.RECOMMENDED_PMSE: NAN,
+            self.RECOMMENDED_MAX_RISK: NAN,
+            self.BASELINE_MAX_RISK: result.baseline_max,
+        }
         results[self.OUTPUT_TABLE] = self._table(parameters, context, result, best)
         if best is None:
             feedback.pushWarning(
@@ -1014,6 +1021,10 @@ class RiskUtilitySweepAlgorithm(WalderAlgorithm):
                         [
                             (self.tr("Risk radius"), f"{risk_radius:g}"),
                             (self.tr("Risk threshold"), f"{threshold:g}"),
+                            (
+                                self.tr("Maximum risk with nothing released (baseline)"),
+                                f"{result.baseline_max:.4g}",
+                            ),
                             (self.tr("Risk density"), self.risk_method(parameters, context)),
                             (self.tr("Hyperparameters"), self.hyper(parameters, context)),
                         ],
@@ -1099,6 +1110,8 @@ def _chart(result, best, threshold) -> str:
             [e.pmse], [max(e.max_risk, 1e-12)], s=160, facecolors="none", edgecolors="black", label="recommended"
         )
     ax.axhline(threshold, color="grey", linestyle="--", linewidth=1, label="risk threshold")
+    if result.baseline is not None:
+        ax.axhline(result.baseline_max, color="grey", linestyle=":", linewidth=1, label="nothing released")
     ax.set_yscale("log")
     ax.set_xlabel("pMSE (0 = indistinguishable, 0.25 = disjoint)")
     ax.set_ylabel("maximum disclosure risk")

@@ -391,6 +391,38 @@ def disclosure_risk(
     )
 
 
+def baseline_risk(
+    conf: ConfidentialFit,
+    rng: np.random.Generator,
+    risk_radius: float,
+    method: str = "paper",
+    hyper: str = "fixed",
+    progress: Progress = None,
+) -> DisclosureRisk:
+    """The risk with nothing released: eq. 16 with ``pi(s | S_-k)`` alone, what the intruder learns from
+    the other N - 1 points and the model. Fitted like the joint fits (same quadrature and hyperparameter
+    treatment), so a synthetic set's risk can be compared with it: a set at this level adds (almost)
+    nothing to the intruder's knowledge. PRS, whose joint fit shares only beta and the hyperparameters
+    with the confidential data (Section 7.4), sits at this level by construction."""
+    _check_hyper(hyper)
+    posterior = _fit(conf.fit_model, conf, rng, hyper, scaled(progress, 0.0, 0.5))
+    d = conf.fit_model.design
+    draws = IntensityDraws(
+        conf.mesh,
+        posterior.beta,
+        posterior.w,
+        conf.covariates,
+        conf.offset,
+        d.int_proj,
+        d.int_weights,
+        d.x_int,
+        d.offset_int,
+    )
+    return synthesis_risk(
+        draws, conf.x, conf.y, risk_radius, conf.window, method=method, progress=scaled(progress, 0.5, 1.0)
+    )
+
+
 def utility(conf: ConfidentialFit, x_syn, y_syn, rng, hyper: str = "fixed", progress: Progress = None) -> LGCPpMSE:
     """Model-based pMSE of a synthetic set against the confidential points (Section 6, eqs. 12-15)."""
     syn_draws = synthetic_draws(conf, x_syn, y_syn, rng, hyper, progress)
@@ -438,6 +470,11 @@ class SweepResult:
     sets: list[SyntheticSet] = field(default_factory=list)
     evaluations: list[Evaluation] = field(default_factory=list)
     risk_radius: float = 0.0
+    baseline: DisclosureRisk | None = None  # the risk with nothing released (:func:`baseline_risk`)
+
+    @property
+    def baseline_max(self) -> float:
+        return float("nan") if self.baseline is None else self.baseline.maximum
 
     def rows(self) -> list[dict]:
         """One plain row per set: method, value, replicate, label, max_risk, pmse, seconds."""
@@ -465,15 +502,21 @@ def sweep(
     sampler: str = "exact",
     progress: Progress = None,
     on_result: Callable[[SyntheticSet, Evaluation], None] | None = None,
+    baseline: bool = True,
 ) -> SweepResult:
     """Synthesize and score every spec in turn (Section 8's study). ``progress`` may raise to cancel;
-    ``on_result`` is called after each set (e.g. to update a chart)."""
+    ``on_result`` is called after each set (e.g. to update a chart). With ``baseline`` the risk with nothing
+    released (:func:`baseline_risk`) is computed first, as the floor to compare the sets with."""
     if not specs:
         raise ParameterError("specs", "the sweep has no synthetic sets")
     result = SweepResult(risk_radius=float(risk_radius))
-    total = len(specs)
-    for i, spec in enumerate(specs):
-        report(progress, i / total, f"Synthetic set {i + 1} of {total}: {spec.label}")
+    total = len(specs) + int(bool(baseline))
+    if baseline:
+        report(progress, 0.0, "Risk with nothing released (baseline)")
+        result.baseline = baseline_risk(conf, rng, risk_radius, method, hyper, scaled(progress, 0.0, 1.0 / total))
+    first = int(bool(baseline))
+    for i, spec in enumerate(specs, start=first):
+        report(progress, i / total, f"Synthetic set {i + 1 - first} of {len(specs)}: {spec.label}")
         syn = synthesize(conf, spec, rng, sampler=sampler)
         scores = evaluate(conf, syn, rng, risk_radius, method, hyper, scaled(progress, i / total, (i + 1) / total))
         result.sets.append(syn)

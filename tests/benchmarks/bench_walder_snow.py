@@ -70,7 +70,7 @@ def summary_rows(posterior):
     return {name: (mean, lo, hi) for name, mean, _, lo, hi in posterior.summary()}
 
 
-def chart(rows, path: Path, risk_radius: float) -> None:
+def chart(rows, path: Path, risk_radius: float, baseline: float) -> None:
     import matplotlib
 
     matplotlib.use("Agg")
@@ -91,6 +91,7 @@ def chart(rows, path: Path, risk_radius: float) -> None:
                 for r in sel:
                     text = f"{r['value'] * UNIT_METRES:.0f} m" if method == "radial" else f"{r['paper_sigma2']:g}"
                     ax.annotate(text, (r["pmse"], r["max_risk"]), fontsize=7, xytext=(3, 3), textcoords="offset points")
+        ax.axhline(baseline, color="grey", linestyle=":", linewidth=1, label="nothing released")
         ax.set_xlabel("pMSE (0 = indistinguishable, 0.25 = disjoint)")
         ax.set_ylabel(f"maximum disclosure risk (radius {risk_radius:g} units)")
         ax.set_yscale("log")
@@ -156,7 +157,7 @@ def main() -> int:
         writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
         writer.writeheader()
         writer.writerows(rows)
-    chart(rows, out / "walder_snow_risk_utility.png", args.risk_radius)
+    chart(rows, out / "walder_snow_risk_utility.png", args.risk_radius, result.baseline_max)
 
     ev = result.evaluations
     radial = [e for e in ev if e.spec.method == "radial"]
@@ -177,6 +178,13 @@ def main() -> int:
         names = ", ".join(f"{a.spec.value:.3g}" for a in better) or "none"
         print(f"     {e.spec.label}: ANS noise variances with lower risk and lower pMSE: {names}")
     print(f"  2. for every radial set some ANS set has both lower max risk and lower pMSE: {every}")
+    print(
+        f"  (baseline, nothing released: max risk {result.baseline_max:.4g}; PRS sets scatter "
+        f"{min(e.max_risk for e in prs) / result.baseline_max:.3f}-"
+        f"{max(e.max_risk for e in prs) / result.baseline_max:.3f} "
+        f"x baseline, ANS {min(e.max_risk for e in ans) / result.baseline_max:.3f}-"
+        f"{max(e.max_risk for e in ans) / result.baseline_max:.3f} x)"
+    )
     lowest = min(ev, key=lambda e: e.max_risk)
     print(
         f"  3. PRS has the lowest max risk: {lowest.spec.method == 'prs'} (lowest: {lowest.spec.label}, "

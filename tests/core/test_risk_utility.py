@@ -137,6 +137,11 @@ def test_radial_is_riskier_than_prs_and_scores_lie_in_range(small_fit):
         assert 0 <= e.pmse <= 0.25 and 0 < e.max_risk <= 1
         assert np.all(result.sets[result.evaluations.index(e)].x >= 0)
     assert [r["method"] for r in result.rows()] == ["radial", "ans", "prs"]
+    # PRS shares only beta and the hyperparameters with the confidential data (Section 7.4): its risk is the
+    # risk with nothing released, up to Monte Carlo error (the two fits differ only in their draws)
+    assert result.baseline is not None
+    assert prs.max_risk == pytest.approx(result.baseline_max, rel=0.2)
+    assert radial.max_risk > 2 * result.baseline_max
 
 
 def test_progress_can_cancel_the_sweep(small_fit):

@@ -49,3 +49,13 @@ def test_demo_writes_grids_rasters_reports_and_a_map(tmp_path):
         report = (tmp_path / f"dp_points_{method}.html").read_text(encoding="utf-8")
         assert "moved by at most α" in report and "ε" in report
     assert QImage(str(tmp_path / "dp_points_map.png")).width() > 1000
+    # Walder et al.'s sweep: a table of the 7 sets, a report with the chart, the recommended set
+    table = QgsVectorLayer(str(tmp_path / "walder_sweep_table.gpkg"), "sweep", "ogr")
+    assert table.isValid() and table.featureCount() == 7
+    rows = [(f["method"], f["max_risk"], f["pmse"], f["recommended"]) for f in table.getFeatures()]
+    # the radial sets (50 and 100 m) exceed the demo's 0.02 risk threshold; some model-based set meets it
+    assert all(risk > 0.02 for method, risk, _, _ in rows if method == "radial")
+    assert sum(r[3] for r in rows) == 1 and next(r for r in rows if r[3])[0] in ("ans", "prs")
+    assert QgsVectorLayer(str(tmp_path / "walder_recommended.gpkg"), "rec", "ogr").featureCount() == 578
+    sweep_report = (tmp_path / "walder_sweep_CONFIDENTIAL_report.html").read_text(encoding="utf-8")
+    assert "data:image/png;base64," in sweep_report and "Recommendation" in sweep_report

@@ -207,6 +207,7 @@ def test_sweep_table_recommendation_and_recommended_layer(snow, tmp_path):
     best = min(rows, key=lambda r: r["pmse"])
     assert best["recommended"] == 1 and sum(r["recommended"] for r in rows) == 1
     assert result["RECOMMENDED_PMSE"] == pytest.approx(best["pmse"])
+    assert 0 < result["BASELINE_MAX_RISK"] < [r["max_risk"] for r in rows][0]  # below the radial set's
     assert QgsVectorLayer(result["OUTPUT_RECOMMENDED"], "b", "ogr").featureCount() == 578
     assert "data:image/png;base64," in (tmp_path / "sweep.html").read_text()
     # a threshold no set meets: nothing recommended
@@ -325,3 +326,65 @@ def test_cancel_writes_nothing(snow, tmp_path, cancel_after):
             feedback=cancel_after(60),
         )
     assert not out.exists()
+
+
+def test_graphical_model_chain_fit_synthesize_assess(snow, tmp_path):
+    """fitlgcp -> synthesizelgcp (PRS, the model file passed on) -> disclosurerisk, as one graphical model."""
+    from qgis.core import (
+        QgsProcessingModelAlgorithm,
+        QgsProcessingModelChildAlgorithm,
+        QgsProcessingModelChildParameterSource,
+        QgsProcessingModelOutput,
+        QgsProcessingModelParameter,
+        QgsProcessingParameterFeatureSource,
+    )
+
+    model = QgsProcessingModelAlgorithm("lgcp synthesis chain", "tests")
+    model.addModelParameter(QgsProcessingParameterFeatureSource("pts", "pts"), QgsProcessingModelParameter("pts"))
+    source = QgsProcessingModelChildParameterSource
+
+    def child(alg, child_id, sources, outputs):
+        c = QgsProcessingModelChildAlgorithm(f"spatialprivacy:{alg}")
+        c.setChildId(child_id)
+        c.addParameterSources("INPUT", [source.fromModelParameter("pts")])
+        for key, value in sources.items():
+            c.addParameterSources(key, [value if isinstance(value, source) else source.fromStaticValue(value)])
+        model_outputs = {}
+        for name, child_output in outputs.items():
+            out = QgsProcessingModelOutput(name, name)
+            out.setChildOutputName(child_output)
+            model_outputs[name] = out
+        c.setModelOutputs(model_outputs)
+        model.addChildAlgorithm(c)
+
+    child("fitlgcp", "fit", {"MAX_EDGE": 1.0, "DRAWS": 200, "SEED": 1}, {"model": "OUTPUT_MODEL"})
+    child(
+        "synthesizelgcp",
+        "syn",
+        {"MODEL": source.fromChildOutput("fit", "OUTPUT_MODEL"), "METHOD": 2, "SEED": 2},
+        {"synthetic": "OUTPUT"},
+    )
+    child(
+        "disclosurerisk",
+        "risk",
+        {
+            "MODEL": source.fromChildOutput("fit", "OUTPUT_MODEL"),
+            "SYNTHETIC": source.fromChildOutput("syn", "OUTPUT"),
+            "METHOD": 2,
+            "RISK_RADIUS": 0.1,
+            "SEED": 3,
+        },
+        {"risk": "OUTPUT"},
+    )
+    result = processing.run(
+        model,
+        {
+            "pts": snow["deaths"],
+            "fit:model": str(tmp_path / "m.npz"),
+            "syn:synthetic": str(tmp_path / "s.gpkg"),
+            "risk:risk": str(tmp_path / "r.gpkg"),
+        },
+    )
+    assert QgsVectorLayer(result["syn:synthetic"], "s", "ogr").featureCount() == 578
+    risks = [f["risk"] for f in QgsVectorLayer(result["risk:risk"], "r", "ogr").getFeatures()]
+    assert len(risks) == 578 and 0 < max(risks) < 1

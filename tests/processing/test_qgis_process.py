@@ -123,3 +123,38 @@ def test_dppoints_headless_laplace(qgis_process, data_copy, tmp_path):
     layer = QgsVectorLayer(str(target))
     assert layer.featureCount() == results["SYNTHETIC_COUNT"] > 0
     assert [f.name() for f in layer.fields() if f.name() != "fid"] == ["syn_id"]
+
+
+def test_lgcp_synthesis_chain_headless(qgis_process, data_copy, tmp_path):
+    """fitlgcp -> synthesizelgcp (PRS) -> disclosurerisk, each a separate qgis_process call sharing the model file."""
+    deaths = f"{data_copy / 'snow_cholera.gpkg'}|layername=deaths"
+    model = tmp_path / "snow.npz"
+
+    def run(*args):
+        code, out, err = qgis_process("--json", "run", *args)
+        assert code == 0, err
+        return json.loads(out)["results"]
+
+    fit = run("spatialprivacy:fitlgcp", "--", f"INPUT={deaths}", "MAX_EDGE=0.8", "DRAWS=200", f"OUTPUT_MODEL={model}")
+    assert fit["NODES"] > 100 and model.exists()
+    syn = run(
+        "spatialprivacy:synthesizelgcp",
+        "--",
+        f"INPUT={deaths}",
+        f"MODEL={model}",
+        "METHOD=2",
+        f"OUTPUT={tmp_path / 'prs.gpkg'}",
+    )
+    assert syn["SYNTHETIC_COUNT"] == 578
+    risk = run(
+        "spatialprivacy:disclosurerisk",
+        "--",
+        f"INPUT={deaths}",
+        f"MODEL={model}",
+        f"SYNTHETIC={tmp_path / 'prs.gpkg'}",
+        "METHOD=2",
+        "RISK_RADIUS=0.1",
+        f"OUTPUT={tmp_path / 'risk.gpkg'}",
+    )
+    assert 0 < risk["MEAN_RISK"] <= risk["MAX_RISK"] < 1
+    assert QgsVectorLayer(str(tmp_path / "risk.gpkg")).featureCount() == 578
