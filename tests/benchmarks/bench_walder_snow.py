@@ -185,6 +185,11 @@ def main() -> int:
         f"x baseline, ANS {min(e.max_risk for e in ans) / result.baseline_max:.3f}-"
         f"{max(e.max_risk for e in ans) / result.baseline_max:.3f} x)"
     )
+    below = [e for e in ans if e.max_risk < min(p.max_risk for p in prs)]
+    print(
+        f"  ANS sets below every PRS set: {len(below)} of {len(ans)}; median max risk ANS "
+        f"{np.median([e.max_risk for e in ans]):.4g}, PRS {np.median([e.max_risk for e in prs]):.4g}"
+    )
     lowest = min(ev, key=lambda e: e.max_risk)
     print(
         f"  3. PRS has the lowest max risk: {lowest.spec.method == 'prs'} (lowest: {lowest.spec.label}, "
