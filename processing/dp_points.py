@@ -6,11 +6,6 @@ from __future__ import annotations
 import math
 
 from qgis.core import (
-    QgsFeature,
-    QgsFeatureSink,
-    QgsFields,
-    QgsGeometry,
-    QgsPointXY,
     QgsProcessingException,
     QgsProcessingOutputNumber,
     QgsProcessingParameterDistance,
@@ -19,7 +14,6 @@ from qgis.core import (
     QgsProcessingParameterFeatureSource,
     QgsProcessingParameterFileDestination,
     QgsProcessingParameterNumber,
-    QgsWkbTypes,
 )
 
 from .base import (
@@ -31,8 +25,9 @@ from .base import (
     parameter_error,
     read_point_values,
     write_html_report,
+    write_point_sink,
 )
-from .compat import NUMBER_DOUBLE, NUMBER_INTEGER, SOURCE_POINT, SOURCE_POLYGON, int_field
+from .compat import NUMBER_DOUBLE, NUMBER_INTEGER, SOURCE_POINT, SOURCE_POLYGON
 from .layers import read_window
 
 KERNEL, LGCP, LAPLACE = 0, 1, 2
@@ -450,27 +445,15 @@ class DPPointsAlgorithm(SpatialPrivacyAlgorithm):
     # -- outputs --------------------------------------------------------------------------------
 
     def _write(self, parameters, context, points, release):
-        fields = QgsFields()
-        fields.append(int_field("syn_id"))
-        sink, dest = self.parameterAsSink(
-            parameters, self.OUTPUT, context, fields, QgsWkbTypes.Point, points.source_crs
+        import numpy as np
+
+        ids = np.arange(1, release["x"].size + 1, dtype=np.int64)
+        name = self.tr("DP synthetic points ({0}, ε = {1:g})").format(
+            METHOD_KEYS[release["method"]], release["epsilon"]
         )
-        if sink is None:
-            raise QgsProcessingException(self.invalidSinkError(parameters, self.OUTPUT))
-        to_source = points.to_source()
-        # Writing is not cancellable on purpose: a cancelled write would leave a half-written layer.
-        for k, (px, py) in enumerate(zip(release["x"].tolist(), release["y"].tolist())):
-            geometry = QgsGeometry.fromPointXY(QgsPointXY(px, py))
-            if to_source is not None:
-                geometry.transform(to_source)
-            feature = QgsFeature(fields)
-            feature.setGeometry(geometry)
-            feature.setAttributes([k + 1])
-            sink.addFeature(feature, QgsFeatureSink.FastInsert)
-        if context.willLoadLayerOnCompletion(dest):
-            context.layerToLoadOnCompletionDetails(dest).name = self.tr("DP synthetic points ({0}, ε = {1:g})").format(
-                METHOD_KEYS[release["method"]], release["epsilon"]
-            )
+        dest = write_point_sink(
+            self, parameters, context, self.OUTPUT, release["x"], release["y"], points, [("syn_id", ids)], name
+        )
         return {self.OUTPUT: dest}
 
     def _report(self, release):

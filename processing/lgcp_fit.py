@@ -380,19 +380,16 @@ class FitLGCPAlgorithm(SpatialPrivacyAlgorithm):
 
     @staticmethod
     def _cpo(posterior, setup):
-        """CPO of every point (Walder eqs. 7 and 9) with the effective sample size of its weights."""
+        """CPO of every point (Walder eqs. 7 and 9), its log and the effective draws behind it."""
         import numpy as np
-        from scipy.special import logsumexp
 
-        from ..core.metrics.risk import log_cpo
+        from ..core.metrics.risk import cpo_effective_draws, log_cpo
 
         d = setup.model.design
         log_at = posterior.linear_predictor(d.proj, d.x_points, d.offset_points)  # (L, N)
         log_int = np.log(posterior.integrated_intensity())
         values = log_cpo(log_at, log_int)
-        weights = log_int[:, None] - log_at
-        u = np.exp(weights - logsumexp(weights, axis=0))
-        return np.exp(values), values, 1.0 / np.sum(u * u, axis=0)
+        return np.exp(values), values, cpo_effective_draws(log_at, log_int)
 
     def _report(self, posterior, setup, seed, intensity, cpo):
         tr = self.tr

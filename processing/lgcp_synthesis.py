@@ -398,12 +398,28 @@ class WalderAlgorithm(SpatialPrivacyAlgorithm):
         return value
 
     def write_report(self, parameters, context, title, sections):
+        """The HTML report, if asked for; every report opens with the (absence of a) privacy guarantee."""
         path = self.parameterAsFileOutput(parameters, self.OUTPUT_REPORT, context)
         if not path:
             return {}
         ensure_folder(path, self.OUTPUT_REPORT)
-        write_html_report(path, title, sections)
+        guarantee = self.tr(
+            "No differential-privacy guarantee: assess the disclosure risk (eq. 16) "
+            "with spatialprivacy:disclosurerisk before publishing."
+        )
+        write_html_report(path, title, [(self.tr("Guarantee"), guarantee)] + sections)
         return {self.OUTPUT_REPORT: path}
+
+    def write_synthetic(self, parameters, context, name, syn, points, rng):
+        """A synthetic set as a point layer with syn_id only, in random order (core release_order)."""
+        import numpy as np
+
+        from ..core.synthesis.risk_utility import release_order
+
+        order = release_order(syn, rng)
+        ids = [("syn_id", np.arange(1, syn.x.size + 1, dtype=np.int64))]
+        label = self.tr("Synthetic points ({0})").format(syn.spec.label)
+        return write_point_sink(self, parameters, context, name, syn.x[order], syn.y[order], points, ids, label)
 
     def fit_rows(self, conf):
         tr = self.tr
@@ -518,22 +534,7 @@ class SynthesizeLGCPAlgorithm(WalderAlgorithm):
         except ParameterError as error:
             raise parameter_error(error, {**self.core_names(), "count": self.COUNT}) from None
         progress.check_cancel()
-        from ..core.mechanisms import uniforms
-
-        order = uniforms(rng, syn.x.size).argsort()  # publish in random order: no link to the input's order
-        import numpy as np
-
-        dest = write_point_sink(
-            self,
-            parameters,
-            context,
-            self.OUTPUT,
-            syn.x[order],
-            syn.y[order],
-            points,
-            [("syn_id", np.arange(1, syn.x.size + 1, dtype=np.int64))],
-            self.tr("Synthetic points ({0})").format(spec.label),
-        )
+        dest = self.write_synthetic(parameters, context, self.OUTPUT, syn, points, rng)
         paper_noise = conf.paper_noise_level(spec.value) if method == "ans" else NAN
         settings = [
             (self.tr("Method"), spec.label),
@@ -555,13 +556,6 @@ class SynthesizeLGCPAlgorithm(WalderAlgorithm):
                 context,
                 self.displayName(),
                 [
-                    (
-                        self.tr("Guarantee"),
-                        self.tr(
-                            "No differential-privacy guarantee: assess the disclosure risk (eq. 16) "
-                            "with spatialprivacy:disclosurerisk before publishing."
-                        ),
-                    ),
                     (self.tr("Settings"), settings),
                     (self.tr("Confidential fit"), self.fit_rows(conf)),
                 ],
@@ -611,7 +605,9 @@ class DisclosureRiskAlgorithm(WalderAlgorithm):
         self.add_risk_options()
         self.add_common()
         self.add(
-            QgsProcessingParameterFeatureSink(self.OUTPUT, tr("Risk per person (CONFIDENTIAL)"), SOURCE_POINT),
+            QgsProcessingParameterFeatureSink(
+                self.OUTPUT, tr("Risk per person (CONFIDENTIAL)"), SOURCE_POINT, None, True, False
+            ),
             tr(
                 "The CONFIDENTIAL points with risk (probability), cpo (leave-one-out density at the true location, "
                 "per squared CRS unit) and cpo_ess (effective draws behind it; below about 20 it is unstable). It "
@@ -674,22 +670,23 @@ class DisclosureRiskAlgorithm(WalderAlgorithm):
         except ParameterError as error:
             raise parameter_error(error, names) from None
         progress.check_cancel()
-        dest = write_point_table(
-            self,
-            parameters,
-            context,
-            self.OUTPUT,
-            points,
-            [("risk", risk.risk), ("cpo", risk.cpo), ("cpo_ess", risk.ess)],
-            self.tr("Disclosure risk (CONFIDENTIAL)"),
-        )
+        results = {self.MAX_RISK: risk.maximum, self.MEAN_RISK: float(risk.risk.mean())}
+        if self.given(parameters, self.OUTPUT):  # confidential, so never written unless asked for
+            results[self.OUTPUT] = write_point_table(
+                self,
+                parameters,
+                context,
+                self.OUTPUT,
+                points,
+                [("risk", risk.risk), ("cpo", risk.cpo), ("cpo_ess", risk.ess)],
+                self.tr("Disclosure risk (CONFIDENTIAL)"),
+            )
         feedback.pushInfo(self.tr("Maximum risk {0:.4g}, mean {1:.4g}.").format(risk.maximum, float(risk.risk.mean())))
         unstable = int((risk.ess < 20).sum())
         if unstable:
             feedback.pushWarning(
                 self.tr("{0} risks rest on fewer than 20 effective draws; raise {1}.").format(unstable, self.DRAWS)
             )
-        results = {self.OUTPUT: dest, self.MAX_RISK: risk.maximum, self.MEAN_RISK: float(risk.risk.mean())}
         rows = [
             (self.tr("Method"), spec.label),
             (self.tr("Risk radius"), f"{risk_radius:g}"),
@@ -910,7 +907,6 @@ class RiskUtilitySweepAlgorithm(WalderAlgorithm):
 
     def processAlgorithm(self, parameters, context, feedback):  # noqa: N802 (QGIS API name)
         self.check_dependencies(feedback)
-        import numpy as np
 
         from ..core.errors import ParameterError
         from ..core.progress import scaled
@@ -973,19 +969,8 @@ class RiskUtilitySweepAlgorithm(WalderAlgorithm):
                 )
             )
             if self.given(parameters, self.OUTPUT_RECOMMENDED):
-                from ..core.mechanisms import uniforms
-
-                order = uniforms(rng, chosen.x.size).argsort()
-                results[self.OUTPUT_RECOMMENDED] = write_point_sink(
-                    self,
-                    parameters,
-                    context,
-                    self.OUTPUT_RECOMMENDED,
-                    chosen.x[order],
-                    chosen.y[order],
-                    points,
-                    [("syn_id", np.arange(1, chosen.x.size + 1, dtype=np.int64))],
-                    self.tr("Recommended synthetic points ({0})").format(chosen.spec.label),
+                results[self.OUTPUT_RECOMMENDED] = self.write_synthetic(
+                    parameters, context, self.OUTPUT_RECOMMENDED, chosen, points, rng
                 )
         rows = [
             (

@@ -80,14 +80,33 @@ def render(layers_and_titles, path: Path, width: int = 520, height: int = 380) -
         raise RuntimeError(f"could not write {path}")
 
 
+def run(alg_id: str, params: dict, load_as: str | None = None):
+    """Run one of the plugin's algorithms headless in the current project. Returns ``(results, context,
+    feedback)``;
+    ``results`` is None (and the log is printed to stderr) if the run failed. ``load_as`` names the OUTPUT
+    layer to load on completion (so the algorithm's styling applies)."""
+    from qgis.core import QgsApplication, QgsProcessingContext, QgsProcessingFeedback, QgsProject
+
+    alg = QgsApplication.processingRegistry().createAlgorithmById(alg_id)
+    context, feedback = QgsProcessingContext(), QgsProcessingFeedback()
+    context.setProject(QgsProject.instance())
+    if load_as:
+        context.addLayerToLoadOnCompletion(
+            params["OUTPUT"], QgsProcessingContext.LayerDetails(load_as, QgsProject.instance(), "OUTPUT")
+        )
+    results, ok = alg.run(params, context, feedback)
+    if not ok:
+        print(feedback.textLog(), file=sys.stderr)
+        return None, context, feedback
+    return results, context, feedback
+
+
 def main() -> int:
     out = Path(sys.argv[1]) if len(sys.argv) > 1 else REPO / "demo_output"
     out.mkdir(parents=True, exist_ok=True)
 
     from qgis.core import (
         QgsApplication,
-        QgsProcessingContext,
-        QgsProcessingFeedback,
         QgsProject,
         QgsVectorLayer,
     )
@@ -101,7 +120,6 @@ def main() -> int:
 
     provider = SpatialPrivacyProvider()
     QgsApplication.processingRegistry().addProvider(provider)
-    alg = QgsApplication.processingRegistry().createAlgorithmById("spatialprivacy:pufferfishgrid")
 
     rendered = []
     print(f"Input: {DATA.name} (8,348 enterprises, field 'production'), cell size 500 m, epsilon = 0.1")
@@ -119,14 +137,8 @@ def main() -> int:
         }
         for suffix in (".gpkg", ".tif", ".html"):
             (out / f"{name}{suffix}").unlink(missing_ok=True)
-        context, feedback = QgsProcessingContext(), QgsProcessingFeedback()
-        context.setProject(QgsProject.instance())
-        context.addLayerToLoadOnCompletion(
-            params["OUTPUT"], QgsProcessingContext.LayerDetails(name, QgsProject.instance(), "OUTPUT")
-        )
-        results, ok = alg.run(params, context, feedback)
-        if not ok:
-            print(feedback.textLog(), file=sys.stderr)
+        results, context, feedback = run("spatialprivacy:pufferfishgrid", params, load_as=name)
+        if results is None:
             return 1
         layer = QgsVectorLayer(results["OUTPUT"], name, "ogr")
         QgsProject.instance().addMapLayer(layer)
@@ -151,9 +163,8 @@ def main() -> int:
 
 def synthetic_counts(out: Path, render) -> bool:
     """spatialprivacy:dpcounts on unemployment per 1 km square (tests/data/dwelling_areas.gpkg), epsilon = 1."""
-    from qgis.core import QgsApplication, QgsProcessingContext, QgsProcessingFeedback, QgsProject, QgsVectorLayer
+    from qgis.core import QgsProject, QgsVectorLayer
 
-    alg = QgsApplication.processingRegistry().createAlgorithmById("spatialprivacy:dpcounts")
     areas = REPO / "tests" / "data" / "dwelling_areas.gpkg"
     params = {
         "INPUT": f"{areas}|layername=areas",
@@ -168,14 +179,8 @@ def synthetic_counts(out: Path, render) -> bool:
     }
     for name in ("dp_counts.gpkg", "dp_counts_CONFIDENTIAL_report.html"):
         (out / name).unlink(missing_ok=True)
-    context, feedback = QgsProcessingContext(), QgsProcessingFeedback()
-    context.setProject(QgsProject.instance())
-    context.addLayerToLoadOnCompletion(
-        params["OUTPUT"], QgsProcessingContext.LayerDetails("dp counts", QgsProject.instance(), "OUTPUT")
-    )
-    results, ok = alg.run(params, context, feedback)
-    if not ok:
-        print(feedback.textLog(), file=sys.stderr)
+    results, context, feedback = run("spatialprivacy:dpcounts", params, load_as="dp counts")
+    if results is None:
         return False
     layer = QgsVectorLayer(results["OUTPUT"], "dp counts", "ogr")
     QgsProject.instance().addMapLayer(layer)
@@ -192,9 +197,8 @@ def synthetic_counts(out: Path, render) -> bool:
 def synthetic_points(out: Path, render) -> bool:
     """spatialprivacy:dppoints on John Snow's cholera deaths (578 points), epsilon = 1, alpha = 0.1 map units
     (about 10 m): the Laplace and LGCP synthesizers of Kim & Lim."""
-    from qgis.core import QgsApplication, QgsProcessingContext, QgsProcessingFeedback, QgsProject, QgsVectorLayer
+    from qgis.core import QgsProject, QgsVectorLayer
 
-    alg = QgsApplication.processingRegistry().createAlgorithmById("spatialprivacy:dppoints")
     snow = REPO / "tests" / "data" / "snow_cholera.gpkg"
     layers = []
     for method, index in (("laplace", 2), ("lgcp", 1)):
@@ -209,11 +213,8 @@ def synthetic_points(out: Path, render) -> bool:
         }
         for suffix in (".gpkg", ".html"):
             (out / f"dp_points_{method}{suffix}").unlink(missing_ok=True)
-        context, feedback = QgsProcessingContext(), QgsProcessingFeedback()
-        context.setProject(QgsProject.instance())
-        results, ok = alg.run(params, context, feedback)
-        if not ok:
-            print(feedback.textLog(), file=sys.stderr)
+        results, _, _ = run("spatialprivacy:dppoints", params)
+        if results is None:
             return False
         layer = QgsVectorLayer(results["OUTPUT"], method, "ogr")
         QgsProject.instance().addMapLayer(layer)
@@ -229,7 +230,7 @@ def synthetic_points(out: Path, render) -> bool:
 def lgcp_sweep(out: Path) -> bool:
     """spatialprivacy:riskutilitysweep on John Snow's deaths (Walder et al. Section 8, a small version): the LGCP is
     fitted on the spot with distance to pump 7 as covariate; map units are about 100 m."""
-    from qgis.core import QgsApplication, QgsProcessingContext, QgsProcessingFeedback, QgsProject, QgsVectorLayer
+    from qgis.core import QgsProject, QgsVectorLayer
 
     snow = REPO / "tests" / "data" / "snow_cholera.gpkg"
     pump = QgsVectorLayer(f"{snow}|layername=pumps", "pumps", "ogr")
@@ -251,12 +252,8 @@ def lgcp_sweep(out: Path) -> bool:
         "OUTPUT_REPORT": str(out / names[1]),
         "OUTPUT_RECOMMENDED": str(out / names[2]),
     }
-    alg = QgsApplication.processingRegistry().createAlgorithmById("spatialprivacy:riskutilitysweep")
-    context, feedback = QgsProcessingContext(), QgsProcessingFeedback()
-    context.setProject(QgsProject.instance())
-    results, ok = alg.run(params, context, feedback)
-    if not ok:
-        print(feedback.textLog(), file=sys.stderr)
+    results, _, _ = run("spatialprivacy:riskutilitysweep", params)
+    if results is None:
         return False
     print(
         f"LGCP synthesis sweep: {results['SETS']} sets; nothing released: max risk {results['BASELINE_MAX_RISK']:.3g}; "

@@ -91,6 +91,9 @@ def joint_model(model: LGCPModel, x_syn, y_syn, x_points_syn, offset_syn, method
     points ``(x_syn, y_syn)`` with covariates ``x_points_syn`` ``(M, p)`` (column 0 ones) and log offset
     ``offset_syn`` ``(M,)`` at them.
 
+    With ``method="ans"`` and ``noise_variance = 0`` (Quick et al.'s plug-in synthesis) there is no ``v``: the
+    model is the confidential one with the synthetic points added and the window integral counted twice.
+
     Returns:
         An :class:`~core.lgcp.LGCPModel` whose latent vector is ``u = (w, v)`` interleaved; its design holds
         the N confidential rows first, then the M synthetic ones, and the integration points twice
@@ -100,8 +103,8 @@ def joint_model(model: LGCPModel, x_syn, y_syn, x_points_syn, offset_syn, method
         raise ParameterError("method", f"method must be one of {METHODS}, got {method!r}")
     if not model.is_spde:
         raise ParameterError("model", "the joint fits need the SPDE field prior")
-    if method == "ans" and not (math.isfinite(noise_variance) and noise_variance > 0):
-        raise ParameterError("noise", f"the ANS noise level must be a finite number > 0, got {noise_variance!r}")
+    if method == "ans" and not (math.isfinite(noise_variance) and noise_variance >= 0):
+        raise ParameterError("noise", f"the ANS noise level must be a finite number >= 0, got {noise_variance!r}")
     d = model.design
     mesh = model.mesh
     x_syn = np.asarray(x_syn, dtype=np.float64)
@@ -109,6 +112,20 @@ def joint_model(model: LGCPModel, x_syn, y_syn, x_points_syn, offset_syn, method
     x_points_syn = np.asarray(x_points_syn, dtype=np.float64)
     if x_points_syn.shape != (x_syn.size, d.n_coef):
         raise ParameterError("synthetic", "covariates at the synthetic points have the wrong shape")
+    if method == "ans" and noise_variance == 0:
+        # plug-in synthesis (Quick et al.): v = 0, the synthetic points are a second sample of the same lambda,
+        # so the joint model is the confidential one with both point sets and the integral counted twice
+        design = LGCPDesign(
+            sp.vstack([d.proj, mesh.projection(x_syn, y_syn)], format="csr"),
+            np.vstack([d.x_points, x_points_syn]),
+            np.concatenate([d.offset_points, np.asarray(offset_syn, dtype=np.float64)]),
+            sp.vstack([d.int_proj, d.int_proj], format="csr"),
+            np.concatenate([d.int_weights, d.int_weights]),
+            np.vstack([d.x_int, d.x_int]),
+            np.concatenate([d.offset_int, d.offset_int]),
+            d.names,
+        )
+        return LGCPModel(design, model.spde, model.theta_prior, BetaPrior.default(design), mesh=mesh)
     syn_pattern = sp.csr_matrix(np.array([[1.0, 1.0]])) if method == "ans" else sp.csr_matrix(np.array([[0.0, 1.0]]))
     conf_pattern = sp.csr_matrix(np.array([[1.0, 0.0]]))
     proj = sp.vstack([_stack(d.proj, conf_pattern), _stack(mesh.projection(x_syn, y_syn), syn_pattern)], format="csr")
@@ -128,6 +145,11 @@ def joint_model(model: LGCPModel, x_syn, y_syn, x_points_syn, offset_syn, method
     return LGCPModel(design, field, model.theta_prior, beta_prior, mesh=None)
 
 
-def confidential_draws(posterior) -> tuple[np.ndarray, np.ndarray]:
-    """``(beta, w)`` draws of the confidential intensity from a joint posterior (``w = u[:, 0::2]``)."""
+def confidential_draws(posterior, n_nodes: int) -> tuple[np.ndarray, np.ndarray]:
+    """``(beta, w)`` draws of the confidential intensity from a joint posterior on a mesh of ``n_nodes``:
+    ``w = u[:, 0::2]`` for the interleaved ``(w, v)`` fields, ``u`` itself for the plug-in model (noise 0)."""
+    if posterior.w.shape[1] == n_nodes:
+        return posterior.beta, posterior.w
+    if posterior.w.shape[1] != 2 * n_nodes:
+        raise ParameterError("model", "the joint posterior does not match the mesh")
     return posterior.beta, posterior.w[:, 0::2]

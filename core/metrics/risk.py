@@ -93,6 +93,15 @@ def log_cpo(log_lambda_at_points: np.ndarray, log_integral: np.ndarray) -> np.nd
     return -_logmeanexp(log_int - log_lam, axis=0)
 
 
+def cpo_effective_draws(log_lambda_at_points: np.ndarray, log_integral: np.ndarray) -> np.ndarray:
+    """``(N,)`` effective number of draws ``1 / sum_l u_lk^2`` behind each harmonic-mean CPO estimate, with
+    ``u_lk ∝ Lambda_l / lambda_l(s_k)`` the estimator's self-normalised weights (arguments as :func:`log_cpo`).
+    Below about 20 the estimate rests on a few draws."""
+    log_lam = np.atleast_2d(np.asarray(log_lambda_at_points, dtype=np.float64))
+    log_int = np.asarray(log_integral, dtype=np.float64).reshape(-1, 1)
+    return _ess(log_int - log_lam)
+
+
 def cpo(lambda_at_points: np.ndarray, integral: np.ndarray) -> np.ndarray:
     """CPO of each point (eqs. 7 and 9): ``[(1/L) sum_l Lambda_l / lambda_l(s_k)]^-1``.
 

@@ -42,9 +42,8 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 import numpy as np
-import scipy.sparse as sp
 
-from .. import fields
+from .. import fields, mechanisms
 from ..errors import ParameterError
 from ..lgcp import BetaPrior, LGCPDesign, LGCPModel, Posterior, fit_at_theta, fit_laplace
 from ..lgcp_setup import Covariate
@@ -166,6 +165,14 @@ class ConfidentialFit:
         design = LGCPDesign(d.proj, d.x_points, d.offset_points, quad.proj, quad.weights, x_int, off_int, d.names)
         m = self.model
         return LGCPModel(design, m.spde, m.theta_prior, m.beta_prior, mesh=m.mesh)
+
+    def intensity_draws(self, beta, w) -> IntensityDraws:
+        """Draws ``(beta, w)`` of the confidential intensity, with the synthetic and joint fits' window
+        quadrature for ``Lambda = int_W lambda``."""
+        d = self.fit_model.design
+        return IntensityDraws(
+            self.mesh, beta, w, self.covariates, self.offset, d.int_proj, d.int_weights, d.x_int, d.offset_int
+        )
 
     @property
     def mesh(self):
@@ -291,6 +298,12 @@ def synthesize(
     return SyntheticSet(spec, xs, ys, syn_field)
 
 
+def release_order(syn: SyntheticSet, rng: np.random.Generator) -> np.ndarray:
+    """A random order to publish a synthetic set in, so that the order of a radial set (index-linked to the
+    confidential points) does not link it to them; the uniforms come from :mod:`core.mechanisms`."""
+    return np.argsort(mechanisms.uniforms(rng, syn.x.size), kind="stable")
+
+
 # -- fits of the synthetic data ---------------------------------------------------------------------
 
 
@@ -320,7 +333,7 @@ def synthetic_draws(conf: ConfidentialFit, x_syn, y_syn, rng, hyper: str = "fixe
     """Posterior draws of the synthetic data's intensity ``lambda^dagger`` (for the pMSE, Section 6)."""
     _check_hyper(hyper)
     posterior = _fit(synthetic_model(conf, x_syn, y_syn), conf, rng, hyper, progress)
-    return IntensityDraws.from_posterior(posterior, conf.covariates, conf.offset, mesh=conf.mesh)
+    return conf.intensity_draws(posterior.beta, posterior.w)
 
 
 def joint_draws(conf: ConfidentialFit, syn: SyntheticSet, rng, hyper: str = "fixed", progress=None) -> IntensityDraws:
@@ -332,29 +345,9 @@ def joint_draws(conf: ConfidentialFit, syn: SyntheticSet, rng, hyper: str = "fix
     xs, ys = conf.check_synthetic(syn.x, syn.y)
     design_syn, off_syn = conf.design_at(xs, ys)
     noise = conf.paper_noise_level(syn.spec.value) if syn.spec.method == "ans" else 0.0
-    d = conf.fit_model.design
-    if syn.spec.method == "ans" and noise == 0:
-        # plug-in synthesis (Quick et al.): v = 0, so the synthetic points are a second sample of lambda
-        design = LGCPDesign(
-            sp.vstack([d.proj, conf.mesh.projection(xs, ys)], format="csr"),
-            np.vstack([d.x_points, design_syn]),
-            np.concatenate([d.offset_points, off_syn]),
-            sp.vstack([d.int_proj, d.int_proj], format="csr"),
-            np.concatenate([d.int_weights, d.int_weights]),
-            np.vstack([d.x_int, d.x_int]),
-            np.concatenate([d.offset_int, d.offset_int]),
-            d.names,
-        )
-        model = LGCPModel(design, conf.model.spde, conf.model.theta_prior, BetaPrior.default(design), mesh=conf.mesh)
-        posterior = _fit(model, conf, rng, hyper, progress)
-        beta, w = posterior.beta, posterior.w
-    else:
-        model = joint_fit.joint_model(conf.fit_model, xs, ys, design_syn, off_syn, syn.spec.method, noise)
-        posterior = _fit(model, conf, rng, hyper, progress)
-        beta, w = joint_fit.confidential_draws(posterior)
-    return IntensityDraws(
-        conf.mesh, beta, w, conf.covariates, conf.offset, d.int_proj, d.int_weights, d.x_int, d.offset_int
-    )
+    model = joint_fit.joint_model(conf.fit_model, xs, ys, design_syn, off_syn, syn.spec.method, noise)
+    posterior = _fit(model, conf, rng, hyper, progress)
+    return conf.intensity_draws(*joint_fit.confidential_draws(posterior, conf.mesh.n_nodes))
 
 
 # -- scores ---------------------------------------------------------------------------------------
@@ -406,18 +399,7 @@ def baseline_risk(
     with the confidential data (Section 7.4), sits at this level by construction."""
     _check_hyper(hyper)
     posterior = _fit(conf.fit_model, conf, rng, hyper, scaled(progress, 0.0, 0.5))
-    d = conf.fit_model.design
-    draws = IntensityDraws(
-        conf.mesh,
-        posterior.beta,
-        posterior.w,
-        conf.covariates,
-        conf.offset,
-        d.int_proj,
-        d.int_weights,
-        d.x_int,
-        d.offset_int,
-    )
+    draws = conf.intensity_draws(posterior.beta, posterior.w)
     return synthesis_risk(
         draws, conf.x, conf.y, risk_radius, conf.window, method=method, progress=scaled(progress, 0.5, 1.0)
     )

@@ -72,6 +72,6 @@ def test_ans_joint_fit_recovers_the_shared_parameters():
         truth = {"intercept": intercept, "range": rho, "variance": sigma**2}
         for name in covered:
             covered[name] += rows[name][0] <= truth[name] <= rows[name][1]
-        beta, w_conf = joint_fit.confidential_draws(posterior)
+        beta, w_conf = joint_fit.confidential_draws(posterior, mesh.n_nodes)
         assert w_conf.shape == (400, mesh.n_nodes)
     assert all(v >= 3 for v in covered.values()), covered

@@ -167,3 +167,38 @@ def test_from_model_file_reproduces_the_intensity_draws(small_fit):
     pts = np.random.default_rng(2).uniform(0, 10, (2, 50))
     assert np.allclose(again.draws.log_intensity(*pts), small_fit.draws.log_intensity(*pts))
     assert again.theta_hat == pytest.approx(small_fit.theta_hat)
+
+
+def test_cpo_effective_draws_counts_equal_and_dominant_weights():
+    from spatial_privacy.core.metrics.risk import cpo_effective_draws
+
+    log_at = np.zeros((50, 3))
+    log_int = np.zeros(50)
+    log_at[:, 1] = np.linspace(0, 1, 50)  # mild spread: between 1 and 50
+    log_at[0, 2] = -40.0  # one draw with a tiny intensity dominates the harmonic mean
+    ess = cpo_effective_draws(log_at, log_int)
+    assert ess[0] == pytest.approx(50.0) and 1 < ess[1] < 50 and ess[2] == pytest.approx(1.0, abs=1e-9)
+
+
+def test_plug_in_joint_model_shares_one_field_and_counts_the_integral_twice(small_fit):
+    from spatial_privacy.core.metrics import joint_fit
+
+    m = small_fit.fit_model
+    xs, ys = small_fit.x[:40] + 0.01, small_fit.y[:40]
+    design, off = small_fit.design_at(xs, ys)
+    joint = joint_fit.joint_model(m, xs, ys, design, off, "ans", 0.0)
+    assert joint.design.proj.shape == (small_fit.n + 40, small_fit.mesh.n_nodes)
+    assert joint.design.int_weights.sum() == pytest.approx(2 * m.design.int_weights.sum())
+    post = fit_at_theta(joint, small_fit.theta_hat, np.random.default_rng(0), draws=5)
+    beta, w = joint_fit.confidential_draws(post, small_fit.mesh.n_nodes)
+    assert w.shape == (5, small_fit.mesh.n_nodes) and beta.shape == (5, 1)
+    with pytest.raises(ParameterError, match="noise"):
+        joint_fit.joint_model(m, xs, ys, design, off, "ans", -1.0)
+
+
+def test_release_order_is_a_permutation_that_breaks_the_link():
+    spec = ru.SynthesisSpec("radial", 1.0)
+    syn = ru.SyntheticSet(spec, np.arange(500.0), np.zeros(500))
+    order = ru.release_order(syn, np.random.default_rng(4))
+    assert sorted(order.tolist()) == list(range(500))
+    assert np.mean(order == np.arange(500)) < 0.02  # a random permutation fixes about one point

@@ -84,6 +84,7 @@ def test_every_parameter_has_help_and_outputs_with_locations_are_marked_confiden
         assert "Guarantee" in alg.shortHelpString() and "eq. 16" in alg.shortHelpString()
     risk = QgsApplication.processingRegistry().algorithmById("spatialprivacy:disclosurerisk")
     assert "CONFIDENTIAL" in risk.parameterDefinition("OUTPUT").description()
+    assert not risk.parameterDefinition("OUTPUT").createByDefault()  # never the default output
     fit = QgsApplication.processingRegistry().algorithmById("spatialprivacy:fitlgcp")
     assert "CONFIDENTIAL" in fit.parameterDefinition("OUTPUT_CPO").description()
 
@@ -183,7 +184,7 @@ def test_pmse_is_near_zero_for_the_confidential_points_and_larger_for_a_broad_ra
     # identical point sets: the two fits differ only by Monte Carlo and quadrature, so p ~ 1/2 everywhere
     assert 0 <= same["PMSE"] < 0.005
     assert broad["PMSE"] > 4 * same["PMSE"] and broad["PMSE"] <= 0.25
-    assert (tmp_path / "pmse.html").exists()
+    assert "No differential-privacy guarantee" in (tmp_path / "pmse.html").read_text(encoding="utf-8")
 
 
 def test_sweep_table_recommendation_and_recommended_layer(snow, tmp_path):
@@ -388,3 +389,19 @@ def test_graphical_model_chain_fit_synthesize_assess(snow, tmp_path):
     assert QgsVectorLayer(result["syn:synthetic"], "s", "ogr").featureCount() == 578
     risks = [f["risk"] for f in QgsVectorLayer(result["risk:risk"], "r", "ogr").getFeatures()]
     assert len(risks) == 578 and 0 < max(risks) < 1
+
+
+def test_disclosure_risk_writes_the_confidential_layer_only_when_asked(snow, tmp_path):
+    prs = synthesize(snow, tmp_path, METHOD=2)
+    result = processing.run(
+        "spatialprivacy:disclosurerisk",
+        {
+            "INPUT": snow["deaths"],
+            "MODEL": snow["model"],
+            "SYNTHETIC": prs["OUTPUT"],
+            "METHOD": 2,
+            "RISK_RADIUS": 0.1,
+            "SEED": 3,
+        },
+    )
+    assert "OUTPUT" not in result and 0 < result["MEAN_RISK"] <= result["MAX_RISK"] < 1
