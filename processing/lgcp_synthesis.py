@@ -797,6 +797,7 @@ class RiskUtilitySweepAlgorithm(WalderAlgorithm):
     RADII = "RADII"
     NOISE_LEVELS = "NOISE_LEVELS"
     PRS_SETS = "PRS_SETS"
+    REPLICATES = "REPLICATES"
     MAX_RISK = "MAX_RISK"
     OUTPUT_TABLE = "OUTPUT_TABLE"
     OUTPUT_RECOMMENDED = "OUTPUT_RECOMMENDED"
@@ -824,6 +825,11 @@ class RiskUtilitySweepAlgorithm(WalderAlgorithm):
                 "by its maximum disclosure risk (eq. 16) and its pMSE (eq. 15). The recommended set has the lowest "
                 "pMSE among those whose maximum risk is at most the threshold. The table and report list every set; "
                 "the chart plots risk against pMSE.</p>"
+                "<p>A set's risk is the risk of that one release. A noisy release (ANS, PRS) can by chance thin the "
+                "riskiest cluster and mislead the intruder, scoring below the risk with nothing released (the "
+                "baseline); another release of the same setting may score higher. With several releases per setting "
+                "(REPLICATES) the report summarises each setting by its mean and worst risk: judge a setting by "
+                "those, not by its luckiest release.</p>"
             )
             + self.guarantee_text(self.tr)
             + self.parameter_help_html()
@@ -843,6 +849,15 @@ class RiskUtilitySweepAlgorithm(WalderAlgorithm):
         self.add(
             QgsProcessingParameterNumber(self.PRS_SETS, tr("PRS replicates"), NUMBER_INTEGER, 5, False, 0, 1000),
             tr("Number of PRS sets (each a fresh random field)."),
+        )
+        self.add(
+            QgsProcessingParameterNumber(
+                self.REPLICATES, tr("Releases per radius and noise variance"), NUMBER_INTEGER, 1, False, 1, 100
+            ),
+            tr(
+                "Independent synthetic sets made for each radius and each ANS noise variance (>= 1), to show how "
+                "much the risk and pMSE of one setting vary between releases."
+            ),
         )
         self.add_risk_options()
         self.add(
@@ -910,11 +925,16 @@ class RiskUtilitySweepAlgorithm(WalderAlgorithm):
 
         from ..core.errors import ParameterError
         from ..core.progress import scaled
-        from ..core.synthesis.risk_utility import recommend, sweep, sweep_specs
+        from ..core.synthesis.risk_utility import recommend, summarize_settings, sweep, sweep_specs
 
         radii = self._numbers(parameters, context, self.RADII, True)
         noise = self._numbers(parameters, context, self.NOISE_LEVELS, False)
         prs = self.parameterAsInt(parameters, self.PRS_SETS, context)
+        replicates = self.parameterAsInt(parameters, self.REPLICATES, context)
+        if replicates < 1:
+            raise QgsProcessingException(
+                self.tr("{0}: make at least one release per setting, got {1}.").format(self.REPLICATES, replicates)
+            )
         if not (radii or noise or prs):
             raise QgsProcessingException(
                 self.tr("{0}, {1}, {2}: give at least one radius, noise variance or PRS replicate.").format(
@@ -929,10 +949,16 @@ class RiskUtilitySweepAlgorithm(WalderAlgorithm):
             )
         rng, _ = make_rng(self, parameters, context, self.SEED, feedback)
         progress = FeedbackProgress(feedback, 0.0, 95.0)
-        names = {**self.core_names(), "radius": self.RADII, "noise": self.NOISE_LEVELS, "prs_replicates": self.PRS_SETS}
+        names = {
+            **self.core_names(),
+            "radius": self.RADII,
+            "noise": self.NOISE_LEVELS,
+            "prs_replicates": self.PRS_SETS,
+            "replicates": self.REPLICATES,
+        }
         points, conf = self.confidential(parameters, context, feedback, rng, scaled(progress, 0.0, 0.2))
         try:
-            specs = sweep_specs(radii, noise, prs)
+            specs = sweep_specs(radii, noise, prs, replicates)
             result = sweep(
                 conf,
                 specs,
@@ -1000,12 +1026,14 @@ class RiskUtilitySweepAlgorithm(WalderAlgorithm):
                 [
                     (self.tr("Recommendation"), recommendation),
                     (self.tr("Risk-utility chart"), _chart(result, best, threshold)),
+                    (self.tr("Settings over their releases"), self._setting_rows(result, summarize_settings)),
                     (self.tr("Sets"), rows),
                     (
                         self.tr("Settings"),
                         [
                             (self.tr("Risk radius"), f"{risk_radius:g}"),
                             (self.tr("Risk threshold"), f"{threshold:g}"),
+                            (self.tr("Releases per radius and noise variance"), replicates),
                             (
                                 self.tr("Maximum risk with nothing released (baseline)"),
                                 f"{result.baseline_max:.4g}",
@@ -1019,6 +1047,19 @@ class RiskUtilitySweepAlgorithm(WalderAlgorithm):
             )
         )
         return results
+
+    def _setting_rows(self, result, summarize_settings):
+        """One row per setting: releases, mean and range of the maximum risk, mean pMSE, releases below the
+        baseline (core.synthesis.risk_utility.summarize_settings)."""
+        rows = []
+        for g in summarize_settings(result.evaluations, result.baseline_max):
+            text = self.tr("{0} release(s) | max risk mean {1:.4g}, range {2:.4g}-{3:.4g} | mean pMSE {4:.4g}").format(
+                g.sets, g.mean_risk, g.min_risk, g.max_risk, g.mean_pmse
+            )
+            if g.below_baseline:
+                text += " | " + self.tr("{0} below the baseline (by chance: see the help)").format(g.below_baseline)
+            rows.append((g.setting, text))
+        return rows
 
     def _table(self, parameters, context, result, best):
         fields = QgsFields()

@@ -90,12 +90,19 @@ class SynthesisSpec:
         return {"radial": "radius", "ans": "noise", "prs": "value"}[self.method]
 
     @property
-    def label(self) -> str:
+    def setting(self) -> str:
+        """The setting without the replicate: "radial r=1", "ANS noise=0.5" or "PRS"."""
         if self.method == "radial":
             return f"radial r={self.value:g}"
         if self.method == "ans":
             return f"ANS noise={self.value:g}"
-        return f"PRS #{self.replicate + 1}"
+        return "PRS"
+
+    @property
+    def label(self) -> str:
+        if self.method == "prs":
+            return f"PRS #{self.replicate + 1}"
+        return self.setting + (f" #{self.replicate + 1}" if self.replicate else "")
 
 
 @dataclass(frozen=True)
@@ -432,13 +439,23 @@ def evaluate(
 # -- the sweep ------------------------------------------------------------------------------------
 
 
-def sweep_specs(radii=(), noise_levels=(), prs_replicates: int = 0) -> list[SynthesisSpec]:
-    """The synthetic sets of a risk-utility sweep: radial radii, ANS noise variances and PRS replicates."""
-    specs = [SynthesisSpec("radial", float(r)) for r in radii]
-    specs += [SynthesisSpec("ans", float(s)) for s in noise_levels]
+def sweep_specs(radii=(), noise_levels=(), prs_replicates: int = 0, replicates: int = 1) -> list[SynthesisSpec]:
+    """The synthetic sets of a risk-utility sweep: ``replicates`` releases of each radial radius and of each
+    ANS noise variance, and ``prs_replicates`` PRS sets. Replicates of one setting (including a value given
+    twice) are numbered 0, 1, ... so that their labels differ."""
+    replicates = int(replicates)
+    if replicates < 1:
+        raise ParameterError("replicates", f"the number of releases per setting must be >= 1, got {replicates}")
     prs_replicates = int(prs_replicates)
     if prs_replicates < 0:
         raise ParameterError("prs_replicates", f"the number of PRS sets must be >= 0, got {prs_replicates}")
+    specs, seen = [], {}
+    for method, values in (("radial", radii), ("ans", noise_levels)):
+        for value in values:
+            for _ in range(replicates):
+                key = (method, float(value))
+                specs.append(SynthesisSpec(method, float(value), seen.get(key, 0)))
+                seen[key] = seen.get(key, 0) + 1
     specs += [SynthesisSpec("prs", 0.0, i) for i in range(prs_replicates)]
     if not specs:
         raise ParameterError("specs", "give at least one radius, noise level or PRS replicate")
@@ -507,6 +524,53 @@ def sweep(
             on_result(syn, scores)
     report(progress, 1.0, "Sweep finished")
     return result
+
+
+@dataclass(frozen=True)
+class SettingSummary:
+    """The releases of one setting (a radius, a noise variance, or PRS) of a sweep, summarised."""
+
+    setting: str
+    method: str
+    value: float
+    sets: int
+    mean_risk: float
+    min_risk: float
+    max_risk: float
+    mean_pmse: float
+    below_baseline: int  # releases whose maximum risk is below the risk with nothing released
+
+
+def summarize_settings(evaluations: list[Evaluation], baseline_max: float = float("nan")) -> list[SettingSummary]:
+    """Group a sweep's sets by setting, in order of first appearance.
+
+    A set's maximum risk is the risk *of that release*: the intruder's posterior given these synthetic
+    points. A noisy synthesizer (ANS, PRS) can by chance thin the riskiest cluster in one release and so
+    mislead the intruder below the risk with nothing released (``baseline_max``); another release of the
+    same setting need not. The mean over releases is the property of the setting a steward can rely on
+    (on the John Snow data the ANS mean lies above the PRS mean although single ANS releases fall below
+    every PRS set; tests/benchmarks/bench_walder_snow.py --replicates)."""
+    groups: dict[tuple[str, float], list[Evaluation]] = {}
+    for e in evaluations:
+        groups.setdefault((e.spec.method, 0.0 if e.spec.method == "prs" else float(e.spec.value)), []).append(e)
+    out = []
+    for (method, value), members in groups.items():
+        risks = np.array([e.max_risk for e in members], dtype=np.float64)
+        below = int(np.sum(risks < baseline_max)) if math.isfinite(baseline_max) else 0
+        out.append(
+            SettingSummary(
+                members[0].spec.setting,
+                method,
+                value,
+                len(members),
+                float(risks.mean()),
+                float(risks.min()),
+                float(risks.max()),
+                float(np.mean([e.pmse for e in members])),
+                below,
+            )
+        )
+    return out
 
 
 def recommend(evaluations: list[Evaluation], max_risk: float) -> int | None:

@@ -94,6 +94,34 @@ def test_specs_recommendation_and_dominance():
         ru.recommend(evals, 0.0)
 
 
+def test_replicated_settings_are_numbered_and_summarised():
+    specs = ru.sweep_specs([1.0], [0.5, 0.5], 2, replicates=2)
+    assert [s.label for s in specs] == [
+        "radial r=1",
+        "radial r=1 #2",
+        "ANS noise=0.5",
+        "ANS noise=0.5 #2",
+        "ANS noise=0.5 #3",  # the value given twice continues the numbering
+        "ANS noise=0.5 #4",
+        "PRS #1",
+        "PRS #2",
+    ]
+    with pytest.raises(ParameterError, match="releases per setting"):
+        ru.sweep_specs([1.0], [], 0, replicates=0)
+
+    risks = [0.5, 0.3, 0.010, 0.014, 0.006, 0.012, 0.009, 0.011]
+    evals = [ru.Evaluation(s, r, 0.01 * (i + 1), None, None) for i, (s, r) in enumerate(zip(specs, risks))]
+    summary = ru.summarize_settings(evals, baseline_max=0.01)
+    assert [g.setting for g in summary] == ["radial r=1", "ANS noise=0.5", "PRS"]
+    radial, ans, prs = summary
+    assert radial.sets == 2 and radial.mean_risk == pytest.approx(0.4) and radial.below_baseline == 0
+    assert ans.sets == 4 and ans.mean_risk == pytest.approx(0.0105) and ans.min_risk == pytest.approx(0.006)
+    assert ans.max_risk == pytest.approx(0.014) and ans.below_baseline == 1
+    assert ans.mean_pmse == pytest.approx(0.045)
+    assert prs.sets == 2 and prs.below_baseline == 1
+    assert all(g.below_baseline == 0 for g in ru.summarize_settings(evals))  # no baseline: nothing counted
+
+
 def test_link_radial_recovers_the_pairs_and_refuses_impossible_sets():
     rng = np.random.default_rng(3)
     x, y = np.meshgrid(np.arange(10.0), np.arange(10.0))

@@ -219,12 +219,22 @@ def test_sweep_table_recommendation_and_recommended_layer(snow, tmp_path):
             "MAX_RISK": 1e-9,
             "RADII": "",
             "PRS_SETS": 0,
+            "REPLICATES": 2,
             "OUTPUT_TABLE": str(tmp_path / "t2.gpkg"),
             "OUTPUT_RECOMMENDED": str(tmp_path / "none.gpkg"),
             "OUTPUT_REPORT": str(tmp_path / "s2.html"),
         },
     )
     assert np.isnan(strict["RECOMMENDED_PMSE"]) and not (tmp_path / "none.gpkg").exists()
+    # two releases of the one ANS setting: numbered in the table, summarised together in the report
+    table = QgsVectorLayer(strict["OUTPUT_TABLE"], "t2", "ogr")
+    releases = sorted((f["label"], f["replicate"], f["max_risk"]) for f in table.getFeatures())
+    assert [(label, rep) for label, rep, _ in releases] == [("ANS noise=0.5", 0), ("ANS noise=0.5 #2", 1)]
+    html = (tmp_path / "s2.html").read_text(encoding="utf-8")
+    mean = (releases[0][2] + releases[1][2]) / 2
+    assert "2 release(s) | max risk mean " + f"{mean:.4g}" in html
+    with pytest.raises(QgsProcessingException, match="REPLICATES"):
+        processing.run("spatialprivacy:riskutilitysweep", {**params, "REPLICATES": 0})
 
 
 def test_without_a_model_file_it_fits_the_layer_itself(snow, tmp_path):
