@@ -2005,191 +2005,191 @@
     </message>
     <message>
       <location filename="../processing/lgcp_synthesis.py" line="822" />
-      <source>&lt;p&gt;Walder, Hanks &amp;amp; Slavković's study (Section 8, Figures 5-6): for each radius (radial perturbation), each ANS noise variance and each PRS replicate, one synthetic set is made and scored by its maximum disclosure risk (eq. 16) and its pMSE (eq. 15). The recommended set has the lowest pMSE among those whose maximum risk is at most the threshold. The table and report list every set; the chart plots risk against pMSE.&lt;/p&gt;&lt;p&gt;A set's risk is the risk of that one release. A noisy release (ANS, PRS) can by chance thin the riskiest cluster and mislead the intruder, scoring below the risk with nothing released (the baseline); another release of the same setting may score higher. With several releases per setting (REPLICATES) the report summarises each setting by its mean and worst risk: judge a setting by those, not by its luckiest release.&lt;/p&gt;</source>
-      <translation>&lt;p&gt;De studie van Walder, Hanks &amp;amp; Slavković (Sectie 8, Figuren 5-6): voor elke straal (radiale verstoring), elke ANS-ruisvariantie en elke PRS-herhaling wordt één synthetische dataset gemaakt en beoordeeld op het maximale onthullingsrisico (vgl. 16) en de pMSE (vgl. 15). De aanbevolen dataset heeft de laagste pMSE van de datasets waarvan het maximale risico ten hoogste de drempel is. De tabel en het rapport vermelden elke dataset; de grafiek zet het risico uit tegen de pMSE.&lt;/p&gt;&lt;p&gt;Het risico van een dataset is het risico van die ene publicatie. Een publicatie met ruis (ANS, PRS) kan door toeval het meest risicovolle cluster uitdunnen en de aanvaller misleiden, en dan lager uitkomen dan het risico als er niets wordt gepubliceerd (het basisniveau); een andere publicatie met dezelfde instelling kan hoger uitkomen. Met meerdere publicaties per instelling (REPLICATES) vat het rapport elke instelling samen met haar gemiddelde en hoogste risico: beoordeel een instelling daarop, niet op haar gelukkigste publicatie.&lt;/p&gt;</translation>
+      <source>&lt;p&gt;Walder, Hanks &amp;amp; Slavković's study (Section 8, Figures 5-6): for each radius (radial perturbation), each ANS noise variance and each PRS replicate, one synthetic set is made and scored by its maximum disclosure risk (eq. 16) and its pMSE (eq. 15). The recommended set has the lowest pMSE among those whose maximum risk is at most the threshold, counting a setting (a radius, a noise variance, or PRS) only if every one of its releases is. The table and report list every set; the chart plots risk against pMSE.&lt;/p&gt;&lt;p&gt;A set's risk is the risk of that one release. A noisy release (ANS, PRS) can by chance thin the riskiest cluster and mislead the intruder, scoring below the risk with nothing released (the baseline); another release of the same setting may score higher. With several releases per setting (REPLICATES) the report summarises each setting by its mean and worst risk: judge a setting by those, not by its luckiest release.&lt;/p&gt;</source>
+      <translation>&lt;p&gt;De studie van Walder, Hanks &amp;amp; Slavković (Sectie 8, Figuren 5-6): voor elke straal (radiale verstoring), elke ANS-ruisvariantie en elke PRS-herhaling wordt één synthetische dataset gemaakt en beoordeeld op het maximale onthullingsrisico (vgl. 16) en de pMSE (vgl. 15). De aanbevolen dataset heeft de laagste pMSE van de datasets waarvan het maximale risico ten hoogste de drempel is, waarbij een instelling (een straal, een ruisvariantie of PRS) alleen meetelt als dat voor elk van haar publicaties geldt. De tabel en het rapport vermelden elke dataset; de grafiek zet het risico uit tegen de pMSE.&lt;/p&gt;&lt;p&gt;Het risico van een dataset is het risico van die ene publicatie. Een publicatie met ruis (ANS, PRS) kan door toeval het meest risicovolle cluster uitdunnen en de aanvaller misleiden, en dan lager uitkomen dan het risico als er niets wordt gepubliceerd (het basisniveau); een andere publicatie met dezelfde instelling kan hoger uitkomen. Met meerdere publicaties per instelling (REPLICATES) vat het rapport elke instelling samen met haar gemiddelde en hoogste risico: beoordeel een instelling daarop, niet op haar gelukkigste publicatie.&lt;/p&gt;</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="842" />
+      <location filename="../processing/lgcp_synthesis.py" line="843" />
       <source>Radial radii</source>
       <translation>Radiale stralen</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="843" />
+      <location filename="../processing/lgcp_synthesis.py" line="844" />
       <source>Comma-separated perturbation radii in CRS units, e.g. '50, 100, 200'. Empty: no radial sets.</source>
       <translation>Kommagescheiden verstoringsstralen in CRS-eenheden, bijv. '50, 100, 200'. Leeg: geen radiale datasets.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="846" />
+      <location filename="../processing/lgcp_synthesis.py" line="847" />
       <source>ANS noise variances</source>
       <translation>ANS-ruisvarianties</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="847" />
+      <location filename="../processing/lgcp_synthesis.py" line="848" />
       <source>Comma-separated marginal variances of the ANS noise field (&gt;= 0). Empty: no ANS sets.</source>
       <translation>Kommagescheiden marginale varianties van het ANS-ruisveld (&gt;= 0). Leeg: geen ANS-datasets.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="850" />
+      <location filename="../processing/lgcp_synthesis.py" line="851" />
       <source>PRS replicates</source>
       <translation>PRS-herhalingen</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="851" />
+      <location filename="../processing/lgcp_synthesis.py" line="852" />
       <source>Number of PRS sets (each a fresh random field).</source>
       <translation>Aantal PRS-datasets (elk met een nieuw toevalsveld).</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="855" />
+      <location filename="../processing/lgcp_synthesis.py" line="856" />
       <source>Releases per radius and noise variance</source>
       <translation>Publicaties per straal en ruisvariantie</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="857" />
+      <location filename="../processing/lgcp_synthesis.py" line="858" />
       <source>Independent synthetic sets made for each radius and each ANS noise variance (&gt;= 1), to show how much the risk and pMSE of one setting vary between releases.</source>
       <translation>Onafhankelijke synthetische datasets die voor elke straal en elke ANS-ruisvariantie worden gemaakt (&gt;= 1), om te laten zien hoeveel het risico en de pMSE van één instelling tussen publicaties verschillen.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="865" />
+      <location filename="../processing/lgcp_synthesis.py" line="866" />
       <source>Maximum acceptable risk</source>
       <translation>Maximaal aanvaardbaar risico</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="867" />
+      <location filename="../processing/lgcp_synthesis.py" line="868" />
       <source>Threshold on the maximum disclosure risk for the recommendation, in (0, 1].</source>
       <translation>Drempel voor het maximale onthullingsrisico bij de aanbeveling, in (0, 1].</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="871" />
+      <location filename="../processing/lgcp_synthesis.py" line="872" />
       <source>Sets and scores</source>
       <translation>Datasets en scores</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="872" />
+      <location filename="../processing/lgcp_synthesis.py" line="873" />
       <source>One row per synthetic set: label, method, value (radius or noise variance), replicate, max_risk, pmse, recommended.</source>
       <translation>Eén rij per synthetische dataset: label, method, value (straal of ruisvariantie), replicate, max_risk, pmse, recommended.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="881" />
+      <location filename="../processing/lgcp_synthesis.py" line="882" />
       <source>The table, the risk-utility chart and the recommendation (derived from the confidential data).</source>
       <translation>De tabel, de risico-bruikbaarheidsgrafiek en de aanbeveling (afgeleid van de vertrouwelijke gegevens).</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="885" />
+      <location filename="../processing/lgcp_synthesis.py" line="886" />
       <source>Recommended synthetic points</source>
       <translation>Aanbevolen synthetische punten</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="887" />
+      <location filename="../processing/lgcp_synthesis.py" line="888" />
       <source>The recommended synthetic set (syn_id only, random order), if some set meets the threshold.</source>
       <translation>De aanbevolen synthetische dataset (alleen syn_id, willekeurige volgorde), als een dataset aan de drempel voldoet.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="889" />
+      <location filename="../processing/lgcp_synthesis.py" line="890" />
       <source>Number of synthetic sets</source>
       <translation>Aantal synthetische datasets</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="891" />
+      <location filename="../processing/lgcp_synthesis.py" line="892" />
       <source>pMSE of the recommended set (NaN if none)</source>
       <translation>pMSE van de aanbevolen dataset (NaN als er geen is)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="895" />
+      <location filename="../processing/lgcp_synthesis.py" line="896" />
       <source>Maximum risk of the recommended set (NaN if none)</source>
       <translation>Maximaal risico van de aanbevolen dataset (NaN als er geen is)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="900" />
+      <location filename="../processing/lgcp_synthesis.py" line="901" />
       <source>Maximum risk with nothing released (what the other points alone reveal)</source>
       <translation>Maximaal risico zonder publicatie (wat de andere punten alleen al onthullen)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="914" />
+      <location filename="../processing/lgcp_synthesis.py" line="915" />
       <source>{0}: '{1}' is not a number.</source>
       <translation>{0}: '{1}' is geen getal.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="918" />
+      <location filename="../processing/lgcp_synthesis.py" line="919" />
       <source>{0}: {1} is not allowed (radii must be &gt; 0, noise variances &gt;= 0).</source>
       <translation>{0}: {1} is niet toegestaan (stralen moeten &gt; 0 zijn, ruisvarianties &gt;= 0).</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="936" />
+      <location filename="../processing/lgcp_synthesis.py" line="937" />
       <source>{0}: make at least one release per setting, got {1}.</source>
       <translation>{0}: maak ten minste één publicatie per instelling, opgegeven: {1}.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="940" />
+      <location filename="../processing/lgcp_synthesis.py" line="941" />
       <source>{0}, {1}, {2}: give at least one radius, noise variance or PRS replicate.</source>
       <translation>{0}, {1}, {2}: geef ten minste één straal, ruisvariantie of PRS-herhaling op.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="948" />
+      <location filename="../processing/lgcp_synthesis.py" line="949" />
       <source>{0}: the threshold must lie in (0, 1], got {1}.</source>
       <translation>{0}: de drempel moet in (0, 1] liggen; opgegeven: {1}.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="987" />
-      <source>No set has a maximum risk at or below {0:g}: nothing recommended.</source>
-      <translation>Geen enkele dataset heeft een maximaal risico van ten hoogste {0:g}: er wordt niets aanbevolen.</translation>
+      <location filename="../processing/lgcp_synthesis.py" line="988" />
+      <source>No setting has every release at or below {0:g}: nothing recommended.</source>
+      <translation>Geen instelling heeft elke publicatie op of onder {0:g}: niets aanbevolen.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="993" />
+      <location filename="../processing/lgcp_synthesis.py" line="994" />
       <source>Recommended: {0} (pMSE {1:.4g}, max risk {2:.4g}).</source>
       <translation>Aanbevolen: {0} (pMSE {1:.4g}, max. risico {2:.4g}).</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1005" />
+      <location filename="../processing/lgcp_synthesis.py" line="1006" />
       <source>recommended</source>
       <translation>aanbevolen</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1010" />
-      <source>No set meets the threshold {0:g}.</source>
-      <translation>Geen enkele dataset voldoet aan de drempel {0:g}.</translation>
+      <location filename="../processing/lgcp_synthesis.py" line="1011" />
+      <source>No setting has every release at or below the threshold {0:g}.</source>
+      <translation>Geen instelling heeft elke publicatie op of onder de drempel {0:g}.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1012" />
-      <source>{0}: lowest pMSE ({1:.4g}) among sets with maximum risk at most {2:g} (its risk: {3:.4g}).</source>
-      <translation>{0}: laagste pMSE ({1:.4g}) van de datasets met een maximaal risico van ten hoogste {2:g} (het risico ervan: {3:.4g}).</translation>
+      <location filename="../processing/lgcp_synthesis.py" line="1013" />
+      <source>{0}: lowest pMSE ({1:.4g}) among the sets of settings whose every release has maximum risk at most {2:g} (its risk: {3:.4g}).</source>
+      <translation>{0}: laagste pMSE ({1:.4g}) van de datasets van instellingen waarvan elke publicatie een maximaal risico van ten hoogste {2:g} heeft (het risico ervan: {3:.4g}).</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1027" />
+      <location filename="../processing/lgcp_synthesis.py" line="1029" />
       <source>Recommendation</source>
       <translation>Aanbeveling</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1028" />
+      <location filename="../processing/lgcp_synthesis.py" line="1030" />
       <source>Risk-utility chart</source>
       <translation>Risico-bruikbaarheidsgrafiek</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1029" />
+      <location filename="../processing/lgcp_synthesis.py" line="1031" />
       <source>Settings over their releases</source>
       <translation>Instellingen over hun publicaties</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1030" />
+      <location filename="../processing/lgcp_synthesis.py" line="1032" />
       <source>Sets</source>
       <translation>Datasets</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1035" />
+      <location filename="../processing/lgcp_synthesis.py" line="1037" />
       <source>Risk threshold</source>
       <translation>Risicodrempel</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1038" />
+      <location filename="../processing/lgcp_synthesis.py" line="1040" />
       <source>Maximum risk with nothing released (baseline)</source>
       <translation>Maximaal risico zonder publicatie (basislijn)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1056" />
+      <location filename="../processing/lgcp_synthesis.py" line="1058" />
       <source>{0} release(s) | max risk mean {1:.4g}, range {2:.4g}-{3:.4g} | mean pMSE {4:.4g}</source>
       <translation>{0} publicatie(s) | max. risico gemiddeld {1:.4g}, bereik {2:.4g}-{3:.4g} | gemiddelde pMSE {4:.4g}</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1060" />
+      <location filename="../processing/lgcp_synthesis.py" line="1062" />
       <source>{0} below the baseline (by chance: see the help)</source>
       <translation>{0} onder het basisniveau (door toeval: zie de help)</translation>
     </message>

@@ -823,8 +823,9 @@ class RiskUtilitySweepAlgorithm(WalderAlgorithm):
                 "<p>Walder, Hanks &amp; Slavković's study (Section 8, Figures 5-6): for each radius (radial "
                 "perturbation), each ANS noise variance and each PRS replicate, one synthetic set is made and scored "
                 "by its maximum disclosure risk (eq. 16) and its pMSE (eq. 15). The recommended set has the lowest "
-                "pMSE among those whose maximum risk is at most the threshold. The table and report list every set; "
-                "the chart plots risk against pMSE.</p>"
+                "pMSE among those whose maximum risk is at most the threshold, counting a setting (a radius, a noise "
+                "variance, or PRS) only if every one of its releases is. The table and report list every set; the "
+                "chart plots risk against pMSE.</p>"
                 "<p>A set's risk is the risk of that one release. A noisy release (ANS, PRS) can by chance thin the "
                 "riskiest cluster and mislead the intruder, scoring below the risk with nothing released (the "
                 "baseline); another release of the same setting may score higher. With several releases per setting "
@@ -973,7 +974,7 @@ class RiskUtilitySweepAlgorithm(WalderAlgorithm):
             )
         except ParameterError as error:
             raise parameter_error(error, names) from None
-        best = recommend(result.evaluations, threshold)
+        best = recommend(result.evaluations, threshold, whole_setting=True)
         progress.check_cancel()
         results = {
             self.SETS: len(specs),
@@ -984,7 +985,7 @@ class RiskUtilitySweepAlgorithm(WalderAlgorithm):
         results[self.OUTPUT_TABLE] = self._table(parameters, context, result, best)
         if best is None:
             feedback.pushWarning(
-                self.tr("No set has a maximum risk at or below {0:g}: nothing recommended.").format(threshold)
+                self.tr("No setting has every release at or below {0:g}: nothing recommended.").format(threshold)
             )
         else:
             chosen, scores = result.sets[best], result.evaluations[best]
@@ -1007,10 +1008,11 @@ class RiskUtilitySweepAlgorithm(WalderAlgorithm):
             for i, e in enumerate(result.evaluations)
         ]
         recommendation = (
-            self.tr("No set meets the threshold {0:g}.").format(threshold)
+            self.tr("No setting has every release at or below the threshold {0:g}.").format(threshold)
             if best is None
             else self.tr(
-                "{0}: lowest pMSE ({1:.4g}) among sets with maximum risk at most {2:g} (its risk: {3:.4g})."
+                "{0}: lowest pMSE ({1:.4g}) among the sets of settings whose every release has maximum risk at "
+                "most {2:g} (its risk: {3:.4g})."
             ).format(
                 result.sets[best].spec.label,
                 result.evaluations[best].pmse,

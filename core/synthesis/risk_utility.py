@@ -526,6 +526,10 @@ def sweep(
     return result
 
 
+def _setting_key(spec: SynthesisSpec) -> tuple[str, float]:
+    return spec.method, 0.0 if spec.method == "prs" else float(spec.value)
+
+
 @dataclass(frozen=True)
 class SettingSummary:
     """The releases of one setting (a radius, a noise variance, or PRS) of a sweep, summarised."""
@@ -552,7 +556,7 @@ def summarize_settings(evaluations: list[Evaluation], baseline_max: float = floa
     setting has a lower mean than PRS; tests/benchmarks/bench_walder_snow.py --replicates)."""
     groups: dict[tuple[str, float], list[Evaluation]] = {}
     for e in evaluations:
-        groups.setdefault((e.spec.method, 0.0 if e.spec.method == "prs" else float(e.spec.value)), []).append(e)
+        groups.setdefault(_setting_key(e.spec), []).append(e)
     out = []
     for (method, value), members in groups.items():
         risks = np.array([e.max_risk for e in members], dtype=np.float64)
@@ -573,13 +577,25 @@ def summarize_settings(evaluations: list[Evaluation], baseline_max: float = floa
     return out
 
 
-def recommend(evaluations: list[Evaluation], max_risk: float) -> int | None:
+def recommend(evaluations: list[Evaluation], max_risk: float, whole_setting: bool = False) -> int | None:
     """Index of the set with the lowest pMSE (highest utility) among those whose maximum risk is at most
-    ``max_risk``; None when no set qualifies. Ties go to the lower risk, then the earlier set."""
+    ``max_risk``; None when no set qualifies. Ties go to the lower risk, then the earlier set.
+
+    With ``whole_setting`` a set qualifies only if *every* release of its setting (:func:`summarize_settings`)
+    is at most ``max_risk``, so that a setting is not chosen for one lucky release; with one release per
+    setting this is the same rule."""
     max_risk = float(max_risk)
     if not (math.isfinite(max_risk) and 0 < max_risk <= 1):
         raise ParameterError("max_risk", f"the risk threshold must lie in (0, 1], got {max_risk!r}")
-    ok = [i for i, e in enumerate(evaluations) if e.max_risk <= max_risk]
+    worst: dict[tuple[str, float], float] = {}
+    for e in evaluations:
+        key = _setting_key(e.spec)
+        worst[key] = max(worst.get(key, -math.inf), e.max_risk)
+    ok = [
+        i
+        for i, e in enumerate(evaluations)
+        if e.max_risk <= max_risk and (not whole_setting or worst[_setting_key(e.spec)] <= max_risk)
+    ]
     if not ok:
         return None
     return min(ok, key=lambda i: (evaluations[i].pmse, evaluations[i].max_risk, i))

@@ -120,6 +120,11 @@ def test_replicated_settings_are_numbered_and_summarised():
     assert ans.mean_pmse == pytest.approx(0.045)
     assert prs.sets == 2 and prs.below_baseline == 1
     assert all(g.below_baseline == 0 for g in ru.summarize_settings(evals))  # no baseline: nothing counted
+    # set by set, the lucky ANS release (0.006) qualifies under 0.008; as a whole setting ANS does not
+    assert ru.recommend(evals, 0.008) == 4
+    assert ru.recommend(evals, 0.008, whole_setting=True) is None
+    assert ru.recommend(evals, 0.0115, whole_setting=True) == 6  # PRS (worst 0.011); ANS worst is 0.014
+    assert ru.recommend(evals, 0.6, whole_setting=True) == 0
 
 
 def test_link_radial_recovers_the_pairs_and_refuses_impossible_sets():
