@@ -23,13 +23,25 @@ and writes, into the output folder:
 from __future__ import annotations
 
 import os
+import shutil
 import sys
+import tempfile
 from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 REPO = Path(__file__).resolve().parent.parent
-DATA = REPO / "tests" / "data" / "sdcspatial_enterprises.gpkg"
+_SCRATCH = tempfile.TemporaryDirectory(prefix="spatial_privacy_demo_")
+
+
+def data(name: str) -> Path:
+    """A private copy of a bundled data set (tests/data): OGR opens GeoPackages for update (WAL journal), so the
+    tracked files are never opened in place."""
+    copy = Path(_SCRATCH.name) / name
+    if not copy.exists():
+        shutil.copy2(REPO / "tests" / "data" / name, copy)
+    return copy
+
 
 RUNS = [
     ("absolute", "Absolute error, c = 50 (Algorithm 1)", {"ERROR_MODEL": 0, "INTERVAL": 50.0}),
@@ -122,11 +134,12 @@ def main() -> int:
     QgsApplication.processingRegistry().addProvider(provider)
 
     rendered = []
-    print(f"Input: {DATA.name} (8,348 enterprises, field 'production'), cell size 500 m, epsilon = 0.1")
+    enterprises = data("sdcspatial_enterprises.gpkg")
+    print(f"Input: {enterprises.name} (8,348 enterprises, field 'production'), cell size 500 m, epsilon = 0.1")
     print(f"{'mechanism':<10} {'cells':>6} {'delta bound':>12}  outputs")
     for name, title, extra in RUNS:
         params = {
-            "INPUT": f"{DATA}|layername=enterprises",
+            "INPUT": f"{enterprises}|layername=enterprises",
             "FIELD": "production",
             "CELL_SIZE": 500.0,
             "EPSILON": 0.1,
@@ -165,7 +178,7 @@ def synthetic_counts(out: Path, render) -> bool:
     """spatialprivacy:dpcounts on unemployment per 1 km square (tests/data/dwelling_areas.gpkg), epsilon = 1."""
     from qgis.core import QgsProject, QgsVectorLayer
 
-    areas = REPO / "tests" / "data" / "dwelling_areas.gpkg"
+    areas = data("dwelling_areas.gpkg")
     params = {
         "INPUT": f"{areas}|layername=areas",
         "COUNT_FIELD": "unemployed",
@@ -199,7 +212,7 @@ def synthetic_points(out: Path, render) -> bool:
     (about 10 m): the Laplace and LGCP synthesizers of Kim & Lim."""
     from qgis.core import QgsProject, QgsVectorLayer
 
-    snow = REPO / "tests" / "data" / "snow_cholera.gpkg"
+    snow = data("snow_cholera.gpkg")
     layers = []
     for method, index in (("laplace", 2), ("lgcp", 1)):
         params = {
@@ -232,7 +245,7 @@ def lgcp_sweep(out: Path) -> bool:
     fitted on the spot with distance to pump 7 as covariate; map units are about 100 m."""
     from qgis.core import QgsProject, QgsVectorLayer
 
-    snow = REPO / "tests" / "data" / "snow_cholera.gpkg"
+    snow = data("snow_cholera.gpkg")
     pump = QgsVectorLayer(f"{snow}|layername=pumps", "pumps", "ogr")
     pump.setSubsetString('"pump" = 7')
     QgsProject.instance().addMapLayer(pump, False)
@@ -264,4 +277,8 @@ def lgcp_sweep(out: Path) -> bool:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        code = main()
+    finally:
+        _SCRATCH.cleanup()
+    sys.exit(code)

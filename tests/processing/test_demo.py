@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import os
 import subprocess
 import sys
@@ -13,8 +14,14 @@ from qgis.PyQt.QtGui import QImage
 REPO = Path(__file__).resolve().parent.parent.parent
 
 
+def _data_files():
+    data = REPO / "tests" / "data"
+    return {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(data.iterdir()) if p.is_file()}
+
+
 def test_demo_writes_grids_rasters_reports_and_a_map(tmp_path):
     env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
+    bundled = _data_files()
     proc = subprocess.run(
         [sys.executable, str(REPO / "scripts" / "demo.py"), str(tmp_path)],
         capture_output=True,
@@ -23,6 +30,8 @@ def test_demo_writes_grids_rasters_reports_and_a_map(tmp_path):
         env=env,
     )
     assert proc.returncode == 0, proc.stderr[-3000:]
+    # the demo reads copies: the bundled data are byte-for-byte unchanged and no SQLite journal appears next to them
+    assert _data_files() == bundled
     for name in ("absolute", "relative", "bounded"):
         layer = QgsVectorLayer(str(tmp_path / f"{name}.gpkg"), name, "ogr")
         assert layer.isValid() and layer.featureCount() > 100
