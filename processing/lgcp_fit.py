@@ -258,6 +258,7 @@ class FitLGCPAlgorithm(SpatialPrivacyAlgorithm):
         from ..core.errors import ParameterError
         from ..core.lgcp import fit_laplace
         from ..core.lgcp_setup import build_lgcp
+        from ..core.metrics.risk import posterior_cpo
 
         points = read_point_values(self, parameters, context, feedback, self.INPUT, None, self.WORK_CRS)
         crs = points.work_crs
@@ -319,7 +320,7 @@ class FitLGCPAlgorithm(SpatialPrivacyAlgorithm):
             (report_path, self.OUTPUT_REPORT),
         ):
             ensure_folder(path, name)
-        cpo = self._cpo(posterior, setup)
+        cpo = posterior_cpo(posterior, setup.model.design)
         report = self._report(posterior, setup, seed, intensity, cpo) if report_path else None
         posterior.save(model_path)
         results = {self.OUTPUT_MODEL: model_path, self.NODES: setup.mesh.n_nodes, self.LPML: float(np.sum(cpo[1]))}
@@ -377,19 +378,6 @@ class FitLGCPAlgorithm(SpatialPrivacyAlgorithm):
         bands = np.full((2, rows * cols), np.nan)
         bands[0, inside], bands[1, inside] = mean, sd
         return bands.reshape(2, rows, cols), xmin, ymin + rows * pixel, pixel
-
-    @staticmethod
-    def _cpo(posterior, setup):
-        """CPO of every point (Walder eqs. 7 and 9), its log and the effective draws behind it."""
-        import numpy as np
-
-        from ..core.metrics.risk import cpo_effective_draws, log_cpo
-
-        d = setup.model.design
-        log_at = posterior.linear_predictor(d.proj, d.x_points, d.offset_points)  # (L, N)
-        log_int = np.log(posterior.integrated_intensity())
-        values = log_cpo(log_at, log_int)
-        return np.exp(values), values, cpo_effective_draws(log_at, log_int)
 
     def _report(self, posterior, setup, seed, intensity, cpo):
         tr = self.tr

@@ -102,6 +102,19 @@ def cpo_effective_draws(log_lambda_at_points: np.ndarray, log_integral: np.ndarr
     return _ess(log_int - log_lam)
 
 
+def posterior_cpo(posterior, design) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """CPO (eqs. 7 and 9), log CPO and effective draws (:func:`cpo_effective_draws`) of every point of a fit.
+
+    Args:
+        posterior: a :class:`core.lgcp.Posterior` (its draws of the linear predictor and of ``int_W lambda``).
+        design: the fit's :class:`core.lgcp.LGCPDesign` (projection, covariates and offset at the points).
+    """
+    log_at = posterior.linear_predictor(design.proj, design.x_points, design.offset_points)  # (L, N)
+    log_int = np.log(posterior.integrated_intensity())
+    values = log_cpo(log_at, log_int)
+    return np.exp(values), values, cpo_effective_draws(log_at, log_int)
+
+
 def cpo(lambda_at_points: np.ndarray, integral: np.ndarray) -> np.ndarray:
     """CPO of each point (eqs. 7 and 9): ``[(1/L) sum_l Lambda_l / lambda_l(s_k)]^-1``.
 
