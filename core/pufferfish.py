@@ -13,7 +13,14 @@ publishes a noisy mean (or the total derived from it). The privacy definition is
 Mechanisms:
 
 * ``M_abs`` (Theorem 3.1, Algorithm 1): mean + X, X ~ Laplace(b = 4c / (n*epsilon));
-* ``M_rel`` (Corollary 3.2, eq. 12, Algorithm 2): mean * exp(Y), Y ~ Laplace(b = -4 ln(k) / (n*epsilon));
+* ``M_rel`` (Corollary 3.2, Algorithm 2): geometric mean * exp(Y), Y ~ Laplace(b = -4 ln(k) / (n*epsilon)).
+  The thesis's eq. (12) writes the *arithmetic* mean times e^Y, but its argument ("t_i in [ky, y/k) is
+  log t_i in an absolute interval of half-width c = -ln k", then Theorem 3.1) proves the guarantee for
+  the mean of the log t_i, i.e. for exp(mean log t_i + Y), the geometric mean. For the log of the
+  arithmetic mean one person moves the statistic by up to ln(1/k^3) however large n is (when their value
+  dominates the cell), so with the n-divided scale that mechanism is only about (n*epsilon/2)-Pufferfish
+  in the worst case (tests/core/test_pufferfish.py shows a 10-person cell where it is). We publish the
+  geometric mean, for which Corollary 3.2's scale holds exactly as Theorem 3.1's proof gives it;
 * ``B`` (Section 4, eq. 15): the output of M clamped to [L, U]. With public bounds
   L_t <= t_i <= U_t it is (epsilon, delta_max)-Pufferfish per cell, where (Theorem 4.4)
   absolute: L = L_t - gamma, U = U_t + gamma, delta_max = e^epsilon * P(X <= -gamma), and
@@ -56,8 +63,8 @@ class ErrorModel(IntEnum):
 class Statistic(IntEnum):
     """Which cell statistic is published."""
 
-    MEAN = 0  #: the noisy mean, as in the thesis
-    TOTAL = 1  #: n times the noisy mean (post-processing with the public n)
+    MEAN = 0  #: the noisy mean (arithmetic for absolute error; geometric for relative error, Corollary 3.2)
+    TOTAL = 1  #: n times the noisy arithmetic mean (post-processing with the public n); absolute error only
 
 
 def _finite(value: float | None) -> bool:
@@ -79,7 +86,7 @@ class PufferfishSettings:
         margin: ``gamma`` > 0 (absolute) or ``lambda`` > 1 (relative); ``None`` gives gamma = L_t
             (so L = 0, the thesis's choice) or lambda = 1.25.
         min_count: publish only cells with at least this many contributors (>= 1).
-        statistic: mean or total.
+        statistic: mean or total (absolute error only: relative error publishes the geometric mean).
     """
 
     epsilon: float
@@ -108,6 +115,12 @@ class PufferfishSettings:
             if not (_finite(self.relative_k) and 0 < self.relative_k < 1):
                 raise ParameterError(
                     "relative_k", f"k must lie strictly between 0 and 1 for relative error, got {self.relative_k!r}"
+                )
+            if self.statistic == Statistic.TOTAL:
+                raise ParameterError(
+                    "statistic",
+                    "relative error publishes each cell's geometric mean (Corollary 3.2 protects the mean of log t_i), "
+                    "from which no total follows; use absolute error to publish totals",
                 )
         else:
             raise ParameterError("error_model", f"unknown error model {self.error_model!r}")
@@ -142,7 +155,8 @@ def noise_scale(settings: PufferfishSettings, count: np.ndarray) -> np.ndarray:
     """Laplace scale ``b`` of the noise on a cell mean with ``n = count`` contributors.
 
     Absolute error (Theorem 3.1): ``b = 4c / (n*epsilon)``, in value units.
-    Relative error (Corollary 3.2): ``b = -4 ln(k) / (n*epsilon)``, on the log scale.
+    Relative error (Corollary 3.2): ``b = -4 ln(k) / (n*epsilon)``, on the log scale of the geometric mean
+    (it is Theorem 3.1's scale for the mean of log t_i with c = -ln k).
     """
     n = np.asarray(count, dtype=np.float64)
     if np.any(n < 1):
@@ -218,14 +232,16 @@ class PufferfishGrid:
 
     Publishable attributes (one entry per published cell, ordered by row then column):
         ix, iy: cell column and row in ``spec``; count: contributors n;
-        value: the published statistic; noise_scale: Laplace scale b of the noise on the
-        published statistic (absolute error, value units) or of the log-multiplier Y (relative);
+        value: the published statistic (relative error: the noisy geometric mean); noise_scale: Laplace
+        scale b of the noise on the published statistic (absolute error, value units) or of the
+        log-multiplier Y (relative);
         delta_max: per-cell delta bound (0 for the unbounded mechanism, which is pure epsilon);
         delta: the grid bound Delta (max of delta_max, 0 if nothing is published);
         limits: clamp limits of mechanism B (``None`` if unbounded); suppressed_cells: occupied
         cells left out because n < min_count.
 
-    CONFIDENTIAL attributes (never publish): ``true_value`` (the statistic without noise) and
+    CONFIDENTIAL attributes (never publish): ``true_value`` (the statistic without noise: the arithmetic
+    mean or total for absolute error, the geometric mean for relative error) and
     ``noise`` (the Laplace draw: X on the mean for absolute error, Y for relative error).
     """
 
@@ -289,31 +305,31 @@ def pufferfish_grid(
     values = np.asarray(values, dtype=np.float64)
     validate_values(settings, values)
     limits = clamp_limits(settings, values) if settings.bounded else None
-    stats = bin_points(x, y, values, spec, use_numba=use_numba, progress=scaled(progress, 0.0, 0.8))
+    relative = settings.error_model == ErrorModel.RELATIVE
+    # relative error protects log t_i (Corollary 3.2): bin the logs, so each cell's mean is mean(log t_i)
+    binned = np.log(values) if relative else values
+    stats = bin_points(x, y, binned, spec, use_numba=use_numba, progress=scaled(progress, 0.0, 0.8))
     keep = stats.count >= settings.min_count
     suppressed = int(np.count_nonzero(~keep))
     stats = stats.subset(keep)
     report(progress, 0.85, f"Adding noise to {len(stats)} cells")
     count = stats.count
-    true_mean = stats.mean
+    true_mean = _finite_positive(stats.mean) if relative else stats.mean
     scale = noise_scale(settings, count) if len(stats) else np.zeros(0)
     noise = mechanisms.laplace(rng, scale) if len(stats) else np.zeros(0)
-    if settings.error_model == ErrorModel.ABSOLUTE:
-        mean = true_mean + noise  # Theorem 3.1
+    if relative:
+        # Corollary 3.2 as its proof gives it: exp(mean(log t_i) + Y), the geometric mean times e^Y
+        mean = _finite_positive(stats.mean + noise)
     else:
-        # Corollary 3.2, eq. (12): mean * e^Y, computed as exp(log mean + Y) so it cannot overflow
-        mean = _finite_positive(np.log(true_mean) + noise)
+        mean = true_mean + noise  # Theorem 3.1
     if limits is not None:
         mean = np.clip(mean, limits.lower, limits.upper)  # eq. (15)
         dmax = delta_max(settings, scale, limits) if len(stats) else np.zeros(0)
     else:
         dmax = np.zeros_like(scale)
-    if settings.statistic == Statistic.TOTAL:
+    if settings.statistic == Statistic.TOTAL:  # absolute error only (PufferfishSettings refuses it for relative)
         value, truth = count * mean, stats.total
-        if settings.error_model == ErrorModel.RELATIVE:
-            value = _finite_positive(np.log(count) + np.log(mean))
-        if settings.error_model == ErrorModel.ABSOLUTE:
-            scale = scale * count  # n*X has scale n*b = 4c/epsilon
+        scale = scale * count  # n*X has scale n*b = 4c/epsilon
     else:
         value, truth = mean, true_mean
     report(progress, 1.0, "Done")

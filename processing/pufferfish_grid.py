@@ -56,6 +56,7 @@ CORE_NAMES = {
     "upper_bound": "UPPER_BOUND",
     "margin": "MARGIN",
     "min_count": "MIN_COUNT",
+    "statistic": "STATISTIC",
     "values": "FIELD",
     "cell_size": "CELL_SIZE",
     "origin": "ORIGIN",
@@ -112,7 +113,10 @@ class PufferfishGridAlgorithm(SpatialPrivacyAlgorithm):
                 "cannot tell from the map whether their value lies in [x−c, x+c) or in the neighbouring "
                 "[x+c, x+3c) by more than a factor e<sup>ε</sup>, for any prior under which people's values "
                 "are independent. Relative error (Corollary 3.2): the same for the relative intervals "
-                "[ky, y/k) and [y/k, y/k³), i.e. for values up to a factor k. Each person is in "
+                "[ky, y/k) and [y/k, y/k³), i.e. for values up to a factor k; the map then shows each "
+                "cell's <i>geometric</i> mean, because the proof protects the mean of log t (the thesis's "
+                "eq. 12 writes the arithmetic mean, for which one dominant value could shift the map by up to "
+                "n times the stated ε). Each person is in "
                 "one cell, so the whole map has the same ε. The bounded mechanism (Section 4) clamps the "
                 "output to [L, U]. The thesis analyses it as (ε, δ)-Pufferfish with δ ≤ Δ, the largest "
                 "δ<sub>max</sub> of a published cell (Theorem 4.4, Corollary 4.5), reported as output DELTA. "
@@ -158,7 +162,8 @@ class PufferfishGridAlgorithm(SpatialPrivacyAlgorithm):
             ),
             tr(
                 "Absolute: protects which interval of width 2c holds a value (additive noise). Relative: protects "
-                "values up to a factor k (multiplicative noise), for skewed values such as turnover."
+                "values up to a factor k (multiplicative noise) and publishes each cell's geometric mean, for "
+                "skewed values such as turnover."
             ),
         )
         self.add(
@@ -182,8 +187,9 @@ class PufferfishGridAlgorithm(SpatialPrivacyAlgorithm):
         self.add(
             QgsProcessingParameterEnum(self.STATISTIC, tr("Published statistic"), [tr("Mean"), tr("Total")], False, 0),
             tr(
-                "Mean (the thesis's statistic) or total = n × noisy mean, which has the same guarantee because n "
-                "is public. A noisy count is not offered: these secrets do not protect counts."
+                "Mean (the thesis's statistic: arithmetic for absolute error, geometric for relative error) or, "
+                "for absolute error only, total = n × noisy mean, which has the same guarantee because n is "
+                "public. A noisy count is not offered: these secrets do not protect counts."
             ),
         )
         self.add(
@@ -397,8 +403,6 @@ class PufferfishGridAlgorithm(SpatialPrivacyAlgorithm):
         return results
 
     def _write_grid(self, parameters, context, feedback, grid, points, field_name):
-        from ..core.pufferfish import Statistic
-
         fields = QgsFields()
         for field in (
             string_field("cell_id"),
@@ -457,7 +461,7 @@ class PufferfishGridAlgorithm(SpatialPrivacyAlgorithm):
                     ]
                 )
                 confidential.addFeature(cfeature, QgsFeatureSink.FastInsert)
-        statistic = "total" if grid.settings.statistic == Statistic.TOTAL else "mean"
+        statistic = self._statistic_name(grid.settings)
         if context.willLoadLayerOnCompletion(dest):
             context.layerToLoadOnCompletionDetails(dest).name = self.tr("Pufferfish grid ({0} {1})").format(
                 statistic, field_name
@@ -472,8 +476,15 @@ class PufferfishGridAlgorithm(SpatialPrivacyAlgorithm):
             results[self.CONFIDENTIAL_OUTPUT] = confidential_dest
         return results
 
-    def _report(self, grid, field_name, seed, n_points):
+    def _statistic_name(self, settings) -> str:
         from ..core.pufferfish import ErrorModel, Statistic
+
+        if settings.statistic == Statistic.TOTAL:
+            return self.tr("total")
+        return self.tr("geometric mean") if settings.error_model == ErrorModel.RELATIVE else self.tr("mean")
+
+    def _report(self, grid, field_name, seed, n_points):
+        from ..core.pufferfish import ErrorModel
 
         s = grid.settings
         tr = self.tr
@@ -507,7 +518,7 @@ class PufferfishGridAlgorithm(SpatialPrivacyAlgorithm):
             (tr("Points"), n_points),
             (tr("Cell size r"), f"{grid.spec.cell_size:g}"),
             (tr("Grid origin"), f"({grid.spec.origin_x:g}, {grid.spec.origin_y:g})"),
-            (tr("Published statistic"), tr("total") if s.statistic == Statistic.TOTAL else tr("mean")),
+            (tr("Published statistic"), self._statistic_name(s)),
             (tr("Error model"), tr("absolute") if absolute else tr("relative")),
             ("ε", f"{s.epsilon:g}"),
             ("c" if absolute else "k", f"{s.interval:g}" if absolute else f"{s.relative_k:g}"),

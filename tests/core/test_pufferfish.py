@@ -95,14 +95,45 @@ def test_absolute_noise_is_laplace_with_the_cell_scale(fine_grid):
     assert np.allclose(g.noise_scale, 4 * 50.0 / (truth.count * 0.5))
 
 
-def test_relative_noise_is_multiplicative_log_laplace(fine_grid):
+def test_relative_noise_is_multiplicative_log_laplace_on_the_geometric_mean(fine_grid):
     x, y, t, spec = fine_grid
     s = settings(epsilon=2.0, error_model=REL, relative_k=0.95, interval=None)
     g = pf.pufferfish_grid(x, y, t, spec, s, np.random.default_rng(12))
+    log_means = bin_points(x, y, np.log(t), spec)
+    assert np.allclose(g.true_value, np.exp(log_means.mean), rtol=1e-12)  # the geometric mean of each cell
     z = np.log(g.value / g.true_value) / g.noise_scale
     assert stats.kstest(z, stats.laplace().cdf).pvalue > ALPHA
     assert np.allclose(np.log(g.value / g.true_value), g.noise)
     assert np.all(g.value > 0)
+
+
+@pytest.mark.parametrize("n_others", [0, 9, 99])
+def test_relative_guarantee_holds_when_one_value_dominates_its_cell(n_others):
+    # Corollary 3.2's pairs: t_1 in [ky, y/k) or in the neighbouring [y/k, y/k^3). Its proof (Theorem 3.1 on
+    # log t with c = -ln k) bounds the privacy loss by (|log t_1 - log y| + |log t_1' - log y|) / (n b) <= 4c / (n b)
+    # = epsilon. With the same Laplace draw (same seed) the published log values of the two data sets differ by
+    # exactly the shift of the statistic, so the loss at every output is |shift| / b; take t_1 at the far ends.
+    # The thesis's eq. (12) (log of the arithmetic mean) would shift by about ln(1/k^4) = 4c here, i.e. n * epsilon
+    # when the other values are tiny: for n = 10 and epsilon = 1 a loss near 10.
+    k, y0, eps = 0.9, 1000.0, 1.0
+    c = -math.log(k)
+    low, high = k * y0, y0 / k**3
+    others = np.full(n_others, 1.0)
+    n = n_others + 1
+    s = settings(epsilon=eps, error_model=REL, relative_k=k, interval=None)
+    out = []
+    for t1 in (low, high * (1 - 1e-12)):
+        t = np.concatenate([[t1], others])
+        g = pf.pufferfish_grid(np.full(n, 5.0), np.full(n, 5.0), t, GridSpec(10.0), s, np.random.default_rng(3))
+        out.append(g)
+    assert out[0].noise_scale[0] == pytest.approx(4 * c / (n * eps), rel=1e-12)
+    shift = abs(math.log(out[1].value[0]) - math.log(out[0].value[0]))
+    loss = shift / out[0].noise_scale[0]
+    assert loss <= eps * (1 + 1e-9)
+    assert loss == pytest.approx(eps, rel=1e-6)  # the worst case is attained at the ends of the pair
+    # why not eq. (12): the log of the arithmetic mean would have moved by nearly the whole 4c
+    arithmetic = math.log((high + n_others) / (low + n_others)) / out[0].noise_scale[0]
+    assert n_others == 0 or arithmetic > 0.9 * n * eps
 
 
 def test_bounded_clamps_and_its_lower_jump_matches_theorem_4_4():
@@ -123,15 +154,17 @@ def test_bounded_clamps_and_its_lower_jump_matches_theorem_4_4():
 
 def test_total_is_n_times_the_noisy_mean(fine_grid):
     x, y, t, spec = fine_grid
-    for model, kw in ((ABS, dict(interval=25.0)), (REL, dict(relative_k=0.9, interval=None))):
-        mean = pf.pufferfish_grid(x, y, t, spec, settings(error_model=model, **kw), np.random.default_rng(5))
-        total = pf.pufferfish_grid(
-            x, y, t, spec, settings(error_model=model, statistic=pf.Statistic.TOTAL, **kw), np.random.default_rng(5)
-        )
-        assert np.allclose(total.value, mean.count * mean.value, rtol=1e-12)
-        assert np.allclose(total.true_value, bin_points(x, y, t, spec).total)
-        expected_scale = mean.noise_scale * mean.count if model == ABS else mean.noise_scale
-        assert np.allclose(total.noise_scale, expected_scale)
+    mean = pf.pufferfish_grid(x, y, t, spec, settings(interval=25.0), np.random.default_rng(5))
+    total = pf.pufferfish_grid(
+        x, y, t, spec, settings(interval=25.0, statistic=pf.Statistic.TOTAL), np.random.default_rng(5)
+    )
+    assert np.allclose(total.value, mean.count * mean.value, rtol=1e-12)
+    assert np.allclose(total.true_value, bin_points(x, y, t, spec).total)
+    assert np.allclose(total.noise_scale, mean.noise_scale * mean.count)
+    # relative error publishes the geometric mean, from which no total follows
+    with pytest.raises(ParameterError) as err:
+        settings(error_model=REL, relative_k=0.9, interval=None, statistic=pf.Statistic.TOTAL)
+    assert err.value.parameter == "statistic"
 
 
 def test_total_noise_has_scale_n_times_b_and_bounded_total_is_n_times_clamped_mean(fine_grid):
@@ -154,17 +187,16 @@ def test_total_noise_has_scale_n_times_b_and_bounded_total_is_n_times_clamped_me
 def test_relative_error_never_publishes_infinity(enterprise_arrays):
     # epsilon = 0.01 and k = 0.5 give noise scales up to 277 on the log scale: e^Y overflows doubles
     x, y, t = enterprise_arrays
-    for statistic in pf.Statistic:
-        g = pf.pufferfish_grid(
-            x,
-            y,
-            t,
-            GridSpec(500.0),
-            settings(epsilon=0.01, error_model=REL, relative_k=0.5, interval=None, statistic=statistic),
-            np.random.default_rng(2),
-        )
-        assert np.any(np.abs(g.noise) > 709.8)  # the case that used to overflow occurs at this seed
-        assert np.all(np.isfinite(g.value)) and np.all(g.value > 0)
+    g = pf.pufferfish_grid(
+        x,
+        y,
+        t,
+        GridSpec(500.0),
+        settings(epsilon=0.01, error_model=REL, relative_k=0.5, interval=None),
+        np.random.default_rng(2),
+    )
+    assert np.any(np.abs(g.noise) > 709.8)  # the case that used to overflow occurs at this seed
+    assert np.all(np.isfinite(g.value)) and np.all(g.value > 0)
 
 
 def test_minimum_count_suppresses_small_cells_and_lowers_delta(fine_grid):

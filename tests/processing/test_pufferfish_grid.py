@@ -137,6 +137,19 @@ def test_mechanisms_publish_a_noisy_grid(enterprises, tmp_path, extra):
     if extra.get("ERROR_MODEL") == 1:
         assert np.allclose(values, truth * np.exp(noise))
         assert np.allclose(scale, -4 * math.log(0.95) / (n * 0.1))
+        # relative error publishes the geometric mean (Corollary 3.2 protects mean log t): check it from the input
+        source = QgsVectorLayer(enterprises, "in", "ogr")
+        logs: dict[tuple[float, float], list[float]] = {}
+        for point in source.getFeatures():
+            xy = point.geometry().asPoint()
+            logs.setdefault((math.floor(xy.x() / 500.0), math.floor(xy.y() / 500.0)), []).append(
+                math.log(point["production"])
+            )
+        for f in feats:
+            box = f.geometry().boundingBox()
+            cell = logs[(round(box.xMinimum() / 500.0), round(box.yMinimum() / 500.0))]
+            assert by_id[f["cell_id"]]["true_value"] == pytest.approx(math.exp(np.mean(cell)), rel=1e-9)
+        assert "geometric mean" in Path(result["REPORT"]).read_text(encoding="utf-8")
     elif extra.get("BOUNDED"):
         assert np.allclose(values, np.clip(truth + noise, -500.0, 120500.0))
         assert values.min() >= -500.0 and values.max() <= 120500.0
@@ -369,6 +382,12 @@ def memory_points(crs="EPSG:28992", values=()):
         ),
         pytest.param(
             lambda e: e, {"ERROR_MODEL": 1, "RELATIVE_K": 0.0}, r"RELATIVE_K: k must lie strictly", id="k = 0"
+        ),
+        pytest.param(
+            lambda e: e,
+            {"ERROR_MODEL": 1, "STATISTIC": 1},
+            r"STATISTIC: relative error publishes each cell's geometric mean",
+            id="total with relative error",
         ),
         pytest.param(lambda e: e, {"CELL_SIZE": 0.0}, r"CELL_SIZE: the cell size must be > 0", id="cell size 0"),
         pytest.param(lambda e: e, {"CELL_SIZE": -10.0}, r"CELL_SIZE: the cell size must be > 0", id="cell size < 0"),
