@@ -181,6 +181,23 @@ def working_crs(alg, parameters, context, source, input_name: str, crs_name: str
     return source_crs, source_crs
 
 
+def numeric_field_index(source, parameter: str, field: str) -> int:
+    """Index of the numeric ``field`` of ``source`` (matched as QGIS does, ignoring case), or a
+    QgsProcessingException naming ``parameter`` if it is missing or not numeric (processing.run and
+    qgis_process do not enforce a field parameter's type filter)."""
+    idx = source.fields().lookupField(field)
+    if idx < 0:
+        raise QgsProcessingException(_tr("{0}: the layer has no field '{1}'.").format(parameter, field))
+    definition = source.fields().at(idx)
+    if not definition.isNumeric():
+        raise QgsProcessingException(
+            _tr("{0}: field '{1}' is not numeric (it is {2}); choose a numeric field.").format(
+                parameter, definition.name(), definition.typeName()
+            )
+        )
+    return idx
+
+
 def read_point_values(
     alg, parameters, context, feedback, input_name: str, field_name: str | None, crs_name: str
 ) -> PointValues:
@@ -195,9 +212,7 @@ def read_point_values(
     field, idx = "", -1
     if field_name is not None:
         field = alg.parameterAsString(parameters, field_name, context)
-        idx = source.fields().lookupField(field)
-        if idx < 0:
-            raise QgsProcessingException(_tr("{0}: the layer has no field '{1}'.").format(field_name, field))
+        idx = numeric_field_index(source, field_name, field)
     source_crs, work_crs = working_crs(alg, parameters, context, source, input_name, crs_name, feedback)
     request = QgsFeatureRequest().setSubsetOfAttributes([idx] if idx >= 0 else [])
     if work_crs != source_crs:

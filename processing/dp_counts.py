@@ -9,6 +9,7 @@ from qgis.core import (
     QgsFeatureSink,
     QgsFields,
     QgsProcessingException,
+    QgsProcessingFeatureSource,
     QgsProcessingOutputNumber,
     QgsProcessingParameterBoolean,
     QgsProcessingParameterFeatureSink,
@@ -25,6 +26,7 @@ from .base import (
     ensure_folder,
     figure_data_uri,
     make_rng,
+    numeric_field_index,
     parameter_error,
     write_html_report,
 )
@@ -260,11 +262,7 @@ class DPCountsAlgorithm(SpatialPrivacyAlgorithm):
         rate_field = self.parameterAsString(parameters, self.RATE_FIELD, context)
         prior_param = self.RATE_FIELD if rate_field else self.EXPECTED_FIELD
         names[prior_param] = rate_field or self.parameterAsString(parameters, self.EXPECTED_FIELD, context)
-        index = {}
-        for param, field in names.items():
-            index[param] = source.fields().lookupField(field)
-            if index[param] < 0:
-                raise QgsProcessingException(self.tr("{0}: the layer has no field '{1}'.").format(param, field))
+        index = {param: numeric_field_index(source, param, field) for param, field in names.items()}
         ids, values = [], {param: [] for param in names}
         request = QgsFeatureRequest().setFlags(QgsFeatureRequest.NoGeometry)
         for feature in source.getFeatures(request):
@@ -343,10 +341,11 @@ class DPCountsAlgorithm(SpatialPrivacyAlgorithm):
         cal = release.calibration
         synthetic = release.synthetic
         sets = synthetic.shape[0]
-        count_field = self.parameterAsString(parameters, self.COUNT_FIELD, context)
+        # the index QGIS matched (ignoring case), so the true counts are never copied whatever the spelling
+        count_index = source.fields().lookupField(self.parameterAsString(parameters, self.COUNT_FIELD, context))
         rate_scale = self.parameterAsDouble(parameters, self.RATE_SCALE, context)
         wide = sets <= WIDE_LIMIT
-        kept = [i for i, f in enumerate(source.fields()) if f.name() != count_field]
+        kept = [i for i in range(source.fields().count()) if i != count_index]
         fields = QgsFields()
         if wide:
             taken = set()
@@ -356,6 +355,7 @@ class DPCountsAlgorithm(SpatialPrivacyAlgorithm):
             added = [f"syn_{k + 1}" for k in range(sets)] + [
                 "syn_mean",
                 "syn_rate",
+                "prior_expected",
                 "prior_a",
                 "prior_b",
                 "lower",
@@ -386,7 +386,9 @@ class DPCountsAlgorithm(SpatialPrivacyAlgorithm):
         # Writing is not cancellable on purpose: a cancelled write would leave a half-written layer.
         if wide:
             row = {fid: k for k, fid in enumerate(ids)}
-            for feature in source.getFeatures():
+            # geometries are copied as they are: a "skip invalid geometries" setting must not drop a group
+            no_check = QgsProcessingFeatureSource.FlagSkipGeometryValidityChecks
+            for feature in source.getFeatures(QgsFeatureRequest(), no_check):
                 k = row[feature.id()]
                 out = QgsFeature(fields)
                 out.setGeometry(feature.geometry())
@@ -407,8 +409,7 @@ class DPCountsAlgorithm(SpatialPrivacyAlgorithm):
                 ThematicStyle.attach(context, dest, "syn_rate")
         else:
             for k, fid in enumerate(ids):
-                if k % 1000 == 0:
-                    feedback.setProgress(85.0 + 15.0 * k / len(ids))
+                feedback.setProgress(85.0 + 15.0 * k / len(ids))  # per group: a group is `sets` rows
                 for s in range(sets):
                     out = QgsFeature(fields)
                     out.setAttributes([int(fid), s + 1, int(synthetic[s, k])])

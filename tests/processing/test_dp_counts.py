@@ -205,6 +205,46 @@ def test_bad_input_is_refused_and_nothing_written(tmp_path, rows, extra, message
     assert not (tmp_path / "out").exists()
 
 
+def test_count_field_in_another_case_is_still_left_out(areas, tmp_path):
+    # QGIS matches field names ignoring case; the confidential count must go whatever the spelling
+    result = processing.run(ALG, base(areas, tmp_path, COUNT_FIELD="UNEMPLOYED"))
+    layer, feats = features(result["OUTPUT"])
+    assert "unemployed" not in [name.lower() for name in layer.fields().names()]
+    assert sum(f["syn_1"] for f in feats) == sum(c for c, _ in truth(areas).values())
+
+
+def test_clashing_and_text_fields_are_refused(tmp_path):
+    layer = QgsVectorLayer("None", "bad", "memory")
+    layer.dataProvider().addAttributes(
+        [
+            QgsField("y", QVariant.Double),
+            QgsField("n", QVariant.Double),
+            QgsField("rate", QVariant.Double),
+            QgsField("label", QVariant.String),
+            QgsField("prior_expected", QVariant.Double),
+        ]
+    )
+    layer.updateFields()
+    for row in [(3, 100, 0.01, "0.01", 1.0), (1, 100, 0.01, "0.01", 1.0), (2, 100, 0.01, "x", 1.0)]:
+        f = QgsFeature(layer.fields())
+        f.setAttributes(list(row))
+        layer.dataProvider().addFeature(f)
+    params = {
+        "INPUT": layer,
+        "COUNT_FIELD": "y",
+        "POPULATION_FIELD": "n",
+        "RATE_FIELD": "label",
+        "EPSILON": 1.0,
+        "OUTPUT": str(tmp_path / "out" / "synthetic.gpkg"),
+    }
+    with pytest.raises(QgsProcessingException, match=r"RATE_FIELD: field 'label' is not numeric"):
+        processing.run(ALG, params)
+    params["RATE_FIELD"] = "rate"  # an output column name taken by an input field would shift the columns
+    with pytest.raises(QgsProcessingException, match=r"INPUT: the layer already has a field named 'prior_expected'"):
+        processing.run(ALG, params)
+    assert not (tmp_path / "out").exists()
+
+
 def test_cancel_writes_nothing(areas, tmp_path):
     feedback = QgsProcessingFeedback()
     feedback.cancel()
