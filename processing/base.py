@@ -24,6 +24,7 @@ from qgis.core import (
     QgsProcessingAlgorithm,
     QgsProcessingException,
     QgsProcessingFeedback,
+    QgsProcessingOutputLayerDefinition,
     QgsProcessingParameterCrs,
     QgsProcessingParameterNumber,
     QgsRectangle,
@@ -302,15 +303,58 @@ def cell_id(x_min: float, y_min: float, size: float) -> str:
 
 
 def ensure_folder(path: str, parameter: str) -> None:
-    """Create the folder of an output file if needed; refuse, naming the parameter, if impossible."""
-    folder = os.path.dirname(path) if path else ""
-    if folder and not os.path.isdir(folder):
+    """Make sure an output file can be written before anything is: create its folder if needed, and
+    refuse, naming the parameter, a path that is a folder, or a folder or existing file we cannot write."""
+    if not path:
+        return
+    if os.path.isdir(path):
+        raise QgsProcessingException(_tr("{0}: {1} is a folder; give a file name.").format(parameter, path))
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
         try:
             os.makedirs(folder, exist_ok=True)
         except OSError as error:
             raise QgsProcessingException(
                 _tr("{0}: cannot create the folder {1} ({2}).").format(parameter, folder, error.strerror)
             ) from None
+    if not os.access(folder, os.W_OK) or (os.path.exists(path) and not os.access(path, os.W_OK)):
+        raise QgsProcessingException(_tr("{0}: {1} cannot be written (no permission).").format(parameter, path))
+
+
+def output_file(path: str) -> str:
+    """The file behind an output destination (``/a/b.gpkg|layername=x`` -> ``/a/b.gpkg``), or "" for one
+    that is not a local file (memory layers, databases)."""
+    if not path or path.startswith(("memory:", "ogr:", "postgres:", "postgis:", "spatialite:")) or "://" in path:
+        return ""
+    return path.split("|")[0]
+
+
+def destination_path(parameters: dict, name: str) -> str:
+    """The local file a sink parameter will write, read from the raw value (a string or a
+    QgsProcessingOutputLayerDefinition) without resolving it: resolving registers the layer to load on
+    completion, which must happen once, when the sink is made. "" for temporary, memory or database outputs."""
+    value = parameters.get(name)
+    if isinstance(value, QgsProcessingOutputLayerDefinition):
+        value = value.sink.staticValue()
+    if not isinstance(value, str) or value == "TEMPORARY_OUTPUT":
+        return ""
+    return output_file(value)
+
+
+def check_distinct_outputs(outputs: dict[str, str]) -> None:
+    """Refuse two outputs (parameter -> destination) that would write the same file (one would destroy the
+    other), naming the second parameter."""
+    seen: dict[str, str] = {}
+    for parameter, destination in outputs.items():
+        path = output_file(destination)
+        if not path:
+            continue
+        key = os.path.realpath(path)
+        if key in seen:
+            raise QgsProcessingException(
+                _tr("{0}: writes the same file as {1} ({2}); choose another file.").format(parameter, seen[key], path)
+            )
+        seen[key] = parameter
 
 
 def write_html_report(path: str, title: str, sections: list[tuple[str, object]]) -> None:

@@ -21,7 +21,9 @@ from qgis.core import (
 from .base import (
     FeedbackProgress,
     SpatialPrivacyAlgorithm,
+    check_distinct_outputs,
     crs_key,
+    destination_path,
     ensure_folder,
     figure_data_uri,
     make_rng,
@@ -32,7 +34,7 @@ from .base import (
 )
 from .compat import NUMBER_DOUBLE, NUMBER_INTEGER, SOURCE_POINT, SOURCE_POLYGON
 from .layers import read_distance_features, read_raster, read_window
-from .raster import write_float_raster
+from .raster import check_raster_path, write_float_raster
 
 CORE_NAMES = {
     "points": "INPUT",
@@ -314,11 +316,13 @@ class FitLGCPAlgorithm(SpatialPrivacyAlgorithm):
         FeedbackProgress(feedback, 95.0, 100.0).check_cancel()
         model_path = self.parameterAsFileOutput(parameters, self.OUTPUT_MODEL, context)
         report_path = self.parameterAsFileOutput(parameters, self.OUTPUT_REPORT, context)
-        for path, name in (
-            (model_path, self.OUTPUT_MODEL),
-            (raster_path, self.OUTPUT_INTENSITY),
-            (report_path, self.OUTPUT_REPORT),
-        ):
+        files = {self.OUTPUT_MODEL: model_path, self.OUTPUT_INTENSITY: raster_path, self.OUTPUT_REPORT: report_path}
+        if parameters.get(self.OUTPUT_CPO) not in (None, ""):
+            files[self.OUTPUT_CPO] = destination_path(parameters, self.OUTPUT_CPO)
+        check_distinct_outputs(files)
+        if raster_path:
+            check_raster_path(raster_path, self.OUTPUT_INTENSITY)
+        for name, path in files.items():
             ensure_folder(path, name)
         cpo = posterior_cpo(posterior, setup.model.design)
         report = self._report(posterior, setup, seed, intensity, cpo) if report_path else None

@@ -26,6 +26,8 @@ from .base import (
     SpatialPrivacyAlgorithm,
     cell_geometry,
     cell_id,
+    check_distinct_outputs,
+    destination_path,
     ensure_folder,
     make_rng,
     parameter_error,
@@ -43,7 +45,7 @@ from .compat import (
     int_field,
     string_field,
 )
-from .raster import write_float_raster
+from .raster import check_raster_path, write_float_raster
 from .styling import ThematicStyle
 
 #: Core parameter names -> this algorithm's parameter names, for error messages.
@@ -386,6 +388,20 @@ class PufferfishGridAlgorithm(SpatialPrivacyAlgorithm):
                 raise QgsProcessingException(f"{self.OUTPUT_RASTER}: {error}") from None
         report_path = self.parameterAsFileOutput(parameters, self.REPORT, context)
         report = self._report(grid, field_name, seed, len(points.x)) if report_path else None
+        output_path = destination_path(parameters, self.OUTPUT)
+        confidential_path = destination_path(parameters, self.CONFIDENTIAL_OUTPUT)
+        check_distinct_outputs(
+            {
+                self.OUTPUT: output_path,
+                self.CONFIDENTIAL_OUTPUT: confidential_path,
+                self.OUTPUT_RASTER: raster_path,
+                self.REPORT: report_path,
+            }
+        )
+        if raster_path:
+            check_raster_path(raster_path, self.OUTPUT_RASTER)
+        ensure_folder(output_path, self.OUTPUT)
+        ensure_folder(confidential_path, self.CONFIDENTIAL_OUTPUT)
         ensure_folder(raster_path, self.OUTPUT_RASTER)
         ensure_folder(report_path, self.REPORT)
         if grid.delta >= 1:

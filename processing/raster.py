@@ -10,6 +10,21 @@ from qgis.core import QgsProcessingException, QgsRasterFileWriter
 from ..plugin.i18n import tr
 
 
+def check_raster_path(path: str, parameter: str = "OUTPUT_RASTER") -> None:
+    """Refuse, before anything is written, a raster file GDAL cannot create as 64-bit floats (e.g. PNG, or a
+    GeoPackage raster, which holds at most Float32)."""
+    from osgeo import gdal
+
+    ext = os.path.splitext(path)[1].lstrip(".")
+    driver_name = QgsRasterFileWriter.driverForExtension(ext) or "GTiff"
+    driver = gdal.GetDriverByName(driver_name)
+    types = (driver.GetMetadataItem(gdal.DMD_CREATIONDATATYPES) or "").split() if driver is not None else []
+    if driver is None or driver.GetMetadataItem(gdal.DCAP_CREATE) != "YES" or "Float64" not in types:
+        raise QgsProcessingException(
+            tr("{0}: GDAL cannot create 64-bit float '{1}' rasters; use a GeoTIFF (.tif).").format(parameter, ext)
+        )
+
+
 def write_float_raster(
     path: str, array, x_min: float, y_max: float, cell_size: float, crs, descriptions: tuple[str, ...] = ()
 ) -> None:

@@ -428,6 +428,25 @@ def test_bad_input_is_refused_and_nothing_is_written(enterprises, tmp_path, make
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.parametrize(
+    ("outputs", "pattern"),
+    [
+        ({"OUTPUT_RASTER": "grid.png"}, r"OUTPUT_RASTER: GDAL cannot create 64-bit float 'png' rasters"),
+        ({"OUTPUT_RASTER": "raster.gpkg"}, r"OUTPUT_RASTER: GDAL cannot create 64-bit float 'gpkg' rasters"),
+        ({"OUTPUT": "same.gpkg", "OUTPUT_RASTER": "same.gpkg"}, r"OUTPUT_RASTER: writes the same file as OUTPUT"),
+        ({"REPORT": "a_folder"}, r"REPORT: .*a_folder is a folder"),
+    ],
+)
+def test_output_problems_are_refused_before_anything_is_written(enterprises, tmp_path, outputs, pattern):
+    out = tmp_path / "out"
+    (out / "a_folder").mkdir(parents=True)
+    params = base(enterprises, out, CONFIDENTIAL_OUTPUT=str(out / "confidential.gpkg"))
+    params.update({name: str(out / value) for name, value in outputs.items()})
+    with pytest.raises(QgsProcessingException, match=pattern):
+        run(params)
+    assert [p.name for p in out.iterdir()] == ["a_folder"]
+
+
 def test_defaults_apply_when_parameters_are_omitted(enterprises, tmp_path):
     # EPSILON defaults to 1 and RELATIVE_K to 0.9, also through processing.run and qgis_process
     params = {
