@@ -28,6 +28,7 @@ from qgis.core import (
     QgsProcessingParameterCrs,
     QgsProcessingParameterNumber,
     QgsRectangle,
+    QgsUnitTypes,
     QgsWkbTypes,
 )
 
@@ -167,6 +168,19 @@ def working_crs(alg, parameters, context, source, input_name: str, crs_name: str
                     crs_name, picked.authid()
                 )
             )
+        if source_crs.mapUnits() != picked.mapUnits():
+            feedback.pushWarning(
+                _tr(
+                    "Distances and sizes are read in the units of {0} {1} ({2}), not in the {3} of {4} that the "
+                    "dialog shows next to them."
+                ).format(
+                    crs_name,
+                    picked.authid(),
+                    QgsUnitTypes.toString(picked.mapUnits()),
+                    QgsUnitTypes.toString(source_crs.mapUnits()),
+                    input_name,
+                )
+            )
         return source_crs, picked
     if not source_crs.isValid():
         feedback.pushWarning(_tr("{0} has no CRS: distances are taken in its coordinate units.").format(input_name))
@@ -302,14 +316,25 @@ def cell_id(x_min: float, y_min: float, size: float) -> str:
     return f"RES{size:g}N{y_min:.10g}E{x_min:.10g}"
 
 
-def ensure_folder(path: str, parameter: str) -> None:
-    """Make sure an output file can be written before anything is: create its folder if needed, and
-    refuse, naming the parameter, a path that is a folder, or a folder or existing file we cannot write."""
+def ensure_folder(path: str, parameter: str, create: bool = True) -> None:
+    """Make sure an output file can be written before anything is: create its folder if needed (only check
+    that it could be made with ``create=False``), and refuse, naming the parameter, a path that is a folder,
+    or a folder or existing file we cannot write."""
     if not path:
         return
     if os.path.isdir(path):
         raise QgsProcessingException(_tr("{0}: {1} is a folder; give a file name.").format(parameter, path))
     folder = os.path.dirname(os.path.abspath(path))
+    if not create:
+        while not os.path.exists(folder):
+            folder = os.path.dirname(folder)
+        if not os.path.isdir(folder) or not os.access(folder, os.W_OK):
+            raise QgsProcessingException(
+                _tr("{0}: cannot create the folder of {1} inside {2}.").format(parameter, path, folder)
+            )
+        if os.path.exists(path) and not os.access(path, os.W_OK):
+            raise QgsProcessingException(_tr("{0}: {1} cannot be written (no permission).").format(parameter, path))
+        return
     if not os.path.isdir(folder):
         try:
             os.makedirs(folder, exist_ok=True)
@@ -339,6 +364,16 @@ def destination_path(parameters: dict, name: str) -> str:
     if not isinstance(value, str) or value == "TEMPORARY_OUTPUT":
         return ""
     return output_file(value)
+
+
+def check_outputs(alg, parameters, context, sinks=(), files=()) -> None:
+    """Before any work (creating nothing): refuse outputs that share a file or cannot be written.
+    ``sinks`` are feature-sink parameter names, ``files`` file-destination parameter names."""
+    paths = {name: destination_path(parameters, name) for name in sinks}
+    paths.update({name: alg.parameterAsFileOutput(parameters, name, context) for name in files})
+    check_distinct_outputs(paths)
+    for name, path in paths.items():
+        ensure_folder(path, name, create=False)
 
 
 def check_distinct_outputs(outputs: dict[str, str]) -> None:

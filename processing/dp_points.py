@@ -19,6 +19,8 @@ from qgis.core import (
 from .base import (
     FeedbackProgress,
     SpatialPrivacyAlgorithm,
+    check_outputs,
+    destination_path,
     ensure_folder,
     figure_data_uri,
     make_rng,
@@ -303,6 +305,7 @@ class DPPointsAlgorithm(SpatialPrivacyAlgorithm):
 
         from ..core.errors import ParameterError
 
+        check_outputs(self, parameters, context, sinks=(self.OUTPUT,), files=(self.OUTPUT_REPORT,))
         method = self.parameterAsEnum(parameters, self.METHOD, context)
         points = read_point_values(self, parameters, context, feedback, self.INPUT, None, self.WORK_CRS)
         x, y = np.array(points.x), np.array(points.y)
@@ -339,6 +342,7 @@ class DPPointsAlgorithm(SpatialPrivacyAlgorithm):
         except ParameterError as error:
             raise parameter_error(error, names) from None
         release.update(method=method, epsilon=epsilon, alpha=alpha, n=n, seed=seed, domain=domain)
+        release["window_from_data"] = parameters.get(self.WINDOW) in (None, "")
         sx = release["x"]
         feedback.pushInfo(self.tr("{0} synthetic points.").format(sx.size))
         if sx.size == 0:
@@ -346,6 +350,7 @@ class DPPointsAlgorithm(SpatialPrivacyAlgorithm):
         progress.check_cancel()
         report_path = self.parameterAsFileOutput(parameters, self.OUTPUT_REPORT, context)
         ensure_folder(report_path, self.OUTPUT_REPORT)
+        ensure_folder(destination_path(parameters, self.OUTPUT), self.OUTPUT)
         report = self._report(release) if report_path else None
         progress.check_cancel()
         results = self._write(parameters, context, points, release)
@@ -559,6 +564,13 @@ class DPPointsAlgorithm(SpatialPrivacyAlgorithm):
                 calibration.append((tr("Noisy total"), f"{synthesis.noisy_total:.6g}"))
             calibration += [(tr("Note"), note) for note in partition.notes]
             background = ("laplace", synthesis)
+        if release.get("window_from_data"):
+            guarantee += " " + tr(
+                "Caveat: no WINDOW was given, so the window is the confidential points' bounding box enlarged by "
+                "5%. Its extent, and the window area, diameter and sizes derived from it in this report and in the "
+                "map, follow the extreme points and are NOT covered by this guarantee. Give a public WINDOW for a "
+                "release."
+            )
         return [
             (tr("Guarantee"), guarantee),
             (tr("Settings"), settings),

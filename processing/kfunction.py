@@ -25,6 +25,9 @@ from ..plugin.i18n import tr as _tr
 from .base import (
     FeedbackProgress,
     SpatialPrivacyAlgorithm,
+    check_outputs,
+    crs_key,
+    destination_path,
     ensure_folder,
     figure_data_uri,
     parameter_error,
@@ -259,7 +262,7 @@ class KFunctionAlgorithm(SpatialPrivacyAlgorithm):
         source = self.parameterAsSource(parameters, self.SYNTHETIC, context)
         if source is None:
             raise QgsProcessingException(self.invalidSourceError(parameters, self.SYNTHETIC))
-        if source.sourceCrs() != source_crs:
+        if crs_key(source.sourceCrs()) != crs_key(source_crs):  # "no CRS" has several spellings
             raise QgsProcessingException(
                 self.tr(
                     "{0} is in {1} but {2} is in {3}: the two patterns must be compared in the same CRS. Reproject "
@@ -330,6 +333,7 @@ class KFunctionAlgorithm(SpatialPrivacyAlgorithm):
         from ..core.errors import ParameterError
         from ..core.metrics.kfunction import default_radii, k_function, mise
 
+        check_outputs(self, parameters, context, sinks=(self.OUTPUT,), files=(self.OUTPUT_CHART,))
         radii = parse_radii(self.parameterAsString(parameters, self.RADII, context))
         points = read_point_values(self, parameters, context, feedback, self.INPUT, None, self.WORK_CRS)
         crs = points.work_crs
@@ -397,6 +401,7 @@ class KFunctionAlgorithm(SpatialPrivacyAlgorithm):
 
         chart_path = self.parameterAsFileOutput(parameters, self.OUTPUT_CHART, context)
         ensure_folder(chart_path, self.OUTPUT_CHART)
+        ensure_folder(destination_path(parameters, self.OUTPUT), self.OUTPUT)
         report = None
         if chart_path:
             window_text = (

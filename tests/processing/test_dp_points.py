@@ -101,10 +101,10 @@ def output_points(path):
     return layer, xy.reshape(-1, 2)
 
 
-def run(layer, out: Path, **extra):
+def run(layer, out: Path, feedback=None, **extra):
     params = {"INPUT": layer, "EPSILON": 5.0, "ALPHA": 0.1, "SEED": 1854, "OUTPUT": str(out / "syn.gpkg")}
     params.update(extra)
-    return processing.run(ALG, params)
+    return processing.run(ALG, params, feedback=feedback)
 
 
 def test_registered_with_help_for_every_parameter():
@@ -201,9 +201,18 @@ def test_geographic_layer_needs_a_working_crs_and_output_is_back_in_degrees(ente
     with pytest.raises(QgsProcessingException, match=r"INPUT is in the geographic CRS EPSG:4326.*WORK_CRS"):
         run(degrees, out, METHOD=LAPLACE, OUTPUT=str(out / "syn.gpkg"))
     assert not out.exists()
+    feedback = QgsProcessingFeedback()
     result = run(
-        degrees, tmp_path, METHOD=LAPLACE, CELL_SIZE=500.0, WORK_CRS="EPSG:28992", WINDOW=rectangle_layer(*BOX)
+        degrees,
+        tmp_path,
+        METHOD=LAPLACE,
+        CELL_SIZE=500.0,
+        WORK_CRS="EPSG:28992",
+        WINDOW=rectangle_layer(*BOX),
+        feedback=feedback,
     )
+    # the dialog labels CELL_SIZE in INPUT's degrees; the log says they are metres of WORK_CRS
+    assert "read in the units of WORK_CRS EPSG:28992 (meters), not in the degrees of INPUT" in feedback.textLog()
     synthetic, xy = output_points(result["OUTPUT"])
     assert synthetic.crs().authid() == "EPSG:4326" and len(xy) == result["SYNTHETIC_COUNT"] > 0
     assert np.all((xy[:, 0] > 3) & (xy[:, 0] < 8) & (xy[:, 1] > 50) & (xy[:, 1] < 54))  # degrees
@@ -293,10 +302,22 @@ def test_graphical_model_chain(deaths, tmp_path):
 
 def test_default_window_warns_that_it_follows_the_extreme_points(deaths, tmp_path, enterprises_box):
     feedback = QgsProcessingFeedback()
-    processing.run(ALG, {"INPUT": deaths, "METHOD": 2, "OUTPUT": str(tmp_path / "a.gpkg")}, feedback=feedback)
+    report = tmp_path / "a.html"
+    params = {"INPUT": deaths, "METHOD": 2, "OUTPUT": str(tmp_path / "a.gpkg"), "OUTPUT_REPORT": str(report)}
+    processing.run(ALG, params, feedback=feedback)
     assert "No WINDOW given" in feedback.textLog()
+    assert "NOT covered by this guarantee" in report.read_text(encoding="utf-8")  # the report says so too
     layer, _ = enterprises_box
     feedback = QgsProcessingFeedback()
+    report = tmp_path / "b.html"
     params = {"INPUT": layer, "WINDOW": rectangle_layer(*BOX), "METHOD": 2, "OUTPUT": str(tmp_path / "b.gpkg")}
-    processing.run(ALG, params, feedback=feedback)
+    processing.run(ALG, {**params, "OUTPUT_REPORT": str(report)}, feedback=feedback)
     assert "No WINDOW given" not in feedback.textLog()
+    assert "NOT covered by this guarantee" not in report.read_text(encoding="utf-8")
+
+
+def test_outputs_on_one_file_are_refused_before_any_work(deaths, tmp_path):
+    same = str(tmp_path / "out" / "same.gpkg")
+    with pytest.raises(QgsProcessingException, match=r"OUTPUT_REPORT: writes the same file as OUTPUT"):
+        processing.run(ALG, {"INPUT": deaths, "METHOD": 2, "OUTPUT": same, "OUTPUT_REPORT": same})
+    assert not (tmp_path / "out").exists()
