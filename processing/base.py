@@ -153,7 +153,7 @@ def working_crs(alg, parameters, context, source, input_name: str, crs_name: str
 
     A geographic CRS (degrees) is refused unless the user picks a projected working CRS.
     """
-    source_crs = source.sourceCrs()
+    source_crs = defined_crs(source.sourceCrs())
     picked = alg.parameterAsCrs(parameters, crs_name, context) if crs_name in parameters else None
     if picked is not None and picked.isValid():
         if not source_crs.isValid():
@@ -430,6 +430,12 @@ def figure_data_uri(fig) -> str:
     fig.savefig(buffer, format="png", bbox_inches="tight")
     plt.close(fig)
     return "data:image/png;base64," + base64.b64encode(buffer.getvalue()).decode("ascii")
+
+
+def defined_crs(crs: QgsCoordinateReferenceSystem) -> QgsCoordinateReferenceSystem:
+    """``crs``, or an invalid CRS when it only says "undefined" (a GeoPackage's srs_id 0 or -1 reads as a
+    valid "Undefined ... SRS"), so that such layers are treated as having no CRS rather than transformed."""
+    return crs if crs_key(crs) else QgsCoordinateReferenceSystem()
 
 
 def crs_key(crs: QgsCoordinateReferenceSystem) -> str:

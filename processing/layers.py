@@ -6,6 +6,7 @@ from __future__ import annotations
 from qgis.core import QgsFeatureRequest, QgsProcessingException, QgsWkbTypes
 
 from ..plugin.i18n import tr
+from .base import defined_crs
 
 
 def _geometries_in(alg, parameters, name: str, context, work_crs):
@@ -14,7 +15,8 @@ def _geometries_in(alg, parameters, name: str, context, work_crs):
     if source is None:
         raise QgsProcessingException(alg.invalidSourceError(parameters, name))
     request = QgsFeatureRequest().setSubsetOfAttributes([])
-    if source.sourceCrs().isValid() and source.sourceCrs() != work_crs:
+    crs = defined_crs(source.sourceCrs())  # an "Undefined" GeoPackage SRS is no CRS: nothing to transform
+    if crs.isValid() and work_crs.isValid() and crs != work_crs:
         request.setDestinationCrs(work_crs, context.transformContext())
     return source, request
 
@@ -56,7 +58,7 @@ def read_raster(alg, parameters, layer, name: str, work_crs):
     dataset = gdal.Open(layer.source())
     if dataset is None:
         raise QgsProcessingException(tr("{0}: GDAL cannot read {1}.").format(name, layer.source()))
-    if layer.crs().isValid() and work_crs.isValid() and layer.crs() != work_crs:
+    if defined_crs(layer.crs()).isValid() and work_crs.isValid() and layer.crs() != work_crs:
         dataset = gdal.Warp("", dataset, format="MEM", dstSRS=work_crs.toWkt(), resampleAlg="bilinear")
     band = dataset.GetRasterBand(1)
     values = band.ReadAsArray().astype(np.float64)

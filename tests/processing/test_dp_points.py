@@ -25,6 +25,7 @@ from qgis.core import (
     QgsProcessingModelParameter,
     QgsProcessingParameterFeatureSource,
     QgsProject,
+    QgsVectorFileWriter,
     QgsVectorLayer,
 )
 
@@ -190,6 +191,25 @@ def test_window_layer_in_a_projected_crs(enterprises_box, tmp_path):
     out, xy = output_points(result["OUTPUT"])
     assert out.crs().authid() == "EPSG:28992" and set(out.fields().names()) <= {"fid", "syn_id"}
     assert domain.contains(xy[:, 0], xy[:, 1]).all() and len(xy) == result["SYNTHETIC_COUNT"]
+
+
+def test_window_saved_without_crs_is_taken_in_the_points_crs(enterprises_box, tmp_path):
+    # a layer without CRS saved to a GeoPackage reads back with a valid "Undefined ... SRS": no CRS, not a
+    # CRS to transform from (which turned every vertex into NaN)
+    layer, _ = enterprises_box
+    path = str(tmp_path / "window.gpkg")
+    options = QgsVectorFileWriter.SaveVectorOptions()
+    options.driverName = "GPKG"
+    no_crs = rectangle_layer(*BOX, crs="")
+    no_crs.setCrs(QgsCoordinateReferenceSystem())  # a memory layer made without a CRS defaults to EPSG:4326
+    error = QgsVectorFileWriter.writeAsVectorFormatV2(no_crs, path, QgsProject.instance().transformContext(), options)
+    assert error[0] == QgsVectorFileWriter.NoError
+    window = QgsVectorLayer(path, "window", "ogr")
+    assert window.isValid() and "Undefined" in window.crs().toWkt()
+    result = run(layer, tmp_path, METHOD=LAPLACE, CELL_SIZE=500.0, WINDOW=window)
+    _, xy = output_points(result["OUTPUT"])
+    assert len(xy) == result["SYNTHETIC_COUNT"] > 0
+    assert PlanarDomain(Window.rectangle(*BOX)).contains(xy[:, 0], xy[:, 1]).all()
 
 
 def test_geographic_layer_needs_a_working_crs_and_output_is_back_in_degrees(enterprises_box, tmp_path):
