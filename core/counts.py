@@ -119,6 +119,8 @@ def prior_expected(population, prior, rate_per: float | None = None, rescale_to:
     n = np.asarray(population, dtype=np.float64)
     e = np.asarray(prior, dtype=np.float64)
     if rate_per is not None:
+        if not (math.isfinite(rate_per) and rate_per > 0):
+            raise ParameterError("rate_per", f"the rate scale must be a number > 0; got {rate_per}")
         e = n * e / float(rate_per)
     n, e = check_public(n, e)
     if rescale_to is not None:
@@ -126,9 +128,17 @@ def prior_expected(population, prior, rate_per: float | None = None, rescale_to:
     return n, e
 
 
+#: Largest epsilon accepted: e^epsilon must stay a finite double.
+MAX_EPSILON = 700.0
+
+
 def check_privacy(epsilon: float, alpha: float | None, c: float) -> None:
     if not (math.isfinite(epsilon) and epsilon > 0):
         raise ParameterError("epsilon", f"epsilon must be > 0; got {epsilon}")
+    if epsilon > MAX_EPSILON:
+        raise ParameterError(
+            "epsilon", f"epsilon must be at most {MAX_EPSILON:g} (e^(epsilon/2) overflows); got {epsilon}"
+        )
     if alpha is not None and not (0.0 < alpha < 0.5):
         raise ParameterError("alpha", f"alpha must lie in (0, 1/2); got {alpha}")
     if not (math.isfinite(c) and c >= 1.0):

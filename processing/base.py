@@ -7,6 +7,7 @@ No statistics live here.
 from __future__ import annotations
 
 import html
+import math
 import os
 from dataclasses import dataclass
 
@@ -35,6 +36,9 @@ from qgis.core import (
 from ..plugin import dependencies
 from ..plugin.i18n import tr as _tr
 from .compat import FLAG_ADVANCED, NUMBER_INTEGER, double_field, int_field
+
+#: Largest SEED: QGIS integer parameters are 32-bit.
+MAX_SEED = 2**31 - 1
 
 #: Tag on every algorithm, so the toolbox search (and the plugin's menu entry) finds them all.
 TOOLBOX_TAG = "spatialprivacy"
@@ -78,7 +82,9 @@ class SpatialPrivacyAlgorithm(QgsProcessingAlgorithm):
     def add_seed(self, name: str = "SEED"):
         """The advanced, optional SEED parameter every randomised algorithm has (integer >= 0)."""
         return self.add(
-            QgsProcessingParameterNumber(name, self.tr("Random seed (testing only)"), NUMBER_INTEGER, None, True, 0),
+            QgsProcessingParameterNumber(
+                name, self.tr("Random seed (testing only)"), NUMBER_INTEGER, None, True, 0, MAX_SEED
+            ),
             seed_help(),
             advanced=True,
         )
@@ -286,7 +292,13 @@ def make_rng(alg, parameters, context, seed_name: str, feedback):
 
     if parameters.get(seed_name) is None or parameters.get(seed_name) == "":
         return np.random.default_rng(), None
-    seed = alg.parameterAsInt(parameters, seed_name, context)
+    value = alg.parameterAsDouble(parameters, seed_name, context)
+    if not (math.isfinite(value) and 0 <= value <= MAX_SEED and value == int(value)):
+        # QGIS's integer conversion wraps large values to 0, which would silently repeat another seed
+        raise QgsProcessingException(
+            _tr("{0}: the seed must be a whole number from 0 to {1}, got {2}.").format(seed_name, MAX_SEED, value)
+        )
+    seed = int(value)
     feedback.pushWarning(
         _tr(
             "{0} = {1}: the output is reproducible. Do not publish it; leave the seed empty for a real release."

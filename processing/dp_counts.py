@@ -230,6 +230,7 @@ class DPCountsAlgorithm(SpatialPrivacyAlgorithm):
             "prior": prior,
             "expected": prior,
             "epsilon": self.EPSILON,
+            "rate_per": self.RATE_SCALE,
             "alpha": self.ALPHA,
             "c": self.C,
             "sets": self.SETS,

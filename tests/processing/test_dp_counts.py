@@ -182,6 +182,8 @@ def _bad_layer(tmp_path, rows):
         ([(3, 100, 0.01), (1, None, 0.01), (2, 100, 0.01)], {}, r"POPULATION_FIELD: feature \d+ has no value"),
         ([(3, 100, 0.01), (1, 100, 0.0), (2, 100, 0.01)], {}, r"RATE_FIELD: every prior rate"),
         ([(3, 100, 0.01), (1, 100, 0.01), (2, 100, 0.01)], {"EPSILON": 0.0}, r"EPSILON"),
+        ([(3, 100, 0.01), (1, 100, 0.01), (2, 100, 0.01)], {"EPSILON": 1e6}, r"EPSILON: epsilon must be at most"),
+        ([(3, 100, 0.01), (1, 100, 0.01), (2, 100, 0.01)], {"RATE_SCALE": float("nan")}, r"RATE_SCALE"),
         ([(3, 100, 0.01), (1, 100, 0.01), (2, 100, 0.01)], {"ALPHA": 0.5}, r"ALPHA"),
         ([(3, 100, 0.01), (1, 100, 0.01), (2, 100, 0.01)], {"C": 0.5}, r"\bC\b"),
         ([(3, 100, 0.01), (1, 100, 0.01), (2, 100, 0.01)], {"EXPECTED_FIELD": "rate"}, r"exactly one"),

@@ -407,6 +407,7 @@ def memory_points(crs="EPSG:28992", values=()):
             id="raster too large",
         ),
         pytest.param(lambda e: e, {"SEED": -1}, r"SEED", id="negative seed"),
+        pytest.param(lambda e: e, {"SEED": 2**40}, r"SEED", id="seed above 32 bits (QGIS would wrap it to 0)"),
         pytest.param(
             lambda e: memory_points("", [1.0]),
             {"WORK_CRS": "EPSG:28992"},
