@@ -131,7 +131,7 @@
     <message>
       <location filename="../processing/base.py" line="299" />
       <source>{0}: the seed must be a whole number from 0 to {1}, got {2}.</source>
-      <translation>{0}: het seed moet een geheel getal van 0 tot en met {1} zijn, maar is {2}.</translation>
+      <translation>{0}: de seed moet een geheel getal van 0 tot en met {1} zijn, maar is {2}.</translation>
     </message>
     <message>
       <location filename="../processing/base.py" line="303" />
