@@ -35,6 +35,8 @@ from .layers import read_window
 KERNEL, LGCP, LAPLACE = 0, 1, 2
 #: Short method names (log messages, layer names); the enum shows translated long names.
 METHOD_KEYS = ("kernel", "LGCP", "Laplace")
+#: A δ above this draws a warning (the default 1/n exceeds it below 20 points).
+LARGE_DELTA = 0.05
 #: Margin of the default window around the points, as a fraction of the bounding box's larger side.
 WINDOW_MARGIN = 0.05
 #: Default Laplace cell size as a fraction of the window's larger side (Kim & Lim's 11 x 11 knots: 10 cells).
@@ -95,7 +97,9 @@ class DPPointsAlgorithm(SpatialPrivacyAlgorithm):
                 "pattern only.</li>"
                 "<li><b>LGCP</b> (Section 3.3.1, Theorem 3.8): a log-Gaussian Cox process on a right-triangle "
                 "lattice of knots, with a Gaussian covariance whose ratio σ/l is fixed by the privacy condition; "
-                "one draw of the fitted field, then a Poisson process from it.</li>"
+                "one draw of the fitted field, then a Poisson process from it. The theorem assumes an exact "
+                "posterior draw; the draw here comes from a fast (Laplace) approximation of the posterior, as Kim "
+                "& Lim's comes from a finite MCMC chain.</li>"
                 "<li><b>Laplace</b> (Section 3.3.2, Theorem 3.10): points per grid cell divided by the cell area, "
                 "plus Laplace noise, clamped at 0; then a Poisson process with that intensity. Pure ε-differential "
                 "privacy (δ = 0) for every α. At small ε the noise in empty cells creates many points; a share of ε "
@@ -316,8 +320,19 @@ class DPPointsAlgorithm(SpatialPrivacyAlgorithm):
         delta = self._optional(parameters, self.DELTA, context)
         self._warn_unused(parameters, context, method, feedback)
         if method != LAPLACE and delta is None:
+            if n < 2:
+                raise QgsProcessingException(
+                    self.tr("{0}: one point gives the default δ = 1/n = 1, which protects nothing.").format(self.INPUT)
+                )
             delta = 1.0 / n
             feedback.pushInfo(self.tr("{0} empty: using 1/n = {1:.6g}.").format(self.DELTA, delta))
+        if method != LAPLACE and delta > LARGE_DELTA:
+            feedback.pushWarning(
+                self.tr(
+                    "δ = {0:.3g} is large: the guarantee may fail with probability up to δ, and δ ≥ 1/n allows "
+                    "releasing a whole point unprotected. Give a smaller {1} (e.g. well below 1/n)."
+                ).format(delta, self.DELTA)
+            )
         rng, seed = make_rng(self, parameters, context, self.SEED, feedback)
         names = {
             "epsilon": self.EPSILON,

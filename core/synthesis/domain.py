@@ -715,8 +715,9 @@ class PlanarDomain:
             raise ParameterError(
                 "bandwidth",
                 f"{int(np.sum(mass < MIN_KERNEL_MASS))} point(s) keep less than {MIN_KERNEL_MASS:g} of their kernel "
-                "inside the window (a part of the window much narrower than the bandwidth); "
-                "simplify the window or use a smaller alpha",
+                "inside the window (the bandwidth is far wider than the window, or a part of the window is much "
+                "narrower than it); use a smaller bandwidth, a larger epsilon or a smaller alpha, or simplify the "
+                "window",
             )
         parent = np.repeat(parents, counts[parents])
         accept = np.repeat(mass, counts[parents])

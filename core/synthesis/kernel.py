@@ -217,8 +217,15 @@ def calibrate_kernel(
         u_lo, g_lo = u_hi, g_hi
         u_hi += math.log(2.0)
         g_hi = excess(u_hi)
-    else:  # pragma: no cover - f(h) falls like 1/h^2, so the bracket always closes
-        raise ParameterError("alpha", "no bandwidth satisfies Theorem 3.6; use a smaller alpha or a larger epsilon")
+    else:
+        # f(h) falls like 1/h^2 in exact arithmetic, but when epsilon / k is tiny the bandwidth needed is so far
+        # beyond the window that the computed r_alpha bottoms out at its rounding error
+        raise ParameterError(
+            "epsilon",
+            f"no bandwidth up to {math.exp(u_hi):.3g} satisfies Theorem 3.6 (epsilon / k = {rhs:.3g} is below what "
+            "can be computed); such a bandwidth would spread the points evenly over the window anyway: use a "
+            "larger epsilon or a smaller alpha",
+        )
     # Illinois regula falsi on log h, bisecting when the bracket does not shrink fast enough
     tol = math.log1p(BANDWIDTH_RTOL)
     side, width = 0, u_hi - u_lo

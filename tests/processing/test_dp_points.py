@@ -341,3 +341,14 @@ def test_outputs_on_one_file_are_refused_before_any_work(deaths, tmp_path):
     with pytest.raises(QgsProcessingException, match=r"OUTPUT_REPORT: writes the same file as OUTPUT"):
         processing.run(ALG, {"INPUT": deaths, "METHOD": 2, "OUTPUT": same, "OUTPUT_REPORT": same})
     assert not (tmp_path / "out").exists()
+
+
+def test_default_delta_is_refused_for_one_point_and_a_large_delta_is_flagged(tmp_path):
+    window = rectangle_layer(0, 0, 100, 100, crs="EPSG:28992")
+    one = memory_points([(50.0, 50.0)], "EPSG:28992")
+    with pytest.raises(QgsProcessingException, match=r"INPUT: one point gives the default δ = 1/n = 1"):
+        run(one, tmp_path, METHOD=KERNEL, ALPHA=1.0, WINDOW=window)
+    feedback = QgsProcessingFeedback()
+    two = memory_points([(40.0, 50.0), (60.0, 50.0)], "EPSG:28992")
+    result = run(two, tmp_path, METHOD=KERNEL, ALPHA=1.0, WINDOW=window, feedback=feedback)
+    assert result["DELTA"] == 0.5 and "δ = 0.5 is large" in feedback.textLog()
