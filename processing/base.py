@@ -234,6 +234,11 @@ def read_point_values(
     if field_name is not None:
         field = alg.parameterAsString(parameters, field_name, context)
         idx = numeric_field_index(source, field_name, field)
+    kind = QgsWkbTypes.geometryType(source.wkbType())  # unknown types are checked feature by feature below
+    if kind in (QgsWkbTypes.LineGeometry, QgsWkbTypes.PolygonGeometry, QgsWkbTypes.NullGeometry):
+        raise QgsProcessingException(
+            _tr("{0}: needs a point layer, got {1}.").format(input_name, QgsWkbTypes.displayString(source.wkbType()))
+        )
     source_crs, work_crs = working_crs(alg, parameters, context, source, input_name, crs_name, feedback)
     request = QgsFeatureRequest().setSubsetOfAttributes([idx] if idx >= 0 else [])
     if work_crs != source_crs:

@@ -29,6 +29,11 @@ def read_window(alg, parameters, name: str, context, work_crs):
     if parameters.get(name) in (None, ""):
         return None
     source, request = _geometries_in(alg, parameters, name, context, work_crs)
+    kind = QgsWkbTypes.geometryType(source.wkbType())
+    if kind in (QgsWkbTypes.PointGeometry, QgsWkbTypes.LineGeometry, QgsWkbTypes.NullGeometry):
+        raise QgsProcessingException(
+            tr("{0}: needs a polygon layer, got {1}.").format(name, QgsWkbTypes.displayString(source.wkbType()))
+        )
     polygons = []
     for feature in source.getFeatures(request):
         geom = feature.geometry()

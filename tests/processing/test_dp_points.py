@@ -352,3 +352,15 @@ def test_default_delta_is_refused_for_one_point_and_a_large_delta_is_flagged(tmp
     two = memory_points([(40.0, 50.0), (60.0, 50.0)], "EPSG:28992")
     result = run(two, tmp_path, METHOD=KERNEL, ALPHA=1.0, WINDOW=window, feedback=feedback)
     assert result["DELTA"] == 0.5 and "δ = 0.5 is large" in feedback.textLog()
+
+
+def test_line_layers_are_refused_naming_the_parameter(tmp_path, deaths):
+    # processing.run and qgis_process do not enforce the dialog's geometry filters
+    lines = QgsVectorLayer("LineString?crs=EPSG:28992", "lines", "memory")
+    f = QgsFeature()
+    f.setGeometry(QgsGeometry.fromWkt("LINESTRING(0 0, 10 10)"))
+    lines.dataProvider().addFeatures([f])
+    with pytest.raises(QgsProcessingException, match=r"INPUT: needs a point layer, got LineString"):
+        run(lines, tmp_path, METHOD=LAPLACE)
+    with pytest.raises(QgsProcessingException, match=r"WINDOW: needs a polygon layer, got LineString"):
+        run(deaths, tmp_path, METHOD=LAPLACE, WINDOW=lines)
