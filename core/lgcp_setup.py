@@ -45,6 +45,10 @@ class LGCPSetup:
     duplicates: int
 
 
+#: Largest mesh an LGCP fit accepts: 185,000 nodes took 5.4 GB and minutes per hyperparameter evaluation.
+MAX_FIT_NODES = 60_000
+
+
 def default_max_edge(window: Window) -> float:
     xmin, ymin, xmax, ymax = window.bounds
     return max(xmax - xmin, ymax - ymin) / EDGES_ACROSS
@@ -96,6 +100,12 @@ def build_lgcp(
         max_edge = default_max_edge(window)
     report(progress, 0.0, "Building the mesh")
     mesh = triangulate(window, max_edge)
+    if mesh.n_nodes > MAX_FIT_NODES:
+        raise ParameterError(
+            "max_edge",
+            f"max_edge {max_edge:g} gives a mesh of {mesh.n_nodes:,} nodes; fitting needs roughly 30 kB per node and "
+            f"minutes per hyperparameter step, so at most {MAX_FIT_NODES:,} are allowed: use a larger max_edge",
+        )
     report(progress, 0.3, f"Mesh of {mesh.n_nodes} nodes; computing FEM matrices and integration points")
     spde = fields.SPDEMatern(*mesh.fem_matrices())
     quad = quadrature(mesh, window, scheme)

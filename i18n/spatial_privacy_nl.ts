@@ -1289,967 +1289,972 @@
       <translation>{0}: de laag heeft geen objecten waartoe afstanden kunnen worden gemeten.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="82" />
+      <location filename="../processing/lgcp_fit.py" line="84" />
       <source>Fit a log-Gaussian Cox process</source>
       <translation>Log-Gaussisch Cox-proces schatten</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="85" />
+      <location filename="../processing/lgcp_fit.py" line="87" />
       <source>Point process models</source>
       <translation>Puntprocesmodellen</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="91" />
+      <location filename="../processing/lgcp_fit.py" line="93" />
       <source>Bayesian fit of an LGCP (SPDE Matérn field, covariates, offset) to a point pattern.</source>
       <translation>Bayesiaanse schatting van een LGCP (SPDE-Matérnveld, covariaten, offset) op basis van een puntpatroon.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="95" />
+      <location filename="../processing/lgcp_fit.py" line="97" />
       <source>&lt;p&gt;Fits log λ(s) = offset(s) + x(s)'β + w(s), where w is a Gaussian field with Matérn covariance (smoothness 1) represented on a triangular mesh by the SPDE approach (Lindgren et al. 2011; Walder et al., Appendix A.1), with unknown effective range and marginal variance. The fast method integrates Laplace approximations over a grid of the two hyperparameters (INLA-style) and draws independent posterior samples. The model file feeds the synthesis tools.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Not a privacy mechanism.&lt;/b&gt; The model, intensity map and report are derived from the confidential points and are for the analyst: do not publish them. Publish synthetic points made from the model instead.&lt;/p&gt;</source>
       <translation>&lt;p&gt;Schat log λ(s) = offset(s) + x(s)'β + w(s), waarin w een Gaussisch veld met Matérn-covariantie (gladheid 1) is dat met de SPDE-aanpak (Lindgren et al. 2011; Walder et al., Appendix A.1) op een driehoeksnet (mesh) wordt weergegeven, met onbekend effectief bereik en onbekende marginale variantie. De snelle methode integreert Laplace-benaderingen over een rooster van de twee hyperparameters (zoals in INLA) en genereert onafhankelijke trekkingen uit de a-posterioriverdeling. Het modelbestand dient als invoer voor de synthesehulpmiddelen.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Geen privacymechanisme.&lt;/b&gt; Het model, de intensiteitskaart en het rapport zijn afgeleid van de vertrouwelijke punten en zijn bedoeld voor de analist: publiceer ze niet. Publiceer in plaats daarvan synthetische punten die met het model zijn gemaakt.&lt;/p&gt;</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="113" />
+      <location filename="../processing/lgcp_fit.py" line="115" />
       <source>The confidential points (cases, crimes, ...). At least 10.</source>
       <translation>De vertrouwelijke punten (ziektegevallen, misdrijven, ...). Ten minste 10.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="117" />
+      <location filename="../processing/lgcp_fit.py" line="119" />
       <source>Polygons of the study region (holes allowed); every point must lie inside. Empty: the points' bounding box enlarged by 5%.</source>
       <translation>Polygonen van het studiegebied (gaten toegestaan); elk punt moet erbinnen liggen. Leeg: de omhullende rechthoek van de punten, vergroot met 5%.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="123" />
+      <location filename="../processing/lgcp_fit.py" line="125" />
       <source>Covariate rasters</source>
       <translation>Covariaatrasters</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="124" />
+      <location filename="../processing/lgcp_fit.py" line="126" />
       <source>Rasters (band 1) used as covariates; each must cover the whole window. Reprojected to the working CRS if needed.</source>
       <translation>Rasters (band 1) die als covariaten worden gebruikt; elk raster moet het hele studiegebied bedekken. Zo nodig geherprojecteerd naar het werk-CRS.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="130" />
+      <location filename="../processing/lgcp_fit.py" line="132" />
       <source>Distance to features</source>
       <translation>Afstand tot objecten</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="131" />
+      <location filename="../processing/lgcp_fit.py" line="133" />
       <source>Adds the covariate 'distance to the nearest feature of this layer' (points, lines or polygon boundaries), e.g. John Snow's Broad Street pump.</source>
       <translation>Voegt de covariaat 'afstand tot het dichtstbijzijnde object van deze laag' toe (punten, lijnen of polygoongrenzen), bijv. de pomp in Broad Street van John Snow.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="137" />
+      <location filename="../processing/lgcp_fit.py" line="139" />
       <source>Offset raster (log scale)</source>
       <translation>Offsetraster (logschaal)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="138" />
+      <location filename="../processing/lgcp_fit.py" line="140" />
       <source>Known log-intensity offset, e.g. log population density; must cover the window.</source>
       <translation>Bekende offset van de log-intensiteit, bijv. de logaritme van de bevolkingsdichtheid; moet het studiegebied bedekken.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="141" />
+      <location filename="../processing/lgcp_fit.py" line="143" />
       <source>Largest mesh edge</source>
       <translation>Langste zijde van het driehoeksnet</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="142" />
+      <location filename="../processing/lgcp_fit.py" line="144" />
       <source>Mesh resolution inside the window, in CRS units. Empty: 1/40 of the window's larger side. Smaller is more accurate and slower (the number of nodes grows as 1/edge²).</source>
       <translation>Resolutie van het driehoeksnet binnen het studiegebied, in CRS-eenheden. Leeg: 1/40 van de langste zijde van het studiegebied. Een kleinere waarde is nauwkeuriger, maar trager (het aantal knopen groeit als 1/zijde²).</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="149" />
+      <location filename="../processing/lgcp_fit.py" line="151" />
       <source>Prior median of the range</source>
       <translation>A-priorimediaan van het bereik</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="151" />
+      <location filename="../processing/lgcp_fit.py" line="153" />
       <source>Centre of the log-normal prior on the effective range (Walder et al., Appendix A.5). Empty: 1/5 of the window's larger side.</source>
       <translation>Centrum van de lognormale a-prioriverdeling van het effectieve bereik (Walder et al., Appendix A.5). Leeg: 1/5 van de langste zijde van het studiegebied.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="158" />
+      <location filename="../processing/lgcp_fit.py" line="160" />
       <source>Prior median of the field's standard deviation</source>
       <translation>A-priorimediaan van de standaardafwijking van het veld</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="160" />
+      <location filename="../processing/lgcp_fit.py" line="162" />
       <source>Centre of the log-normal prior on the marginal standard deviation of the field (log scale).</source>
       <translation>Centrum van de lognormale a-prioriverdeling van de marginale standaardafwijking van het veld (logschaal).</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="165" />
+      <location filename="../processing/lgcp_fit.py" line="167" />
       <source>Prior on range and standard deviation</source>
       <translation>A-prioriverdeling van bereik en standaardafwijking</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="166" />
+      <location filename="../processing/lgcp_fit.py" line="168" />
       <source>Log-normal (Walder et al., Appendix A.5)</source>
       <translation>Lognormaal (Walder et al., Appendix A.5)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="166" />
+      <location filename="../processing/lgcp_fit.py" line="168" />
       <source>Penalised complexity (Fuglstad et al. 2019)</source>
       <translation>Penalised complexity (Fuglstad et al. 2019)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="170" />
+      <location filename="../processing/lgcp_fit.py" line="172" />
       <source>Log-normal: log-sd 1 around the two medians. Penalised complexity: P(range &lt; median) = 0.5 and P(sd &gt; median) = 0.05, which shrinks towards a smooth, weak field.</source>
       <translation>Lognormaal: log-sd 1 rond de twee medianen. Penalised complexity: P(bereik &lt; mediaan) = 0.5 en P(sd &gt; mediaan) = 0.05, wat krimpt naar een glad, zwak veld.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="179" />
+      <location filename="../processing/lgcp_fit.py" line="181" />
       <source>Integration of the intensity</source>
       <translation>Integratie van de intensiteit</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="180" />
+      <location filename="../processing/lgcp_fit.py" line="182" />
       <source>Edge midpoints (accurate)</source>
       <translation>Middens van de zijden (nauwkeurig)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="180" />
+      <location filename="../processing/lgcp_fit.py" line="182" />
       <source>Mesh nodes (dual mesh, as in the papers)</source>
       <translation>Knopen van het driehoeksnet (duaal net, zoals in de artikelen)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="184" />
+      <location filename="../processing/lgcp_fit.py" line="186" />
       <source>Quadrature of the intensity integral in the likelihood. The papers' dual-mesh rule overestimates the integral of a rough field and so the range; edge midpoints do not.</source>
       <translation>Kwadratuur van de intensiteitsintegraal in de aannemelijkheid. De regel met het duale net uit de artikelen overschat de integraal van een ruw veld en daarmee het bereik; de middens van de zijden doen dat niet.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="194" />
+      <location filename="../processing/lgcp_fit.py" line="196" />
       <source>Exact MCMC (slower; reference)</source>
       <translation>Exacte MCMC (langzamer; referentie)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="194" />
+      <location filename="../processing/lgcp_fit.py" line="196" />
       <source>Fast (Laplace + hyperparameter grid)</source>
       <translation>Snel (Laplace + rooster van hyperparameters)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="198" />
+      <location filename="../processing/lgcp_fit.py" line="200" />
       <source>Fast: Laplace approximations integrated over the hyperparameters, independent draws, seconds. MCMC: exact Metropolis-Hastings sampler (2 chains) with R-hat and effective sample sizes in the report; minutes.</source>
       <translation>Snel: Laplace-benaderingen geïntegreerd over de hyperparameters, onafhankelijke trekkingen, seconden. MCMC: exacte Metropolis-Hastings-sampler (2 ketens) met R-hat en effectieve steekproefomvang in het rapport; minuten.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="205" />
+      <location filename="../processing/lgcp_fit.py" line="207" />
       <source>Posterior draws</source>
       <translation>Trekkingen uit de a-posterioriverdeling</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="206" />
+      <location filename="../processing/lgcp_fit.py" line="208" />
       <source>Number of joint posterior draws stored in the model file.</source>
       <translation>Aantal gezamenlijke trekkingen uit de a-posterioriverdeling dat in het modelbestand wordt opgeslagen.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="210" />
+      <location filename="../processing/lgcp_fit.py" line="212" />
       <source>Intensity raster pixel size</source>
       <translation>Pixelgrootte van het intensiteitsraster</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="212" />
+      <location filename="../processing/lgcp_fit.py" line="214" />
       <source>Pixel size of the intensity raster. Empty: half the largest mesh edge.</source>
       <translation>Pixelgrootte van het intensiteitsraster. Leeg: de helft van de langste zijde van het driehoeksnet.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="215" />
+      <location filename="../processing/lgcp_fit.py" line="217" />
       <source>Needed only when the layer is in degrees.</source>
       <translation>Alleen nodig als de laag in graden is.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="219" />
+      <location filename="../processing/lgcp_fit.py" line="221" />
       <source>Fitted model (CONFIDENTIAL)</source>
       <translation>Geschat model (VERTROUWELIJK)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="219" />
+      <location filename="../processing/lgcp_fit.py" line="221" />
       <source>LGCP model files (*.npz)</source>
       <translation>LGCP-modelbestanden (*.npz)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="221" />
+      <location filename="../processing/lgcp_fit.py" line="223" />
       <source>The posterior draws, mesh and covariate design, for the synthesis and risk tools.</source>
       <translation>De trekkingen uit de a-posterioriverdeling, het driehoeksnet en de opzet van de covariaten, voor de synthese- en risicohulpmiddelen.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="225" />
+      <location filename="../processing/lgcp_fit.py" line="227" />
       <source>Posterior intensity (CONFIDENTIAL)</source>
       <translation>A-posteriori-intensiteit (VERTROUWELIJK)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="227" />
+      <location filename="../processing/lgcp_fit.py" line="229" />
       <source>GeoTIFF: band 1 posterior mean, band 2 posterior sd of the intensity (points per squared CRS unit); NoData outside the window.</source>
       <translation>GeoTIFF: band 1 het a-posteriorigemiddelde, band 2 de a-posteriori-sd van de intensiteit (punten per vierkante CRS-eenheid); NoData buiten het studiegebied.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="236" />
+      <location filename="../processing/lgcp_fit.py" line="238" />
       <source>Parameter table (mean, sd, 95% interval), settings and a map of the intensity.</source>
       <translation>Parametertabel (gemiddelde, sd, 95%-interval), instellingen en een kaart van de intensiteit.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="240" />
+      <location filename="../processing/lgcp_fit.py" line="242" />
       <source>Conditional predictive ordinates (CONFIDENTIAL)</source>
       <translation>Conditionele predictieve ordinaten (VERTROUWELIJK)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="242" />
+      <location filename="../processing/lgcp_fit.py" line="244" />
       <source>Model check: the input points with cpo, the leave-one-out predictive density of each point given all the others (Walder et al. eqs. 7 and 9, per squared CRS unit), log_cpo, and cpo_ess, the effective number of posterior draws behind it (below about 20 the estimate is unstable). Low values flag points the model does not expect. Holds the confidential locations.</source>
       <translation>Modelcontrole: de invoerpunten met cpo, de leave-one-out-predictieve dichtheid van elk punt gegeven alle andere (Walder et al. vgl. 7 en 9, per vierkante CRS-eenheid), log_cpo, en cpo_ess, het effectieve aantal trekkingen uit de a-posterioriverdeling waarop die berust (onder ongeveer 20 is de schatting instabiel). Lage waarden markeren punten die het model niet verwacht. Bevat de vertrouwelijke locaties.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="249" />
+      <location filename="../processing/lgcp_fit.py" line="251" />
       <source>Mesh nodes</source>
       <translation>Knopen van het driehoeksnet</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="252" />
+      <location filename="../processing/lgcp_fit.py" line="254" />
       <source>Log pseudo-marginal likelihood (sum of log CPO; higher is better)</source>
       <translation>Log-pseudo-marginale aannemelijkheid (som van log CPO; hoger is beter)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="291" />
+      <location filename="../processing/lgcp_fit.py" line="305" />
       <source>Mesh: {0} nodes, largest edge {1:g}.</source>
       <translation>Driehoeksnet: {0} knopen, langste zijde {1:g}.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="295" />
+      <location filename="../processing/lgcp_fit.py" line="309" />
       <source>{0} points share their location with another point.</source>
       <translation>{0} punten delen hun locatie met een ander punt.</translation>
     </message>
     <message>
       <location filename="../processing/lgcp_fit.py" line="339" />
+      <source>{0}: the fit to these {1} points is degenerate (every leave-one-out predictive density is 0; field variance {2:.3g}), so no model was written. An LGCP needs more points, or a prior that keeps the field smaller ({3}, {4}).</source>
+      <translation>{0}: de fit aan deze {1} punten is ontaard (elke leave-one-out-voorspellende dichtheid is 0; veldvariantie {2:.3g}), dus er is geen model geschreven. Een LGCP heeft meer punten nodig, of een a-prioriverdeling die het veld kleiner houdt ({3}, {4}).</translation>
+    </message>
+    <message>
+      <location filename="../processing/lgcp_fit.py" line="364" />
       <source>CPO of the LGCP fit (CONFIDENTIAL)</source>
       <translation>CPO van de LGCP-schatting (VERTROUWELIJK)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="392" />
+      <location filename="../processing/lgcp_fit.py" line="417" />
       <source>mean | sd | 95% interval</source>
       <translation>gemiddelde | sd | 95%-interval</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="392" />
+      <location filename="../processing/lgcp_fit.py" line="417" />
       <source>parameter</source>
       <translation>parameter</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="394" />
+      <location filename="../processing/lgcp_fit.py" line="419" />
       <source>Points</source>
       <translation>Punten</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="399" />
+      <location filename="../processing/lgcp_fit.py" line="424" />
       <source>Hyperparameter grid points</source>
       <translation>Roosterpunten van de hyperparameters</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="400" />
+      <location filename="../processing/lgcp_fit.py" line="425" />
       <source>Points sharing a location</source>
       <translation>Punten met een gedeelde locatie</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="401" />
+      <location filename="../processing/lgcp_fit.py" line="426" />
       <source>Log pseudo-marginal likelihood (sum of log CPO)</source>
       <translation>Log-pseudo-marginale aannemelijkheid (som van log CPO)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="402" />
+      <location filename="../processing/lgcp_fit.py" line="427" />
       <source>Points whose CPO rests on fewer than 20 effective draws</source>
       <translation>Punten waarvan de CPO op minder dan 20 effectieve trekkingen berust</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="407" />
+      <location filename="../processing/lgcp_fit.py" line="432" />
       <source>This fit is derived from the confidential points. Keep the report, the model file and the intensity map internal.</source>
       <translation>Deze schatting is afgeleid van de vertrouwelijke punten. Houd het rapport, het modelbestand en de intensiteitskaart intern.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="412" />
+      <location filename="../processing/lgcp_fit.py" line="437" />
       <source>Posterior summary</source>
       <translation>Samenvatting van de a-posterioriverdeling</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="416" />
+      <location filename="../processing/lgcp_fit.py" line="441" />
       <source>A fixed seed was used (reproducible run).</source>
       <translation>Er is een vaste seed gebruikt (reproduceerbare uitvoering).</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="427" />
+      <location filename="../processing/lgcp_fit.py" line="452" />
       <source>MCMC convergence</source>
       <translation>Convergentie van de MCMC</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="428" />
+      <location filename="../processing/lgcp_fit.py" line="453" />
       <source>Trace plots</source>
       <translation>Traceplots</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="430" />
+      <location filename="../processing/lgcp_fit.py" line="455" />
       <source>Posterior mean intensity</source>
       <translation>A-posteriorigemiddelde van de intensiteit</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="62" />
+      <location filename="../processing/lgcp_synthesis.py" line="65" />
       <source>Radial perturbation (Section 5.1, baseline)</source>
       <translation>Radiale verstoring (Sectie 5.1, referentiemethode)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="63" />
+      <location filename="../processing/lgcp_synthesis.py" line="66" />
       <source>Additive noise synthesis, ANS (Section 5.2, eq. 10)</source>
       <translation>Synthese met additieve ruis, ANS (Sectie 5.2, vgl. 10)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="64" />
+      <location filename="../processing/lgcp_synthesis.py" line="67" />
       <source>Posterior resampling synthesis, PRS (Section 5.3, eq. 11)</source>
       <translation>Synthese door hertrekking uit de a-posterioriverdeling, PRS (Sectie 5.3, vgl. 11)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="99" />
+      <location filename="../processing/lgcp_synthesis.py" line="102" />
       <source>&lt;p&gt;&lt;b&gt;Guarantee.&lt;/b&gt; None in the sense of differential privacy (no ε or δ): Walder et al. measure protection empirically. The disclosure risk of person k is the probability that an intruder who knows every other confidential location, the synthetic points and the method places k within the risk radius of the truth (eq. 16). Run spatialprivacy:disclosurerisk (or the sweep) before publishing, and publish only the synthetic points.&lt;/p&gt;</source>
       <translation>&lt;p&gt;&lt;b&gt;Garantie.&lt;/b&gt; Geen in de zin van differentiële privacy (geen ε of δ): Walder et al. meten de bescherming empirisch. Het onthullingsrisico van persoon k is de kans dat een aanvaller die elke andere vertrouwelijke locatie, de synthetische punten en de methode kent, k binnen de risicostraal van de werkelijke locatie plaatst (vgl. 16). Voer vóór publicatie spatialprivacy:disclosurerisk (of de risico-bruikbaarheidsverkenning) uit, en publiceer alleen de synthetische punten.&lt;/p&gt;</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="132" />
+      <location filename="../processing/lgcp_synthesis.py" line="135" />
       <source>Confidential points</source>
       <translation>Vertrouwelijke punten</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="133" />
+      <location filename="../processing/lgcp_synthesis.py" line="136" />
       <source>The confidential points (cases, crimes, ...). Only their locations are used. At least 10.</source>
       <translation>De vertrouwelijke punten (ziektegevallen, misdrijven, ...). Alleen hun locaties worden gebruikt. Ten minste 10.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="137" />
+      <location filename="../processing/lgcp_synthesis.py" line="140" />
       <source>Fitted model (from 'Fit a log-Gaussian Cox process')</source>
       <translation>Geschat model (uit 'Log-Gaussisch Cox-proces schatten')</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="139" />
+      <location filename="../processing/lgcp_synthesis.py" line="142" />
       <source>The .npz model file written by spatialprivacy:fitlgcp for this very layer (checked: same number of points, same locations, same CRS). It fixes the window, mesh and covariates. Empty: the model is fitted here with the fast method and the options below.</source>
       <translation>Het .npz-modelbestand dat spatialprivacy:fitlgcp voor precies deze laag heeft geschreven (gecontroleerd: hetzelfde aantal punten, dezelfde locaties, hetzelfde CRS). Het legt het studiegebied, het driehoeksnet en de covariaten vast. Leeg: het model wordt hier geschat met de snelle methode en de onderstaande opties.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="147" />
+      <location filename="../processing/lgcp_synthesis.py" line="150" />
       <source>Used only when no model file is given: polygons of the study region; every point must lie inside. Empty: the points' bounding box enlarged by 5%. Synthetic points are drawn inside it.</source>
       <translation>Alleen gebruikt als er geen modelbestand is opgegeven: polygonen van het studiegebied; elk punt moet erbinnen liggen. Leeg: de omhullende rechthoek van de punten, vergroot met 5%. Synthetische punten worden daarbinnen getrokken.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="154" />
+      <location filename="../processing/lgcp_synthesis.py" line="157" />
       <source>Used only when no model file is given: adds the covariate 'distance to the nearest feature of this layer', e.g. John Snow's Broad Street pump.</source>
       <translation>Alleen gebruikt als er geen modelbestand is opgegeven: voegt de covariaat 'afstand tot het dichtstbijzijnde object van deze laag' toe, bijv. de pomp in Broad Street van John Snow.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="161" />
+      <location filename="../processing/lgcp_synthesis.py" line="164" />
       <source>Used only when no model file is given: rasters (band 1) used as covariates; they must cover the window.</source>
       <translation>Alleen gebruikt als er geen modelbestand is opgegeven: rasters (band 1) die als covariaten worden gebruikt; ze moeten het studiegebied bedekken.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="169" />
+      <location filename="../processing/lgcp_synthesis.py" line="172" />
       <source>Used only when no model file is given: known log-intensity offset, e.g. log population density.</source>
       <translation>Alleen gebruikt als er geen modelbestand is opgegeven: bekende offset van de log-intensiteit, bijv. de logaritme van de bevolkingsdichtheid.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="174" />
+      <location filename="../processing/lgcp_synthesis.py" line="177" />
       <source>Used only when no model file is given: mesh resolution (CRS units). Empty: 1/40 of the window's side.</source>
       <translation>Alleen gebruikt als er geen modelbestand is opgegeven: resolutie van het driehoeksnet (CRS-eenheden). Leeg: 1/40 van de zijde van het studiegebied.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="181" />
+      <location filename="../processing/lgcp_synthesis.py" line="184" />
       <source>The synthetic points to assess, e.g. the output of spatialprivacy:synthesizelgcp. Must be in the same CRS as the confidential layer and inside the model's window.</source>
       <translation>De te beoordelen synthetische punten, bijv. de uitvoer van spatialprivacy:synthesizelgcp. Ze moeten in hetzelfde CRS staan als de vertrouwelijke laag en binnen het studiegebied van het model liggen.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="190" />
+      <location filename="../processing/lgcp_synthesis.py" line="193" />
       <source>Synthesis method</source>
       <translation>Synthesemethode</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="191" />
+      <location filename="../processing/lgcp_synthesis.py" line="194" />
       <source>Radial: each point moved uniformly within RADIUS (the usual practice). ANS: the posterior-mean intensity times exp(noise field) with the fitted spatial scale. PRS: a fresh random field with the fitted range and variance (Walder et al. recommend it: lowest risk).</source>
       <translation>Radiaal: elk punt wordt uniform binnen RADIUS verplaatst (de gangbare praktijk). ANS: het a-posteriorigemiddelde van de intensiteit maal exp(ruisveld) met de geschatte ruimtelijke schaal. PRS: een nieuw toevalsveld met het geschatte bereik en de geschatte variantie (aanbevolen door Walder et al.: laagste risico).</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="199" />
+      <location filename="../processing/lgcp_synthesis.py" line="202" />
       <source>Perturbation radius (radial)</source>
       <translation>Verstoringsstraal (radiaal)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="201" />
+      <location filename="../processing/lgcp_synthesis.py" line="204" />
       <source>Radius r &gt; 0 of the uniform disc of radial perturbation, in CRS units. Required for radial.</source>
       <translation>Straal r &gt; 0 van de uniforme schijf van de radiale verstoring, in CRS-eenheden. Verplicht voor radiaal.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="205" />
+      <location filename="../processing/lgcp_synthesis.py" line="208" />
       <source>Noise variance (ANS)</source>
       <translation>Ruisvariantie (ANS)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="207" />
+      <location filename="../processing/lgcp_synthesis.py" line="210" />
       <source>Marginal variance of the ANS noise field added to the log intensity (dimensionless; 0 = Quick et al.'s plug-in synthesis). Walder et al.'s noise level σ² (eq. 10) is on the scale of the field's variance parameter ξ², which depends on the CRS unit; σ² = 4πκ̂² × this value, which the report prints. More noise: lower utility and, usually, lower risk.</source>
       <translation>Marginale variantie van het ANS-ruisveld dat bij de log-intensiteit wordt opgeteld (dimensieloos; 0 = de plug-in-synthese van Quick et al.). Het ruisniveau σ² van Walder et al. (vgl. 10) ligt op de schaal van de variantieparameter ξ² van het veld, die van de CRS-eenheid afhangt; σ² = 4πκ̂² × deze waarde, die in het rapport wordt vermeld. Meer ruis: lagere bruikbaarheid en doorgaans een lager risico.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="219" />
+      <location filename="../processing/lgcp_synthesis.py" line="222" />
       <source>Risk radius</source>
       <translation>Risicostraal</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="221" />
+      <location filename="../processing/lgcp_synthesis.py" line="224" />
       <source>Radius r &gt; 0 (CRS units) within which the intruder must place a person for a disclosure (eq. 16), e.g. the size of a house or plot.</source>
       <translation>Straal r &gt; 0 (CRS-eenheden) waarbinnen de aanvaller een persoon moet plaatsen om tot een onthulling te komen (vgl. 16), bijv. de grootte van een huis of perceel.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="229" />
+      <location filename="../processing/lgcp_synthesis.py" line="232" />
       <source>Risk density</source>
       <translation>Risicodichtheid</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="230" />
+      <location filename="../processing/lgcp_synthesis.py" line="233" />
       <source>Exact leave-one-out density</source>
       <translation>Exacte leave-one-out-dichtheid</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="230" />
+      <location filename="../processing/lgcp_synthesis.py" line="233" />
       <source>Paper: normalised CPO density (eqs. 17-18, 21)</source>
       <translation>Artikel: genormaliseerde CPO-dichtheid (vgl. 17-18, 21)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="234" />
+      <location filename="../processing/lgcp_synthesis.py" line="237" />
       <source>Paper: the CPO formula evaluated at every location and normalised over its support, as printed. Exact: the leave-one-out predictive density by importance weighting, which integrates to 1; its risks are typically 0.6-0.7 times the paper's.</source>
       <translation>Artikel: de CPO-formule, geëvalueerd op elke locatie en genormaliseerd over haar drager, zoals gepubliceerd. Exact: de leave-one-out-predictieve dichtheid via importance weighting, die tot 1 integreert; de risico's daarvan zijn doorgaans 0,6-0,7 keer die van het artikel.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="248" />
+      <location filename="../processing/lgcp_synthesis.py" line="251" />
       <source>Hyperparameters of the synthetic and joint fits</source>
       <translation>Hyperparameters van de synthetische en de gezamenlijke schatting</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="250" />
+      <location filename="../processing/lgcp_synthesis.py" line="253" />
       <source>Fixed at the confidential posterior means (fast)</source>
       <translation>Vast op de vertrouwelijke a-posteriorigemiddelden (snel)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="251" />
+      <location filename="../processing/lgcp_synthesis.py" line="254" />
       <source>Integrated (as the paper; 20-80x slower)</source>
       <translation>Geïntegreerd (zoals in het artikel; 20-80x langzamer)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="256" />
+      <location filename="../processing/lgcp_synthesis.py" line="259" />
       <source>Fixed: one Laplace fit at the confidential posterior means of κ² and ξ² (about half a second on 1,900 mesh nodes); it ignores their uncertainty. Integrated: the full fast posterior.</source>
       <translation>Vast: één Laplace-schatting bij de vertrouwelijke a-posteriorigemiddelden van κ² en ξ² (ongeveer een halve seconde bij 1.900 knopen van het driehoeksnet); de onzekerheid daarvan wordt genegeerd. Geïntegreerd: de volledige snelle a-posterioriverdeling.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="263" />
+      <location filename="../processing/lgcp_synthesis.py" line="266" />
       <source>Posterior draws used</source>
       <translation>Gebruikte trekkingen uit de a-posterioriverdeling</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="264" />
+      <location filename="../processing/lgcp_synthesis.py" line="267" />
       <source>Posterior draws behind the risk and pMSE estimates (Monte Carlo averages over them).</source>
       <translation>Trekkingen uit de a-posterioriverdeling waarop de schattingen van het risico en de pMSE berusten (Monte-Carlogemiddelden daarover).</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="269" />
+      <location filename="../processing/lgcp_synthesis.py" line="272" />
       <source>Needed only when the layer is in degrees; radii are then in this CRS's units.</source>
       <translation>Alleen nodig als de laag in graden is; stralen zijn dan in de eenheden van dit CRS.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="303" />
+      <location filename="../processing/lgcp_synthesis.py" line="306" />
       <source>{0} ignored: the model file {1} fixes the window, mesh and covariates.</source>
       <translation>{0} genegeerd: het modelbestand {1} legt het studiegebied, het driehoeksnet en de covariaten vast.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="308" />
+      <location filename="../processing/lgcp_synthesis.py" line="311" />
       <source>{0}: no such file: {1}</source>
       <translation>{0}: bestand bestaat niet: {1}</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="315" />
+      <location filename="../processing/lgcp_synthesis.py" line="318" />
       <source>{0}: {1} is not a model file of spatialprivacy:fitlgcp ({2}).</source>
       <translation>{0}: {1} is geen modelbestand van spatialprivacy:fitlgcp ({2}).</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="324" />
+      <location filename="../processing/lgcp_synthesis.py" line="327" />
       <source>Model file checked: it was fitted to these {0} points.</source>
       <translation>Modelbestand gecontroleerd: het is geschat op deze {0} punten.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="343" />
+      <location filename="../processing/lgcp_synthesis.py" line="346" />
       <source>Fitting the LGCP to the confidential points ({0} mesh nodes).</source>
       <translation>LGCP schatten op de vertrouwelijke punten ({0} knopen van het driehoeksnet).</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="360" />
+      <location filename="../processing/lgcp_synthesis.py" line="363" />
       <source>{0}: the synthetic layer's CRS ({1}) differs from the confidential layer's ({2}). Reproject it to the same CRS first.</source>
       <translation>{0}: het CRS van de synthetische laag ({1}) verschilt van dat van de vertrouwelijke laag ({2}). Herprojecteer de laag eerst naar hetzelfde CRS.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="385" />
+      <location filename="../processing/lgcp_synthesis.py" line="388" />
       <source>{0}: radial perturbation needs a radius &gt; 0.</source>
       <translation>{0}: radiale verstoring vereist een straal &gt; 0.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="394" />
+      <location filename="../processing/lgcp_synthesis.py" line="397" />
       <source>{0}: give a radius &gt; 0 (CRS units).</source>
       <translation>{0}: geef een straal &gt; 0 op (CRS-eenheden).</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="397" />
+      <location filename="../processing/lgcp_synthesis.py" line="400" />
       <source>{0}: the radius must be &gt; 0, got {1}.</source>
       <translation>{0}: de straal moet &gt; 0 zijn; opgegeven: {1}.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="406" />
+      <location filename="../processing/lgcp_synthesis.py" line="409" />
       <source>No differential-privacy guarantee: assess the disclosure risk (eq. 16) with spatialprivacy:disclosurerisk before publishing.</source>
       <translation>Geen garantie van differentiële privacy: beoordeel vóór publicatie het onthullingsrisico (vgl. 16) met spatialprivacy:disclosurerisk.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="421" />
+      <location filename="../processing/lgcp_synthesis.py" line="424" />
       <source>Synthetic points ({0})</source>
       <translation>Synthetische punten ({0})</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="428" />
+      <location filename="../processing/lgcp_synthesis.py" line="431" />
       <source>Posterior mean of κ² (1/length²)</source>
       <translation>A-posteriorigemiddelde van κ² (1/lengte²)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="429" />
+      <location filename="../processing/lgcp_synthesis.py" line="432" />
       <source>Posterior mean of ξ²</source>
       <translation>A-posteriorigemiddelde van ξ²</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="432" />
+      <location filename="../processing/lgcp_synthesis.py" line="435" />
       <source>Field variance at those means</source>
       <translation>Veldvariantie bij die gemiddelden</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="452" />
+      <location filename="../processing/lgcp_synthesis.py" line="455" />
       <source>Synthetic points from an LGCP (radial, ANS, PRS)</source>
       <translation>Synthetische punten uit een LGCP (radiaal, ANS, PRS)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="455" />
+      <location filename="../processing/lgcp_synthesis.py" line="458" />
       <source>Walder et al.'s model-based synthetic locations, or radial perturbation as a baseline.</source>
       <translation>Modelgebaseerde synthetische locaties van Walder et al., of radiale verstoring als referentie.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="459" />
+      <location filename="../processing/lgcp_synthesis.py" line="462" />
       <source>&lt;p&gt;Makes a synthetic point pattern from a log-Gaussian Cox process fitted to the confidential points (Walder, Hanks &amp;amp; Slavković, Section 5): radial perturbation (each point moved uniformly within a disc, kept inside the window), additive noise synthesis (ANS: posterior-mean intensity times exp(noise field) with the fitted spatial scale) or posterior resampling synthesis (PRS: a new random field with the fitted range and variance). ANS and PRS draw exactly COUNT points from the synthetic intensity inside the window.&lt;/p&gt;</source>
       <translation>&lt;p&gt;Maakt een synthetisch puntpatroon uit een log-Gaussisch Cox-proces dat op de vertrouwelijke punten is geschat (Walder, Hanks &amp;amp; Slavković, Sectie 5): radiale verstoring (elk punt wordt uniform binnen een schijf verplaatst en blijft binnen het studiegebied), synthese met additieve ruis (ANS: het a-posteriorigemiddelde van de intensiteit maal exp(ruisveld) met de geschatte ruimtelijke schaal) of synthese door hertrekking uit de a-posterioriverdeling (PRS: een nieuw toevalsveld met het geschatte bereik en de geschatte variantie). ANS en PRS trekken precies COUNT punten uit de synthetische intensiteit binnen het studiegebied.&lt;/p&gt;</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="468" />
+      <location filename="../processing/lgcp_synthesis.py" line="471" />
       <source>&lt;p&gt;The output has only a synthetic identifier, in random order (so the order of a radial set does not link it to the input).&lt;/p&gt;</source>
       <translation>&lt;p&gt;De uitvoer bevat alleen een synthetische identificatiecode, in willekeurige volgorde (zodat de volgorde van een radiale dataset deze niet aan de invoer koppelt).&lt;/p&gt;</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="481" />
+      <location filename="../processing/lgcp_synthesis.py" line="484" />
       <source>ANS and PRS: exactly this many points. Empty: as many as the confidential points (the paper's choice).</source>
       <translation>ANS en PRS: precies zoveel punten. Leeg: evenveel als er vertrouwelijke punten zijn (de keuze van het artikel).</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="488" />
+      <location filename="../processing/lgcp_synthesis.py" line="491" />
       <source>Sampler (ANS, PRS)</source>
       <translation>Sampler (ANS, PRS)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="489" />
+      <location filename="../processing/lgcp_synthesis.py" line="492" />
       <source>Candidates (the paper's scheme)</source>
       <translation>Kandidaten (het schema uit het artikel)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="489" />
+      <location filename="../processing/lgcp_synthesis.py" line="492" />
       <source>Exact (piecewise log-linear intensity)</source>
       <translation>Exact (stuksgewijs log-lineaire intensiteit)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="493" />
+      <location filename="../processing/lgcp_synthesis.py" line="496" />
       <source>Exact: i.i.d. points from the synthetic intensity, log-linear on each mesh triangle. Candidates: N of 100N uniform candidates, weighted by the intensity, without replacement (approximate).</source>
       <translation>Exact: i.i.d.-punten uit de synthetische intensiteit, log-lineair op elke driehoek van het driehoeksnet. Kandidaten: N van 100N uniforme kandidaten, gewogen naar de intensiteit, zonder teruglegging (benadering).</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="502" />
+      <location filename="../processing/lgcp_synthesis.py" line="505" />
       <source>The synthetic points, with one field syn_id, in the layer's CRS. Assess their risk before publishing.</source>
       <translation>De synthetische punten, met één veld syn_id, in het CRS van de laag. Beoordeel het risico ervan vóór publicatie.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="508" />
+      <location filename="../processing/lgcp_synthesis.py" line="511" />
       <source>Method, settings and fitted quantities (derived from the confidential data: keep it internal).</source>
       <translation>Methode, instellingen en geschatte grootheden (afgeleid van de vertrouwelijke gegevens: houd het rapport intern).</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="511" />
+      <location filename="../processing/lgcp_synthesis.py" line="514" />
       <source>ANS noise level σ² on the paper's scale</source>
       <translation>ANS-ruisniveau σ² op de schaal van het artikel</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="529" />
+      <location filename="../processing/lgcp_synthesis.py" line="533" />
       <source>{0}: radial perturbation moves every point; leave it empty.</source>
       <translation>{0}: radiale verstoring verplaatst elk punt; laat dit leeg.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="542" />
+      <location filename="../processing/lgcp_synthesis.py" line="546" />
       <source>Sampler</source>
       <translation>Sampler</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="545" />
+      <location filename="../processing/lgcp_synthesis.py" line="549" />
       <source>Noise level σ² on the paper's scale (eq. 10)</source>
       <translation>Ruisniveau σ² op de schaal van het artikel (vgl. 10)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="549" />
+      <location filename="../processing/lgcp_synthesis.py" line="553" />
       <source>none</source>
       <translation>geen</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="560" />
+      <location filename="../processing/lgcp_synthesis.py" line="564" />
       <source>Confidential fit</source>
       <translation>Vertrouwelijke schatting</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="579" />
+      <location filename="../processing/lgcp_synthesis.py" line="583" />
       <source>Disclosure risk of synthetic points (CPO)</source>
       <translation>Onthullingsrisico van synthetische punten (CPO)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="582" />
+      <location filename="../processing/lgcp_synthesis.py" line="586" />
       <source>Per-person probability that an intruder locates each confidential point from a synthetic set.</source>
       <translation>Kans per persoon dat een aanvaller elk vertrouwelijk punt lokaliseert aan de hand van een synthetische dataset.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="586" />
+      <location filename="../processing/lgcp_synthesis.py" line="590" />
       <source>&lt;p&gt;Walder, Hanks &amp;amp; Slavković, Section 7: the intruder knows the synthetic points, the method and every confidential location but one, and wants that one within the risk radius. The risk of person k is the mass of the leave-one-out predictive density π(s | S₋ₖ, S†) on the disc of the risk radius around the truth (eq. 16), from conditional predictive ordinates: for radial sets from the confidential posterior (eqs. 17-18; each person is linked to their synthetic point by a minimal assignment within the radius, as such an intruder could), for ANS and PRS from the joint fit of the confidential and synthetic points (eqs. 19-21), with the disc quadrature of Appendix A.4.&lt;/p&gt;&lt;p&gt;Give the same METHOD, RADIUS and NOISE as were used to make the synthetic set.&lt;/p&gt;</source>
       <translation>&lt;p&gt;Walder, Hanks &amp;amp; Slavković, Sectie 7: de aanvaller kent de synthetische punten, de methode en alle vertrouwelijke locaties op één na, en wil die ene binnen de risicostraal plaatsen. Het risico van persoon k is de massa van de leave-one-out-predictieve dichtheid π(s | S₋ₖ, S†) op de schijf met de risicostraal rond de werkelijke locatie (vgl. 16), berekend uit conditionele predictieve ordinaten: voor radiale datasets uit de vertrouwelijke a-posterioriverdeling (vgl. 17-18; elke persoon wordt aan zijn synthetische punt gekoppeld door een minimale toewijzing binnen de straal, zoals zo'n aanvaller zou kunnen), voor ANS en PRS uit de gezamenlijke schatting van de vertrouwelijke en de synthetische punten (vgl. 19-21), met de schijfkwadratuur uit Appendix A.4.&lt;/p&gt;&lt;p&gt;Geef dezelfde METHOD, RADIUS en NOISE op als waarmee de synthetische dataset is gemaakt.&lt;/p&gt;</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="609" />
+      <location filename="../processing/lgcp_synthesis.py" line="613" />
       <source>Risk per person (CONFIDENTIAL)</source>
       <translation>Risico per persoon (VERTROUWELIJK)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="611" />
+      <location filename="../processing/lgcp_synthesis.py" line="615" />
       <source>The CONFIDENTIAL points with risk (probability), cpo (leave-one-out density at the true location, per squared CRS unit) and cpo_ess (effective draws behind it; below about 20 it is unstable). It shows where the people at risk live: never publish it.</source>
       <translation>De VERTROUWELIJKE punten met risk (kans), cpo (leave-one-out-dichtheid op de werkelijke locatie, per vierkante CRS-eenheid) en cpo_ess (effectieve trekkingen waarop die berust; onder ongeveer 20 is die instabiel). De laag toont waar de mensen met een risico wonen: publiceer haar nooit.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="621" />
+      <location filename="../processing/lgcp_synthesis.py" line="625" />
       <source>Maximum and mean risk, settings and a histogram of the risks.</source>
       <translation>Maximaal en gemiddeld risico, instellingen en een histogram van de risico's.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="623" />
+      <location filename="../processing/lgcp_synthesis.py" line="627" />
       <source>Maximum disclosure risk</source>
       <translation>Maximaal onthullingsrisico</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="624" />
+      <location filename="../processing/lgcp_synthesis.py" line="628" />
       <source>Mean disclosure risk</source>
       <translation>Gemiddeld onthullingsrisico</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="647" />
+      <location filename="../processing/lgcp_synthesis.py" line="652" />
       <source>{0}: a radial set has one point per confidential point: {1} synthetic, {2} confidential.</source>
       <translation>{0}: een radiale dataset heeft één punt per vertrouwelijk punt: {1} synthetisch, {2} vertrouwelijk.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="657" />
+      <location filename="../processing/lgcp_synthesis.py" line="662" />
       <source>{0} has {1} points and {2} has {3}; the paper's sets have as many as the data.</source>
       <translation>{0} heeft {1} punten en {2} heeft er {3}; de datasets in het artikel hebben er evenveel als de gegevens.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="682" />
+      <location filename="../processing/lgcp_synthesis.py" line="687" />
       <source>Disclosure risk (CONFIDENTIAL)</source>
       <translation>Onthullingsrisico (VERTROUWELIJK)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="684" />
+      <location filename="../processing/lgcp_synthesis.py" line="689" />
       <source>Maximum risk {0:.4g}, mean {1:.4g}.</source>
       <translation>Maximaal risico {0:.4g}, gemiddeld {1:.4g}.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="688" />
+      <location filename="../processing/lgcp_synthesis.py" line="693" />
       <source>{0} risks rest on fewer than 20 effective draws; raise {1}.</source>
       <translation>{0} risico's berusten op minder dan 20 effectieve trekkingen; verhoog {1}.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="694" />
+      <location filename="../processing/lgcp_synthesis.py" line="699" />
       <source>Hyperparameters</source>
       <translation>Hyperparameters</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="695" />
+      <location filename="../processing/lgcp_synthesis.py" line="700" />
       <source>Maximum risk</source>
       <translation>Maximaal risico</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="696" />
+      <location filename="../processing/lgcp_synthesis.py" line="701" />
       <source>Mean risk</source>
       <translation>Gemiddeld risico</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="697" />
+      <location filename="../processing/lgcp_synthesis.py" line="702" />
       <source>Risks resting on &lt; 20 effective draws</source>
       <translation>Risico's die berusten op &lt; 20 effectieve trekkingen</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="705" />
+      <location filename="../processing/lgcp_synthesis.py" line="710" />
       <source>Per-person risks point at the people at risk.</source>
       <translation>Risico's per persoon wijzen de mensen met een risico aan.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="706" />
+      <location filename="../processing/lgcp_synthesis.py" line="711" />
       <source>Risk</source>
       <translation>Risico</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="708" />
+      <location filename="../processing/lgcp_synthesis.py" line="713" />
       <source>Distribution of the risks</source>
       <translation>Verdeling van de risico's</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="725" />
+      <location filename="../processing/lgcp_synthesis.py" line="730" />
       <source>Utility of synthetic points (model-based pMSE)</source>
       <translation>Bruikbaarheid van synthetische punten (modelgebaseerde pMSE)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="728" />
+      <location filename="../processing/lgcp_synthesis.py" line="733" />
       <source>How well an LGCP fit tells the synthetic points from the confidential ones (0 best, 0.25 worst).</source>
       <translation>Hoe goed een LGCP-schatting de synthetische punten van de vertrouwelijke onderscheidt (0 het best, 0,25 het slechtst).</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="734" />
+      <location filename="../processing/lgcp_synthesis.py" line="739" />
       <source>&lt;p&gt;Walder, Hanks &amp;amp; Slavković, Section 6 (eqs. 12-15): an LGCP is fitted to the synthetic points on the confidential model's mesh and covariates; for every pooled point the two fitted densities, draw by draw, give the probability that it is confidential; pMSE is the mean squared distance of the probability of a correct classification from 1/2. 0: the synthetic points are indistinguishable; 0.25: fully distinguishable. The synthetic layer must have as many points as the confidential one.&lt;/p&gt;</source>
       <translation>&lt;p&gt;Walder, Hanks &amp;amp; Slavković, Sectie 6 (vgl. 12-15): er wordt een LGCP op de synthetische punten geschat met het driehoeksnet en de covariaten van het vertrouwelijke model; voor elk punt uit de samengevoegde verzameling geven de twee geschatte dichtheden, trekking voor trekking, de kans dat het vertrouwelijk is; de pMSE is de gemiddelde gekwadrateerde afstand van de kans op een juiste classificatie tot 1/2. 0: de synthetische punten zijn niet te onderscheiden; 0,25: volledig te onderscheiden. De synthetische laag moet evenveel punten hebben als de vertrouwelijke.&lt;/p&gt;</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="755" />
+      <location filename="../processing/lgcp_synthesis.py" line="760" />
       <source>The pMSE, its scale and the settings. It holds no location.</source>
       <translation>De pMSE, de schaal ervan en de instellingen. Het rapport bevat geen enkele locatie.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="757" />
+      <location filename="../processing/lgcp_synthesis.py" line="762" />
       <source>pMSE</source>
       <translation>pMSE</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="771" />
+      <location filename="../processing/lgcp_synthesis.py" line="777" />
       <source>{0}: the pMSE compares sets of equal size: {1} synthetic points, {2} confidential.</source>
       <translation>{0}: de pMSE vergelijkt datasets van gelijke grootte: {1} synthetische punten, {2} vertrouwelijke.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="780" />
+      <location filename="../processing/lgcp_synthesis.py" line="786" />
       <source>pMSE = {0:.4g} (0 indistinguishable, 0.25 fully distinguishable).</source>
       <translation>pMSE = {0:.4g} (0 niet te onderscheiden, 0,25 volledig te onderscheiden).</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="785" />
+      <location filename="../processing/lgcp_synthesis.py" line="791" />
       <source>Points per set</source>
       <translation>Punten per dataset</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="789" />
+      <location filename="../processing/lgcp_synthesis.py" line="795" />
       <source>Utility</source>
       <translation>Bruikbaarheid</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="813" />
+      <location filename="../processing/lgcp_synthesis.py" line="819" />
       <source>Risk-utility sweep of LGCP synthesis (radial, ANS, PRS)</source>
       <translation>Risico-bruikbaarheidsverkenning van LGCP-synthese (radiaal, ANS, PRS)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="816" />
+      <location filename="../processing/lgcp_synthesis.py" line="822" />
       <source>Makes many synthetic sets, scores each by maximum disclosure risk and pMSE, and recommends one.</source>
       <translation>Maakt veel synthetische datasets, beoordeelt elk ervan op maximaal onthullingsrisico en pMSE, en beveelt er één aan.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="822" />
+      <location filename="../processing/lgcp_synthesis.py" line="828" />
       <source>&lt;p&gt;Walder, Hanks &amp;amp; Slavković's study (Section 8, Figures 5-6): for each radius (radial perturbation), each ANS noise variance and each PRS replicate, one synthetic set is made and scored by its maximum disclosure risk (eq. 16) and its pMSE (eq. 15). The recommended set has the lowest pMSE among those whose maximum risk is at most the threshold, counting a setting (a radius, a noise variance, or PRS) only if every one of its releases is. The table and report list every set; the chart plots risk against pMSE.&lt;/p&gt;&lt;p&gt;A set's risk is the risk of that one release. A noisy release (ANS, PRS) can by chance thin the riskiest cluster and mislead the intruder, scoring below the risk with nothing released (the baseline); another release of the same setting may score higher. With several releases per setting (REPLICATES) the report summarises each setting by its mean and worst risk: judge a setting by those, not by its luckiest release.&lt;/p&gt;</source>
       <translation>&lt;p&gt;De studie van Walder, Hanks &amp;amp; Slavković (Sectie 8, Figuren 5-6): voor elke straal (radiale verstoring), elke ANS-ruisvariantie en elke PRS-herhaling wordt één synthetische dataset gemaakt en beoordeeld op het maximale onthullingsrisico (vgl. 16) en de pMSE (vgl. 15). De aanbevolen dataset heeft de laagste pMSE van de datasets waarvan het maximale risico ten hoogste de drempel is, waarbij een instelling (een straal, een ruisvariantie of PRS) alleen meetelt als dat voor elk van haar publicaties geldt. De tabel en het rapport vermelden elke dataset; de grafiek zet het risico uit tegen de pMSE.&lt;/p&gt;&lt;p&gt;Het risico van een dataset is het risico van die ene publicatie. Een publicatie met ruis (ANS, PRS) kan door toeval het meest risicovolle cluster uitdunnen en de aanvaller misleiden, en dan lager uitkomen dan het risico als er niets wordt gepubliceerd (het basisniveau); een andere publicatie met dezelfde instelling kan hoger uitkomen. Met meerdere publicaties per instelling (REPLICATES) vat het rapport elke instelling samen met haar gemiddelde en hoogste risico: beoordeel een instelling daarop, niet op haar gelukkigste publicatie.&lt;/p&gt;</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="843" />
+      <location filename="../processing/lgcp_synthesis.py" line="849" />
       <source>Radial radii</source>
       <translation>Radiale stralen</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="844" />
+      <location filename="../processing/lgcp_synthesis.py" line="850" />
       <source>Comma-separated perturbation radii in CRS units, e.g. '50, 100, 200'. Empty: no radial sets.</source>
       <translation>Kommagescheiden verstoringsstralen in CRS-eenheden, bijv. '50, 100, 200'. Leeg: geen radiale datasets.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="847" />
+      <location filename="../processing/lgcp_synthesis.py" line="853" />
       <source>ANS noise variances</source>
       <translation>ANS-ruisvarianties</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="848" />
+      <location filename="../processing/lgcp_synthesis.py" line="854" />
       <source>Comma-separated marginal variances of the ANS noise field (&gt;= 0). Empty: no ANS sets.</source>
       <translation>Kommagescheiden marginale varianties van het ANS-ruisveld (&gt;= 0). Leeg: geen ANS-datasets.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="851" />
+      <location filename="../processing/lgcp_synthesis.py" line="857" />
       <source>PRS replicates</source>
       <translation>PRS-herhalingen</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="852" />
+      <location filename="../processing/lgcp_synthesis.py" line="858" />
       <source>Number of PRS sets (each a fresh random field).</source>
       <translation>Aantal PRS-datasets (elk met een nieuw toevalsveld).</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="856" />
+      <location filename="../processing/lgcp_synthesis.py" line="862" />
       <source>Releases per radius and noise variance</source>
       <translation>Publicaties per straal en ruisvariantie</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="858" />
+      <location filename="../processing/lgcp_synthesis.py" line="864" />
       <source>Independent synthetic sets made for each radius and each ANS noise variance (&gt;= 1), to show how much the risk and pMSE of one setting vary between releases.</source>
       <translation>Onafhankelijke synthetische datasets die voor elke straal en elke ANS-ruisvariantie worden gemaakt (&gt;= 1), om te laten zien hoeveel het risico en de pMSE van één instelling tussen publicaties verschillen.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="866" />
+      <location filename="../processing/lgcp_synthesis.py" line="872" />
       <source>Maximum acceptable risk</source>
       <translation>Maximaal aanvaardbaar risico</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="868" />
+      <location filename="../processing/lgcp_synthesis.py" line="874" />
       <source>Threshold on the maximum disclosure risk for the recommendation, in (0, 1].</source>
       <translation>Drempel voor het maximale onthullingsrisico bij de aanbeveling, in (0, 1].</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="872" />
+      <location filename="../processing/lgcp_synthesis.py" line="878" />
       <source>Sets and scores</source>
       <translation>Datasets en scores</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="873" />
+      <location filename="../processing/lgcp_synthesis.py" line="879" />
       <source>One row per synthetic set: label, method, value (radius or noise variance), replicate, max_risk, pmse, recommended.</source>
       <translation>Eén rij per synthetische dataset: label, method, value (straal of ruisvariantie), replicate, max_risk, pmse, recommended.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="882" />
+      <location filename="../processing/lgcp_synthesis.py" line="888" />
       <source>The table, the risk-utility chart and the recommendation (derived from the confidential data).</source>
       <translation>De tabel, de risico-bruikbaarheidsgrafiek en de aanbeveling (afgeleid van de vertrouwelijke gegevens).</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="886" />
+      <location filename="../processing/lgcp_synthesis.py" line="892" />
       <source>Recommended synthetic points</source>
       <translation>Aanbevolen synthetische punten</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="888" />
+      <location filename="../processing/lgcp_synthesis.py" line="894" />
       <source>The recommended synthetic set (syn_id only, random order), if some set meets the threshold.</source>
       <translation>De aanbevolen synthetische dataset (alleen syn_id, willekeurige volgorde), als een dataset aan de drempel voldoet.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="890" />
+      <location filename="../processing/lgcp_synthesis.py" line="896" />
       <source>Number of synthetic sets</source>
       <translation>Aantal synthetische datasets</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="892" />
+      <location filename="../processing/lgcp_synthesis.py" line="898" />
       <source>pMSE of the recommended set (NaN if none)</source>
       <translation>pMSE van de aanbevolen dataset (NaN als er geen is)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="896" />
+      <location filename="../processing/lgcp_synthesis.py" line="902" />
       <source>Maximum risk of the recommended set (NaN if none)</source>
       <translation>Maximaal risico van de aanbevolen dataset (NaN als er geen is)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="901" />
+      <location filename="../processing/lgcp_synthesis.py" line="907" />
       <source>Maximum risk with nothing released (what the other points alone reveal)</source>
       <translation>Maximaal risico zonder publicatie (wat de andere punten alleen al onthullen)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="915" />
+      <location filename="../processing/lgcp_synthesis.py" line="921" />
       <source>{0}: '{1}' is not a number.</source>
       <translation>{0}: '{1}' is geen getal.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="919" />
-      <source>{0}: {1} is not allowed (radii must be &gt; 0, noise variances &gt;= 0).</source>
-      <translation>{0}: {1} is niet toegestaan (stralen moeten &gt; 0 zijn, ruisvarianties &gt;= 0).</translation>
+      <location filename="../processing/lgcp_synthesis.py" line="925" />
+      <source>{0}: {1} is not allowed (radii must be &gt; 0, noise variances &gt;= 0; separate values with commas and write decimals with a dot).</source>
+      <translation>{0}: {1} is niet toegestaan (stralen moeten &gt; 0 zijn, ruisvarianties &gt;= 0; scheid waarden met komma's en schrijf decimalen met een punt).</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="937" />
+      <location filename="../processing/lgcp_synthesis.py" line="949" />
       <source>{0}: make at least one release per setting, got {1}.</source>
       <translation>{0}: maak ten minste één publicatie per instelling, opgegeven: {1}.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="941" />
+      <location filename="../processing/lgcp_synthesis.py" line="953" />
       <source>{0}, {1}, {2}: give at least one radius, noise variance or PRS replicate.</source>
       <translation>{0}, {1}, {2}: geef ten minste één straal, ruisvariantie of PRS-herhaling op.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="949" />
+      <location filename="../processing/lgcp_synthesis.py" line="961" />
       <source>{0}: the threshold must lie in (0, 1], got {1}.</source>
       <translation>{0}: de drempel moet in (0, 1] liggen; opgegeven: {1}.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="988" />
+      <location filename="../processing/lgcp_synthesis.py" line="1000" />
       <source>No setting has every release at or below {0:g}: nothing recommended.</source>
       <translation>Geen instelling heeft elke publicatie op of onder {0:g}: niets aanbevolen.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="994" />
+      <location filename="../processing/lgcp_synthesis.py" line="1006" />
       <source>Recommended: {0} (pMSE {1:.4g}, max risk {2:.4g}).</source>
       <translation>Aanbevolen: {0} (pMSE {1:.4g}, max. risico {2:.4g}).</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1006" />
+      <location filename="../processing/lgcp_synthesis.py" line="1018" />
       <source>recommended</source>
       <translation>aanbevolen</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1011" />
+      <location filename="../processing/lgcp_synthesis.py" line="1023" />
       <source>No setting has every release at or below the threshold {0:g}.</source>
       <translation>Geen instelling heeft elke publicatie op of onder de drempel {0:g}.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1013" />
+      <location filename="../processing/lgcp_synthesis.py" line="1025" />
       <source>{0}: lowest pMSE ({1:.4g}) among the sets of settings whose every release has maximum risk at most {2:g} (its risk: {3:.4g}).</source>
       <translation>{0}: laagste pMSE ({1:.4g}) van de datasets van instellingen waarvan elke publicatie een maximaal risico van ten hoogste {2:g} heeft (het risico ervan: {3:.4g}).</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1029" />
+      <location filename="../processing/lgcp_synthesis.py" line="1041" />
       <source>Recommendation</source>
       <translation>Aanbeveling</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1030" />
+      <location filename="../processing/lgcp_synthesis.py" line="1042" />
       <source>Risk-utility chart</source>
       <translation>Risico-bruikbaarheidsgrafiek</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1031" />
+      <location filename="../processing/lgcp_synthesis.py" line="1043" />
       <source>Settings over their releases</source>
       <translation>Instellingen over hun publicaties</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1032" />
+      <location filename="../processing/lgcp_synthesis.py" line="1044" />
       <source>Sets</source>
       <translation>Datasets</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1037" />
+      <location filename="../processing/lgcp_synthesis.py" line="1049" />
       <source>Risk threshold</source>
       <translation>Risicodrempel</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1040" />
+      <location filename="../processing/lgcp_synthesis.py" line="1052" />
       <source>Maximum risk with nothing released (baseline)</source>
       <translation>Maximaal risico zonder publicatie (basislijn)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1058" />
+      <location filename="../processing/lgcp_synthesis.py" line="1070" />
       <source>{0} release(s) | max risk mean {1:.4g}, range {2:.4g}-{3:.4g} | mean pMSE {4:.4g}</source>
       <translation>{0} publicatie(s) | max. risico gemiddeld {1:.4g}, bereik {2:.4g}-{3:.4g} | gemiddelde pMSE {4:.4g}</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1062" />
+      <location filename="../processing/lgcp_synthesis.py" line="1074" />
       <source>{0} below the baseline (by chance: see the help)</source>
       <translation>{0} onder het basisniveau (door toeval: zie de help)</translation>
     </message>

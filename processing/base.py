@@ -478,6 +478,7 @@ def write_point_sink(alg, parameters, context, name: str, x, y, points: PointVal
     for field_name, values in columns:
         kind = getattr(values, "dtype", None)
         fields.append(int_field(field_name) if kind is not None and kind.kind in "iu" else double_field(field_name))
+    ensure_folder(destination_path(parameters, name), name)
     sink, dest = alg.parameterAsSink(parameters, name, context, fields, QgsWkbTypes.Point, points.source_crs)
     if sink is None:
         raise QgsProcessingException(alg.invalidSinkError(parameters, name))

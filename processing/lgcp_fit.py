@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 
 from qgis.core import (
+    QgsProcessingException,
     QgsProcessingOutputNumber,
     QgsProcessingParameterDistance,
     QgsProcessingParameterEnum,
@@ -22,6 +23,7 @@ from .base import (
     FeedbackProgress,
     SpatialPrivacyAlgorithm,
     check_distinct_outputs,
+    check_outputs,
     crs_key,
     destination_path,
     ensure_folder,
@@ -262,6 +264,18 @@ class FitLGCPAlgorithm(SpatialPrivacyAlgorithm):
         from ..core.lgcp_setup import build_lgcp
         from ..core.metrics.risk import posterior_cpo
 
+        # every destination is checked before the (possibly long) fit
+        check_outputs(
+            self,
+            parameters,
+            context,
+            sinks=(self.OUTPUT_CPO, self.OUTPUT_INTENSITY),
+            files=(self.OUTPUT_MODEL, self.OUTPUT_REPORT),
+        )
+        early_raster = destination_path(parameters, self.OUTPUT_INTENSITY)
+        if early_raster:
+            check_raster_path(early_raster, self.OUTPUT_INTENSITY)
+
         points = read_point_values(self, parameters, context, feedback, self.INPUT, None, self.WORK_CRS)
         crs = points.work_crs
         x, y = np.array(points.x), np.array(points.y)
@@ -316,6 +330,18 @@ class FitLGCPAlgorithm(SpatialPrivacyAlgorithm):
         FeedbackProgress(feedback, 95.0, 100.0).check_cancel()
         model_path = self.parameterAsFileOutput(parameters, self.OUTPUT_MODEL, context)
         report_path = self.parameterAsFileOutput(parameters, self.OUTPUT_REPORT, context)
+        cpo = posterior_cpo(posterior, setup.model.design)
+        lpml = float(np.sum(cpo[1]))
+        if not math.isfinite(lpml):
+            # seen with 10-15 points: the fast posterior runs off (field variance ~1e12) and every CPO is 0
+            variance = posterior.summary()[-1][1]
+            raise QgsProcessingException(
+                self.tr(
+                    "{0}: the fit to these {1} points is degenerate (every leave-one-out predictive density is 0; "
+                    "field variance {2:.3g}), so no model was written. An LGCP needs more points, or a prior that "
+                    "keeps the field smaller ({3}, {4})."
+                ).format(self.INPUT, len(x), variance, self.PRIOR_RANGE, self.PRIOR_SIGMA)
+            )
         files = {self.OUTPUT_MODEL: model_path, self.OUTPUT_INTENSITY: raster_path, self.OUTPUT_REPORT: report_path}
         if parameters.get(self.OUTPUT_CPO) not in (None, ""):
             files[self.OUTPUT_CPO] = destination_path(parameters, self.OUTPUT_CPO)
@@ -324,10 +350,9 @@ class FitLGCPAlgorithm(SpatialPrivacyAlgorithm):
             check_raster_path(raster_path, self.OUTPUT_INTENSITY)
         for name, path in files.items():
             ensure_folder(path, name)
-        cpo = posterior_cpo(posterior, setup.model.design)
         report = self._report(posterior, setup, seed, intensity, cpo) if report_path else None
         posterior.save(model_path)
-        results = {self.OUTPUT_MODEL: model_path, self.NODES: setup.mesh.n_nodes, self.LPML: float(np.sum(cpo[1]))}
+        results = {self.OUTPUT_MODEL: model_path, self.NODES: setup.mesh.n_nodes, self.LPML: lpml}
         if parameters.get(self.OUTPUT_CPO) not in (None, ""):
             results[self.OUTPUT_CPO] = write_point_table(
                 self,

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 import os
+import zipfile
 
 from qgis.core import (
     QgsFeature,
@@ -28,7 +29,9 @@ from qgis.core import (
 from .base import (
     FeedbackProgress,
     SpatialPrivacyAlgorithm,
+    check_outputs,
     crs_key,
+    destination_path,
     ensure_folder,
     figure_data_uri,
     make_rng,
@@ -308,7 +311,7 @@ class WalderAlgorithm(SpatialPrivacyAlgorithm):
                     raise QgsProcessingException(self.tr("{0}: no such file: {1}").format(self.MODEL, model_path))
                 try:
                     posterior = Posterior.load(model_path)
-                except (OSError, ValueError, KeyError) as error:
+                except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as error:  # a truncated file
                     if isinstance(error, ParameterError):
                         raise
                     raise QgsProcessingException(
@@ -512,6 +515,7 @@ class SynthesizeLGCPAlgorithm(WalderAlgorithm):
 
     def processAlgorithm(self, parameters, context, feedback):  # noqa: N802 (QGIS API name)
         self.check_dependencies(feedback)
+        check_outputs(self, parameters, context, sinks=(self.OUTPUT,), files=(self.OUTPUT_REPORT,))
         from ..core.errors import ParameterError
         from ..core.synthesis.risk_utility import synthesize
 
@@ -625,6 +629,7 @@ class DisclosureRiskAlgorithm(WalderAlgorithm):
 
     def processAlgorithm(self, parameters, context, feedback):  # noqa: N802 (QGIS API name)
         self.check_dependencies(feedback)
+        check_outputs(self, parameters, context, sinks=(self.OUTPUT,), files=(self.OUTPUT_REPORT,))
         from ..core.errors import ParameterError
         from ..core.progress import scaled
         from ..core.synthesis.risk_utility import SyntheticSet, disclosure_risk, link_radial
@@ -758,6 +763,7 @@ class PMSEAlgorithm(WalderAlgorithm):
 
     def processAlgorithm(self, parameters, context, feedback):  # noqa: N802 (QGIS API name)
         self.check_dependencies(feedback)
+        check_outputs(self, parameters, context, files=(self.OUTPUT_REPORT,))
         from ..core.errors import ParameterError
         from ..core.progress import scaled
         from ..core.synthesis.risk_utility import utility
@@ -916,13 +922,19 @@ class RiskUtilitySweepAlgorithm(WalderAlgorithm):
                 ) from None
             if not math.isfinite(value) or value < 0 or (minimum_exclusive and value == 0):
                 raise QgsProcessingException(
-                    self.tr("{0}: {1} is not allowed (radii must be > 0, noise variances >= 0).").format(name, value)
+                    self.tr(
+                        "{0}: {1} is not allowed (radii must be > 0, noise variances >= 0; separate values with commas "
+                        "and write decimals with a dot)."
+                    ).format(name, value)
                 )
             values.append(value)
         return values
 
     def processAlgorithm(self, parameters, context, feedback):  # noqa: N802 (QGIS API name)
         self.check_dependencies(feedback)
+        check_outputs(
+            self, parameters, context, sinks=(self.OUTPUT_TABLE, self.OUTPUT_RECOMMENDED), files=(self.OUTPUT_REPORT,)
+        )
 
         from ..core.errors import ParameterError
         from ..core.progress import scaled
@@ -1075,6 +1087,7 @@ class RiskUtilitySweepAlgorithm(WalderAlgorithm):
             int_field("recommended"),
         ):
             fields.append(f)
+        ensure_folder(destination_path(parameters, self.OUTPUT_TABLE), self.OUTPUT_TABLE)
         sink, dest = self.parameterAsSink(parameters, self.OUTPUT_TABLE, context, fields, QgsWkbTypes.NoGeometry)
         if sink is None:
             raise QgsProcessingException(self.invalidSinkError(parameters, self.OUTPUT_TABLE))

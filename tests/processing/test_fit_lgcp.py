@@ -159,6 +159,11 @@ def test_window_with_a_hole_and_duplicates_are_handled(tmp_path):
             id="points outside the window",
         ),
         pytest.param(
+            lambda: {"INPUT": memory_points(spread(30)), "MAX_EDGE": 3.0},
+            r"MAX_EDGE: max_edge 3 gives a mesh of [\d,]+ nodes",
+            id="mesh too large to fit (memory)",
+        ),
+        pytest.param(
             lambda: {"INPUT": memory_points([(5 + i * 0.01, 52 + i * 0.01) for i in range(20)], "EPSG:4326")},
             r"geographic CRS EPSG:4326",
             id="geographic CRS",
@@ -214,3 +219,17 @@ def test_mcmc_method_reports_convergence(tmp_path):
     assert max(posterior.diagnostics["rhat"].values()) < 1.1
     report = Path(result["OUTPUT_REPORT"]).read_text(encoding="utf-8")
     assert "MCMC convergence" in report and "R-hat" in report and report.count("data:image/png;base64,") >= 1
+
+
+def test_a_degenerate_fit_is_refused_and_no_model_is_written(snow, tmp_path):
+    # On 12 deaths the fast posterior runs off (field variance ~5e11 at this seed) and every CPO is 0, so the
+    # LPML is -inf: such a model must not be reported as a success or written (ANS/PRS could not use it).
+    deaths, _ = snow
+    twelve = QgsVectorLayer(deaths.source(), "twelve", "ogr")
+    twelve.setSubsetString('"fid" <= 12')
+    assert twelve.featureCount() == 12
+    out = tmp_path / "out"
+    params = {"INPUT": twelve, "OUTPUT_MODEL": str(out / "m.npz"), "OUTPUT_REPORT": str(out / "r.html"), "SEED": 1}
+    with pytest.raises(QgsProcessingException, match=r"INPUT: the fit to these 12 points is degenerate"):
+        processing.run(ALG, params)
+    assert not out.exists()

@@ -3,6 +3,8 @@ in real headless QGIS, on John Snow's cholera deaths; and the CPO output of fitl
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import processing
 import pytest
@@ -287,6 +289,9 @@ def subset(snow, count):
         ("model_other_layer", "MODEL: the model was fitted to 578 points"),
         ("pmse_count", "equal size"),
         ("radial_without_radius", "RADIUS"),
+        ("report_on_the_output", "OUTPUT_REPORT: writes the same file as OUTPUT"),
+        ("truncated_model", "MODEL: .* is not a model file of spatialprivacy:fitlgcp"),
+        ("sweep_report_is_a_folder", "OUTPUT_REPORT: .* is a folder"),
     ],
 )
 def test_bad_input_is_refused_naming_the_parameter_and_nothing_is_written(snow, tmp_path, case, message):
@@ -315,6 +320,23 @@ def test_bad_input_is_refused_naming_the_parameter_and_nothing_is_written(snow, 
     elif case == "radial_without_radius":
         alg = "spatialprivacy:synthesizelgcp"
         params["METHOD"] = 0
+    elif case == "report_on_the_output":  # the HTML report would overwrite the confidential risk layer
+        params["OUTPUT_REPORT"] = str(out)
+    elif case == "truncated_model":
+        data = Path(snow["model"]).read_bytes()
+        (tmp_path / "half.npz").write_bytes(data[: len(data) // 2])
+        params["MODEL"] = str(tmp_path / "half.npz")
+    elif case == "sweep_report_is_a_folder":  # refused before the sweep, not after it
+        alg = "spatialprivacy:riskutilitysweep"
+        (tmp_path / "folder").mkdir()
+        params = {
+            "INPUT": snow["deaths"],
+            "MODEL": snow["model"],
+            "RADII": "0.5",
+            "RISK_RADIUS": 0.1,
+            "OUTPUT_TABLE": str(out),
+            "OUTPUT_REPORT": str(tmp_path / "folder"),
+        }
     with pytest.raises(QgsProcessingException, match=message):
         processing.run(alg, params)
     assert not out.exists()
