@@ -1264,27 +1264,32 @@
       <translation>synthetisch</translation>
     </message>
     <message>
-      <location filename="../processing/layers.py" line="35" />
+      <location filename="../processing/layers.py" line="17" />
+      <source>{0}: the layer has no CRS but the points are in {1}; set its CRS so it can be transformed.</source>
+      <translation>{0}: de laag heeft geen CRS, maar de punten zijn in {1}; stel het CRS van de laag in zodat ze kan worden getransformeerd.</translation>
+    </message>
+    <message>
+      <location filename="../processing/layers.py" line="47" />
       <source>{0}: needs a polygon layer, got {1}.</source>
       <translation>{0}: vereist een polygoonlaag, maar kreeg {1}.</translation>
     </message>
     <message>
-      <location filename="../processing/layers.py" line="49" />
+      <location filename="../processing/layers.py" line="61" />
       <source>{0}: the layer has no polygons.</source>
       <translation>{0}: de laag heeft geen polygonen.</translation>
     </message>
     <message>
-      <location filename="../processing/layers.py" line="65" />
+      <location filename="../processing/layers.py" line="77" />
       <source>{0}: GDAL cannot read {1}.</source>
       <translation>{0}: GDAL kan {1} niet lezen.</translation>
     </message>
     <message>
-      <location filename="../processing/layers.py" line="76" />
+      <location filename="../processing/layers.py" line="89" />
       <source>{0}: {1} is rotated or not north-up; warp it first.</source>
       <translation>{0}: {1} is gedraaid of niet naar het noorden gericht; herprojecteer het eerst (warp).</translation>
     </message>
     <message>
-      <location filename="../processing/layers.py" line="110" />
+      <location filename="../processing/layers.py" line="123" />
       <source>{0}: the layer has no features to measure distances to.</source>
       <translation>{0}: de laag heeft geen objecten waartoe afstanden kunnen worden gemeten.</translation>
     </message>

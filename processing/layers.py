@@ -9,6 +9,17 @@ from ..plugin.i18n import tr
 from .base import defined_crs
 
 
+def _refuse_missing_crs(name: str, crs, work_crs) -> None:
+    """A layer without CRS next to points with one cannot be placed: its coordinates would be taken as the
+    points' (a pump at (10, 12) beside British National Grid points at 530,000 gave a meaningless covariate)."""
+    if work_crs.isValid() and not crs.isValid():
+        raise QgsProcessingException(
+            tr("{0}: the layer has no CRS but the points are in {1}; set its CRS so it can be transformed.").format(
+                name, work_crs.authid() or work_crs.description()
+            )
+        )
+
+
 def _geometries_in(alg, parameters, name: str, context, work_crs):
     """The source of parameter ``name`` and a request for its geometries in the working CRS."""
     source = alg.parameterAsSource(parameters, name, context)
@@ -16,6 +27,7 @@ def _geometries_in(alg, parameters, name: str, context, work_crs):
         raise QgsProcessingException(alg.invalidSourceError(parameters, name))
     request = QgsFeatureRequest().setSubsetOfAttributes([])
     crs = defined_crs(source.sourceCrs())  # an "Undefined" GeoPackage SRS is no CRS: nothing to transform
+    _refuse_missing_crs(name, crs, work_crs)
     if crs.isValid() and work_crs.isValid() and crs != work_crs:
         request.setDestinationCrs(work_crs, context.transformContext())
     return source, request
@@ -63,6 +75,7 @@ def read_raster(alg, parameters, layer, name: str, work_crs):
     dataset = gdal.Open(layer.source())
     if dataset is None:
         raise QgsProcessingException(tr("{0}: GDAL cannot read {1}.").format(name, layer.source()))
+    _refuse_missing_crs(name, defined_crs(layer.crs()), work_crs)
     if defined_crs(layer.crs()).isValid() and work_crs.isValid() and layer.crs() != work_crs:
         dataset = gdal.Warp("", dataset, format="MEM", dstSRS=work_crs.toWkt(), resampleAlg="bilinear")
     band = dataset.GetRasterBand(1)

@@ -8,6 +8,7 @@ import numpy as np
 import processing
 import pytest
 from qgis.core import (
+    QgsCoordinateReferenceSystem,
     QgsFeature,
     QgsGeometry,
     QgsPointXY,
@@ -103,6 +104,11 @@ def memory_points(coords, crs="EPSG:28992"):
     return layer
 
 
+def no_crs(layer):
+    layer.setCrs(QgsCoordinateReferenceSystem())
+    return layer
+
+
 def square_window(x0, y0, x1, y1, hole=None, crs="EPSG:28992"):
     layer = QgsVectorLayer(f"Polygon?crs={crs}", "win", "memory")
     ring = f"({x0} {y0}, {x1} {y0}, {x1} {y1}, {x0} {y1}, {x0} {y0})"
@@ -157,6 +163,11 @@ def test_window_with_a_hole_and_duplicates_are_handled(tmp_path):
             lambda: {"INPUT": memory_points(spread(30)), "WINDOW": square_window(0, 0, 500, 500)},
             r"WINDOW: \d+ points lie outside the study window",
             id="points outside the window",
+        ),
+        pytest.param(
+            lambda: {"INPUT": memory_points(spread(30)), "DISTANCE_TO": no_crs(memory_points([(1.0, 2.0)]))},
+            r"DISTANCE_TO: the layer has no CRS but the points are in EPSG:28992",
+            id="covariate layer without CRS",
         ),
         pytest.param(
             lambda: {"INPUT": memory_points(spread(30)), "MAX_EDGE": 3.0},
