@@ -536,7 +536,9 @@ class SynthesizeLGCPAlgorithm(WalderAlgorithm):
         try:
             syn = synthesize(conf, spec, rng, count=count, sampler=sampler)
         except ParameterError as error:
-            raise parameter_error(error, {**self.core_names(), "count": self.COUNT}) from None
+            # a log-intensity too peaked to sample comes from a large ANS noise variance
+            peaked = {"eta_nodes": self.NOISE} if method == "ans" else {}
+            raise parameter_error(error, {**self.core_names(), "count": self.COUNT, **peaked}) from None
         progress.check_cancel()
         dest = self.write_synthetic(parameters, context, self.OUTPUT, syn, points, rng)
         paper_noise = conf.paper_noise_level(spec.value) if method == "ans" else NAN
@@ -966,6 +968,7 @@ class RiskUtilitySweepAlgorithm(WalderAlgorithm):
             **self.core_names(),
             "radius": self.RADII,
             "noise": self.NOISE_LEVELS,
+            "eta_nodes": self.NOISE_LEVELS,  # an intensity too peaked to sample: a large ANS noise variance
             "prs_replicates": self.PRS_SETS,
             "replicates": self.REPLICATES,
         }

@@ -467,7 +467,15 @@ def sample_exact(
         have += int(ok.sum())
         if have >= n:
             return np.concatenate(xs)[:n], np.concatenate(ys)[:n]
-    raise ParameterError("eta_nodes", "the sampler did not finish; is the intensity extremely peaked?")
+    raise ParameterError("eta_nodes", _too_peaked(e_tri))
+
+
+def _too_peaked(e_tri: np.ndarray) -> str:
+    spread = float(np.max(e_tri.max(axis=1) - e_tri.min(axis=1)))
+    return (
+        f"the synthetic intensity is too peaked to sample (its log varies by up to {spread:.3g} within one mesh "
+        "triangle); a smaller noise variance, or a finer mesh, gives a usable intensity"
+    )
 
 
 def _point_in_triangles(corner, e_tri, top, rng, max_rounds):
@@ -491,7 +499,7 @@ def _point_in_triangles(corner, e_tri, top, rng, max_rounds):
         todo = todo[~ok]
         if todo.size == 0:
             return px, py
-    raise ParameterError("eta_nodes", "the sampler did not finish; is the intensity extremely peaked?")
+    raise ParameterError("eta_nodes", _too_peaked(e_tri))
 
 
 def _check_count(n) -> int:

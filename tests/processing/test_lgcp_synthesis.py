@@ -292,6 +292,7 @@ def subset(snow, count):
         ("report_on_the_output", "OUTPUT_REPORT: writes the same file as OUTPUT"),
         ("truncated_model", "MODEL: .* is not a model file of spatialprivacy:fitlgcp"),
         ("sweep_report_is_a_folder", "OUTPUT_REPORT: .* is a folder"),
+        ("ans_noise_too_large", "NOISE: the synthetic intensity is too peaked to sample"),
     ],
 )
 def test_bad_input_is_refused_naming_the_parameter_and_nothing_is_written(snow, tmp_path, case, message):
@@ -326,6 +327,9 @@ def test_bad_input_is_refused_naming_the_parameter_and_nothing_is_written(snow, 
         data = Path(snow["model"]).read_bytes()
         (tmp_path / "half.npz").write_bytes(data[: len(data) // 2])
         params["MODEL"] = str(tmp_path / "half.npz")
+    elif case == "ans_noise_too_large":  # allowed by the parameter's range, but exp(field) overflows the sampler
+        alg = "spatialprivacy:synthesizelgcp"
+        params.update(METHOD=1, NOISE=1000.0)
     elif case == "sweep_report_is_a_folder":  # refused before the sweep, not after it
         alg = "spatialprivacy:riskutilitysweep"
         (tmp_path / "folder").mkdir()
