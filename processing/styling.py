@@ -29,7 +29,8 @@ def _ramp():
 
 
 class ThematicStyle(QgsProcessingLayerPostProcessorInterface):
-    """Graduated (quantile, 5 classes) on ``field`` for a vector grid; pseudocolour for a raster."""
+    """Graduated (quantile, 5 classes) on ``field`` for a vector grid; pseudocolour with quantile stops for a
+    raster."""
 
     def __init__(self, field: str, classes: int = 5):
         super().__init__()
@@ -52,6 +53,9 @@ class ThematicStyle(QgsProcessingLayerPostProcessorInterface):
                 ramp = _ramp()
                 if ramp is not None:
                     shader.setSourceColorRamp(ramp)
+                # quantile stops like the vector grid: a min-max ramp is one colour when a few cells are extreme
+                # (relative-error maps can span many orders of magnitude)
+                shader.setClassificationMode(QgsColorRampShader.Quantile)
                 shader.classifyColorRamp(self.classes, 1, layer.extent(), layer.dataProvider())
                 renderer = QgsSingleBandPseudoColorRenderer(layer.dataProvider(), 1)
                 renderer.setShader(_shader_function(shader))

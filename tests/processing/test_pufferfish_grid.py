@@ -504,5 +504,15 @@ def test_loaded_outputs_are_styled(enterprises, tmp_path):
             assert layer.renderer().classAttribute() == "value" and len(layer.renderer().ranges()) == 5
         else:
             assert isinstance(layer.renderer(), QgsSingleBandPseudoColorRenderer)
+            # quantile stops, as for the grid: the middle stop is near the median (an equal-interval ramp puts it
+            # at (min + max) / 2, here near the upper quartile)
+            from osgeo import gdal
+
+            data = gdal.Open(layer_id).ReadAsArray()
+            data = data[np.isfinite(data)]
+            stops = [item.value for item in layer.renderer().shader().rasterShaderFunction().colorRampItemList()]
+            middle = stops[len(stops) // 2]
+            assert np.quantile(data, 0.4) <= middle <= np.quantile(data, 0.6)
+            assert not np.quantile(data, 0.4) <= (data.min() + data.max()) / 2 <= np.quantile(data, 0.6)
     assert context.layerToLoadOnCompletionDetails(results["OUTPUT"]).name.startswith("Pufferfish grid (mean")
     project.clear()
