@@ -45,7 +45,7 @@ def data(name: str) -> Path:
 
 RUNS = [
     ("absolute", "Absolute error, c = 50 (Algorithm 1)", {"ERROR_MODEL": 0, "INTERVAL": 50.0}),
-    ("relative", "Relative error, k = 0.99 (Algorithm 2)", {"ERROR_MODEL": 1, "RELATIVE_K": 0.99}),
+    ("relative", "Relative error, k = 0.99: geometric mean (Algorithm 2)", {"ERROR_MODEL": 1, "RELATIVE_K": 0.99}),
     (
         "bounded",
         "Bounded, absolute c = 50 (mechanism B)",

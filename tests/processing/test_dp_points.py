@@ -193,9 +193,9 @@ def test_window_layer_in_a_projected_crs(enterprises_box, tmp_path):
     assert domain.contains(xy[:, 0], xy[:, 1]).all() and len(xy) == result["SYNTHETIC_COUNT"]
 
 
-def test_window_saved_without_crs_is_taken_in_the_points_crs(enterprises_box, tmp_path):
-    # a layer without CRS saved to a GeoPackage reads back with a valid "Undefined ... SRS": no CRS, not a
-    # CRS to transform from (which turned every vertex into NaN)
+def test_window_saved_without_crs_is_refused_clearly(enterprises_box, tmp_path):
+    # a layer without CRS saved to a GeoPackage reads back with a valid "Undefined ... SRS". Next to points with
+    # a CRS it cannot be placed: say so (it used to be transformed from "undefined", making every vertex NaN)
     layer, _ = enterprises_box
     path = str(tmp_path / "window.gpkg")
     options = QgsVectorFileWriter.SaveVectorOptions()
@@ -206,6 +206,11 @@ def test_window_saved_without_crs_is_taken_in_the_points_crs(enterprises_box, tm
     assert error[0] == QgsVectorFileWriter.NoError
     window = QgsVectorLayer(path, "window", "ogr")
     assert window.isValid() and "Undefined" in window.crs().toWkt()
+    with pytest.raises(QgsProcessingException, match=r"WINDOW: the layer has no CRS but the points are in EPSG:28992"):
+        run(layer, tmp_path / "out", METHOD=LAPLACE, CELL_SIZE=500.0, WINDOW=window)
+    assert not (tmp_path / "out").exists()
+    # the same window with its CRS set is used as it is
+    window.setCrs(QgsCoordinateReferenceSystem("EPSG:28992"))
     result = run(layer, tmp_path, METHOD=LAPLACE, CELL_SIZE=500.0, WINDOW=window)
     _, xy = output_points(result["OUTPUT"])
     assert len(xy) == result["SYNTHETIC_COUNT"] > 0
