@@ -362,6 +362,14 @@ class DPPointsAlgorithm(SpatialPrivacyAlgorithm):
         feedback.pushInfo(self.tr("{0} synthetic points.").format(sx.size))
         if sx.size == 0:
             feedback.pushWarning(self.tr("The synthetic pattern is empty (no points)."))
+        elif sx.size > 10 * n:
+            feedback.pushWarning(
+                self.tr(
+                    "{0} synthetic points, over ten times the original count: the noise dominates (with Laplace, "
+                    "small cells at a small ε add points in every empty cell). A larger {1} or ε gives a usable "
+                    "pattern."
+                ).format(sx.size, self.CELL_SIZE if method == LAPLACE else self.EPSILON)
+            )
         progress.check_cancel()
         report_path = self.parameterAsFileOutput(parameters, self.OUTPUT_REPORT, context)
         ensure_folder(report_path, self.OUTPUT_REPORT)

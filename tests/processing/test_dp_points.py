@@ -369,3 +369,12 @@ def test_line_layers_are_refused_naming_the_parameter(tmp_path, deaths):
         run(lines, tmp_path, METHOD=LAPLACE)
     with pytest.raises(QgsProcessingException, match=r"WINDOW: needs a polygon layer, got LineString"):
         run(deaths, tmp_path, METHOD=LAPLACE, WINDOW=lines)
+
+
+def test_a_pattern_swamped_by_noise_is_flagged(deaths, tmp_path):
+    feedback = QgsProcessingFeedback()
+    result = run(deaths, tmp_path, feedback=feedback, METHOD=LAPLACE, ALPHA=None, EPSILON=0.2, CELL_SIZE=0.2)
+    assert result["SYNTHETIC_COUNT"] > 10 * 578 and "over ten times the original count" in feedback.textLog()
+    feedback = QgsProcessingFeedback()
+    run(deaths, tmp_path, feedback=feedback, METHOD=LAPLACE, ALPHA=None, OUTPUT=str(tmp_path / "b.gpkg"))
+    assert "over ten times" not in feedback.textLog()
