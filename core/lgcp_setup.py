@@ -104,7 +104,8 @@ def build_lgcp(
         raise ParameterError(
             "max_edge",
             f"max_edge {max_edge:g} gives a mesh of {mesh.n_nodes:,} nodes; fitting needs roughly 30 kB per node and "
-            f"minutes per hyperparameter step, so at most {MAX_FIT_NODES:,} are allowed: use a larger max_edge",
+            f"minutes per hyperparameter step, so at most {MAX_FIT_NODES:,} are allowed: use a larger max_edge, or "
+            "simplify the window if it has many vertices (each one is a mesh node)",
         )
     report(progress, 0.3, f"Mesh of {mesh.n_nodes} nodes; computing FEM matrices and integration points")
     spde = fields.SPDEMatern(*mesh.fem_matrices())

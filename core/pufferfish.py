@@ -17,9 +17,10 @@ Mechanisms:
   The thesis's eq. (12) writes the *arithmetic* mean times e^Y, but its argument ("t_i in [ky, y/k) is
   log t_i in an absolute interval of half-width c = -ln k", then Theorem 3.1) proves the guarantee for
   the mean of the log t_i, i.e. for exp(mean log t_i + Y), the geometric mean. For the log of the
-  arithmetic mean one person moves the statistic by up to ln(1/k^3) however large n is (when their value
-  dominates the cell), so with the n-divided scale that mechanism is only about (n*epsilon/2)-Pufferfish
-  in the worst case (tests/core/test_pufferfish.py shows a 10-person cell where it is). We publish the
+  arithmetic mean the proof's bound on one person's effect, |log t - log y| <= c and <= 3c for the two
+  intervals, is not divided by n (when their value dominates the cell it moves the log of the mean by nearly
+  that much), so with the n-divided scale that mechanism is only (n*epsilon)-Pufferfish in the worst case
+  (tests/core/test_pufferfish.py: a loss near 9.9 for n = 10 and epsilon = 1). We publish the
   geometric mean, for which Corollary 3.2's scale holds exactly as Theorem 3.1's proof gives it;
 * ``B`` (Section 4, eq. 15): the output of M clamped to [L, U]. With public bounds
   L_t <= t_i <= U_t it is (epsilon, delta_max)-Pufferfish per cell, where (Theorem 4.4)

@@ -19,497 +19,502 @@
       <translation>Schakel de plug-in Processing in om de Spatial Privacy-algoritmen te gebruiken.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="49" />
+      <location filename="../processing/base.py" line="51" />
       <source>Seed of the random generator. Leave empty for a real release: the noise then comes from the operating system's entropy. A seed makes the output reproducible, which is for testing only: anyone who knows the seed and the method can recompute the noise and remove it.</source>
       <translation>Seed van de toevalsgenerator. Laat dit leeg voor een echte publicatie: de ruis komt dan uit de entropie van het besturingssysteem. Met een seed is de uitvoer reproduceerbaar; dat is alleen bedoeld om te testen: wie de seed en de methode kent, kan de ruis opnieuw berekenen en verwijderen.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="69" />
+      <location filename="../processing/base.py" line="71" />
       <source>disclosure control</source>
       <translation>onthullingscontrole</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="69" />
+      <location filename="../processing/base.py" line="71" />
       <source>privacy</source>
       <translation>privacy</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="86" />
+      <location filename="../processing/base.py" line="88" />
       <source>Random seed (testing only)</source>
       <translation>Seed van de toevalsgenerator (alleen voor tests)</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="95" />
+      <location filename="../processing/base.py" line="97" />
       <source>Projected CRS to work in</source>
       <translation>Geprojecteerd werk-CRS</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="105" />
+      <location filename="../processing/base.py" line="107" />
       <source>Parameters</source>
       <translation>Parameters</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="136" />
+      <location filename="../processing/base.py" line="138" />
       <source>Cancelled: nothing was written.</source>
       <translation>Geannuleerd: er is niets weggeschreven.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="167" />
+      <location filename="../processing/base.py" line="169" />
       <source>{0}: {1} has no CRS, so it cannot be transformed; set the layer's CRS or leave {0} empty.</source>
       <translation>{0}: {1} heeft geen CRS en kan dus niet worden getransformeerd; stel het CRS van de laag in of laat {0} leeg.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="173" />
+      <location filename="../processing/base.py" line="175" />
       <source>{0}: pick a projected CRS (metres or feet), not the geographic {1}.</source>
       <translation>{0}: kies een geprojecteerd CRS (meters of voet), niet het geografische {1}.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="179" />
+      <location filename="../processing/base.py" line="181" />
       <source>Distances and sizes are read in the units of {0} {1} ({2}), not in the {3} of {4} that the dialog shows next to them.</source>
       <translation>Afstanden en maten worden gelezen in de eenheden van {0} {1} ({2}), niet in de {3} van {4} die het dialoogvenster ernaast toont.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="192" />
+      <location filename="../processing/base.py" line="194" />
       <source>{0} has no CRS: distances are taken in its coordinate units.</source>
       <translation>{0} heeft geen CRS: afstanden worden gemeten in de coördinaateenheden van de laag.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="196" />
+      <location filename="../processing/base.py" line="198" />
       <source>{0} is in the geographic CRS {1} (degrees), where square cells and distances are meaningless. Pick a projected working CRS in {2} (e.g. a UTM zone or your national grid), or reproject the layer.</source>
       <translation>{0} staat in het geografische CRS {1} (graden), waarin vierkante cellen en afstanden geen betekenis hebben. Kies in {2} een geprojecteerd werk-CRS (bijv. een UTM-zone of uw nationale coördinatenstelsel), of herprojecteer de laag.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="211" />
+      <location filename="../processing/base.py" line="214" />
       <source>{0}: the layer has no field '{1}'.</source>
       <translation>{0}: de laag heeft geen veld '{1}'.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="215" />
+      <location filename="../processing/base.py" line="218" />
       <source>{0}: field '{1}' is not numeric (it is {2}); choose a numeric field.</source>
       <translation>{0}: veld '{1}' is niet numeriek (het is {2}); kies een numeriek veld.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="240" />
+      <location filename="../processing/base.py" line="231" />
+      <source>{0}: feature {1} has '{2}' in '{3}', which is not a number.</source>
+      <translation>{0}: object {1} heeft '{2}' in '{3}', en dat is geen getal.</translation>
+    </message>
+    <message>
+      <location filename="../processing/base.py" line="255" />
       <source>{0}: needs a point layer, got {1}.</source>
       <translation>{0}: vereist een puntlaag, maar kreeg {1}.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="252" />
+      <location filename="../processing/base.py" line="267" />
       <source>Reading points</source>
       <translation>Punten inlezen</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="273" />
+      <location filename="../processing/base.py" line="288" />
       <source>{0} features have no geometry</source>
       <translation>{0} objecten hebben geen geometrie</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="275" />
+      <location filename="../processing/base.py" line="290" />
       <source>{0} features are multipoints with several parts</source>
       <translation>{0} objecten zijn multipunten met meerdere delen</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="278" />
+      <location filename="../processing/base.py" line="293" />
       <source>{0}: {1}. Each feature must be one point; fix or deselect those features.</source>
       <translation>{0}: {1}. Elk object moet één punt zijn; corrigeer die objecten of hef de selectie ervan op.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="284" />
+      <location filename="../processing/base.py" line="299" />
       <source>{0}: {1} features have a NULL value in '{2}'. Fill them in or select only the other features.</source>
       <translation>{0}: {1} objecten hebben een NULL-waarde in '{2}'. Vul die aan of selecteer alleen de overige objecten.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="289" />
+      <location filename="../processing/base.py" line="304" />
       <source>{0}: the layer has no features (or none is selected).</source>
       <translation>{0}: de laag heeft geen objecten (of er is geen object geselecteerd).</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="290" />
+      <location filename="../processing/base.py" line="305" />
       <source>Read {0} points in {1}.</source>
       <translation>{0} punten ingelezen in {1}.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="290" />
+      <location filename="../processing/base.py" line="305" />
       <source>layer units</source>
       <translation>laageenheden</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="304" />
+      <location filename="../processing/base.py" line="319" />
       <source>{0}: the seed must be a whole number from 0 to {1}, got {2}.</source>
       <translation>{0}: de seed moet een geheel getal van 0 tot en met {1} zijn, maar is {2}.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="308" />
+      <location filename="../processing/base.py" line="323" />
       <source>{0} = {1}: the output is reproducible. Do not publish it; leave the seed empty for a real release.</source>
       <translation>{0} = {1}: de uitvoer is reproduceerbaar. Publiceer deze niet; laat de seed leeg voor een echte publicatie.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="343" />
+      <location filename="../processing/base.py" line="358" />
       <source>{0}: {1} is a folder; give a file name.</source>
       <translation>{0}: {1} is een map; geef een bestandsnaam.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="350" />
+      <location filename="../processing/base.py" line="365" />
       <source>{0}: cannot create the folder of {1} inside {2}.</source>
       <translation>{0}: kan de map van {1} niet aanmaken in {2}.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="360" />
+      <location filename="../processing/base.py" line="375" />
       <source>{0}: cannot create the folder {1} ({2}).</source>
       <translation>{0}: kan de map {1} niet aanmaken ({2}).</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="363" />
+      <location filename="../processing/base.py" line="378" />
       <source>{0}: {1} cannot be written (no permission).</source>
       <translation>{0}: {1} kan niet worden geschreven (geen toestemming).</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="407" />
+      <location filename="../processing/base.py" line="452" />
       <source>{0}: writes the same file as {1} ({2}); choose another file.</source>
       <translation>{0}: schrijft hetzelfde bestand als {1} ({2}); kies een ander bestand.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="64" />
+      <location filename="../processing/dp_counts.py" line="65" />
       <source>Differentially private synthetic counts (Poisson-gamma)</source>
       <translation>Synthetische aantallen met differentiële privacy (Poisson-gamma)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="67" />
+      <location filename="../processing/dp_counts.py" line="68" />
       <source>Synthetic counts</source>
       <translation>Synthetische aantallen</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="73" />
+      <location filename="../processing/dp_counts.py" line="74" />
       <source>Replace counts per area (or area x stratum) by ε-differentially private synthetic counts.</source>
       <translation>Vervang aantallen per gebied (of gebied x stratum) door synthetische aantallen met ε-differentiële privacy.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="77" />
+      <location filename="../processing/dp_counts.py" line="78" />
       <source>&lt;p&gt;Replaces the event count of every group (an area, or one row per area and stratum such as age or sex) by synthetic counts drawn from a Poisson-gamma posterior predictive distribution, following Quick (2021), &lt;i&gt;Improving the utility of Poisson-distributed, differentially private synthetic data via prior predictive truncation&lt;/i&gt;. Each group's prior rate comes from public information (e.g. national rates); the gamma priors are made just informative enough for the release to be ε-differentially private. With truncation, each synthetic count is kept within a plausible range computed from the prior alone (eq. 9), which makes the priors far less informative, so the synthetic counts keep more of the real geographic differences.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Guarantee.&lt;/b&gt; ε-differential privacy for the counts: two data sets are neighbours when one event (one person) is moved from one group to another, the total staying the same. For any such pair, the probability of any set of synthetic counts changes by at most a factor e&lt;sup&gt;ε&lt;/sup&gt; (δ = 0). The priors are calibrated with a bound proven for any number of groups (the loss from the group that loses the event plus the group that gains it, each at most ε/2); the paper's own rule (eqs. 7 and 14) comes from a two-group argument and can exceed ε with more groups, so it is not used. Populations, prior rates, the bounds and the priors are public and are written to the output.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Not protected:&lt;/b&gt; the total of all counts is published exactly (the mechanism keeps it invariant). Every synthetic data set is a separate release: publishing L of them spends the budget L times under plain composition (the paper publishes L = 1,000 as one multiple-imputation release at one ε).&lt;/p&gt;&lt;p&gt;The quality of the synthetic counts depends on the quality of the prior rates: a group whose true count lies far outside its prior range is pulled into it.&lt;/p&gt;</source>
       <translation>&lt;p&gt;Vervangt het aantal gebeurtenissen van elke groep (een gebied, of één rij per gebied en stratum, zoals leeftijd of geslacht) door synthetische aantallen die worden getrokken uit een a-posteriori-predictieve Poisson-gammaverdeling, volgens Quick (2021), &lt;i&gt;Improving the utility of Poisson-distributed, differentially private synthetic data via prior predictive truncation&lt;/i&gt;. Het a-prioricijfer van elke groep komt uit openbare informatie (bijv. landelijke cijfers); de a-priori-gammaverdelingen worden net informatief genoeg gemaakt om de publicatie ε-differentiële privacy te laten bieden. Met afkapping blijft elk synthetisch aantal binnen een plausibel interval dat alleen uit de a-prioriverdeling wordt berekend (vgl. 9); daardoor kunnen de a-prioriverdelingen veel minder informatief zijn, zodat de synthetische aantallen meer van de werkelijke geografische verschillen behouden.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Garantie.&lt;/b&gt; ε-differentiële privacy voor de aantallen: twee datasets zijn naburig als één gebeurtenis (één persoon) van de ene groep naar een andere wordt verplaatst, terwijl het totaal gelijk blijft. Voor elk zulk paar verandert de kans op elke verzameling synthetische aantallen met ten hoogste een factor e&lt;sup&gt;ε&lt;/sup&gt; (δ = 0). De a-prioriverdelingen zijn gekalibreerd met een grens die voor elk aantal groepen is bewezen (het verlies van de groep die de gebeurtenis kwijtraakt plus dat van de groep die haar erbij krijgt, elk ten hoogste ε/2); de eigen regel van het artikel (vgl. 7 en 14) berust op een redenering met twee groepen en kan bij meer groepen ε overschrijden, en wordt daarom niet gebruikt. Populaties, a-prioricijfers, de grenzen en de a-prioriverdelingen zijn openbaar en worden naar de uitvoer geschreven.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Niet beschermd:&lt;/b&gt; het totaal van alle aantallen wordt exact gepubliceerd (het mechanisme houdt het invariant). Elke synthetische dataset is een afzonderlijke publicatie: wie er L publiceert, verbruikt onder eenvoudige compositie L keer het budget (het artikel publiceert L = 1.000 als één publicatie met meervoudige imputatie bij één ε).&lt;/p&gt;&lt;p&gt;De kwaliteit van de synthetische aantallen hangt af van de kwaliteit van de a-prioricijfers: een groep waarvan het ware aantal ver buiten het a-priori-interval ligt, wordt in dat interval gedrukt.&lt;/p&gt;</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="107" />
+      <location filename="../processing/dp_counts.py" line="108" />
       <source>Areas (polygon layer or table)</source>
       <translation>Gebieden (polygoonlaag of tabel)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="108" />
+      <location filename="../processing/dp_counts.py" line="109" />
       <source>One feature per group: an area, or an area and stratum (e.g. a table with one row per county, age group and sex). Geometry is optional and copied to the output.</source>
       <translation>Eén object per groep: een gebied, of een gebied en stratum (bijv. een tabel met één rij per gemeente, leeftijdsgroep en geslacht). Geometrie is optioneel en wordt naar de uitvoer gekopieerd.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="115" />
+      <location filename="../processing/dp_counts.py" line="116" />
       <source>Count field (confidential)</source>
       <translation>Veld met aantallen (vertrouwelijk)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="117" />
+      <location filename="../processing/dp_counts.py" line="118" />
       <source>The confidential number of events per group: whole numbers &gt;= 0. It is not copied to the output.</source>
       <translation>Het vertrouwelijke aantal gebeurtenissen per groep: gehele getallen &gt;= 0. Dit veld wordt niet naar de uitvoer gekopieerd.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="120" />
+      <location filename="../processing/dp_counts.py" line="121" />
       <source>Population field</source>
       <translation>Populatieveld</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="121" />
+      <location filename="../processing/dp_counts.py" line="122" />
       <source>The public population at risk of each group (&gt; 0), e.g. census or bridged-race estimates.</source>
       <translation>De openbare risicopopulatie van elke groep (&gt; 0), bijv. uit een volkstelling of bridged-race-schattingen.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="125" />
+      <location filename="../processing/dp_counts.py" line="126" />
       <source>Prior rate field</source>
       <translation>Veld met a-prioricijfer</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="127" />
+      <location filename="../processing/dp_counts.py" line="128" />
       <source>A public prior event rate per group (&gt; 0), e.g. the national rate of the group's stratum, per 'Rate per' people. Give this or the expected count field.</source>
       <translation>Een openbaar a-prioricijfer voor gebeurtenissen per groep (&gt; 0), bijv. het landelijke cijfer voor het stratum van de groep, per 'Cijfer per' personen. Geef dit veld of het veld met het verwachte aantal op.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="134" />
+      <location filename="../processing/dp_counts.py" line="135" />
       <source>Prior expected count field</source>
       <translation>Veld met a priori verwacht aantal</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="136" />
+      <location filename="../processing/dp_counts.py" line="137" />
       <source>A public prior expected number of events per group (&gt; 0). Give this or the prior rate field.</source>
       <translation>Een openbaar a priori verwacht aantal gebeurtenissen per groep (&gt; 0). Geef dit veld of het veld met het a-prioricijfer op.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="139" />
+      <location filename="../processing/dp_counts.py" line="140" />
       <source>Rate per (people)</source>
       <translation>Cijfer per (personen)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="140" />
+      <location filename="../processing/dp_counts.py" line="141" />
       <source>The population the prior rates refer to: 1 for a rate per person, 100000 for a rate per 100,000.</source>
       <translation>De populatie waarop de a-prioricijfers betrekking hebben: 1 voor een cijfer per persoon, 100000 voor een cijfer per 100.000.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="144" />
+      <location filename="../processing/dp_counts.py" line="145" />
       <source>Rescale prior to the total</source>
       <translation>A priori verwachte aantallen herschalen naar het totaal</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="145" />
+      <location filename="../processing/dp_counts.py" line="146" />
       <source>Scale the prior expected counts so they add up to the published total, as the paper does with national rates. This uses only the total, which is public.</source>
       <translation>Schaal de a priori verwachte aantallen zo dat ze optellen tot het gepubliceerde totaal, zoals het artikel doet met landelijke cijfers. Hiervoor wordt alleen het totaal gebruikt, en dat is openbaar.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="152" />
+      <location filename="../processing/dp_counts.py" line="153" />
       <source>Epsilon (ε)</source>
       <translation>Epsilon (ε)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="153" />
+      <location filename="../processing/dp_counts.py" line="154" />
       <source>The privacy budget ε &gt; 0 of one synthetic data set. Smaller is more private and less accurate.</source>
       <translation>Het privacybudget ε &gt; 0 van één synthetische dataset. Een kleinere waarde beschermt beter, maar is minder nauwkeurig.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="156" />
+      <location filename="../processing/dp_counts.py" line="157" />
       <source>Prior predictive truncation</source>
       <translation>A-priori-predictieve afkapping</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="157" />
+      <location filename="../processing/dp_counts.py" line="158" />
       <source>Restrict each synthetic count to the range [L, U] of eq. (9), computed from the prior only (Quick 2021). Strongly recommended: without it the priors must be so informative that the synthetic counts mostly repeat the prior.</source>
       <translation>Beperk elk synthetisch aantal tot het interval [L, U] uit vgl. (9), dat alleen uit de a-prioriverdeling wordt berekend (Quick 2021). Sterk aanbevolen: zonder afkapping moeten de a-prioriverdelingen zo informatief zijn dat de synthetische aantallen grotendeels de a-prioriverdeling herhalen.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="166" />
+      <location filename="../processing/dp_counts.py" line="167" />
       <source>Alpha (tail probability of the bounds)</source>
       <translation>Alfa (staartkans van de grenzen)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="173" />
+      <location filename="../processing/dp_counts.py" line="174" />
       <source>α in (0, 1/2): L and U are the α/2 and 1 − α/2 quantiles of Poisson prior predictive distributions (eq. 9). Smaller α gives wider ranges and more informative priors. Empty: 1/I for I groups (the paper's rule of thumb).</source>
       <translation>α in (0, 1/2): L en U zijn de α/2- en 1 − α/2-kwantielen van a-priori-predictieve Poisson-verdelingen (vgl. 9). Een kleinere α geeft bredere intervallen en informatievere a-prioriverdelingen. Leeg: 1/I bij I groepen (de vuistregel uit het artikel).</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="180" />
+      <location filename="../processing/dp_counts.py" line="181" />
       <source>c (widening of the bounds)</source>
       <translation>c (verbreding van de grenzen)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="181" />
+      <location filename="../processing/dp_counts.py" line="182" />
       <source>c &gt;= 1 widens the range: L uses the expected count divided by c, U the expected count times c. Use c &gt; 1 when the prior rates may miss large real differences (e.g. urban versus rural).</source>
       <translation>c &gt;= 1 verbreedt het interval: L gebruikt het verwachte aantal gedeeld door c, U het verwachte aantal maal c. Gebruik c &gt; 1 als de a-prioricijfers grote werkelijke verschillen kunnen missen (bijv. stad versus platteland).</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="188" />
+      <location filename="../processing/dp_counts.py" line="189" />
       <source>Synthetic data sets</source>
       <translation>Synthetische datasets</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="190" />
+      <location filename="../processing/dp_counts.py" line="191" />
       <source>How many independent synthetic data sets L to draw. Up to {0} are written as fields syn_1 … syn_L of the input features; more are written as a long table (group, set, count) without geometry.</source>
       <translation>Hoeveel onafhankelijke synthetische datasets L er worden getrokken. Tot {0} worden ze weggeschreven als velden syn_1 … syn_L van de invoerobjecten; bij meer worden ze weggeschreven als lange tabel (groep, dataset, aantal) zonder geometrie.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="199" />
+      <location filename="../processing/dp_counts.py" line="200" />
       <source>Publishable: the input features without the count field, with the synthetic counts, their mean and mean rate (per 'Rate per' people), and the public prior of every group: expected count, gamma shape a and rate b, and bounds L and U.</source>
       <translation>Publiceerbaar: de invoerobjecten zonder het veld met aantallen, met de synthetische aantallen, hun gemiddelde en het gemiddelde cijfer (per 'Cijfer per' personen), en de openbare a-prioriverdeling van elke groep: verwacht aantal, vormparameter a en inverse schaalparameter b, en grenzen L en U.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="208" />
+      <location filename="../processing/dp_counts.py" line="209" />
       <source>Report (CONFIDENTIAL)</source>
       <translation>Rapport (VERTROUWELIJK)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="209" />
+      <location filename="../processing/dp_counts.py" line="210" />
       <source>HTML files (*.html)</source>
       <translation>HTML-bestanden (*.html)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="213" />
+      <location filename="../processing/dp_counts.py" line="214" />
       <source>CONFIDENTIAL HTML report for the data steward: settings, the guarantee, prior informativeness, how many true counts fell outside their bounds, and true versus synthetic rates. Do not publish.</source>
       <translation>VERTROUWELIJK HTML-rapport voor de databeheerder: instellingen, de garantie, het informatiegehalte van de a-prioriverdelingen, hoeveel ware aantallen buiten hun grenzen vielen, en ware versus synthetische cijfers. Niet publiceren.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="218" />
+      <location filename="../processing/dp_counts.py" line="219" />
       <source>Epsilon</source>
       <translation>Epsilon</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="219" />
+      <location filename="../processing/dp_counts.py" line="220" />
       <source>Number of groups</source>
       <translation>Aantal groepen</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="220" />
+      <location filename="../processing/dp_counts.py" line="221" />
       <source>Median prior shape a</source>
       <translation>Mediaan van de a-priori-vormparameter a</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="221" />
+      <location filename="../processing/dp_counts.py" line="222" />
       <source>Largest prior shape a</source>
       <translation>Grootste a-priori-vormparameter a</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="243" />
+      <location filename="../processing/dp_counts.py" line="244" />
       <source>{0} / {1}: give exactly one of the prior rate field and the expected count field.</source>
       <translation>{0} / {1}: geef precies één van beide op: het veld met het a-prioricijfer of het veld met het verwachte aantal.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="250" />
+      <location filename="../processing/dp_counts.py" line="251" />
       <source>{0}: alpha must lie strictly between 0 and 1/2, got {1}.</source>
       <translation>{0}: alfa moet strikt tussen 0 en 1/2 liggen; opgegeven: {1}.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="277" />
+      <location filename="../processing/dp_counts.py" line="278" />
       <source>{0}: feature {1} has no value in '{2}'.</source>
       <translation>{0}: object {1} heeft geen waarde in '{2}'.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="281" />
+      <location filename="../processing/dp_counts.py" line="282" />
       <source>{0}: need at least two groups (features).</source>
       <translation>{0}: er zijn ten minste twee groepen (objecten) nodig.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="315" />
+      <location filename="../processing/dp_counts.py" line="316" />
       <source>{0} groups, total {1}: median prior shape a = {2:.4g}, largest {3:.4g}.</source>
       <translation>{0} groepen, totaal {1}: mediaan van de a-priori-vormparameter a = {2:.4g}, grootste {3:.4g}.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="328" />
+      <location filename="../processing/dp_counts.py" line="329" />
       <source>CONFIDENTIAL: DP synthetic counts, steward's report</source>
       <translation>VERTROUWELIJK: synthetische DP-aantallen, rapport voor de databeheerder</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="368" />
+      <location filename="../processing/dp_counts.py" line="369" />
       <source>{0}: the layer already has a field named '{1}'; rename it first.</source>
       <translation>{0}: de laag heeft al een veld met de naam '{1}'; wijzig eerst de naam daarvan.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="419" />
+      <location filename="../processing/dp_counts.py" line="420" />
       <source>DP synthetic counts (ε = {0:g})</source>
       <translation>Synthetische DP-aantallen (ε = {0:g})</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="432" />
+      <location filename="../processing/dp_counts.py" line="433" />
       <source>δ</source>
       <translation>δ</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="433" />
+      <location filename="../processing/dp_counts.py" line="434" />
       <source>Mechanism</source>
       <translation>Mechanisme</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="433" />
+      <location filename="../processing/dp_counts.py" line="434" />
       <source>truncated (Quick 2021)</source>
       <translation>met afkapping (Quick 2021)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="433" />
+      <location filename="../processing/dp_counts.py" line="434" />
       <source>untruncated (Quick 2019)</source>
       <translation>zonder afkapping (Quick 2019)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="434" />
+      <location filename="../processing/dp_counts.py" line="435" />
       <source>Alpha</source>
       <translation>Alfa</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="435" />
+      <location filename="../processing/dp_counts.py" line="436" />
       <source>c</source>
       <translation>c</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="436" />
+      <location filename="../processing/dp_counts.py" line="437" />
       <source>Groups</source>
       <translation>Groepen</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="437" />
+      <location filename="../processing/dp_counts.py" line="438" />
       <source>Public total</source>
       <translation>Openbaar totaal</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="439" />
+      <location filename="../processing/dp_counts.py" line="440" />
       <source>Certified ε of the priors (two largest loss terms)</source>
       <translation>Gecertificeerde ε van de a-prioriverdelingen (twee grootste verliestermen)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="440" />
+      <location filename="../processing/dp_counts.py" line="441" />
       <source>Seed</source>
       <translation>Seed</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="440" />
+      <location filename="../processing/dp_counts.py" line="441" />
       <source>none (operating-system entropy)</source>
       <translation>geen (entropie van het besturingssysteem)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="441" />
+      <location filename="../processing/dp_counts.py" line="442" />
       <source>Fields</source>
       <translation>Velden</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="444" />
+      <location filename="../processing/dp_counts.py" line="445" />
       <source>Median a</source>
       <translation>Mediaan van a</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="445" />
+      <location filename="../processing/dp_counts.py" line="446" />
       <source>Largest a</source>
       <translation>Grootste a</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="446" />
+      <location filename="../processing/dp_counts.py" line="447" />
       <source>Smallest a</source>
       <translation>Kleinste a</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="447" />
+      <location filename="../processing/dp_counts.py" line="448" />
       <source>Median weight of the prior, a / (a + E)</source>
       <translation>Mediaan van het gewicht van de a-prioriverdeling, a / (a + E)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="450" />
+      <location filename="../processing/dp_counts.py" line="451" />
       <source>True counts outside their bounds [L, U]</source>
       <translation>Ware aantallen buiten hun grenzen [L, U]</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="451" />
+      <location filename="../processing/dp_counts.py" line="452" />
       <source>Correlation of true and mean synthetic rates</source>
       <translation>Correlatie tussen ware en gemiddelde synthetische cijfers</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="452" />
+      <location filename="../processing/dp_counts.py" line="453" />
       <source>Mean absolute difference of counts (mean synthetic − true)</source>
       <translation>Gemiddeld absoluut verschil van de aantallen (gemiddeld synthetisch − waar)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="456" />
+      <location filename="../processing/dp_counts.py" line="457" />
       <source>Guarantee</source>
       <translation>Garantie</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="457" />
+      <location filename="../processing/dp_counts.py" line="458" />
       <source>ε-differential privacy (δ = 0) for each synthetic data set: moving one event from one group to another (the total unchanged) changes the probability of any output by at most a factor e^ε. The total is published exactly. Priors calibrated with the pairwise bound (each of the two groups involved contributes at most ε/2).</source>
       <translation>ε-differentiële privacy (δ = 0) voor elke synthetische dataset: het verplaatsen van één gebeurtenis van de ene groep naar een andere (bij een ongewijzigd totaal) verandert de kans op elke mogelijke uitvoer met ten hoogste een factor e^ε. Het totaal wordt exact gepubliceerd. De a-prioriverdelingen zijn gekalibreerd met de paarsgewijze grens (elk van de twee betrokken groepen draagt ten hoogste ε/2 bij).</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="464" />
+      <location filename="../processing/dp_counts.py" line="465" />
       <source>Settings</source>
       <translation>Instellingen</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="465" />
+      <location filename="../processing/dp_counts.py" line="466" />
       <source>Prior informativeness</source>
       <translation>Informatiegehalte van de a-prioriverdelingen</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="466" />
+      <location filename="../processing/dp_counts.py" line="467" />
       <source>CONFIDENTIAL: comparison with the true counts (do not publish)</source>
       <translation>VERTROUWELIJK: vergelijking met de ware aantallen (niet publiceren)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="467" />
+      <location filename="../processing/dp_counts.py" line="468" />
       <source>CONFIDENTIAL: true versus synthetic rates</source>
       <translation>VERTROUWELIJK: ware versus synthetische cijfers</translation>
     </message>
@@ -1289,317 +1294,317 @@
       <translation>{0}: GDAL kan {1} niet lezen.</translation>
     </message>
     <message>
-      <location filename="../processing/layers.py" line="89" />
+      <location filename="../processing/layers.py" line="92" />
       <source>{0}: {1} is rotated or not north-up; warp it first.</source>
       <translation>{0}: {1} is gedraaid of niet naar het noorden gericht; herprojecteer het eerst (warp).</translation>
     </message>
     <message>
-      <location filename="../processing/layers.py" line="123" />
+      <location filename="../processing/layers.py" line="126" />
       <source>{0}: the layer has no features to measure distances to.</source>
       <translation>{0}: de laag heeft geen objecten waartoe afstanden kunnen worden gemeten.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="84" />
+      <location filename="../processing/lgcp_fit.py" line="85" />
       <source>Fit a log-Gaussian Cox process</source>
       <translation>Log-Gaussisch Cox-proces schatten</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="87" />
+      <location filename="../processing/lgcp_fit.py" line="88" />
       <source>Point process models</source>
       <translation>Puntprocesmodellen</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="93" />
+      <location filename="../processing/lgcp_fit.py" line="94" />
       <source>Bayesian fit of an LGCP (SPDE Matérn field, covariates, offset) to a point pattern.</source>
       <translation>Bayesiaanse schatting van een LGCP (SPDE-Matérnveld, covariaten, offset) op basis van een puntpatroon.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="97" />
+      <location filename="../processing/lgcp_fit.py" line="98" />
       <source>&lt;p&gt;Fits log λ(s) = offset(s) + x(s)'β + w(s), where w is a Gaussian field with Matérn covariance (smoothness 1) represented on a triangular mesh by the SPDE approach (Lindgren et al. 2011; Walder et al., Appendix A.1), with unknown effective range and marginal variance. The fast method integrates Laplace approximations over a grid of the two hyperparameters (INLA-style) and draws independent posterior samples. The model file feeds the synthesis tools.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Not a privacy mechanism.&lt;/b&gt; The model, intensity map and report are derived from the confidential points and are for the analyst: do not publish them. Publish synthetic points made from the model instead.&lt;/p&gt;</source>
       <translation>&lt;p&gt;Schat log λ(s) = offset(s) + x(s)'β + w(s), waarin w een Gaussisch veld met Matérn-covariantie (gladheid 1) is dat met de SPDE-aanpak (Lindgren et al. 2011; Walder et al., Appendix A.1) op een driehoeksnet (mesh) wordt weergegeven, met onbekend effectief bereik en onbekende marginale variantie. De snelle methode integreert Laplace-benaderingen over een rooster van de twee hyperparameters (zoals in INLA) en genereert onafhankelijke trekkingen uit de a-posterioriverdeling. Het modelbestand dient als invoer voor de synthesehulpmiddelen.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Geen privacymechanisme.&lt;/b&gt; Het model, de intensiteitskaart en het rapport zijn afgeleid van de vertrouwelijke punten en zijn bedoeld voor de analist: publiceer ze niet. Publiceer in plaats daarvan synthetische punten die met het model zijn gemaakt.&lt;/p&gt;</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="115" />
+      <location filename="../processing/lgcp_fit.py" line="116" />
       <source>The confidential points (cases, crimes, ...). At least 10.</source>
       <translation>De vertrouwelijke punten (ziektegevallen, misdrijven, ...). Ten minste 10.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="119" />
+      <location filename="../processing/lgcp_fit.py" line="120" />
       <source>Polygons of the study region (holes allowed); every point must lie inside. Empty: the points' bounding box enlarged by 5%.</source>
       <translation>Polygonen van het studiegebied (gaten toegestaan); elk punt moet erbinnen liggen. Leeg: de omhullende rechthoek van de punten, vergroot met 5%.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="125" />
+      <location filename="../processing/lgcp_fit.py" line="126" />
       <source>Covariate rasters</source>
       <translation>Covariaatrasters</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="126" />
+      <location filename="../processing/lgcp_fit.py" line="127" />
       <source>Rasters (band 1) used as covariates; each must cover the whole window. Reprojected to the working CRS if needed.</source>
       <translation>Rasters (band 1) die als covariaten worden gebruikt; elk raster moet het hele studiegebied bedekken. Zo nodig geherprojecteerd naar het werk-CRS.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="132" />
+      <location filename="../processing/lgcp_fit.py" line="133" />
       <source>Distance to features</source>
       <translation>Afstand tot objecten</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="133" />
+      <location filename="../processing/lgcp_fit.py" line="134" />
       <source>Adds the covariate 'distance to the nearest feature of this layer' (points, lines or polygon boundaries), e.g. John Snow's Broad Street pump.</source>
       <translation>Voegt de covariaat 'afstand tot het dichtstbijzijnde object van deze laag' toe (punten, lijnen of polygoongrenzen), bijv. de pomp in Broad Street van John Snow.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="139" />
+      <location filename="../processing/lgcp_fit.py" line="140" />
       <source>Offset raster (log scale)</source>
       <translation>Offsetraster (logschaal)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="140" />
+      <location filename="../processing/lgcp_fit.py" line="141" />
       <source>Known log-intensity offset, e.g. log population density; must cover the window.</source>
       <translation>Bekende offset van de log-intensiteit, bijv. de logaritme van de bevolkingsdichtheid; moet het studiegebied bedekken.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="143" />
+      <location filename="../processing/lgcp_fit.py" line="144" />
       <source>Largest mesh edge</source>
       <translation>Langste zijde van het driehoeksnet</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="144" />
+      <location filename="../processing/lgcp_fit.py" line="145" />
       <source>Mesh resolution inside the window, in CRS units. Empty: 1/40 of the window's larger side. Smaller is more accurate and slower (the number of nodes grows as 1/edge²).</source>
       <translation>Resolutie van het driehoeksnet binnen het studiegebied, in CRS-eenheden. Leeg: 1/40 van de langste zijde van het studiegebied. Een kleinere waarde is nauwkeuriger, maar trager (het aantal knopen groeit als 1/zijde²).</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="151" />
+      <location filename="../processing/lgcp_fit.py" line="152" />
       <source>Prior median of the range</source>
       <translation>A-priorimediaan van het bereik</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="153" />
+      <location filename="../processing/lgcp_fit.py" line="154" />
       <source>Centre of the log-normal prior on the effective range (Walder et al., Appendix A.5). Empty: 1/5 of the window's larger side.</source>
       <translation>Centrum van de lognormale a-prioriverdeling van het effectieve bereik (Walder et al., Appendix A.5). Leeg: 1/5 van de langste zijde van het studiegebied.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="160" />
+      <location filename="../processing/lgcp_fit.py" line="161" />
       <source>Prior median of the field's standard deviation</source>
       <translation>A-priorimediaan van de standaardafwijking van het veld</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="162" />
+      <location filename="../processing/lgcp_fit.py" line="163" />
       <source>Centre of the log-normal prior on the marginal standard deviation of the field (log scale).</source>
       <translation>Centrum van de lognormale a-prioriverdeling van de marginale standaardafwijking van het veld (logschaal).</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="167" />
+      <location filename="../processing/lgcp_fit.py" line="168" />
       <source>Prior on range and standard deviation</source>
       <translation>A-prioriverdeling van bereik en standaardafwijking</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="168" />
+      <location filename="../processing/lgcp_fit.py" line="169" />
       <source>Log-normal (Walder et al., Appendix A.5)</source>
       <translation>Lognormaal (Walder et al., Appendix A.5)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="168" />
+      <location filename="../processing/lgcp_fit.py" line="169" />
       <source>Penalised complexity (Fuglstad et al. 2019)</source>
       <translation>Penalised complexity (Fuglstad et al. 2019)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="172" />
+      <location filename="../processing/lgcp_fit.py" line="173" />
       <source>Log-normal: log-sd 1 around the two medians. Penalised complexity: P(range &lt; median) = 0.5 and P(sd &gt; median) = 0.05, which shrinks towards a smooth, weak field.</source>
       <translation>Lognormaal: log-sd 1 rond de twee medianen. Penalised complexity: P(bereik &lt; mediaan) = 0.5 en P(sd &gt; mediaan) = 0.05, wat krimpt naar een glad, zwak veld.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="181" />
+      <location filename="../processing/lgcp_fit.py" line="182" />
       <source>Integration of the intensity</source>
       <translation>Integratie van de intensiteit</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="182" />
+      <location filename="../processing/lgcp_fit.py" line="183" />
       <source>Edge midpoints (accurate)</source>
       <translation>Middens van de zijden (nauwkeurig)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="182" />
+      <location filename="../processing/lgcp_fit.py" line="183" />
       <source>Mesh nodes (dual mesh, as in the papers)</source>
       <translation>Knopen van het driehoeksnet (duaal net, zoals in de artikelen)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="186" />
+      <location filename="../processing/lgcp_fit.py" line="187" />
       <source>Quadrature of the intensity integral in the likelihood. The papers' dual-mesh rule overestimates the integral of a rough field and so the range; edge midpoints do not.</source>
       <translation>Kwadratuur van de intensiteitsintegraal in de aannemelijkheid. De regel met het duale net uit de artikelen overschat de integraal van een ruw veld en daarmee het bereik; de middens van de zijden doen dat niet.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="196" />
+      <location filename="../processing/lgcp_fit.py" line="197" />
       <source>Exact MCMC (slower; reference)</source>
       <translation>Exacte MCMC (langzamer; referentie)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="196" />
+      <location filename="../processing/lgcp_fit.py" line="197" />
       <source>Fast (Laplace + hyperparameter grid)</source>
       <translation>Snel (Laplace + rooster van hyperparameters)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="200" />
+      <location filename="../processing/lgcp_fit.py" line="201" />
       <source>Fast: Laplace approximations integrated over the hyperparameters, independent draws, seconds. MCMC: exact Metropolis-Hastings sampler (2 chains) with R-hat and effective sample sizes in the report; minutes.</source>
       <translation>Snel: Laplace-benaderingen geïntegreerd over de hyperparameters, onafhankelijke trekkingen, seconden. MCMC: exacte Metropolis-Hastings-sampler (2 ketens) met R-hat en effectieve steekproefomvang in het rapport; minuten.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="207" />
+      <location filename="../processing/lgcp_fit.py" line="208" />
       <source>Posterior draws</source>
       <translation>Trekkingen uit de a-posterioriverdeling</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="208" />
+      <location filename="../processing/lgcp_fit.py" line="209" />
       <source>Number of joint posterior draws stored in the model file.</source>
       <translation>Aantal gezamenlijke trekkingen uit de a-posterioriverdeling dat in het modelbestand wordt opgeslagen.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="212" />
+      <location filename="../processing/lgcp_fit.py" line="213" />
       <source>Intensity raster pixel size</source>
       <translation>Pixelgrootte van het intensiteitsraster</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="214" />
+      <location filename="../processing/lgcp_fit.py" line="215" />
       <source>Pixel size of the intensity raster. Empty: half the largest mesh edge.</source>
       <translation>Pixelgrootte van het intensiteitsraster. Leeg: de helft van de langste zijde van het driehoeksnet.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="217" />
+      <location filename="../processing/lgcp_fit.py" line="218" />
       <source>Needed only when the layer is in degrees.</source>
       <translation>Alleen nodig als de laag in graden is.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="221" />
+      <location filename="../processing/lgcp_fit.py" line="222" />
       <source>Fitted model (CONFIDENTIAL)</source>
       <translation>Geschat model (VERTROUWELIJK)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="221" />
+      <location filename="../processing/lgcp_fit.py" line="222" />
       <source>LGCP model files (*.npz)</source>
       <translation>LGCP-modelbestanden (*.npz)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="223" />
+      <location filename="../processing/lgcp_fit.py" line="224" />
       <source>The posterior draws, mesh and covariate design, for the synthesis and risk tools.</source>
       <translation>De trekkingen uit de a-posterioriverdeling, het driehoeksnet en de opzet van de covariaten, voor de synthese- en risicohulpmiddelen.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="227" />
+      <location filename="../processing/lgcp_fit.py" line="228" />
       <source>Posterior intensity (CONFIDENTIAL)</source>
       <translation>A-posteriori-intensiteit (VERTROUWELIJK)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="229" />
+      <location filename="../processing/lgcp_fit.py" line="230" />
       <source>GeoTIFF: band 1 posterior mean, band 2 posterior sd of the intensity (points per squared CRS unit); NoData outside the window.</source>
       <translation>GeoTIFF: band 1 het a-posteriorigemiddelde, band 2 de a-posteriori-sd van de intensiteit (punten per vierkante CRS-eenheid); NoData buiten het studiegebied.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="238" />
+      <location filename="../processing/lgcp_fit.py" line="239" />
       <source>Parameter table (mean, sd, 95% interval), settings and a map of the intensity.</source>
       <translation>Parametertabel (gemiddelde, sd, 95%-interval), instellingen en een kaart van de intensiteit.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="242" />
+      <location filename="../processing/lgcp_fit.py" line="243" />
       <source>Conditional predictive ordinates (CONFIDENTIAL)</source>
       <translation>Conditionele predictieve ordinaten (VERTROUWELIJK)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="244" />
+      <location filename="../processing/lgcp_fit.py" line="245" />
       <source>Model check: the input points with cpo, the leave-one-out predictive density of each point given all the others (Walder et al. eqs. 7 and 9, per squared CRS unit), log_cpo, and cpo_ess, the effective number of posterior draws behind it (below about 20 the estimate is unstable). Low values flag points the model does not expect. Holds the confidential locations.</source>
       <translation>Modelcontrole: de invoerpunten met cpo, de leave-one-out-predictieve dichtheid van elk punt gegeven alle andere (Walder et al. vgl. 7 en 9, per vierkante CRS-eenheid), log_cpo, en cpo_ess, het effectieve aantal trekkingen uit de a-posterioriverdeling waarop die berust (onder ongeveer 20 is de schatting instabiel). Lage waarden markeren punten die het model niet verwacht. Bevat de vertrouwelijke locaties.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="251" />
+      <location filename="../processing/lgcp_fit.py" line="252" />
       <source>Mesh nodes</source>
       <translation>Knopen van het driehoeksnet</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="254" />
+      <location filename="../processing/lgcp_fit.py" line="255" />
       <source>Log pseudo-marginal likelihood (sum of log CPO; higher is better)</source>
       <translation>Log-pseudo-marginale aannemelijkheid (som van log CPO; hoger is beter)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="305" />
+      <location filename="../processing/lgcp_fit.py" line="307" />
       <source>Mesh: {0} nodes, largest edge {1:g}.</source>
       <translation>Driehoeksnet: {0} knopen, langste zijde {1:g}.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="309" />
+      <location filename="../processing/lgcp_fit.py" line="311" />
       <source>{0} points share their location with another point.</source>
       <translation>{0} punten delen hun locatie met een ander punt.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="339" />
+      <location filename="../processing/lgcp_fit.py" line="341" />
       <source>{0}: the fit to these {1} points is degenerate (every leave-one-out predictive density is 0; field variance {2:.3g}), so no model was written. An LGCP needs more points, or a prior that keeps the field smaller ({3}, {4}).</source>
       <translation>{0}: de fit aan deze {1} punten is ontaard (elke leave-one-out-voorspellende dichtheid is 0; veldvariantie {2:.3g}), dus er is geen model geschreven. Een LGCP heeft meer punten nodig, of een a-prioriverdeling die het veld kleiner houdt ({3}, {4}).</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="364" />
+      <location filename="../processing/lgcp_fit.py" line="366" />
       <source>CPO of the LGCP fit (CONFIDENTIAL)</source>
       <translation>CPO van de LGCP-schatting (VERTROUWELIJK)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="417" />
+      <location filename="../processing/lgcp_fit.py" line="419" />
       <source>mean | sd | 95% interval</source>
       <translation>gemiddelde | sd | 95%-interval</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="417" />
+      <location filename="../processing/lgcp_fit.py" line="419" />
       <source>parameter</source>
       <translation>parameter</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="419" />
+      <location filename="../processing/lgcp_fit.py" line="421" />
       <source>Points</source>
       <translation>Punten</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="424" />
+      <location filename="../processing/lgcp_fit.py" line="426" />
       <source>Hyperparameter grid points</source>
       <translation>Roosterpunten van de hyperparameters</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="425" />
+      <location filename="../processing/lgcp_fit.py" line="427" />
       <source>Points sharing a location</source>
       <translation>Punten met een gedeelde locatie</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="426" />
+      <location filename="../processing/lgcp_fit.py" line="428" />
       <source>Log pseudo-marginal likelihood (sum of log CPO)</source>
       <translation>Log-pseudo-marginale aannemelijkheid (som van log CPO)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="427" />
+      <location filename="../processing/lgcp_fit.py" line="429" />
       <source>Points whose CPO rests on fewer than 20 effective draws</source>
       <translation>Punten waarvan de CPO op minder dan 20 effectieve trekkingen berust</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="432" />
+      <location filename="../processing/lgcp_fit.py" line="434" />
       <source>This fit is derived from the confidential points. Keep the report, the model file and the intensity map internal.</source>
       <translation>Deze schatting is afgeleid van de vertrouwelijke punten. Houd het rapport, het modelbestand en de intensiteitskaart intern.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="437" />
+      <location filename="../processing/lgcp_fit.py" line="439" />
       <source>Posterior summary</source>
       <translation>Samenvatting van de a-posterioriverdeling</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="441" />
+      <location filename="../processing/lgcp_fit.py" line="443" />
       <source>A fixed seed was used (reproducible run).</source>
       <translation>Er is een vaste seed gebruikt (reproduceerbare uitvoering).</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="452" />
+      <location filename="../processing/lgcp_fit.py" line="454" />
       <source>MCMC convergence</source>
       <translation>Convergentie van de MCMC</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="453" />
+      <location filename="../processing/lgcp_fit.py" line="455" />
       <source>Trace plots</source>
       <translation>Traceplots</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="455" />
+      <location filename="../processing/lgcp_fit.py" line="457" />
       <source>Posterior mean intensity</source>
       <translation>A-posteriorigemiddelde van de intensiteit</translation>
     </message>
@@ -2529,177 +2534,177 @@
       <translation>{0}: geen enkele cel heeft ten minste {1} bijdragers, dus er zou niets worden gepubliceerd.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="408" />
+      <location filename="../processing/pufferfish_grid.py" line="409" />
       <source>Δ = {0:.3g} ≥ 1: the thesis's δ bound says nothing here.</source>
       <translation>Δ = {0:.3g} ≥ 1: de bovengrens van δ uit de scriptie zegt hier niets.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="482" />
+      <location filename="../processing/pufferfish_grid.py" line="483" />
       <source>Pufferfish grid ({0} {1})</source>
       <translation>Pufferfish-raster ({0} {1})</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="489" />
+      <location filename="../processing/pufferfish_grid.py" line="490" />
       <source>CONFIDENTIAL true values and noise ({0})</source>
       <translation>VERTROUWELIJK: ware waarden en ruis ({0})</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="499" />
+      <location filename="../processing/pufferfish_grid.py" line="500" />
       <source>total</source>
       <translation>totaal</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="500" />
+      <location filename="../processing/pufferfish_grid.py" line="501" />
       <source>geometric mean</source>
       <translation>meetkundig gemiddelde</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="500" />
+      <location filename="../processing/pufferfish_grid.py" line="501" />
       <source>mean</source>
       <translation>gemiddelde</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="509" />
+      <location filename="../processing/pufferfish_grid.py" line="510" />
       <source>whether a person's value lies in [x−c, x+c) or in [x+c, x+3c), for c = {0:g}</source>
       <translation>of de waarde van een persoon in [x−c, x+c) of in [x+c, x+3c) ligt, voor c = {0:g}</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="513" />
+      <location filename="../processing/pufferfish_grid.py" line="514" />
       <source>a person's value up to a factor k = {0:g} (relative intervals [ky, y/k))</source>
       <translation>wat de waarde van een persoon is, tot op een factor k = {0:g} (relatieve intervallen [ky, y/k))</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="514" />
+      <location filename="../processing/pufferfish_grid.py" line="515" />
       <source>ε-Pufferfish privacy with ε = {0:g} (ter Steege 2021, {1}): from the published map an attacker cannot learn {2} by more than a factor e^ε = {3:.4g}, whatever they believe about the values, as long as people's values are independent (eq. 5). Each person contributes to one cell, so this holds for the whole map.</source>
       <translation>ε-Pufferfish-privacy met ε = {0:g} (ter Steege 2021, {1}): uit de gepubliceerde kaart kan een aanvaller, ongeacht diens aannames over de waarden, niet met meer dan een factor e^ε = {3:.4g} afleiden {2}, zolang de waarden van personen onafhankelijk zijn (vgl. 5). Elke persoon draagt bij aan één cel, dus dit geldt voor de hele kaart.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="519" />
+      <location filename="../processing/pufferfish_grid.py" line="520" />
       <source>Corollary 3.2</source>
       <translation>Gevolg 3.2</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="519" />
+      <location filename="../processing/pufferfish_grid.py" line="520" />
       <source>Theorem 3.1</source>
       <translation>Stelling 3.1</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="521" />
+      <location filename="../processing/pufferfish_grid.py" line="522" />
       <source>Outputs are clamped to [L, U] (mechanism B, Section 4). The thesis analyses this as (ε, δ)-Pufferfish in its cumulative form (Definition 4.2) with δ ≤ Δ = {0:.4g}, the largest per-cell bound δ_max of a published cell ({1}). With bounds fixed before looking at the data, clamping is post-processing and the ε guarantee above holds unchanged; Δ is then a conservative figure.</source>
       <translation>De uitvoer wordt afgekapt tot [L, U] (mechanisme B, Sectie 4). De scriptie analyseert dit als (ε, δ)-Pufferfish in de cumulatieve vorm (Definitie 4.2) met δ ≤ Δ = {0:.4g}, de grootste bovengrens δ_max per cel onder de gepubliceerde cellen ({1}). Als de grenzen zijn vastgelegd voordat naar de gegevens is gekeken, is het afkappen een nabewerking en blijft de bovenstaande ε-garantie onverkort gelden; Δ is dan een conservatieve waarde.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="527" />
+      <location filename="../processing/pufferfish_grid.py" line="528" />
       <source>Corollary 4.5</source>
       <translation>Gevolg 4.5</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="527" />
+      <location filename="../processing/pufferfish_grid.py" line="528" />
       <source>Theorem 4.4</source>
       <translation>Stelling 4.4</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="529" />
+      <location filename="../processing/pufferfish_grid.py" line="530" />
       <source>Here the bounds were derived from the data, so the smallest and largest value are not protected.</source>
       <translation>Hier zijn de grenzen uit de gegevens afgeleid, dus de kleinste en de grootste waarde zijn niet beschermd.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="538" />
+      <location filename="../processing/pufferfish_grid.py" line="539" />
       <source>absolute</source>
       <translation>absoluut</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="538" />
+      <location filename="../processing/pufferfish_grid.py" line="539" />
       <source>relative</source>
       <translation>relatief</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="541" />
+      <location filename="../processing/pufferfish_grid.py" line="542" />
       <source>Bounded mechanism</source>
       <translation>Begrensd mechanisme</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="541" />
+      <location filename="../processing/pufferfish_grid.py" line="542" />
       <source>no</source>
       <translation>nee</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="541" />
+      <location filename="../processing/pufferfish_grid.py" line="542" />
       <source>yes</source>
       <translation>ja</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="542" />
+      <location filename="../processing/pufferfish_grid.py" line="543" />
       <source>Minimum contributors per cell</source>
       <translation>Minimumaantal bijdragers per cel</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="543" />
+      <location filename="../processing/pufferfish_grid.py" line="544" />
       <source>Published cells</source>
       <translation>Gepubliceerde cellen</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="544" />
+      <location filename="../processing/pufferfish_grid.py" line="545" />
       <source>Occupied cells left out (n below the minimum)</source>
       <translation>Weggelaten bezette cellen (n onder het minimum)</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="550" />
+      <location filename="../processing/pufferfish_grid.py" line="551" />
       <source>Contribution bounds</source>
       <translation>Grenzen voor bijdragen</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="550" />
+      <location filename="../processing/pufferfish_grid.py" line="551" />
       <source>derived from the data (NOT private)</source>
       <translation>afgeleid uit de gegevens (NIET privacyveilig)</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="554" />
+      <location filename="../processing/pufferfish_grid.py" line="555" />
       <source>derived from the data</source>
       <translation>afgeleid uit de gegevens</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="563" />
+      <location filename="../processing/pufferfish_grid.py" line="564" />
       <source>Privacy guarantee</source>
       <translation>Privacygarantie</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="566" />
+      <location filename="../processing/pufferfish_grid.py" line="567" />
       <source>What is not protected</source>
       <translation>Wat niet beschermd is</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="567" />
+      <location filename="../processing/pufferfish_grid.py" line="568" />
       <source>Locations and counts: the map shows which cells are occupied and publishes the number of contributors n of each cell exactly. The secrets protected are the values only.</source>
       <translation>Locaties en aantallen: de kaart laat zien welke cellen bezet zijn en publiceert het aantal bijdragers n van elke cel exact. Alleen de waarden zijn als geheimen beschermd.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="576" />
+      <location filename="../processing/pufferfish_grid.py" line="577" />
       <source>Warning: bounds derived from the data</source>
       <translation>Waarschuwing: grenzen afgeleid uit de gegevens</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="577" />
+      <location filename="../processing/pufferfish_grid.py" line="578" />
       <source>The clamp limits L and U were computed from the smallest and largest value in the data. Both values can be recovered from the map: from cells published at the limits, and from delta_max or Δ together with noise_scale (with the default margin γ = L_t). This is not private.</source>
       <translation>De afkapgrenzen L en U zijn berekend uit de kleinste en de grootste waarde in de gegevens. Beide waarden zijn uit de kaart te herleiden: uit cellen die op de grenzen zijn gepubliceerd, en uit delta_max of Δ in combinatie met noise_scale (bij de standaardmarge γ = L_t). Dit is niet privacyveilig.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="588" />
+      <location filename="../processing/pufferfish_grid.py" line="589" />
       <source>Warning: Δ ≥ 1</source>
       <translation>Waarschuwing: Δ ≥ 1</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="589" />
+      <location filename="../processing/pufferfish_grid.py" line="590" />
       <source>The thesis's bound on δ is at least 1 here, so it guarantees nothing for the clamped map.</source>
       <translation>De bovengrens van δ uit de scriptie is hier ten minste 1 en biedt dus geen enkele garantie voor de afgekapte kaart.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="595" />
+      <location filename="../processing/pufferfish_grid.py" line="596" />
       <source>Warning: fixed seed</source>
       <translation>Waarschuwing: vaste seed</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="596" />
+      <location filename="../processing/pufferfish_grid.py" line="597" />
       <source>A random seed was given, so the noise can be recomputed by anyone who knows it. Do not publish this map.</source>
       <translation>Er is een seed opgegeven, dus iedereen die deze kent kan de ruis opnieuw berekenen. Publiceer deze kaart niet.</translation>
     </message>

@@ -9,6 +9,7 @@ from __future__ import annotations
 import html
 import math
 import os
+import re
 from dataclasses import dataclass
 
 from qgis.core import (
@@ -32,6 +33,7 @@ from qgis.core import (
     QgsUnitTypes,
     QgsWkbTypes,
 )
+from qgis.PyQt.QtCore import QVariant
 
 from ..plugin import dependencies
 from ..plugin.i18n import tr as _tr
@@ -203,20 +205,33 @@ def working_crs(alg, parameters, context, source, input_name: str, crs_name: str
 
 
 def numeric_field_index(source, parameter: str, field: str) -> int:
-    """Index of the numeric ``field`` of ``source`` (matched as QGIS does, ignoring case), or a
-    QgsProcessingException naming ``parameter`` if it is missing or not numeric (processing.run and
-    qgis_process do not enforce a field parameter's type filter)."""
+    """Index of ``field`` of ``source`` (matched as QGIS does, ignoring case) for numeric values, or a
+    QgsProcessingException naming ``parameter`` if it is missing or neither numeric nor text (processing.run
+    and qgis_process do not enforce a field parameter's type filter). Text is allowed because OGR reads CSV
+    columns as text; :func:`as_number` then converts each value or names the one that is not a number."""
     idx = source.fields().lookupField(field)
     if idx < 0:
         raise QgsProcessingException(_tr("{0}: the layer has no field '{1}'.").format(parameter, field))
     definition = source.fields().at(idx)
-    if not definition.isNumeric():
+    if not (definition.isNumeric() or definition.type() == QVariant.String):
         raise QgsProcessingException(
             _tr("{0}: field '{1}' is not numeric (it is {2}); choose a numeric field.").format(
                 parameter, definition.name(), definition.typeName()
             )
         )
     return idx
+
+
+def as_number(value, parameter: str, field: str, feature_id) -> float:
+    """``float(value)``, or a QgsProcessingException naming the parameter, the feature and the value."""
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        raise QgsProcessingException(
+            _tr("{0}: feature {1} has '{2}' in '{3}', which is not a number.").format(
+                parameter, feature_id, value, field
+            )
+        ) from None
 
 
 def read_point_values(
@@ -265,7 +280,7 @@ def read_point_values(
             if value is None or value == NULL:
                 null_values += 1
                 continue
-            ts.append(float(value))
+            ts.append(as_number(value, field_name, field, feature.id()))
         xs.append(point.x())
         ys.append(point.y())
     problems = []
@@ -363,50 +378,80 @@ def ensure_folder(path: str, parameter: str, create: bool = True) -> None:
         raise QgsProcessingException(_tr("{0}: {1} cannot be written (no permission).").format(parameter, path))
 
 
+_OGR_DBNAME = re.compile(r"""dbname=(?:'([^']*)'|"([^"]*)"|(\S+))""")
+_OGR_TABLE = re.compile(r"""table=(?:"([^"]*)"|'([^']*)'|(\S+))""")
+
+
+def output_target(value: str, default_ext: str = "") -> tuple[str, str | None]:
+    """``(file, layer)`` an output destination writes: ``layer`` is ``None`` when the whole file is (re)written,
+    a table name for the dialog's "append to GeoPackage" form ``ogr:dbname='f.gpkg' table="t"``. ``("", None)``
+    for what is not a local file (temporary, memory and database outputs). A plain path without extension gets
+    ``default_ext``, as QGIS does for sinks (gpkg) and rasters (tif)."""
+    if not value or value == "TEMPORARY_OUTPUT" or value.startswith(("memory:", "postgres:", "postgis:")):
+        return "", None
+    if value.startswith("ogr:"):
+        db, table = _OGR_DBNAME.search(value), _OGR_TABLE.search(value)
+        if db is None:
+            return "", None
+        path = next(g for g in db.groups() if g is not None)
+        return path, (next(g for g in table.groups() if g is not None) if table else None)
+    if "://" in value or value.startswith("spatialite:"):
+        return "", None
+    path = value.split("|")[0]
+    if default_ext and not os.path.splitext(path)[1]:
+        path = f"{path}.{default_ext}"
+    return path, None
+
+
 def output_file(path: str) -> str:
-    """The file behind an output destination (``/a/b.gpkg|layername=x`` -> ``/a/b.gpkg``), or "" for one
-    that is not a local file (memory layers, databases)."""
-    if not path or path.startswith(("memory:", "ogr:", "postgres:", "postgis:", "spatialite:")) or "://" in path:
-        return ""
-    return path.split("|")[0]
+    """The local file behind an output destination, or "" (see :func:`output_target`)."""
+    return output_target(path)[0]
 
 
-def destination_path(parameters: dict, name: str) -> str:
-    """The local file a sink parameter will write, read from the raw value (a string or a
+def destination_target(parameters: dict, name: str, default_ext: str = "gpkg") -> tuple[str, str | None]:
+    """:func:`output_target` of a sink or raster parameter, read from the raw value (a string or a
     QgsProcessingOutputLayerDefinition) without resolving it: resolving registers the layer to load on
-    completion, which must happen once, when the sink is made. "" for temporary, memory or database outputs."""
+    completion, which must happen once, when the sink is made."""
     value = parameters.get(name)
     if isinstance(value, QgsProcessingOutputLayerDefinition):
         value = value.sink.staticValue()
-    if not isinstance(value, str) or value == "TEMPORARY_OUTPUT":
-        return ""
-    return output_file(value)
+    if not isinstance(value, str):
+        return "", None
+    return output_target(value, default_ext)
 
 
-def check_outputs(alg, parameters, context, sinks=(), files=()) -> None:
+def destination_path(parameters: dict, name: str, default_ext: str = "gpkg") -> str:
+    """The local file a sink (or raster, ``default_ext="tif"``) parameter writes, or ""."""
+    return destination_target(parameters, name, default_ext)[0]
+
+
+def check_outputs(alg, parameters, context, sinks=(), files=(), rasters=()) -> None:
     """Before any work (creating nothing): refuse outputs that share a file or cannot be written.
-    ``sinks`` are feature-sink parameter names, ``files`` file-destination parameter names."""
-    paths = {name: destination_path(parameters, name) for name in sinks}
-    paths.update({name: alg.parameterAsFileOutput(parameters, name, context) for name in files})
-    check_distinct_outputs(paths)
-    for name, path in paths.items():
+    ``sinks``, ``files`` and ``rasters`` are feature-sink, file-destination and raster-destination names."""
+    targets = {name: destination_target(parameters, name) for name in sinks}
+    targets.update({name: destination_target(parameters, name, "tif") for name in rasters})
+    targets.update({name: (alg.parameterAsFileOutput(parameters, name, context), None) for name in files})
+    check_distinct_outputs(targets)
+    for name, (path, _) in targets.items():
         ensure_folder(path, name, create=False)
 
 
-def check_distinct_outputs(outputs: dict[str, str]) -> None:
-    """Refuse two outputs (parameter -> destination) that would write the same file (one would destroy the
-    other), naming the second parameter."""
-    seen: dict[str, str] = {}
+def check_distinct_outputs(outputs: dict) -> None:
+    """Refuse two outputs that would write the same file (one would destroy the other), naming the second
+    parameter. ``outputs`` maps a parameter to a resolved path or to a ``(file, layer)`` target; two layers
+    appended to one GeoPackage under different names do not clash."""
+    seen: dict[str, list[tuple[str, str | None]]] = {}
     for parameter, destination in outputs.items():
-        path = output_file(destination)
+        path, layer = destination if isinstance(destination, tuple) else output_target(destination)
         if not path:
             continue
         key = os.path.realpath(path)
-        if key in seen:
-            raise QgsProcessingException(
-                _tr("{0}: writes the same file as {1} ({2}); choose another file.").format(parameter, seen[key], path)
-            )
-        seen[key] = parameter
+        for other, other_layer in seen.get(key, []):
+            if layer is None or other_layer is None or layer == other_layer:
+                raise QgsProcessingException(
+                    _tr("{0}: writes the same file as {1} ({2}); choose another file.").format(parameter, other, path)
+                )
+        seen.setdefault(key, []).append((parameter, layer))
 
 
 def write_html_report(path: str, title: str, sections: list[tuple[str, object]]) -> None:

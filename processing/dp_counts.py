@@ -23,6 +23,7 @@ from qgis.core import (
 from .base import (
     FeedbackProgress,
     SpatialPrivacyAlgorithm,
+    as_number,
     ensure_folder,
     figure_data_uri,
     make_rng,
@@ -276,7 +277,7 @@ class DPCountsAlgorithm(SpatialPrivacyAlgorithm):
                     raise QgsProcessingException(
                         self.tr("{0}: feature {1} has no value in '{2}'.").format(param, feature.id(), names[param])
                     )
-                values[param].append(float(value))
+                values[param].append(as_number(value, param, names[param], feature.id()))
         if len(ids) < 2:
             raise QgsProcessingException(self.tr("{0}: need at least two groups (features).").format(self.INPUT))
         return source, ids, values, prior_param, names

@@ -77,7 +77,10 @@ def read_raster(alg, parameters, layer, name: str, work_crs):
         raise QgsProcessingException(tr("{0}: GDAL cannot read {1}.").format(name, layer.source()))
     _refuse_missing_crs(name, defined_crs(layer.crs()), work_crs)
     if defined_crs(layer.crs()).isValid() and work_crs.isValid() and layer.crs() != work_crs:
-        dataset = gdal.Warp("", dataset, format="MEM", dstSRS=work_crs.toWkt(), resampleAlg="bilinear")
+        # srcSRS: the layer's CRS, which the user may have set in QGIS while the file itself has none
+        dataset = gdal.Warp(
+            "", dataset, format="MEM", srcSRS=layer.crs().toWkt(), dstSRS=work_crs.toWkt(), resampleAlg="bilinear"
+        )
     band = dataset.GetRasterBand(1)
     values = band.ReadAsArray().astype(np.float64)
     nodata = band.GetNoDataValue()

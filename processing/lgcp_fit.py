@@ -26,6 +26,7 @@ from .base import (
     check_outputs,
     crs_key,
     destination_path,
+    destination_target,
     ensure_folder,
     figure_data_uri,
     make_rng,
@@ -269,10 +270,11 @@ class FitLGCPAlgorithm(SpatialPrivacyAlgorithm):
             self,
             parameters,
             context,
-            sinks=(self.OUTPUT_CPO, self.OUTPUT_INTENSITY),
+            sinks=(self.OUTPUT_CPO,),
+            rasters=(self.OUTPUT_INTENSITY,),
             files=(self.OUTPUT_MODEL, self.OUTPUT_REPORT),
         )
-        early_raster = destination_path(parameters, self.OUTPUT_INTENSITY)
+        early_raster = destination_path(parameters, self.OUTPUT_INTENSITY, "tif")
         if early_raster:
             check_raster_path(early_raster, self.OUTPUT_INTENSITY)
 
@@ -344,12 +346,12 @@ class FitLGCPAlgorithm(SpatialPrivacyAlgorithm):
             )
         files = {self.OUTPUT_MODEL: model_path, self.OUTPUT_INTENSITY: raster_path, self.OUTPUT_REPORT: report_path}
         if parameters.get(self.OUTPUT_CPO) not in (None, ""):
-            files[self.OUTPUT_CPO] = destination_path(parameters, self.OUTPUT_CPO)
+            files[self.OUTPUT_CPO] = destination_target(parameters, self.OUTPUT_CPO)
         check_distinct_outputs(files)
         if raster_path:
             check_raster_path(raster_path, self.OUTPUT_INTENSITY)
         for name, path in files.items():
-            ensure_folder(path, name)
+            ensure_folder(path[0] if isinstance(path, tuple) else path, name)
         report = self._report(posterior, setup, seed, intensity, cpo) if report_path else None
         posterior.save(model_path)
         results = {self.OUTPUT_MODEL: model_path, self.NODES: setup.mesh.n_nodes, self.LPML: lpml}

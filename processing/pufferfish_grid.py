@@ -27,7 +27,7 @@ from .base import (
     cell_geometry,
     cell_id,
     check_distinct_outputs,
-    destination_path,
+    destination_target,
     ensure_folder,
     make_rng,
     parameter_error,
@@ -388,12 +388,13 @@ class PufferfishGridAlgorithm(SpatialPrivacyAlgorithm):
                 raise QgsProcessingException(f"{self.OUTPUT_RASTER}: {error}") from None
         report_path = self.parameterAsFileOutput(parameters, self.REPORT, context)
         report = self._report(grid, field_name, seed, len(points.x)) if report_path else None
-        output_path = destination_path(parameters, self.OUTPUT)
-        confidential_path = destination_path(parameters, self.CONFIDENTIAL_OUTPUT)
+        output_target = destination_target(parameters, self.OUTPUT)
+        confidential_target = destination_target(parameters, self.CONFIDENTIAL_OUTPUT)
+        output_path, confidential_path = output_target[0], confidential_target[0]
         check_distinct_outputs(
             {
-                self.OUTPUT: output_path,
-                self.CONFIDENTIAL_OUTPUT: confidential_path,
+                self.OUTPUT: output_target,
+                self.CONFIDENTIAL_OUTPUT: confidential_target,
                 self.OUTPUT_RASTER: raster_path,
                 self.REPORT: report_path,
             }

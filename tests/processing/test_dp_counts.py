@@ -239,12 +239,27 @@ def test_clashing_and_text_fields_are_refused(tmp_path):
         "EPSILON": 1.0,
         "OUTPUT": str(tmp_path / "out" / "synthetic.gpkg"),
     }
-    with pytest.raises(QgsProcessingException, match=r"RATE_FIELD: field 'label' is not numeric"):
+    # text is allowed (OGR reads CSV columns as text), but every value must be a number
+    with pytest.raises(QgsProcessingException, match=r"RATE_FIELD: feature \d+ has 'x' in 'label', which is not a"):
         processing.run(ALG, params)
     params["RATE_FIELD"] = "rate"  # an output column name taken by an input field would shift the columns
     with pytest.raises(QgsProcessingException, match=r"INPUT: the layer already has a field named 'prior_expected'"):
         processing.run(ALG, params)
     assert not (tmp_path / "out").exists()
+
+
+def test_csv_table_with_text_columns_works(areas_table, tmp_path):
+    # a CSV given by path: OGR reads every column as text; the numbers in it must still be used
+    source = QgsVectorLayer(areas_table, "t", "ogr")
+    csv = tmp_path / "areas.csv"
+    lines = ["area_id,unemployed,dwellings,prior_rate"]
+    lines += [f"{f['area_id']},{f['unemployed']},{f['dwellings']},{f['prior_rate']!r}" for f in source.getFeatures()]
+    csv.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    layer = QgsVectorLayer(str(csv), "csv", "ogr")
+    assert layer.isValid() and layer.fields().field("unemployed").type() == QVariant.String
+    result = processing.run(ALG, base(str(csv), tmp_path, OUTPUT=str(tmp_path / "csv_out.gpkg")))
+    _, feats = features(result["OUTPUT"])
+    assert result["GROUPS"] == 95 and sum(f["syn_1"] for f in feats) == sum(c for c, _ in truth(areas_table).values())
 
 
 def test_cancel_writes_nothing(areas, tmp_path):

@@ -244,3 +244,21 @@ def test_a_degenerate_fit_is_refused_and_no_model_is_written(snow, tmp_path):
     with pytest.raises(QgsProcessingException, match=r"INPUT: the fit to these 12 points is degenerate"):
         processing.run(ALG, params)
     assert not out.exists()
+
+
+def test_raster_whose_crs_is_set_only_in_qgis_is_warped_from_it(tmp_path):
+    # a GeoTIFF without SRS whose layer CRS the user set in QGIS: the warp must start from the layer's CRS
+    # (GDAL alone sees no SRS and silently keeps the coordinates)
+    from qgis.core import QgsCoordinateReferenceSystem, QgsCoordinateTransform, QgsProject
+
+    from spatial_privacy.processing.layers import read_raster
+    from spatial_privacy.processing.raster import write_float_raster
+
+    path = str(tmp_path / "no_srs.tif")
+    write_float_raster(path, np.ones((10, 10)), 530000.0, 181000.0, 100.0, QgsCoordinateReferenceSystem())
+    layer = QgsRasterLayer(path, "cov")
+    layer.setCrs(QgsCoordinateReferenceSystem("EPSG:27700"))
+    web = QgsCoordinateReferenceSystem("EPSG:3857")
+    grid = read_raster(None, {}, layer, "COVARIATES", web)
+    corner = QgsCoordinateTransform(layer.crs(), web, QgsProject.instance()).transform(QgsPointXY(530000.0, 181000.0))
+    assert grid.x_min == pytest.approx(corner.x(), abs=200.0) and grid.y_max == pytest.approx(corner.y(), abs=200.0)

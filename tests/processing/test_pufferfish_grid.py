@@ -436,16 +436,41 @@ def test_bad_input_is_refused_and_nothing_is_written(enterprises, tmp_path, make
         ({"OUTPUT_RASTER": "raster.gpkg"}, r"OUTPUT_RASTER: GDAL cannot create 64-bit float 'gpkg' rasters"),
         ({"OUTPUT": "same.gpkg", "OUTPUT_RASTER": "same.gpkg"}, r"OUTPUT_RASTER: writes the same file as OUTPUT"),
         ({"REPORT": "a_folder"}, r"REPORT: .*a_folder is a folder"),
+        # QGIS adds .gpkg to a sink path without extension: the confidential layer would replace the public one
+        ({"OUTPUT": "pub", "CONFIDENTIAL_OUTPUT": "pub.gpkg"}, r"CONFIDENTIAL_OUTPUT: writes the same file as OUTPUT"),
+        # the dialog's "append a layer to a GeoPackage" form, then the whole file overwritten by another output
+        (
+            {"OUTPUT": "ogr:dbname='{out}/p.gpkg' table=\"pub\"", "CONFIDENTIAL_OUTPUT": "p.gpkg"},
+            r"CONFIDENTIAL_OUTPUT: writes the same file as OUTPUT",
+        ),
     ],
 )
 def test_output_problems_are_refused_before_anything_is_written(enterprises, tmp_path, outputs, pattern):
     out = tmp_path / "out"
     (out / "a_folder").mkdir(parents=True)
     params = base(enterprises, out, CONFIDENTIAL_OUTPUT=str(out / "confidential.gpkg"))
-    params.update({name: str(out / value) for name, value in outputs.items()})
+    params.update(
+        {name: value.format(out=out) if "{out}" in value else str(out / value) for name, value in outputs.items()}
+    )
     with pytest.raises(QgsProcessingException, match=pattern):
         run(params)
     assert [p.name for p in out.iterdir()] == ["a_folder"]
+
+
+def test_two_layers_in_one_geopackage_are_allowed(enterprises, tmp_path):
+    db = tmp_path / "both.gpkg"
+    params = base(
+        enterprises,
+        tmp_path,
+        SEED=5,
+        OUTPUT=f"ogr:dbname='{db}' table=\"published\" (geom)",
+        CONFIDENTIAL_OUTPUT=f"ogr:dbname='{db}' table=\"confidential\" (geom)",
+    )
+    run(params)
+    public = QgsVectorLayer(f"{db}|layername=published", "p", "ogr")
+    secret = QgsVectorLayer(f"{db}|layername=confidential", "c", "ogr")
+    assert public.isValid() and secret.isValid() and public.featureCount() == secret.featureCount() > 0
+    assert "true_value" not in public.fields().names() and "true_value" in secret.fields().names()
 
 
 def test_defaults_apply_when_parameters_are_omitted(enterprises, tmp_path):
