@@ -128,6 +128,10 @@ class PufferfishSettings:
         with np.errstate(over="ignore", divide="ignore"):
             largest_scale = float(noise_scale(self, np.array([1]))[0])
         if not math.isfinite(largest_scale):
+            if self.error_model == ErrorModel.ABSOLUTE and not math.isfinite(4.0 * self.interval):
+                raise ParameterError(
+                    "interval", f"the interval c = {self.interval!r} is so large that the noise overflows"
+                )
             raise ParameterError("epsilon", f"epsilon {self.epsilon!r} is so small that the noise scale overflows")
         if int(self.min_count) != self.min_count or self.min_count < 1:
             raise ParameterError("min_count", f"the minimum count must be a whole number >= 1, got {self.min_count!r}")

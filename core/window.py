@@ -250,7 +250,8 @@ class Window:
         pad = margin * max(xmax - xmin, ymax - ymin)
         if not (xmax - xmin + 2 * pad > 0 and ymax - ymin + 2 * pad > 0):
             raise ParameterError(
-                "points", "the points' bounding box has zero area: give a window explicitly or a margin > 0"
+                "points",
+                "the points' bounding box has zero area (all on one line or one spot): give a study window explicitly",
             )
         return cls.rectangle(xmin - pad, ymin - pad, xmax + pad, ymax + pad)
 

@@ -98,7 +98,11 @@ def radial(
         while todo.size:
             rounds += 1
             if rounds > max_rounds:
-                raise ParameterError("radius", "points could not be kept inside the window; are they outside it?")
+                raise ParameterError(
+                    "radius",
+                    f"{todo.size} points could not be kept inside the window after {max_rounds} redraws: the radius "
+                    f"{radius:g} is much larger than the window around them (or they lie outside it)",
+                )
             dx, dy = draw(todo.size)
             out_x[todo], out_y[todo] = x[todo] + dx, y[todo] + dy
             todo = todo[~window.contains(out_x[todo], out_y[todo])]

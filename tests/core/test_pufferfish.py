@@ -240,6 +240,7 @@ def test_same_seed_same_map_other_seed_other_map(fine_grid):
         (dict(epsilon=1e-310), "epsilon"),
         (dict(interval=0.0), "interval"),
         (dict(interval=None), "interval"),
+        (dict(interval=1e308), "interval"),  # 4c/(n eps) overflows because of c, not epsilon
         (dict(error_model=REL, relative_k=1.0), "relative_k"),
         (dict(error_model=REL, relative_k=0.0), "relative_k"),
         (dict(error_model=REL, relative_k=None), "relative_k"),
