@@ -523,7 +523,12 @@ def write_point_sink(alg, parameters, context, name: str, x, y, points: PointVal
     for field_name, values in columns:
         kind = getattr(values, "dtype", None)
         fields.append(int_field(field_name) if kind is not None and kind.kind in "iu" else double_field(field_name))
-    ensure_folder(destination_path(parameters, name), name)
+    path = destination_path(parameters, name)
+    ensure_folder(path, name)
+    as_csv = path.lower().endswith(".csv")
+    if as_csv:  # a CSV sink drops the geometry: keep the coordinates (in the layer's CRS) as columns
+        fields.append(double_field("x"))
+        fields.append(double_field("y"))
     sink, dest = alg.parameterAsSink(parameters, name, context, fields, QgsWkbTypes.Point, points.source_crs)
     if sink is None:
         raise QgsProcessingException(alg.invalidSinkError(parameters, name))
@@ -535,7 +540,11 @@ def write_point_sink(alg, parameters, context, name: str, x, y, points: PointVal
             geometry.transform(to_source)
         feature = QgsFeature(fields)
         feature.setGeometry(geometry)
-        feature.setAttributes([values[k] for values in lists])
+        attributes = [values[k] for values in lists]
+        if as_csv:
+            point = geometry.asPoint()
+            attributes += [point.x(), point.y()]
+        feature.setAttributes(attributes)
         sink.addFeature(feature, QgsFeatureSink.FastInsert)
     if context.willLoadLayerOnCompletion(dest):
         context.layerToLoadOnCompletionDetails(dest).name = layer_name

@@ -378,3 +378,17 @@ def test_a_pattern_swamped_by_noise_is_flagged(deaths, tmp_path):
     feedback = QgsProcessingFeedback()
     run(deaths, tmp_path, feedback=feedback, METHOD=LAPLACE, ALPHA=None, OUTPUT=str(tmp_path / "b.gpkg"))
     assert "over ten times" not in feedback.textLog()
+
+
+def test_csv_output_keeps_the_coordinates(deaths, tmp_path):
+    # OGR's CSV writer drops the geometry; the synthetic points must still be there, as x and y columns
+    import csv
+
+    path = tmp_path / "syn.csv"
+    result = run(deaths, tmp_path, METHOD=LAPLACE, ALPHA=None, OUTPUT=str(path))
+    with open(path, newline="", encoding="utf-8") as handle:
+        rows = list(csv.DictReader(handle))
+    assert len(rows) == result["SYNTHETIC_COUNT"] > 0 and set(rows[0]) == {"syn_id", "x", "y"}
+    _, _, domain = snow_domain(deaths)
+    xy = np.array([[float(r["x"]), float(r["y"])] for r in rows])
+    assert domain.contains(xy[:, 0], xy[:, 1]).all()
