@@ -511,6 +511,17 @@ def crs_key(crs: QgsCoordinateReferenceSystem) -> str:
     return "" if "Undefined" in wkt.split(",")[0] else wkt
 
 
+def note_cancel_during_writing(feedback) -> None:
+    """Writing is not interrupted (a half-written layer would be worse); say so if Cancel came meanwhile."""
+    if feedback is not None and feedback.isCanceled():
+        feedback.pushWarning(
+            _tr(
+                "Cancel came while the output was being written; it was finished so that no half-written layer "
+                "is left."
+            )
+        )
+
+
 def write_point_sink(alg, parameters, context, name: str, x, y, points: PointValues, columns, layer_name: str):
     """Write points given in the working CRS to the sink ``name`` in the input layer's CRS.
 
@@ -546,6 +557,7 @@ def write_point_sink(alg, parameters, context, name: str, x, y, points: PointVal
             attributes += [point.x(), point.y()]
         feature.setAttributes(attributes)
         sink.addFeature(feature, QgsFeatureSink.FastInsert)
+    note_cancel_during_writing(getattr(context, "feedback", lambda: None)())
     if context.willLoadLayerOnCompletion(dest):
         context.layerToLoadOnCompletionDetails(dest).name = layer_name
     return dest

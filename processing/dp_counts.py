@@ -27,6 +27,7 @@ from .base import (
     ensure_folder,
     figure_data_uri,
     make_rng,
+    note_cancel_during_writing,
     numeric_field_index,
     parameter_error,
     write_html_report,
@@ -416,6 +417,7 @@ class DPCountsAlgorithm(SpatialPrivacyAlgorithm):
                     out = QgsFeature(fields)
                     out.setAttributes([int(fid), s + 1, int(synthetic[s, k])])
                     sink.addFeature(out, QgsFeatureSink.FastInsert)
+        note_cancel_during_writing(feedback)
         if context.willLoadLayerOnCompletion(dest):
             context.layerToLoadOnCompletionDetails(dest).name = self.tr("DP synthetic counts (ε = {0:g})").format(
                 cal.epsilon

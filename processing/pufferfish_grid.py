@@ -30,6 +30,7 @@ from .base import (
     destination_target,
     ensure_folder,
     make_rng,
+    note_cancel_during_writing,
     parameter_error,
     read_point_values,
     write_html_report,
@@ -478,6 +479,7 @@ class PufferfishGridAlgorithm(SpatialPrivacyAlgorithm):
                     ]
                 )
                 confidential.addFeature(cfeature, QgsFeatureSink.FastInsert)
+        note_cancel_during_writing(feedback)
         statistic = self._statistic_name(grid.settings)
         if context.willLoadLayerOnCompletion(dest):
             context.layerToLoadOnCompletionDetails(dest).name = self.tr("Pufferfish grid ({0} {1})").format(

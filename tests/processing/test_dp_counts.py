@@ -306,3 +306,19 @@ def test_graphical_model_and_batch(areas, areas_table, tmp_path):
     # same data, same seed: the table and the polygon layer give the same synthetic counts
     assert [f["syn_1"] for f in first] == [f["syn_1"] for f in second]
     assert re.search(r"95 groups", feedback.textLog())
+
+
+def test_cancel_while_writing_finishes_the_layer_and_says_so(areas_table, tmp_path):
+    class CancelWhileWriting(QgsProcessingFeedback):
+        def setProgress(self, progress):  # noqa: N802 (QGIS API name)
+            super().setProgress(progress)
+            if progress > 86.0:  # past 85 %: the long table is being written
+                self.cancel()
+
+    feedback = CancelWhileWriting()
+    result = processing.run(
+        ALG, base(areas_table, tmp_path, SETS=30, OUTPUT=str(tmp_path / "long.gpkg")), feedback=feedback
+    )
+    assert feedback.isCanceled() and "it was finished so that no half-written layer is left" in feedback.textLog()
+    _, feats = features(result["OUTPUT"])
+    assert len(feats) == 95 * 30  # complete
