@@ -193,7 +193,7 @@ def test_window_layer_in_a_projected_crs(enterprises_box, tmp_path):
     assert domain.contains(xy[:, 0], xy[:, 1]).all() and len(xy) == result["SYNTHETIC_COUNT"]
 
 
-def test_window_saved_without_crs_is_refused_clearly(enterprises_box, tmp_path):
+def test_window_saved_without_crs_is_refused_clearly(enterprises_box, tmp_path, keep_in_project):
     # a layer without CRS saved to a GeoPackage reads back with a valid "Undefined ... SRS". Next to points with
     # a CRS it cannot be placed: say so (it used to be transformed from "undefined", making every vertex NaN)
     layer, _ = enterprises_box
@@ -204,7 +204,7 @@ def test_window_saved_without_crs_is_refused_clearly(enterprises_box, tmp_path):
     no_crs.setCrs(QgsCoordinateReferenceSystem())  # a memory layer made without a CRS defaults to EPSG:4326
     error = QgsVectorFileWriter.writeAsVectorFormatV2(no_crs, path, QgsProject.instance().transformContext(), options)
     assert error[0] == QgsVectorFileWriter.NoError
-    window = QgsVectorLayer(path, "window", "ogr")
+    window = keep_in_project(QgsVectorLayer(path, "window", "ogr"))  # see the fixture: avoids a crash at exit
     assert window.isValid() and "Undefined" in window.crs().toWkt()
     with pytest.raises(QgsProcessingException, match=r"WINDOW: the layer has no CRS but the points are in EPSG:28992"):
         run(layer, tmp_path / "out", METHOD=LAPLACE, CELL_SIZE=500.0, WINDOW=window)

@@ -232,11 +232,11 @@ def test_mcmc_method_reports_convergence(tmp_path):
     assert "MCMC convergence" in report and "R-hat" in report and report.count("data:image/png;base64,") >= 1
 
 
-def test_a_degenerate_fit_is_refused_and_no_model_is_written(snow, tmp_path):
+def test_a_degenerate_fit_is_refused_and_no_model_is_written(snow, tmp_path, keep_in_project):
     # On 12 deaths the fast posterior runs off (field variance ~5e11 at this seed) and every CPO is 0, so the
     # LPML is -inf: such a model must not be reported as a success or written (ANS/PRS could not use it).
     deaths, _ = snow
-    twelve = QgsVectorLayer(deaths.source(), "twelve", "ogr")
+    twelve = keep_in_project(QgsVectorLayer(deaths.source(), "twelve", "ogr"))
     twelve.setSubsetString('"fid" <= 12')
     assert twelve.featureCount() == 12
     out = tmp_path / "out"
