@@ -514,6 +514,10 @@ def _numerical_hessian(f, x: np.ndarray, h: float) -> np.ndarray:
     return hess
 
 
+#: A grid cell whose Laplace log marginal exceeds the mode's by more than this is a failed fit, not mass.
+GRID_EXCESS = 5.0
+
+
 def fit_laplace(
     model: LGCPModel,
     rng: np.random.Generator,
@@ -560,11 +564,18 @@ def fit_laplace(
     seen = {(0,) * dim}
     frontier = [(0,) * dim]
     points, logs = [], []
+    rejected = 0
     while frontier and len(points) < max_points:
         cell = frontier.pop(0)
         report(progress, 0.4 + 0.4 * min(1.0, len(points) / 120), "Integrating over the hyperparameters")
         theta = mode + scale @ (grid_step * np.array(cell, dtype=np.float64))
         value = search.log_marginal(theta)
+        if not np.isfinite(value) or value - top > GRID_EXCESS:
+            # far above the mode the optimiser found: the Laplace fit failed there (seen with 12 points at
+            # log sigma >= 6: the inner mode search overflows and the "marginal" is 1e4 to 1e10 above the
+            # mode), so the cell is left out and not grown from
+            rejected += 1
+            continue
         if top - value > max_drop:
             continue
         points.append(theta)
@@ -609,6 +620,7 @@ def fit_laplace(
             "theta_mode": mode.tolist(),
             "theta_hessian": hess.tolist(),
             "grid_points": len(points),
+            "grid_points_rejected": rejected,
             "grid_step": grid_step,
             "max_drop": max_drop,
             "laplace_evaluations": len(cache),

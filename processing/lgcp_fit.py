@@ -335,7 +335,7 @@ class FitLGCPAlgorithm(SpatialPrivacyAlgorithm):
         cpo = posterior_cpo(posterior, setup.model.design)
         lpml = float(np.sum(cpo[1]))
         if not math.isfinite(lpml):
-            # seen with 10-15 points: the fast posterior runs off (field variance ~1e12) and every CPO is 0
+            # a guard: before core.lgcp.GRID_EXCESS, 10-15 points gave field variance ~1e12 and every CPO 0
             variance = posterior.summary()[-1][1]
             raise QgsProcessingException(
                 self.tr(

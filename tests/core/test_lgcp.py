@@ -154,3 +154,21 @@ def test_john_snow_distance_to_the_broad_street_pump_lowers_the_intensity():
     posterior = fit_laplace(model, np.random.default_rng(1854), draws=1000)
     rows = {row[0]: row for row in posterior.summary()}
     assert rows["covariate"][4] < 0  # the whole 95% interval of the distance coefficient is negative
+
+
+def test_grid_cells_where_the_laplace_fit_fails_are_left_out():
+    # 12 deaths: the data say little, so the grid reaches log sigma >= 6, where the inner mode search overflows
+    # and the "log marginal" lies 1e4-1e10 above the mode. Those cells must be rejected, not given all the mass
+    # (they gave a field variance of ~5e11 and an intercept of -148). With so few points the posterior of the
+    # variance stays within the prior's range: the lognormal prior (sigma0 = 1, sd 1 on log sigma) puts 99.9% of
+    # sigma^2 below exp(2 * 3.09) = 483.
+    from spatial_privacy.core.lgcp_setup import build_lgcp
+
+    x, y, _ = read_gpkg_points(DATA / "snow_cholera.gpkg", "deaths", "case")
+    setup = build_lgcp(x[:12], y[:12])
+    posterior = fit_laplace(setup.model, np.random.default_rng(1), draws=400)
+    assert posterior.diagnostics["grid_points_rejected"] > 0
+    variance = posterior.sigma**2
+    assert np.quantile(variance, 0.975) < math.exp(2 * stats.norm.ppf(0.999))
+    # and E[int lambda | S] is close to N = 12, with posterior sd about sqrt(N) (as for the simulated fits above)
+    assert abs(posterior.integrated_intensity().mean() - 12) < 3 * math.sqrt(12)
