@@ -403,11 +403,6 @@ def output_target(value: str, default_ext: str = "") -> tuple[str, str | None]:
     return path, None
 
 
-def output_file(path: str) -> str:
-    """The local file behind an output destination, or "" (see :func:`output_target`)."""
-    return output_target(path)[0]
-
-
 def destination_target(parameters: dict, name: str, default_ext: str = "gpkg") -> tuple[str, str | None]:
     """:func:`output_target` of a sink or raster parameter, read from the raw value (a string or a
     QgsProcessingOutputLayerDefinition) without resolving it: resolving registers the layer to load on
@@ -425,15 +420,22 @@ def destination_path(parameters: dict, name: str, default_ext: str = "gpkg") -> 
     return destination_target(parameters, name, default_ext)[0]
 
 
-def check_outputs(alg, parameters, context, sinks=(), files=(), rasters=()) -> None:
-    """Before any work (creating nothing): refuse outputs that share a file or cannot be written.
-    ``sinks``, ``files`` and ``rasters`` are feature-sink, file-destination and raster-destination names."""
+def check_outputs(alg, parameters, context, sinks=(), files=(), rasters=()) -> dict[str, str]:
+    """Before any work (creating nothing): refuse outputs that share a file or cannot be written, and rasters
+    in a format GDAL cannot write as Float64. ``sinks``, ``files`` and ``rasters`` are feature-sink,
+    file-destination and raster-destination names. Returns each output's local file ("" if none), for
+    :func:`ensure_folder` when the writing starts."""
+    from .raster import check_raster_path
+
     targets = {name: destination_target(parameters, name) for name in sinks}
     targets.update({name: destination_target(parameters, name, "tif") for name in rasters})
     targets.update({name: (alg.parameterAsFileOutput(parameters, name, context), None) for name in files})
     check_distinct_outputs(targets)
     for name, (path, _) in targets.items():
         ensure_folder(path, name, create=False)
+        if path and name in rasters:
+            check_raster_path(path, name)
+    return {name: path for name, (path, _) in targets.items()}
 
 
 def check_distinct_outputs(outputs: dict) -> None:

@@ -20,7 +20,6 @@ from .base import (
     FeedbackProgress,
     SpatialPrivacyAlgorithm,
     check_outputs,
-    destination_path,
     ensure_folder,
     figure_data_uri,
     make_rng,
@@ -309,7 +308,7 @@ class DPPointsAlgorithm(SpatialPrivacyAlgorithm):
 
         from ..core.errors import ParameterError
 
-        check_outputs(self, parameters, context, sinks=(self.OUTPUT,), files=(self.OUTPUT_REPORT,))
+        output_files = check_outputs(self, parameters, context, sinks=(self.OUTPUT,), files=(self.OUTPUT_REPORT,))
         method = self.parameterAsEnum(parameters, self.METHOD, context)
         points = read_point_values(self, parameters, context, feedback, self.INPUT, None, self.WORK_CRS)
         x, y = np.array(points.x), np.array(points.y)
@@ -372,8 +371,8 @@ class DPPointsAlgorithm(SpatialPrivacyAlgorithm):
             )
         progress.check_cancel()
         report_path = self.parameterAsFileOutput(parameters, self.OUTPUT_REPORT, context)
-        ensure_folder(report_path, self.OUTPUT_REPORT)
-        ensure_folder(destination_path(parameters, self.OUTPUT), self.OUTPUT)
+        for name, path in output_files.items():
+            ensure_folder(path, name)
         report = self._report(release) if report_path else None
         progress.check_cancel()
         results = self._write(parameters, context, points, release)

@@ -27,7 +27,6 @@ from .base import (
     SpatialPrivacyAlgorithm,
     check_outputs,
     crs_key,
-    destination_path,
     ensure_folder,
     figure_data_uri,
     parameter_error,
@@ -333,7 +332,7 @@ class KFunctionAlgorithm(SpatialPrivacyAlgorithm):
         from ..core.errors import ParameterError
         from ..core.metrics.kfunction import default_radii, k_function, mise
 
-        check_outputs(self, parameters, context, sinks=(self.OUTPUT,), files=(self.OUTPUT_CHART,))
+        output_files = check_outputs(self, parameters, context, sinks=(self.OUTPUT,), files=(self.OUTPUT_CHART,))
         radii = parse_radii(self.parameterAsString(parameters, self.RADII, context))
         points = read_point_values(self, parameters, context, feedback, self.INPUT, None, self.WORK_CRS)
         crs = points.work_crs
@@ -400,8 +399,8 @@ class KFunctionAlgorithm(SpatialPrivacyAlgorithm):
         FeedbackProgress(feedback, 95.0, 100.0).check_cancel()
 
         chart_path = self.parameterAsFileOutput(parameters, self.OUTPUT_CHART, context)
-        ensure_folder(chart_path, self.OUTPUT_CHART)
-        ensure_folder(destination_path(parameters, self.OUTPUT), self.OUTPUT)
+        for name, path in output_files.items():
+            ensure_folder(path, name)
         report = None
         if chart_path:
             window_text = (

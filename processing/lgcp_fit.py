@@ -22,11 +22,8 @@ from qgis.core import (
 from .base import (
     FeedbackProgress,
     SpatialPrivacyAlgorithm,
-    check_distinct_outputs,
     check_outputs,
     crs_key,
-    destination_path,
-    destination_target,
     ensure_folder,
     figure_data_uri,
     make_rng,
@@ -37,7 +34,7 @@ from .base import (
 )
 from .compat import NUMBER_DOUBLE, NUMBER_INTEGER, SOURCE_POINT, SOURCE_POLYGON
 from .layers import read_distance_features, read_raster, read_window
-from .raster import check_raster_path, write_float_raster
+from .raster import write_float_raster
 
 CORE_NAMES = {
     "points": "INPUT",
@@ -266,7 +263,7 @@ class FitLGCPAlgorithm(SpatialPrivacyAlgorithm):
         from ..core.metrics.risk import posterior_cpo
 
         # every destination is checked before the (possibly long) fit
-        check_outputs(
+        output_files = check_outputs(
             self,
             parameters,
             context,
@@ -274,9 +271,6 @@ class FitLGCPAlgorithm(SpatialPrivacyAlgorithm):
             rasters=(self.OUTPUT_INTENSITY,),
             files=(self.OUTPUT_MODEL, self.OUTPUT_REPORT),
         )
-        early_raster = destination_path(parameters, self.OUTPUT_INTENSITY, "tif")
-        if early_raster:
-            check_raster_path(early_raster, self.OUTPUT_INTENSITY)
 
         points = read_point_values(self, parameters, context, feedback, self.INPUT, None, self.WORK_CRS)
         crs = points.work_crs
@@ -344,14 +338,8 @@ class FitLGCPAlgorithm(SpatialPrivacyAlgorithm):
                     "keeps the field smaller ({3}, {4})."
                 ).format(self.INPUT, len(x), variance, self.PRIOR_RANGE, self.PRIOR_SIGMA)
             )
-        files = {self.OUTPUT_MODEL: model_path, self.OUTPUT_INTENSITY: raster_path, self.OUTPUT_REPORT: report_path}
-        if parameters.get(self.OUTPUT_CPO) not in (None, ""):
-            files[self.OUTPUT_CPO] = destination_target(parameters, self.OUTPUT_CPO)
-        check_distinct_outputs(files)
-        if raster_path:
-            check_raster_path(raster_path, self.OUTPUT_INTENSITY)
-        for name, path in files.items():
-            ensure_folder(path[0] if isinstance(path, tuple) else path, name)
+        for name, path in output_files.items():
+            ensure_folder(path, name)
         report = self._report(posterior, setup, seed, intensity, cpo) if report_path else None
         posterior.save(model_path)
         results = {self.OUTPUT_MODEL: model_path, self.NODES: setup.mesh.n_nodes, self.LPML: lpml}

@@ -26,8 +26,7 @@ from .base import (
     SpatialPrivacyAlgorithm,
     cell_geometry,
     cell_id,
-    check_distinct_outputs,
-    destination_target,
+    check_outputs,
     ensure_folder,
     make_rng,
     note_cancel_during_writing,
@@ -46,7 +45,7 @@ from .compat import (
     int_field,
     string_field,
 )
-from .raster import check_raster_path, write_float_raster
+from .raster import write_float_raster
 from .styling import ThematicStyle
 
 #: Core parameter names -> this algorithm's parameter names, for error messages.
@@ -358,6 +357,14 @@ class PufferfishGridAlgorithm(SpatialPrivacyAlgorithm):
             settings = self._settings(parameters, context)
         except ParameterError as error:
             raise parameter_error(error, CORE_NAMES) from None
+        output_files = check_outputs(
+            self,
+            parameters,
+            context,
+            sinks=(self.OUTPUT, self.CONFIDENTIAL_OUTPUT),
+            rasters=(self.OUTPUT_RASTER,),
+            files=(self.REPORT,),
+        )
         points = read_point_values(self, parameters, context, feedback, self.INPUT, self.FIELD, self.WORK_CRS)
         try:
             spec = self._grid_spec(parameters, context, points.work_crs)
@@ -389,23 +396,8 @@ class PufferfishGridAlgorithm(SpatialPrivacyAlgorithm):
                 raise QgsProcessingException(f"{self.OUTPUT_RASTER}: {error}") from None
         report_path = self.parameterAsFileOutput(parameters, self.REPORT, context)
         report = self._report(grid, field_name, seed, len(points.x)) if report_path else None
-        output_target = destination_target(parameters, self.OUTPUT)
-        confidential_target = destination_target(parameters, self.CONFIDENTIAL_OUTPUT)
-        output_path, confidential_path = output_target[0], confidential_target[0]
-        check_distinct_outputs(
-            {
-                self.OUTPUT: output_target,
-                self.CONFIDENTIAL_OUTPUT: confidential_target,
-                self.OUTPUT_RASTER: raster_path,
-                self.REPORT: report_path,
-            }
-        )
-        if raster_path:
-            check_raster_path(raster_path, self.OUTPUT_RASTER)
-        ensure_folder(output_path, self.OUTPUT)
-        ensure_folder(confidential_path, self.CONFIDENTIAL_OUTPUT)
-        ensure_folder(raster_path, self.OUTPUT_RASTER)
-        ensure_folder(report_path, self.REPORT)
+        for name, path in output_files.items():
+            ensure_folder(path, name)
         if grid.delta >= 1:
             feedback.pushWarning(self.tr("Δ = {0:.3g} ≥ 1: the thesis's δ bound says nothing here.").format(grid.delta))
         results = self._write_grid(parameters, context, feedback, grid, points, field_name)
