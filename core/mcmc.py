@@ -580,9 +580,11 @@ def _explore(target: _Target, scale: np.ndarray, step: float, max_drop: float, m
             continue
         theta = target.centre + scale @ (step * np.array(key, dtype=np.float64))
         anchor = target.anchor(theta, tol=1e-6, max_steps=50)
-        values[key] = -math.inf if anchor is None else target.laplace_log_marginal(anchor)
+        spiky = anchor is not None and target.engine.model.is_spiky(anchor.gauss.w, anchor.gauss.beta)
+        # a fit that fools the integration rule (core.lgcp.NodeCheck) is a failure, not posterior mass
+        values[key] = -math.inf if anchor is None or spiky else target.laplace_log_marginal(anchor)
         report(progress, len(values) / max_points, "Mapping the hyperparameter posterior")
-        if anchor is None:
+        if anchor is None or spiky:
             continue
         target.add_start(theta, anchor.gauss)
         best = max(best, values[key])
@@ -851,6 +853,13 @@ def fit_mcmc(
                 sum(chain.newton_steps for chain in runs) / max(1, sum(int(chain.tries[0]) for chain in runs))
             ),
             "fixed_theta": fixed is not None,
+            # draws whose field fools the integration rule (core.lgcp.NodeCheck); should be 0
+            "spiky_draws": int(
+                sum(
+                    model.is_spiky(w, b)
+                    for w, b in zip(keep_w.reshape(-1, n)[: min(draws, chains * kept)], keep_beta.reshape(-1, p))
+                )
+            ),
             "setup_seconds": setup_seconds,
             "seconds": time.perf_counter() - started,
         }

@@ -120,6 +120,7 @@ class WalderAlgorithm(SpatialPrivacyAlgorithm):
             "risk_radius": self.RISK_RADIUS,
             "mesh": self.MAX_EDGE,
             "max_edge": self.MAX_EDGE,
+            "integration": self.MAX_EDGE,
             "covariates": self.COVARIATES,
             "distance": self.DISTANCE_TO,
             "offset": self.OFFSET,

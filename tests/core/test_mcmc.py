@@ -515,3 +515,20 @@ def test_fast_posterior_agrees_with_mcmc(moderate, grid):
         width_a = np.diff(np.quantile(a, [0.025, 0.975]))[0]
         width_b = np.diff(np.quantile(b, [0.025, 0.975]))[0]
         assert width_b == pytest.approx(width_a, rel=0.20), (name, width_a, width_b)
+
+
+def test_twelve_points_stay_out_of_the_region_where_node_spikes_fool_the_edge_midpoints():
+    # with 12 points the discretised likelihood with edge-midpoint integration grows without bound at large field
+    # variances (core.lgcp.NodeCheck); the sampler used to go there: field variance 6e16, int lambda 1e13, R-hat
+    # 3-10. Those hyperparameters are left out of the map the proposal is built from, so no draw is spiky and
+    # E[int lambda | S] is within 3 posterior sd (about sqrt(N)) of N; the lognormal prior (sd 1 on log sigma,
+    # median 1) puts 99.9% of sigma^2 below exp(2 * 3.09) = 483.
+    from spatial_privacy.core.lgcp_setup import build_lgcp
+
+    from .conftest import DATA, read_gpkg_points
+
+    x, y, _ = read_gpkg_points(DATA / "snow_cholera.gpkg", "deaths", "case")
+    posterior = fit_mcmc(build_lgcp(x[:12], y[:12]).model, np.random.default_rng(1), draws=200)
+    assert posterior.diagnostics["spiky_draws"] == 0
+    assert abs(posterior.integrated_intensity().mean() - 12) < 3 * math.sqrt(12)
+    assert np.quantile(posterior.sigma**2, 0.975) < math.exp(2 * stats.norm.ppf(0.999))

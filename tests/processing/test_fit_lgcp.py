@@ -235,7 +235,7 @@ def test_mcmc_method_reports_convergence(tmp_path):
 
 def test_twelve_points_fit_and_a_degenerate_fit_is_never_written(snow, tmp_path, keep_in_project, monkeypatch):
     # 12 deaths used to give a "successful" fit with field variance ~5e11 and every CPO 0 (LPML -inf): grid
-    # cells where the Laplace fit failed took all the mass (core.lgcp.GRID_EXCESS now leaves them out)
+    # cells where the Laplace fit was fooled by node spikes took all the mass (core.lgcp.NodeCheck: now left out)
     deaths, _ = snow
     twelve = keep_in_project(QgsVectorLayer(deaths.source(), "twelve", "ogr"))
     twelve.setSubsetString('"fid" <= 12')
@@ -257,6 +257,27 @@ def test_twelve_points_fit_and_a_degenerate_fit_is_never_written(snow, tmp_path,
     with pytest.raises(QgsProcessingException, match=r"INPUT: the fit to these 12 points is degenerate"):
         processing.run(ALG, params)
     assert not out.exists()
+
+
+def test_a_fit_that_fools_the_edge_midpoints_names_integration_and_the_degree_3_rule_fits(
+    snow, tmp_path, keep_in_project
+):
+    # a prior median of 20 for the field's sd lets 12 points put a spike on single mesh nodes that the edge
+    # midpoints do not see (core.lgcp.NodeCheck): that fit's likelihood is meaningless, so the run stops; the
+    # degree-3 rule sees the nodes and fits, with E[int lambda | S] within 3 posterior sd (sqrt(N)) of N = 12
+    from spatial_privacy.core.lgcp import Posterior
+
+    deaths, _ = snow
+    twelve = keep_in_project(QgsVectorLayer(deaths.source(), "twelve", "ogr"))
+    twelve.setSubsetString('"fid" <= 12')
+    out = tmp_path / "out"
+    params = {"INPUT": twelve, "PRIOR_SIGMA": 20.0, "OUTPUT_MODEL": str(out / "m.npz"), "SEED": 1}
+    with pytest.raises(QgsProcessingException, match=r"INTEGRATION: the fit has spikes at mesh nodes"):
+        processing.run(ALG, params)
+    assert not out.exists()
+    result = processing.run(ALG, {**params, "INTEGRATION": 2})
+    posterior = Posterior.load(result["OUTPUT_MODEL"])
+    assert abs(posterior.integrated_intensity().mean() - 12) < 3 * math.sqrt(12)
 
 
 def test_raster_whose_crs_is_set_only_in_qgis_is_warped_from_it(tmp_path):
