@@ -268,7 +268,10 @@ class DPCountsAlgorithm(SpatialPrivacyAlgorithm):
         index = {param: numeric_field_index(source, param, field) for param, field in names.items()}
         ids, values = [], {param: [] for param in names}
         request = QgsFeatureRequest().setFlags(QgsFeatureRequest.NoGeometry)
-        for feature in source.getFeatures(request):
+        # every area counts, whatever its geometry: a "skip invalid geometries" setting must not drop one here
+        # (the output below copies every geometry as it is)
+        no_check = QgsProcessingFeatureSource.FlagSkipGeometryValidityChecks
+        for feature in source.getFeatures(request, no_check):
             if feedback.isCanceled():
                 raise QgsProcessingException(self.tr("Cancelled: nothing was written."))
             ids.append(feature.id())

@@ -441,6 +441,9 @@ class WalderAlgorithm(SpatialPrivacyAlgorithm):
 
 # -- synthesizelgcp -------------------------------------------------------------------------------
 
+#: Largest COUNT: a million points take about a minute to write, and writing cannot be cancelled.
+MAX_SYNTHETIC_COUNT = 1_000_000
+
 
 class SynthesizeLGCPAlgorithm(WalderAlgorithm):
     COUNT = "COUNT"
@@ -481,10 +484,13 @@ class SynthesizeLGCPAlgorithm(WalderAlgorithm):
         self.add_confidential()
         self.add_method()
         self.add(
-            QgsProcessingParameterNumber(self.COUNT, tr("Number of synthetic points"), NUMBER_INTEGER, None, True, 1),
-            tr(
-                "ANS and PRS: exactly this many points. Empty: as many as the confidential points (the paper's choice)."
+            QgsProcessingParameterNumber(
+                self.COUNT, tr("Number of synthetic points"), NUMBER_INTEGER, None, True, 1, MAX_SYNTHETIC_COUNT
             ),
+            tr(
+                "ANS and PRS: exactly this many points, at most {0:,}. Empty: as many as the confidential points (the "
+                "paper's choice)."
+            ).format(MAX_SYNTHETIC_COUNT),
         )
         self.add(
             QgsProcessingParameterEnum(

@@ -71,6 +71,10 @@ RULES = ("midpoint", "gauss")
 METHODS = ("paper", "exact")
 #: Bound on the pairs (row, window edge) examined at once when cutting rows by the window.
 _PAIR_CHUNK = 1 << 22
+#: Largest ``(draws, disc nodes)`` block of the risk computations (doubles, 256 MB): persons are taken in
+#: blocks small enough for it (a risk radius far larger than the mesh gives 200^2 nodes per disc, and
+#: 1,000 draws of 64 such discs took more than 24 GB).
+_BLOCK = 1 << 25
 
 
 # -- CPO (eqs. 7 and 9) ---------------------------------------------------------------------------
@@ -568,6 +572,11 @@ def default_m(mesh, radius: float, least: int = 20, most: int = 200) -> int:
     return int(min(most, max(least, math.ceil(4.0 * radius / edge))))
 
 
+def _persons_per_block(chunk: int, n_draws: int, m: int) -> int:
+    """``chunk``, lowered so that one block's ``(L, m^2 chunk)`` arrays stay within :data:`_BLOCK` doubles."""
+    return int(max(1, min(int(chunk), _BLOCK // max(1, n_draws * m * m))))
+
+
 def _check_points(x, y, name: str) -> tuple[np.ndarray, np.ndarray]:
     x = np.asarray(x, dtype=np.float64).ravel()
     y = np.asarray(y, dtype=np.float64).ravel()
@@ -631,7 +640,7 @@ def radial_risk(
         m: quadrature rows and nodes per row (``M = m^2`` nodes per disc, eq. 37); default (None): the
             paper's 20, or more where a disc is large for the mesh (see :func:`default_m`).
         rule: ``"midpoint"`` (eq. 37) or ``"gauss"``; method: ``"paper"`` or ``"exact"``.
-        chunk: persons per block (memory ``~ 2 L m^2 chunk`` doubles).
+        chunk: persons per block (memory ``~ 2 L m^2 chunk`` doubles; lowered to keep within 256 MB per array).
         progress: optional ``progress(fraction, message)``.
     """
     x, y = _check_points(x, y, "points")
@@ -646,6 +655,7 @@ def radial_risk(
     m_support = default_m(draws.mesh, rp) if m is None else m
     m_lens = default_m(draws.mesh, min(rp, rr)) if m is None else m
     n = x.size
+    chunk = _persons_per_block(chunk, draws.beta.shape[0], max(m_support, m_lens))
     risk, dens, norm, ess = np.empty(n), np.empty(n), np.ones(n), np.empty(n)
     for start in range(0, n, chunk):
         report(progress, start / n, "Disclosure risk of radial synthesis")
@@ -707,6 +717,7 @@ def synthesis_risk(
     m = default_m(draws.mesh, rr) if m is None else m
     log_int = draws.log_integrals[:, None]  # (L, 1)
     n = x.size
+    chunk = _persons_per_block(chunk, draws.beta.shape[0], m)
     risk, dens, ess = np.empty(n), np.empty(n), np.empty(n)
     z = 1.0
     if method == "paper":

@@ -12,6 +12,7 @@ from scipy import integrate, stats
 from scipy.special import gammaln, logsumexp
 
 from spatial_privacy.core import fields
+from spatial_privacy.core.errors import ParameterError
 from spatial_privacy.core.lgcp import Posterior
 from spatial_privacy.core.lgcp_setup import Covariate
 from spatial_privacy.core.mesh import lattice, triangulate
@@ -98,6 +99,15 @@ def test_radial_perturbation_leaves_the_window_unless_kept_inside():
     assert not window.contains(xs, ys).all()  # the paper does not clip
     xs, ys = walder.radial(x, y, 1.5, rng, window=window, keep_inside=True)
     assert window.contains(xs, ys).all() and np.all(np.hypot(xs - x, ys - y) <= 1.5)
+
+
+def test_a_radius_too_large_for_the_window_names_the_radius():
+    # kept inside a 10 x 10 window, a point moved uniformly on a disc of radius 1000 stays inside with probability
+    # about 100 / (pi 1000^2) = 3e-5 per draw: 20 rounds must fail and say why, naming the radius
+    window = Window.rectangle(0, 0, 10, 10)
+    with pytest.raises(ParameterError, match="much larger than the window") as info:
+        walder.radial(np.full(50, 5.0), np.full(50, 5.0), 1000.0, np.random.default_rng(3), window, True, 20)
+    assert info.value.parameter == "radius"
 
 
 # -- ANS and PRS fields -----------------------------------------------------------------------------
@@ -548,6 +558,22 @@ def test_synthesis_risk_matches_the_leave_one_out_posterior(loglinear):
         assert paper.risk[j] == pytest.approx(region_integral(f_paper, disc) / z, rel=5e-4)
     # the two readings of eq. (21) differ here by about the Jensen gap 1 - z = 2%, far beyond the tolerances
     assert np.all(paper.risk / exact.risk - 1 > 0.01)
+
+
+def test_a_risk_disc_covering_the_window_gives_a_risk_of_one_and_never_more(loglinear):
+    # B_rr(s_k) ⊇ W: the intruder's density integrates to 1 over the disc, for either reading of eq. (21); the
+    # disc quadrature and the window's integration points differ, so the computed mass is 1 only up to their
+    # error, and a probability above 1 must not be reported
+    # (the default rows per disc are then the most, 200: persons are taken in blocks that bound the memory, which
+    # 64 persons at a time had exhausted)
+    x, y, draws = loglinear
+    got = risk.synthesis_risk(draws, x[:3], y[:3], 50.0, LL_WINDOW)
+    assert got.details["m"] == 200 and np.all(got.risk <= 1.0) and np.all(got.risk > 0.99)
+    for method in ("paper", "exact"):
+        got = risk.synthesis_risk(draws, x, y, 50.0, LL_WINDOW, m=40, method=method)
+        assert np.all(got.risk <= 1.0) and np.all(got.risk > 0.99)
+        got = risk.radial_risk(draws, x, y, x, y, 1e-3, 50.0, LL_WINDOW, m=40, method=method)
+        assert np.all(got.risk <= 1.0) and np.all(got.risk > 0.99)
 
 
 def test_homogeneous_risk_is_an_area_ratio_on_a_window_with_a_hole():

@@ -322,3 +322,44 @@ def test_cancel_while_writing_finishes_the_layer_and_says_so(areas_table, tmp_pa
     assert feedback.isCanceled() and "it was finished so that no half-written layer is left" in feedback.textLog()
     _, feats = features(result["OUTPUT"])
     assert len(feats) == 95 * 30  # complete
+
+
+def test_a_skip_invalid_geometries_setting_does_not_drop_an_area(tmp_path):
+    # a self-intersecting ("bow-tie") area is still an area with a count: with QGIS's "skip features with invalid
+    # geometries" setting it must be neither dropped from the output nor make the run fail
+    from qgis.core import QgsFeatureRequest, QgsGeometry
+
+    layer = QgsVectorLayer("Polygon?crs=EPSG:27700", "areas", "memory")
+    layer.dataProvider().addAttributes(
+        [QgsField("y", QVariant.Double), QgsField("n", QVariant.Double), QgsField("rate", QVariant.Double)]
+    )
+    layer.updateFields()
+    shapes = [
+        "POLYGON((0 0, 10 0, 10 10, 0 10, 0 0))",
+        "POLYGON((20 0, 30 10, 30 0, 20 10, 20 0))",  # bow-tie: invalid
+        "POLYGON((40 0, 50 0, 50 10, 40 10, 40 0))",
+    ]
+    for wkt, row in zip(shapes, [(3, 100, 0.02), (5, 120, 0.02), (1, 80, 0.02)]):
+        f = QgsFeature(layer.fields())
+        f.setGeometry(QgsGeometry.fromWkt(wkt))
+        f.setAttributes(list(row))
+        layer.dataProvider().addFeature(f)
+    assert not next(layer.getFeatures(QgsFeatureRequest().setFilterFid(2))).geometry().isGeosValid()
+    context = QgsProcessingContext()
+    context.setProject(QgsProject.instance())
+    context.setInvalidGeometryCheck(QgsFeatureRequest.GeometrySkipInvalid)
+    params = {
+        "INPUT": layer,
+        "COUNT_FIELD": "y",
+        "POPULATION_FIELD": "n",
+        "RATE_FIELD": "rate",
+        "EPSILON": 1.0,
+        "SETS": 2,
+        "SEED": 1,
+        "OUTPUT": str(tmp_path / "synthetic.gpkg"),
+    }
+    result = processing.run(ALG, params, context=context)
+    _, feats = features(result["OUTPUT"])
+    assert len(feats) == 3
+    wkts = sorted(f.geometry().asWkt(0) for f in feats)
+    assert any("30 10" in w for w in wkts)  # the bow-tie came through unchanged

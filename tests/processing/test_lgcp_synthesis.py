@@ -125,6 +125,9 @@ def test_prs_and_ans_give_the_requested_count_inside_the_window_with_only_an_id(
     ans = synthesize(snow, tmp_path, METHOD=1, NOISE=0.5, COUNT=100)
     assert ans["SYNTHETIC_COUNT"] == 100 and ans["PAPER_NOISE_LEVEL"] > 0
     assert window.contains(*coords(ans["OUTPUT"])[:2]).all()
+    # a count that would take minutes to write, uncancellably, is refused before any work, naming COUNT
+    with pytest.raises(QgsProcessingException, match="COUNT"):
+        synthesize(snow, tmp_path, METHOD=2, COUNT=1_000_001)
 
 
 def test_radial_set_is_within_the_radius_but_not_in_the_input_order(snow, tmp_path):
@@ -441,3 +444,33 @@ def test_disclosure_risk_writes_the_confidential_layer_only_when_asked(snow, tmp
         },
     )
     assert "OUTPUT" not in result and 0 < result["MEAN_RISK"] <= result["MAX_RISK"] < 1
+
+
+def test_cancel_while_points_are_written_finishes_the_layer_and_says_so(tmp_path):
+    # writing is not cancellable on purpose (a half-written layer would be worse); a Cancel that comes meanwhile
+    # (in the QGIS desktop the user clicks it while the task runs) leaves a complete layer and a note in the log
+    from qgis.core import (
+        QgsApplication,
+        QgsCoordinateReferenceSystem,
+        QgsProcessingContext,
+        QgsProcessingFeedback,
+        QgsProject,
+    )
+
+    from spatial_privacy.processing.base import PointValues, write_point_sink
+
+    alg = QgsApplication.processingRegistry().algorithmById("spatialprivacy:synthesizelgcp").create()
+    feedback = QgsProcessingFeedback()
+    feedback.cancel()
+    context = QgsProcessingContext()
+    context.setProject(QgsProject.instance())
+    context.setFeedback(feedback)
+    crs = QgsCoordinateReferenceSystem("EPSG:27700")
+    points = PointValues([], [], [], crs, crs, context.transformContext())
+    n = 2000
+    x, y = 529000.0 + np.arange(n), np.full(n, 181000.0)
+    ids = [("syn_id", np.arange(1, n + 1, dtype=np.int64))]
+    dest = write_point_sink(alg, {"OUTPUT": str(tmp_path / "p.gpkg")}, context, "OUTPUT", x, y, points, ids, "p")
+    layer = QgsVectorLayer(dest, "p", "ogr")
+    assert layer.featureCount() == n
+    assert "it was finished so that no half-written layer is left" in feedback.textLog()
