@@ -441,7 +441,7 @@ class WalderAlgorithm(SpatialPrivacyAlgorithm):
 
 # -- synthesizelgcp -------------------------------------------------------------------------------
 
-#: Largest COUNT: a million points take about a minute to write, and writing cannot be cancelled.
+#: Largest COUNT: a million points took 31-34 s to write here (GeoPackage), and writing cannot be cancelled.
 MAX_SYNTHETIC_COUNT = 1_000_000
 
 
