@@ -116,15 +116,7 @@ def build_lgcp(
     off_points = np.zeros(x.size) if offset is None else np.asarray(offset(x, y), dtype=np.float64)
     off_int = np.zeros(quad.x.size) if offset is None else np.asarray(offset(quad.x, quad.y), dtype=np.float64)
     design = LGCPDesign(mesh.projection(x, y), x_points, off_points, quad.proj, quad.weights, x_int, off_int, names)
-    node_check = None
-    if scheme == "midpoint":  # edge midpoints miss the nodes: keep a rule that sees them (core.lgcp.NodeCheck)
-        check = quadrature(mesh, window, "cubic")
-        node_check = NodeCheck(
-            check.proj,
-            check.weights,
-            np.column_stack([np.ones(check.x.size)] + [_evaluate(c, check.x, check.y) for c in covariates]),
-            np.zeros(check.x.size) if offset is None else np.asarray(offset(check.x, check.y), dtype=np.float64),
-        )
+    node_check = _node_check(mesh, window, scheme, covariates, offset)
     xmin, ymin, xmax, ymax = window.bounds
     if prior_range is None:
         prior_range = max(xmax - xmin, ymax - ymin) / 5.0
@@ -207,9 +199,24 @@ def build_knot_lgcp(
     off_points = np.zeros(x.size) if offset is None else np.asarray(offset(x, y), dtype=np.float64)
     off_int = np.zeros(quad.x.size) if offset is None else np.asarray(offset(quad.x, quad.y), dtype=np.float64)
     design = LGCPDesign(mesh.projection(x, y), x_points, off_points, quad.proj, quad.weights, x_int, off_int, names)
-    model = LGCPModel(design, field, theta_prior, BetaPrior.default(design), mesh=mesh)
+    node_check = _node_check(mesh, window, scheme, covariates, offset)
+    model = LGCPModel(design, field, theta_prior, BetaPrior.default(design), mesh=mesh, node_check=node_check)
     duplicates = x.size - np.unique(np.column_stack([x, y]), axis=0).shape[0]
     return LGCPSetup(model, window, mesh, float(max((xmax - xmin) / (nx - 1), (ymax - ymin) / (ny - 1))), duplicates)
+
+
+def _node_check(mesh, window: Window, scheme: str, covariates, offset) -> NodeCheck | None:
+    """For the edge-midpoint rule, which misses the mesh nodes, a degree-3 rule that sees them
+    (core.lgcp.NodeCheck); None for rules that include the nodes."""
+    if scheme != "midpoint":
+        return None
+    check = quadrature(mesh, window, "cubic")
+    return NodeCheck(
+        check.proj,
+        check.weights,
+        np.column_stack([np.ones(check.x.size)] + [_evaluate(c, check.x, check.y) for c in covariates]),
+        np.zeros(check.x.size) if offset is None else np.asarray(offset(check.x, check.y), dtype=np.float64),
+    )
 
 
 def _evaluate(covariate: Covariate, x: np.ndarray, y: np.ndarray) -> np.ndarray:

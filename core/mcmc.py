@@ -492,6 +492,11 @@ class _Target:
             return None
         if not (math.isfinite(constant) and np.all(np.isfinite(gauss.w)) and np.all(np.isfinite(gauss.beta))):
             return None
+        if engine.model.is_spiky(gauss.w, gauss.beta):
+            # the likelihood is fooled there (core.lgcp.NodeCheck): such theta are outside the target, as they are
+            # outside the fast posterior's grid; the anchor depends on theta alone, so this truncation keeps the
+            # Metropolis-Hastings ratio exact for the truncated posterior
+            return None
         return _Anchor(theta, gauss, constant, steps)
 
     def log_density(self, anchor: _Anchor, z: np.ndarray) -> tuple[float, np.ndarray, np.ndarray]:
@@ -580,11 +585,10 @@ def _explore(target: _Target, scale: np.ndarray, step: float, max_drop: float, m
             continue
         theta = target.centre + scale @ (step * np.array(key, dtype=np.float64))
         anchor = target.anchor(theta, tol=1e-6, max_steps=50)
-        spiky = anchor is not None and target.engine.model.is_spiky(anchor.gauss.w, anchor.gauss.beta)
-        # a fit that fools the integration rule (core.lgcp.NodeCheck) is a failure, not posterior mass
-        values[key] = -math.inf if anchor is None or spiky else target.laplace_log_marginal(anchor)
+        # (a fit that fools the integration rule, core.lgcp.NodeCheck, has no anchor: it is not posterior mass)
+        values[key] = -math.inf if anchor is None else target.laplace_log_marginal(anchor)
         report(progress, len(values) / max_points, "Mapping the hyperparameter posterior")
-        if anchor is None or spiky:
+        if anchor is None:
             continue
         target.add_start(theta, anchor.gauss)
         best = max(best, values[key])

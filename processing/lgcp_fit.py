@@ -189,9 +189,10 @@ class FitLGCPAlgorithm(SpatialPrivacyAlgorithm):
             tr(
                 "Quadrature of the intensity integral in the likelihood. The papers' dual-mesh rule overestimates the "
                 "integral of a rough field and so the range; edge midpoints do not. Edge midpoints do not see the "
-                "mesh nodes, so a field with spikes at single nodes can fool them; such fits are detected and left "
-                "out, and if the best fit is one of them the run stops and suggests the degree-3 rule, which sees "
-                "the nodes (it overestimates the integral of rough fields by 1-3%)."
+                "mesh nodes, so a field with spikes at single nodes can fool them: the fit stays away from such "
+                "fields (hyperparameters where they occur are left out) and, if the posterior leans into them, "
+                "stops and suggests the degree-3 rule, which sees the nodes (it overestimates the integral of rough "
+                "fields by 1-3%)."
             ),
             advanced=True,
         )
@@ -463,6 +464,7 @@ class FitLGCPAlgorithm(SpatialPrivacyAlgorithm):
                 )
                 for name in ("log_range", "log_sigma") + tuple(posterior.names)
             ]
+            rows.append((tr("Draws with spikes at mesh nodes the integration misses"), diagnostics.get("spiky_draws")))
             sections.append((tr("MCMC convergence"), rows))
             sections.append((tr("Trace plots"), _trace_png(posterior)))
         if intensity is not None:

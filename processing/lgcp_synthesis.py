@@ -120,7 +120,7 @@ class WalderAlgorithm(SpatialPrivacyAlgorithm):
             "risk_radius": self.RISK_RADIUS,
             "mesh": self.MAX_EDGE,
             "max_edge": self.MAX_EDGE,
-            "integration": self.MAX_EDGE,
+            "integration": self.MODEL,  # the remedy: a model from fitlgcp with INTEGRATION = degree 3
             "covariates": self.COVARIATES,
             "distance": self.DISTANCE_TO,
             "offset": self.OFFSET,
@@ -349,6 +349,13 @@ class WalderAlgorithm(SpatialPrivacyAlgorithm):
                 posterior = fit_laplace(setup.model, rng, draws=FIT_DRAWS, progress=scaled(progress, 0.1, 1.0))
                 conf = ConfidentialFit(setup.model, posterior, setup.window, x, y, tuple(covariates), offset, draws)
         except ParameterError as error:
+            if getattr(error, "parameter", None) == "integration":
+                raise QgsProcessingException(
+                    self.tr(
+                        "{0}: {1}. Fit the model with 'Fit a log-Gaussian Cox process' (INTEGRATION: degree 3) and "
+                        "give it as {0}."
+                    ).format(self.MODEL, error)
+                ) from None
             raise parameter_error(error, names) from None
         return points, conf
 
@@ -488,9 +495,9 @@ class SynthesizeLGCPAlgorithm(WalderAlgorithm):
                 self.COUNT, tr("Number of synthetic points"), NUMBER_INTEGER, None, True, 1, MAX_SYNTHETIC_COUNT
             ),
             tr(
-                "ANS and PRS: exactly this many points, at most {0:,}. Empty: as many as the confidential points (the "
-                "paper's choice)."
-            ).format(MAX_SYNTHETIC_COUNT),
+                "ANS and PRS: exactly this many points, at most a million. Empty: as many as the confidential points "
+                "(the paper's choice)."
+            ),
         )
         self.add(
             QgsProcessingParameterEnum(

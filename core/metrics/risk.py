@@ -71,9 +71,9 @@ RULES = ("midpoint", "gauss")
 METHODS = ("paper", "exact")
 #: Bound on the pairs (row, window edge) examined at once when cutting rows by the window.
 _PAIR_CHUNK = 1 << 22
-#: Largest ``(draws, disc nodes)`` block of the risk computations (doubles, 256 MB): persons are taken in
-#: blocks small enough for it (a risk radius far larger than the mesh gives 200^2 nodes per disc, and
-#: 1,000 draws of 64 such discs took more than 24 GB).
+#: Target size of the largest ``(draws, disc nodes)`` array of the risk computations (doubles, 256 MB):
+#: persons are taken in blocks small enough for it, down to one person (a risk radius far larger than the
+#: mesh gives 200^2 nodes per disc, and 1,000 draws of 40 such discs took more than 24 GB).
 _BLOCK = 1 << 25
 
 
@@ -640,7 +640,8 @@ def radial_risk(
         m: quadrature rows and nodes per row (``M = m^2`` nodes per disc, eq. 37); default (None): the
             paper's 20, or more where a disc is large for the mesh (see :func:`default_m`).
         rule: ``"midpoint"`` (eq. 37) or ``"gauss"``; method: ``"paper"`` or ``"exact"``.
-        chunk: persons per block (memory ``~ 2 L m^2 chunk`` doubles; lowered to keep within 256 MB per array).
+        chunk: persons per block (memory ``~ 2 L m^2 chunk`` doubles); lowered so that a block's largest
+            ``(L, nodes)`` array stays under :data:`_BLOCK` doubles where one person allows it.
         progress: optional ``progress(fraction, message)``.
     """
     x, y = _check_points(x, y, "points")
@@ -655,16 +656,22 @@ def radial_risk(
     m_support = default_m(draws.mesh, rp) if m is None else m
     m_lens = default_m(draws.mesh, min(rp, rr)) if m is None else m
     n = x.size
-    chunk = _persons_per_block(chunk, draws.beta.shape[0], max(m_support, m_lens))
+    n_draws = draws.beta.shape[0]
+    step = _persons_per_block(chunk, n_draws, max(m_support, m_lens))
     risk, dens, norm, ess = np.empty(n), np.empty(n), np.ones(n), np.empty(n)
-    for start in range(0, n, chunk):
+    start = 0
+    while start < n:
         report(progress, start / n, "Disclosure risk of radial synthesis")
-        k = slice(start, min(n, start + chunk))
+        k = slice(start, min(n, start + step))
         support = disc_quadrature(xs[k], ys[k], rp, m_support, window, rule=rule)
         if rr <= rp:
             lens = disc_quadrature(x[k], y[k], rr, m_lens, window, within=(xs[k], ys[k], rp), rule=rule)
         else:
             lens = disc_quadrature(xs[k], ys[k], rp, m_lens, window, within=(x[k], y[k], rr), rule=rule)
+        if step > 1 and n_draws * max(support.x.size, lens.x.size) > _BLOCK:
+            step //= 2  # a window of many parts puts m nodes on each part of a row: fewer persons per block
+            continue
+        start = k.stop
         log_sup = draws.log_intensity(support.x, support.y)
         log_d = support.log_integrate(log_sup)  # (L, D): log int_{B_rp(s^dagger) ∩ W} lambda_l
         log_at = draws.log_intensity(x[k], y[k])
@@ -717,16 +724,22 @@ def synthesis_risk(
     m = default_m(draws.mesh, rr) if m is None else m
     log_int = draws.log_integrals[:, None]  # (L, 1)
     n = x.size
-    chunk = _persons_per_block(chunk, draws.beta.shape[0], m)
+    n_draws = draws.beta.shape[0]
+    step = _persons_per_block(chunk, n_draws, m)
     risk, dens, ess = np.empty(n), np.empty(n), np.empty(n)
     z = 1.0
     if method == "paper":
         f_window = np.exp(-_logmeanexp(log_int - draws.window_log_intensity(), axis=0))
         z = float(f_window @ draws.int_weights)
-    for start in range(0, n, chunk):
+    start = 0
+    while start < n:
         report(progress, start / n, "Disclosure risk of the synthetic data")
-        k = slice(start, min(n, start + chunk))
+        k = slice(start, min(n, start + step))
         disc = disc_quadrature(x[k], y[k], rr, m, window, rule=rule)
+        if step > 1 and n_draws * disc.x.size > _BLOCK:
+            step //= 2  # a window of many parts puts m nodes on each part of a row: fewer persons per block
+            continue
+        start = k.stop
         log_disc = draws.log_intensity(disc.x, disc.y)
         log_at = draws.log_intensity(x[k], y[k])
         dens[k] = np.exp(-_logmeanexp(log_int - log_at, axis=0))

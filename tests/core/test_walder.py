@@ -576,6 +576,37 @@ def test_a_risk_disc_covering_the_window_gives_a_risk_of_one_and_never_more(logl
         assert np.all(got.risk <= 1.0) and np.all(got.risk > 0.99)
 
 
+@pytest.mark.parametrize("estimate", [True, False])
+def test_risks_do_not_depend_on_how_persons_are_blocked(loglinear, monkeypatch, estimate):
+    # persons are taken in blocks that bound the memory (risk._BLOCK doubles per (draws, nodes) array); each
+    # person's risk is computed from its own discs only, so the blocking must not change any result. estimate:
+    # the block size comes from m^2 nodes per disc; otherwise it starts at 64 persons and is halved until the
+    # discs' real node count fits (windows of many parts have more than m^2 nodes per disc)
+    x, y, draws = loglinear
+    xs = x + 0.1
+    want = (
+        risk.synthesis_risk(draws, x, y, 0.5, LL_WINDOW, m=20).risk,
+        risk.radial_risk(draws, x, y, xs, y, 0.3, 0.5, LL_WINDOW, m=20).risk,
+    )
+    persons = []
+    original = risk.disc_quadrature
+
+    def counting(px, *args, **kwargs):
+        persons.append(np.size(px))
+        return original(px, *args, **kwargs)
+
+    monkeypatch.setattr(risk, "disc_quadrature", counting)
+    monkeypatch.setattr(risk, "_BLOCK", draws.beta.shape[0] * 20 * 20 * 3)  # three persons' discs of m^2 nodes
+    if not estimate:
+        monkeypatch.setattr(risk, "_persons_per_block", lambda chunk, n_draws, m: 64)
+    got = (
+        risk.synthesis_risk(draws, x, y, 0.5, LL_WINDOW, m=20).risk,
+        risk.radial_risk(draws, x, y, xs, y, 0.3, 0.5, LL_WINDOW, m=20).risk,
+    )
+    assert np.array_equal(got[0], want[0]) and np.array_equal(got[1], want[1])
+    assert min(persons) <= 3 < x.size and (max(persons) <= 3 if estimate else max(persons) == x.size)
+
+
 def test_homogeneous_risk_is_an_area_ratio_on_a_window_with_a_hole():
     # constant intensity: the intruder's density is uniform on its support, whatever the posterior
     import shapely.geometry as shapely_geometry  # a project dependency: must fail, not skip, if missing
