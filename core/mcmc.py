@@ -462,6 +462,7 @@ class _Target:
         self.beta_norm = -float(np.sum(np.log(engine.model.beta_prior.sd))) - 0.5 * engine.p * LOG_2PI
         self.start_u = np.empty((0, 2))
         self.starts: list[tuple[np.ndarray, np.ndarray]] = []
+        self.last_spiky = False  # whether the last anchor was refused for node spikes (core.lgcp.NodeCheck)
 
     def add_start(self, theta: np.ndarray, gauss: GaussianApproximation) -> None:
         self.start_u = np.vstack([self.start_u, self.whitening @ (theta - self.centre)])
@@ -478,6 +479,7 @@ class _Target:
         tol = NEWTON_TOL if tol is None else tol
         max_steps = NEWTON_STEPS if max_steps is None else max_steps
         engine = self.engine
+        self.last_spiky = False
         try:
             with np.errstate(over="ignore", invalid="ignore"):
                 gauss, steps = engine.gaussian(theta, self.newton_start(theta), tol, max_steps)
@@ -492,7 +494,8 @@ class _Target:
             return None
         if not (math.isfinite(constant) and np.all(np.isfinite(gauss.w)) and np.all(np.isfinite(gauss.beta))):
             return None
-        if engine.model.is_spiky(gauss.w, gauss.beta):
+        self.last_spiky = engine.model.is_spiky(gauss.w, gauss.beta)
+        if self.last_spiky:
             # the likelihood is fooled there (core.lgcp.NodeCheck): such theta are outside the target, as they are
             # outside the fast posterior's grid; the anchor depends on theta alone, so this truncation keeps the
             # Metropolis-Hastings ratio exact for the truncated posterior
@@ -782,6 +785,12 @@ def fit_mcmc(
             raise ParameterError("fixed_theta", f"fixed_theta must be two finite numbers, got {fixed_theta!r}")
         target = _Target(engine, theta, np.eye(2))
         fixed = target.anchor(theta, tol=1e-8, max_steps=200)
+        if fixed is None and target.last_spiky:
+            raise ParameterError(
+                "integration",
+                "at these hyperparameters the fit has spikes at single mesh nodes that the integration points do "
+                "not see: use an integration rule that includes the mesh nodes (degree 3 or dual mesh)",
+            )
         if fixed is None:
             raise ParameterError("fixed_theta", "the Laplace approximation failed at these hyperparameters")
         proposal, mode, hess, n_grid = None, theta, None, 0

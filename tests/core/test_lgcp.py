@@ -182,25 +182,39 @@ def test_a_spike_at_one_node_fools_the_edge_midpoints_but_not_the_node_check():
 
 
 def test_a_vague_prior_on_the_field_sd_still_finds_a_sound_mode_unless_the_posterior_leans_into_spikes():
-    # 12 points with a prior median of 11.5 for the field's sd: the mode search must stay out of the region where
-    # spikes at single nodes fool the edge midpoints and find the sound mode (a flat penalty there once stalled it
-    # and reported "not peaked"); at that mode the nodes hold at most BARRIER_START times what the midpoints see
+    # 12 points with a prior median of 500 for the field's sd: the posterior mode is sound (the nodes hold 1.14
+    # times what the edge midpoints see) but close to fields whose spikes at single nodes fool the midpoints. The
+    # search must find it as an interior mode of the posterior itself (gradient ~0, positive-definite Hessian of
+    # the posterior, not of the barrier): an earlier flat penalty stalled BFGS ("not peaked"), and a Hessian taken
+    # with the barrier's kink was indefinite here
     from spatial_privacy.core.errors import ParameterError
-    from spatial_privacy.core.lgcp import BARRIER_START, HyperparameterSearch
+    from spatial_privacy.core.lgcp import BARRIER_START, HyperparameterSearch, _central_gradient
     from spatial_privacy.core.lgcp_setup import build_lgcp
 
     x, y, _ = read_gpkg_points(DATA / "snow_cholera.gpkg", "deaths", "case")
-    model = build_lgcp(x[:12], y[:12], prior_sigma=11.5).model
+    model = build_lgcp(x[:12], y[:12], prior_sigma=500.0).model
     search = HyperparameterSearch(model)
-    mode, _ = search.mode_and_hessian()
-    assert search.spike_ratio(mode) <= BARRIER_START
-    posterior = fit_laplace(model, np.random.default_rng(1), draws=400)
-    assert abs(posterior.integrated_intensity().mean() - 12) < 3 * math.sqrt(12)
-    # a prior median of 1000 (log-sd 1) pulls the posterior into the fooled region: no sound mode exists for this
-    # rule, so the fit must refuse, naming the integration rule, not report a mode on the barrier
+    mode, hess = search.mode_and_hessian()
+    assert 1.05 < search.spike_ratio(mode) < BARRIER_START  # near the wall, not on it
+    assert np.linalg.norm(_central_gradient(lambda t: -search.log_marginal(t), mode, 1e-4)) < 0.01
+    assert np.all(np.linalg.eigvalsh(hess) > 0)
+    # a prior median of 1e6 (log-sd 1) pulls the posterior into the fooled region: the posterior's own mode lies
+    # where the nodes hold far more than SPIKE_LIMIT times what the midpoints see, so the fit must refuse, naming
+    # the integration rule, rather than report the point where the barrier stopped it
     with pytest.raises(ParameterError, match="spikes at single mesh nodes") as info:
-        fit_laplace(build_lgcp(x[:12], y[:12], prior_sigma=1000.0).model, np.random.default_rng(1), draws=100)
+        fit_laplace(build_lgcp(x[:12], y[:12], prior_sigma=1e6).model, np.random.default_rng(1), draws=100)
     assert info.value.parameter == "integration"
+
+
+def test_midpoint_rules_get_the_node_check_and_rules_with_the_nodes_do_not():
+    from spatial_privacy.core.lgcp_setup import build_knot_lgcp, build_lgcp
+
+    x, y, _ = read_gpkg_points(DATA / "snow_cholera.gpkg", "deaths", "case")
+    window = Window.around_points(x[:30], y[:30], margin=0.05)
+    assert build_lgcp(x[:30], y[:30], window=window).model.node_check is not None
+    assert build_lgcp(x[:30], y[:30], window=window, scheme="cubic").model.node_check is None
+    assert build_knot_lgcp(x[:30], y[:30], window, scheme="midpoint").model.node_check is not None
+    assert build_knot_lgcp(x[:30], y[:30], window).model.node_check is None  # vertex: the nodes themselves
 
 
 def test_grid_cells_where_the_laplace_fit_fails_are_left_out():

@@ -532,3 +532,11 @@ def test_twelve_points_stay_out_of_the_region_where_node_spikes_fool_the_edge_mi
     assert posterior.diagnostics["spiky_draws"] == 0
     assert abs(posterior.integrated_intensity().mean() - 12) < 3 * math.sqrt(12)
     assert np.quantile(posterior.sigma**2, 0.975) < math.exp(2 * stats.norm.ppf(0.999))
+    # the target itself is truncated: an anchor at hyperparameters whose fit fools the midpoints does not exist
+    model = build_lgcp(x[:12], y[:12]).model
+    target = _Target(_Engine(model), np.array(posterior.diagnostics["theta_mode"]), np.eye(2))
+    assert target.anchor(np.array(posterior.diagnostics["theta_mode"])) is not None and not target.last_spiky
+    assert target.anchor(np.array([-0.25, 5.0])) is None and target.last_spiky
+    with pytest.raises(ParameterError, match="spikes at single mesh nodes") as info:
+        fit_mcmc(model, np.random.default_rng(1), draws=10, fixed_theta=(-0.25, 5.0))
+    assert info.value.parameter == "integration"

@@ -262,7 +262,7 @@ def test_twelve_points_fit_and_a_degenerate_fit_is_never_written(snow, tmp_path,
 def test_a_fit_that_fools_the_edge_midpoints_names_integration_and_the_degree_3_rule_fits(
     snow, tmp_path, keep_in_project
 ):
-    # a prior median of 1000 for the field's sd pulls 12 points towards fields with a spike on single mesh nodes
+    # a prior median of 1e6 for the field's sd pulls 12 points towards fields with a spike on single mesh nodes
     # that the edge midpoints do not see (core.lgcp.NodeCheck): such a likelihood cannot be trusted, so the run
     # stops; the degree-3 rule sees the nodes and fits, with E[int lambda | S] within 3 posterior sd (sqrt(N)) of 12
     from spatial_privacy.core.lgcp import Posterior
@@ -271,7 +271,7 @@ def test_a_fit_that_fools_the_edge_midpoints_names_integration_and_the_degree_3_
     twelve = keep_in_project(QgsVectorLayer(deaths.source(), "twelve", "ogr"))
     twelve.setSubsetString('"fid" <= 12')
     out = tmp_path / "out"
-    params = {"INPUT": twelve, "PRIOR_SIGMA": 1000.0, "OUTPUT_MODEL": str(out / "m.npz"), "SEED": 1}
+    params = {"INPUT": twelve, "PRIOR_SIGMA": 1e6, "OUTPUT_MODEL": str(out / "m.npz"), "SEED": 1}
     with pytest.raises(QgsProcessingException, match=r"INTEGRATION: the fit leans towards fields with spikes"):
         processing.run(ALG, params)
     assert not out.exists()

@@ -474,3 +474,17 @@ def test_cancel_while_points_are_written_finishes_the_layer_and_says_so(tmp_path
     layer = QgsVectorLayer(dest, "p", "ogr")
     assert layer.featureCount() == n
     assert "it was finished so that no half-written layer is left" in feedback.textLog()
+
+
+def test_an_untrusted_integration_sends_the_user_to_fitlgcp_with_the_degree_3_rule(snow, tmp_path, monkeypatch):
+    # the Walder tools fit with the default (edge-midpoint) integration and have no INTEGRATION parameter, so when
+    # that fit is refused for node spikes the remedy is a MODEL from fitlgcp with INTEGRATION = degree 3. A limit
+    # below 1 makes every fit count as spiky, which is the only way to reach this on real data with the default prior
+    from spatial_privacy.core import lgcp
+
+    monkeypatch.setattr(lgcp, "SPIKE_LIMIT", 0.5)
+    out = tmp_path / "out"
+    params = {"INPUT": snow["deaths"], "METHOD": 2, "SEED": 1, "MAX_EDGE": MAX_EDGE, "OUTPUT": str(out / "s.gpkg")}
+    with pytest.raises(QgsProcessingException, match=r"MODEL: .*spikes at single mesh nodes.*INTEGRATION: degree 3"):
+        processing.run("spatialprivacy:synthesizelgcp", params)
+    assert not out.exists()
