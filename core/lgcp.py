@@ -141,6 +141,11 @@ SPIKE_LIMIT = 2.0
 #: added to ``-log p(theta | S)``, a smooth wall (a flat penalty stalled BFGS's finite-difference gradients).
 BARRIER_START = 1.25
 BARRIER_WEIGHT = 100.0
+#: What a user can do about a fit refused for node spikes.
+SPIKE_REMEDY = (
+    "use an integration rule that includes the mesh nodes (degree 3 or dual mesh), or a prior that keeps the field's "
+    "standard deviation smaller"
+)
 
 
 @dataclass(frozen=True)
@@ -641,7 +646,7 @@ def fit_laplace(
                 value = search.log_marginal(theta)
                 spiky = search.spiky(theta)
         except (np.linalg.LinAlgError, ArithmeticError, ValueError):
-            value = math.nan
+            value, spiky = math.nan, True
         if not np.isfinite(value) or value - top > GRID_EXCESS or spiky:
             # a fit that fools the integration rule (NodeCheck: with 12 points from log sigma ~ 3 on, 27 to 1e5
             # above the mode), or far above the mode the optimiser found for another reason (a model without
@@ -858,9 +863,7 @@ class HyperparameterSearch:
                 raise ParameterError(
                     "integration",
                     "every field standard deviation tried, from the prior's median down, gives fields with spikes at "
-                    "single mesh nodes that the integration points do not see: use an integration rule that includes "
-                    "the mesh nodes (degree 3 or dual mesh), or a prior that keeps the field's standard deviation "
-                    "smaller",
+                    f"single mesh nodes that the integration points do not see: {SPIKE_REMEDY}",
                 )
         # BFGS with central-difference gradients: about a third of the Laplace fits Nelder-Mead needs
         result = optimize.minimize(
@@ -889,8 +892,7 @@ class HyperparameterSearch:
                 "integration",
                 "the fit leans towards fields with spikes at single mesh nodes that the integration points do not "
                 f"see (there the intensity integral is underestimated {ratio:.3g}-fold), so its likelihood cannot be "
-                "trusted: use an integration rule that includes the mesh nodes (degree 3 or dual mesh), or a prior "
-                "that keeps the field's standard deviation smaller",
+                f"trusted: {SPIKE_REMEDY}",
             )
         if not peaked:
             raise ParameterError("theta", "the hyperparameter posterior is not peaked: try a more informative prior")

@@ -70,7 +70,7 @@ import scipy.sparse as sp
 from scipy.linalg import blas as _blas
 
 from .errors import ParameterError
-from .lgcp import HyperparameterSearch, LaplaceFit, LGCPModel, Posterior
+from .lgcp import SPIKE_REMEDY, HyperparameterSearch, LaplaceFit, LGCPModel, Posterior
 from .linalg import rcm_permutation
 from .progress import Progress, report, scaled
 
@@ -789,7 +789,7 @@ def fit_mcmc(
             raise ParameterError(
                 "integration",
                 "at these hyperparameters the fit has spikes at single mesh nodes that the integration points do "
-                "not see: use an integration rule that includes the mesh nodes (degree 3 or dual mesh)",
+                f"not see: {SPIKE_REMEDY}",
             )
         if fixed is None:
             raise ParameterError("fixed_theta", "the Laplace approximation failed at these hyperparameters")

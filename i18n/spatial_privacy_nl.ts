@@ -169,12 +169,12 @@
       <translation>{0}: {1} kan niet worden geschreven (geen toestemming).</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="454" />
+      <location filename="../processing/base.py" line="460" />
       <source>{0}: writes the same file as {1} ({2}); choose another file.</source>
       <translation>{0}: schrijft hetzelfde bestand als {1} ({2}); kies een ander bestand.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="520" />
+      <location filename="../processing/base.py" line="526" />
       <source>Cancel came while the output was being written; it was finished so that no half-written layer is left.</source>
       <translation>Annuleren kwam terwijl de uitvoer werd geschreven; die is afgemaakt, zodat er geen half geschreven laag achterblijft.</translation>
     </message>
@@ -769,197 +769,197 @@
       <translation>{0} synthetische punten, meer dan tien keer het oorspronkelijke aantal: de ruis overheerst (bij Laplace voegen kleine cellen bij een kleine ε punten toe in elke lege cel). Een grotere {1} of ε geeft een bruikbaar patroon.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="380" />
+      <location filename="../processing/dp_points.py" line="379" />
       <source>Differentially private synthetic points</source>
       <translation>Synthetische punten met differentiële privacy</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="408" />
+      <location filename="../processing/dp_points.py" line="407" />
       <source>{0} is not used by the {1} method.</source>
       <translation>{0} wordt niet gebruikt door de methode {1}.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="478" />
+      <location filename="../processing/dp_points.py" line="477" />
       <source>DP synthetic points ({0}, ε = {1:g})</source>
       <translation>Synthetische DP-punten ({0}, ε = {1:g})</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="490" />
+      <location filename="../processing/dp_points.py" line="489" />
       <source>every α</source>
       <translation>elke α</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="495" />
+      <location filename="../processing/dp_points.py" line="494" />
       <source>Alpha (α, CRS units)</source>
       <translation>Alfa (α, CRS-eenheden)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="496" />
+      <location filename="../processing/dp_points.py" line="495" />
       <source>Window area (squared CRS units)</source>
       <translation>Oppervlakte van het studiegebied (vierkante CRS-eenheden)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="497" />
+      <location filename="../processing/dp_points.py" line="496" />
       <source>Window diameter B (CRS units)</source>
       <translation>Diameter B van het studiegebied (CRS-eenheden)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="503" />
+      <location filename="../processing/dp_points.py" line="502" />
       <source>{0} (reproducible: NOT for release)</source>
       <translation>{0} (reproduceerbaar: NIET voor publicatie)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="507" />
+      <location filename="../processing/dp_points.py" line="506" />
       <source>Original points n (public under this guarantee)</source>
       <translation>Oorspronkelijke punten n (openbaar onder deze garantie)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="508" />
+      <location filename="../processing/dp_points.py" line="507" />
       <source>Two data sets are neighbours when one point is moved by at most α; the number of points n is the same in both, so n is not protected by this guarantee.</source>
       <translation>Twee datasets zijn naburig als één punt over ten hoogste α wordt verplaatst; het aantal punten n is in beide gelijk, dus n wordt door deze garantie niet beschermd.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="514" />
+      <location filename="../processing/dp_points.py" line="513" />
       <source>({0:g}, {1:g})-differential privacy under the α-neighbourhood with α = {2:g} (Kim &amp; Lim, Theorem 3.6): for any synthetic pattern, its probability changes by at most a factor e^ε between neighbouring data sets, except with probability δ. {3} The number of points n = {4} is printed in this report and is public under this guarantee.</source>
       <translation>({0:g}, {1:g})-differentiële privacy onder de α-naburigheid met α = {2:g} (Kim &amp; Lim, Stelling 3.6): voor elk synthetisch patroon verandert de kans erop tussen naburige datasets met ten hoogste een factor e^ε, behalve met kans δ. {3} Het aantal punten n = {4} staat in dit rapport en is onder deze garantie openbaar.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="521" />
+      <location filename="../processing/dp_points.py" line="520" />
       <source>Bandwidth used h (CRS units)</source>
       <translation>Gebruikte bandbreedte h (CRS-eenheden)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="522" />
+      <location filename="../processing/dp_points.py" line="521" />
       <source>Smallest private bandwidth (CRS units)</source>
       <translation>Kleinste privacyveilige bandbreedte (CRS-eenheden)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="523" />
+      <location filename="../processing/dp_points.py" line="522" />
       <source>k: 1 − δ quantile of Poisson(n)</source>
       <translation>k: 1 − δ-kwantiel van Poisson(n)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="524" />
+      <location filename="../processing/dp_points.py" line="523" />
       <source>B: window diameter</source>
       <translation>B: diameter van het studiegebied</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="525" />
+      <location filename="../processing/dp_points.py" line="524" />
       <source>Upper bound of r_α(h) at the smallest bandwidth</source>
       <translation>Bovengrens van r_α(h) bij de kleinste bandbreedte</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="526" />
+      <location filename="../processing/dp_points.py" line="525" />
       <source>(2αB + α²)/(2h²) + r_α(h) at the bandwidth used</source>
       <translation>(2αB + α²)/(2h²) + r_α(h) bij de gebruikte bandbreedte</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="527" />
+      <location filename="../processing/dp_points.py" line="526" />
       <source>ε / k</source>
       <translation>ε / k</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="532" />
+      <location filename="../processing/dp_points.py" line="531" />
       <source>({0:g}, {1:g})-differential privacy under the α-neighbourhood with α = {2:g} (Kim &amp; Lim, Theorem 3.8): for any synthetic pattern, its probability changes by at most a factor e^ε between neighbouring data sets, except with probability δ. {3} The number of points n = {4} is printed in this report and is public under this guarantee. The theorem assumes one exact draw from the posterior; this tool draws from a fast (Laplace) approximation of it, as Kim &amp; Lim draw from a finite MCMC chain.</source>
       <translation>({0:g}, {1:g})-differentiële privacy onder de α-naburigheid met α = {2:g} (Kim &amp; Lim, Stelling 3.8): voor elk synthetisch patroon verandert de kans erop tussen naburige datasets met ten hoogste een factor e^ε, behalve met kans δ. {3} Het aantal punten n = {4} staat in dit rapport en is onder deze garantie openbaar. De stelling gaat uit van één exacte trekking uit de a-posterioriverdeling; dit hulpmiddel trekt uit een snelle (Laplace-)benadering daarvan, zoals Kim &amp; Lim trekken uit een eindige MCMC-keten.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="541" />
+      <location filename="../processing/dp_points.py" line="540" />
       <source>Ratio R = σ/l</source>
       <translation>Verhouding R = σ/l</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="542" />
+      <location filename="../processing/dp_points.py" line="541" />
       <source>Triangle pairs within α</source>
       <translation>Driehoeksparen binnen α</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="543" />
+      <location filename="../processing/dp_points.py" line="542" />
       <source>Sum over pairs of the largest squared vertex distance</source>
       <translation>Som over de paren van de grootste gekwadrateerde afstand tussen hoekpunten</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="544" />
+      <location filename="../processing/dp_points.py" line="543" />
       <source>Knots per dimension</source>
       <translation>Knopen per dimensie</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="545" />
+      <location filename="../processing/dp_points.py" line="544" />
       <source>Drawn length scale l (CRS units)</source>
       <translation>Getrokken lengteschaal l (CRS-eenheden)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="546" />
+      <location filename="../processing/dp_points.py" line="545" />
       <source>Drawn σ = R l</source>
       <translation>Getrokken σ = R l</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="553" />
+      <location filename="../processing/dp_points.py" line="552" />
       <source>{0:.6g}-differential privacy when one point is moved any distance (Kim &amp; Lim, Theorem 3.10, for every α; the noisy total costs nothing there because n does not change), and {1:.6g}-differential privacy when one point is added or removed ({2:.6g} for the noisy total plus {3:.6g} × {4:.6g} / {5:.6g} for the cells). δ = 0. {6} Only the add-or-remove guarantee covers n, so n is not printed in this report.</source>
       <translation>{0:.6g}-differentiële privacy wanneer één punt over een willekeurige afstand wordt verplaatst (Kim &amp; Lim, Stelling 3.10, voor elke α; het totaal met ruis kost daar niets, omdat n niet verandert), en {1:.6g}-differentiële privacy wanneer één punt wordt toegevoegd of verwijderd ({2:.6g} voor het totaal met ruis plus {3:.6g} × {4:.6g} / {5:.6g} voor de cellen). δ = 0. {6} Alleen de garantie voor toevoegen of verwijderen dekt n, dus n staat niet in dit rapport.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="569" />
+      <location filename="../processing/dp_points.py" line="568" />
       <source>{0:.6g}-differential privacy when one point is moved any distance (Kim &amp; Lim, Theorem 3.10, for every α), and {1:.6g}-differential privacy when one point is added or removed ({0:.6g} × {2:.6g} / {3:.6g}). δ = 0. {4} Only the add-or-remove guarantee covers n, so n is not printed in this report.</source>
       <translation>{0:.6g}-differentiële privacy wanneer één punt over een willekeurige afstand wordt verplaatst (Kim &amp; Lim, Stelling 3.10, voor elke α), en {1:.6g}-differentiële privacy wanneer één punt wordt toegevoegd of verwijderd ({0:.6g} × {2:.6g} / {3:.6g}). δ = 0. {4} Alleen de garantie voor toevoegen of verwijderen dekt n, dus n staat niet in dit rapport.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="576" />
+      <location filename="../processing/dp_points.py" line="575" />
       <source>Cell size (CRS units)</source>
       <translation>Celgrootte (CRS-eenheden)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="577" />
+      <location filename="../processing/dp_points.py" line="576" />
       <source>Cells (after merging slivers)</source>
       <translation>Cellen (na samenvoegen van snippers)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="578" />
+      <location filename="../processing/dp_points.py" line="577" />
       <source>Slivers merged into a neighbour</source>
       <translation>Met een buurcel samengevoegde snippers</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="579" />
+      <location filename="../processing/dp_points.py" line="578" />
       <source>Sensitivity Δ = 1/|S_p| + 1/|S_q| (per squared unit)</source>
       <translation>Gevoeligheid Δ = 1/|S_p| + 1/|S_q| (per vierkante eenheid)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="580" />
+      <location filename="../processing/dp_points.py" line="579" />
       <source>Laplace noise scale Δ / ε_cells (points per squared unit)</source>
       <translation>Schaal van de Laplace-ruis Δ / ε_cells (punten per vierkante eenheid)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="581" />
+      <location filename="../processing/dp_points.py" line="580" />
       <source>ε for the cells</source>
       <translation>ε voor de cellen</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="582" />
+      <location filename="../processing/dp_points.py" line="581" />
       <source>Share of ε for the noisy total</source>
       <translation>Deel van ε voor het totaal met ruis</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="583" />
+      <location filename="../processing/dp_points.py" line="582" />
       <source>ε when a point is added or removed</source>
       <translation>ε bij het toevoegen of verwijderen van een punt</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="586" />
+      <location filename="../processing/dp_points.py" line="585" />
       <source>Noisy total</source>
       <translation>Totaal met ruis</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="587" />
+      <location filename="../processing/dp_points.py" line="586" />
       <source>Note</source>
       <translation>Opmerking</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="590" />
+      <location filename="../processing/dp_points.py" line="589" />
       <source>Caveat: no WINDOW was given, so the window is the confidential points' bounding box enlarged by 5%. Its extent, and the window area, diameter and sizes derived from it in this report and in the map, follow the extreme points and are NOT covered by this guarantee. Give a public WINDOW for a release.</source>
       <translation>Let op: er is geen WINDOW opgegeven, dus het venster is de omhullende rechthoek van de vertrouwelijke punten, vergroot met 5%. De omvang ervan, en de oppervlakte, diameter en maten van het venster die daaruit volgen in dit rapport en op de kaart, volgen de uiterste punten en vallen NIET onder deze garantie. Geef een openbaar WINDOW op voor een publicatie.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="599" />
+      <location filename="../processing/dp_points.py" line="598" />
       <source>Calibration</source>
       <translation>Kalibratie</translation>
     </message>
@@ -1159,122 +1159,122 @@
       <translation>{0}: {1} punten herhalen de locatie van een ander punt, dus K(0) &gt; 0 hier (spatstat telt alleen paren op een afstand &gt; 0). Een MISE omvat dan ook de eerste stralen, waar de relatieve fout haar kan domineren; laat {2} boven 0 beginnen om ze weg te laten.</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="407" />
+      <location filename="../processing/kfunction.py" line="406" />
       <source>bounding box of the points enlarged by 5%</source>
       <translation>omhullende rechthoek van de punten, vergroot met 5%</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="409" />
+      <location filename="../processing/kfunction.py" line="408" />
       <source>the WINDOW polygons</source>
       <translation>de WINDOW-polygonen</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="415" />
+      <location filename="../processing/kfunction.py" line="414" />
       <source>K-function (CONFIDENTIAL utility diagnostic)</source>
       <translation>K-functie (VERTROUWELIJKE bruikbaarheidsdiagnostiek)</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="448" />
+      <location filename="../processing/kfunction.py" line="447" />
       <source>Isotropic (Ripley)</source>
       <translation>Isotroop (Ripley)</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="449" />
+      <location filename="../processing/kfunction.py" line="448" />
       <source>Border (reduced sample)</source>
       <translation>Rand (gereduceerde steekproef)</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="450" />
+      <location filename="../processing/kfunction.py" line="449" />
       <source>None</source>
       <translation>Geen</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="453" />
+      <location filename="../processing/kfunction.py" line="452" />
       <source>Input points</source>
       <translation>Invoerpunten</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="455" />
+      <location filename="../processing/kfunction.py" line="454" />
       <source>Window area</source>
       <translation>Oppervlakte van het studiegebied</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="456" />
+      <location filename="../processing/kfunction.py" line="455" />
       <source>CRS</source>
       <translation>CRS</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="459" />
+      <location filename="../processing/kfunction.py" line="458" />
       <source>Estimator</source>
       <translation>Schatter</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="460" />
+      <location filename="../processing/kfunction.py" line="459" />
       <source>inhomogeneous (Kim &amp; Lim eq. 14), intensity {0}</source>
       <translation>inhomogeen (Kim &amp; Lim vgl. 14), intensiteit {0}</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="462" />
+      <location filename="../processing/kfunction.py" line="461" />
       <source>homogeneous (spatstat Kest)</source>
       <translation>homogeen (spatstat Kest)</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="464" />
+      <location filename="../processing/kfunction.py" line="463" />
       <source>{0} from {1:g} to {2:g}</source>
       <translation>{0} van {1:g} tot {2:g}</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="465" />
+      <location filename="../processing/kfunction.py" line="464" />
       <source>Points repeating another point's location</source>
       <translation>Punten die de locatie van een ander punt herhalen</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="468" />
+      <location filename="../processing/kfunction.py" line="467" />
       <source>MISE</source>
       <translation>MISE</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="471" />
+      <location filename="../processing/kfunction.py" line="470" />
       <source>Not for publication</source>
       <translation>Niet voor publicatie</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="472" />
+      <location filename="../processing/kfunction.py" line="471" />
       <source>The K-function of the input is derived from the confidential points. It is a utility diagnostic for the data steward: keep this page and the table internal.</source>
       <translation>De K-functie van de invoer is afgeleid van de vertrouwelijke punten. Ze is bruikbaarheidsdiagnostiek voor de databeheerder: houd deze pagina en de tabel intern.</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="477" />
+      <location filename="../processing/kfunction.py" line="476" />
       <source>K-function and L-function</source>
       <translation>K-functie en L-functie</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="485" />
+      <location filename="../processing/kfunction.py" line="484" />
       <source>no CRS</source>
       <translation>geen CRS</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="486" />
+      <location filename="../processing/kfunction.py" line="485" />
       <source>a custom CRS</source>
       <translation>een aangepast CRS</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="498" />
+      <location filename="../processing/kfunction.py" line="497" />
       <source>Poisson: π r²</source>
       <translation>Poisson: π r²</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="499" />
+      <location filename="../processing/kfunction.py" line="498" />
       <source>Poisson: 0</source>
       <translation>Poisson: 0</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="500" />
+      <location filename="../processing/kfunction.py" line="499" />
       <source>input</source>
       <translation>invoer</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="502" />
+      <location filename="../processing/kfunction.py" line="501" />
       <source>synthetic</source>
       <translation>synthetisch</translation>
     </message>
@@ -1559,82 +1559,82 @@
       <translation>{0}: de fit aan deze {1} punten is ontaard (elke leave-one-out-voorspellende dichtheid is 0; veldvariantie {2:.3g}), dus er is geen model geschreven. Een LGCP heeft meer punten nodig, of een a-prioriverdeling die het veld kleiner houdt ({3}, {4}).</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="376" />
+      <location filename="../processing/lgcp_fit.py" line="375" />
       <source>CPO of the LGCP fit (CONFIDENTIAL)</source>
       <translation>CPO van de LGCP-schatting (VERTROUWELIJK)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="429" />
+      <location filename="../processing/lgcp_fit.py" line="428" />
       <source>mean | sd | 95% interval</source>
       <translation>gemiddelde | sd | 95%-interval</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="429" />
+      <location filename="../processing/lgcp_fit.py" line="428" />
       <source>parameter</source>
       <translation>parameter</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="431" />
+      <location filename="../processing/lgcp_fit.py" line="430" />
       <source>Points</source>
       <translation>Punten</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="436" />
+      <location filename="../processing/lgcp_fit.py" line="435" />
       <source>Hyperparameter grid points</source>
       <translation>Roosterpunten van de hyperparameters</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="437" />
+      <location filename="../processing/lgcp_fit.py" line="436" />
       <source>Points sharing a location</source>
       <translation>Punten met een gedeelde locatie</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="438" />
+      <location filename="../processing/lgcp_fit.py" line="437" />
       <source>Log pseudo-marginal likelihood (sum of log CPO)</source>
       <translation>Log-pseudo-marginale aannemelijkheid (som van log CPO)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="439" />
+      <location filename="../processing/lgcp_fit.py" line="438" />
       <source>Points whose CPO rests on fewer than 20 effective draws</source>
       <translation>Punten waarvan de CPO op minder dan 20 effectieve trekkingen berust</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="443" />
+      <location filename="../processing/lgcp_fit.py" line="442" />
       <source>Grid points left out as failed fits</source>
       <translation>Roosterpunten weggelaten als mislukte fits</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="447" />
+      <location filename="../processing/lgcp_fit.py" line="446" />
       <source>This fit is derived from the confidential points. Keep the report, the model file and the intensity map internal.</source>
       <translation>Deze schatting is afgeleid van de vertrouwelijke punten. Houd het rapport, het modelbestand en de intensiteitskaart intern.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="452" />
+      <location filename="../processing/lgcp_fit.py" line="451" />
       <source>Posterior summary</source>
       <translation>Samenvatting van de a-posterioriverdeling</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="456" />
+      <location filename="../processing/lgcp_fit.py" line="455" />
       <source>A fixed seed was used (reproducible run).</source>
       <translation>Er is een vaste seed gebruikt (reproduceerbare uitvoering).</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="467" />
+      <location filename="../processing/lgcp_fit.py" line="466" />
       <source>Draws with spikes at mesh nodes the integration misses</source>
       <translation>Trekkingen met pieken op knopen van de mesh die de integratie mist</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="468" />
+      <location filename="../processing/lgcp_fit.py" line="467" />
       <source>MCMC convergence</source>
       <translation>Convergentie van de MCMC</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="469" />
+      <location filename="../processing/lgcp_fit.py" line="468" />
       <source>Trace plots</source>
       <translation>Traceplots</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="471" />
+      <location filename="../processing/lgcp_fit.py" line="470" />
       <source>Posterior mean intensity</source>
       <translation>A-posteriorigemiddelde van de intensiteit</translation>
     </message>
@@ -2569,177 +2569,177 @@
       <translation>{0}: geen enkele cel heeft ten minste {1} bijdragers, dus er zou niets worden gepubliceerd.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="402" />
+      <location filename="../processing/pufferfish_grid.py" line="401" />
       <source>Δ = {0:.3g} ≥ 1: the thesis's δ bound says nothing here.</source>
       <translation>Δ = {0:.3g} ≥ 1: de bovengrens van δ uit de scriptie zegt hier niets.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="477" />
+      <location filename="../processing/pufferfish_grid.py" line="476" />
       <source>Pufferfish grid ({0} {1})</source>
       <translation>Pufferfish-raster ({0} {1})</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="484" />
+      <location filename="../processing/pufferfish_grid.py" line="483" />
       <source>CONFIDENTIAL true values and noise ({0})</source>
       <translation>VERTROUWELIJK: ware waarden en ruis ({0})</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="494" />
+      <location filename="../processing/pufferfish_grid.py" line="493" />
       <source>total</source>
       <translation>totaal</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="495" />
+      <location filename="../processing/pufferfish_grid.py" line="494" />
       <source>geometric mean</source>
       <translation>meetkundig gemiddelde</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="495" />
+      <location filename="../processing/pufferfish_grid.py" line="494" />
       <source>mean</source>
       <translation>gemiddelde</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="504" />
+      <location filename="../processing/pufferfish_grid.py" line="503" />
       <source>whether a person's value lies in [x−c, x+c) or in [x+c, x+3c), for c = {0:g}</source>
       <translation>of de waarde van een persoon in [x−c, x+c) of in [x+c, x+3c) ligt, voor c = {0:g}</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="508" />
+      <location filename="../processing/pufferfish_grid.py" line="507" />
       <source>a person's value up to a factor k = {0:g} (relative intervals [ky, y/k))</source>
       <translation>wat de waarde van een persoon is, tot op een factor k = {0:g} (relatieve intervallen [ky, y/k))</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="509" />
+      <location filename="../processing/pufferfish_grid.py" line="508" />
       <source>ε-Pufferfish privacy with ε = {0:g} (ter Steege 2021, {1}): from the published map an attacker cannot learn {2} by more than a factor e^ε = {3:.4g}, whatever they believe about the values, as long as people's values are independent (eq. 5). Each person contributes to one cell, so this holds for the whole map.</source>
       <translation>ε-Pufferfish-privacy met ε = {0:g} (ter Steege 2021, {1}): uit de gepubliceerde kaart kan een aanvaller, ongeacht diens aannames over de waarden, niet met meer dan een factor e^ε = {3:.4g} afleiden {2}, zolang de waarden van personen onafhankelijk zijn (vgl. 5). Elke persoon draagt bij aan één cel, dus dit geldt voor de hele kaart.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="514" />
+      <location filename="../processing/pufferfish_grid.py" line="513" />
       <source>Corollary 3.2</source>
       <translation>Gevolg 3.2</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="514" />
+      <location filename="../processing/pufferfish_grid.py" line="513" />
       <source>Theorem 3.1</source>
       <translation>Stelling 3.1</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="516" />
+      <location filename="../processing/pufferfish_grid.py" line="515" />
       <source>Outputs are clamped to [L, U] (mechanism B, Section 4). The thesis analyses this as (ε, δ)-Pufferfish in its cumulative form (Definition 4.2) with δ ≤ Δ = {0:.4g}, the largest per-cell bound δ_max of a published cell ({1}). With bounds fixed before looking at the data, clamping is post-processing and the ε guarantee above holds unchanged; Δ is then a conservative figure.</source>
       <translation>De uitvoer wordt afgekapt tot [L, U] (mechanisme B, Sectie 4). De scriptie analyseert dit als (ε, δ)-Pufferfish in de cumulatieve vorm (Definitie 4.2) met δ ≤ Δ = {0:.4g}, de grootste bovengrens δ_max per cel onder de gepubliceerde cellen ({1}). Als de grenzen zijn vastgelegd voordat naar de gegevens is gekeken, is het afkappen een nabewerking en blijft de bovenstaande ε-garantie onverkort gelden; Δ is dan een conservatieve waarde.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="522" />
+      <location filename="../processing/pufferfish_grid.py" line="521" />
       <source>Corollary 4.5</source>
       <translation>Gevolg 4.5</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="522" />
+      <location filename="../processing/pufferfish_grid.py" line="521" />
       <source>Theorem 4.4</source>
       <translation>Stelling 4.4</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="524" />
+      <location filename="../processing/pufferfish_grid.py" line="523" />
       <source>Here the bounds were derived from the data, so the smallest and largest value are not protected.</source>
       <translation>Hier zijn de grenzen uit de gegevens afgeleid, dus de kleinste en de grootste waarde zijn niet beschermd.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="533" />
+      <location filename="../processing/pufferfish_grid.py" line="532" />
       <source>absolute</source>
       <translation>absoluut</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="533" />
+      <location filename="../processing/pufferfish_grid.py" line="532" />
       <source>relative</source>
       <translation>relatief</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="536" />
+      <location filename="../processing/pufferfish_grid.py" line="535" />
       <source>Bounded mechanism</source>
       <translation>Begrensd mechanisme</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="536" />
+      <location filename="../processing/pufferfish_grid.py" line="535" />
       <source>no</source>
       <translation>nee</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="536" />
+      <location filename="../processing/pufferfish_grid.py" line="535" />
       <source>yes</source>
       <translation>ja</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="537" />
+      <location filename="../processing/pufferfish_grid.py" line="536" />
       <source>Minimum contributors per cell</source>
       <translation>Minimumaantal bijdragers per cel</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="538" />
+      <location filename="../processing/pufferfish_grid.py" line="537" />
       <source>Published cells</source>
       <translation>Gepubliceerde cellen</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="539" />
+      <location filename="../processing/pufferfish_grid.py" line="538" />
       <source>Occupied cells left out (n below the minimum)</source>
       <translation>Weggelaten bezette cellen (n onder het minimum)</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="545" />
+      <location filename="../processing/pufferfish_grid.py" line="544" />
       <source>Contribution bounds</source>
       <translation>Grenzen voor bijdragen</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="545" />
+      <location filename="../processing/pufferfish_grid.py" line="544" />
       <source>derived from the data (NOT private)</source>
       <translation>afgeleid uit de gegevens (NIET privacyveilig)</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="549" />
+      <location filename="../processing/pufferfish_grid.py" line="548" />
       <source>derived from the data</source>
       <translation>afgeleid uit de gegevens</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="558" />
+      <location filename="../processing/pufferfish_grid.py" line="557" />
       <source>Privacy guarantee</source>
       <translation>Privacygarantie</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="561" />
+      <location filename="../processing/pufferfish_grid.py" line="560" />
       <source>What is not protected</source>
       <translation>Wat niet beschermd is</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="562" />
+      <location filename="../processing/pufferfish_grid.py" line="561" />
       <source>Locations and counts: the map shows which cells are occupied and publishes the number of contributors n of each cell exactly. The secrets protected are the values only.</source>
       <translation>Locaties en aantallen: de kaart laat zien welke cellen bezet zijn en publiceert het aantal bijdragers n van elke cel exact. Alleen de waarden zijn als geheimen beschermd.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="571" />
+      <location filename="../processing/pufferfish_grid.py" line="570" />
       <source>Warning: bounds derived from the data</source>
       <translation>Waarschuwing: grenzen afgeleid uit de gegevens</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="572" />
+      <location filename="../processing/pufferfish_grid.py" line="571" />
       <source>The clamp limits L and U were computed from the smallest and largest value in the data. Both values can be recovered from the map: from cells published at the limits, and from delta_max or Δ together with noise_scale (with the default margin γ = L_t). This is not private.</source>
       <translation>De afkapgrenzen L en U zijn berekend uit de kleinste en de grootste waarde in de gegevens. Beide waarden zijn uit de kaart te herleiden: uit cellen die op de grenzen zijn gepubliceerd, en uit delta_max of Δ in combinatie met noise_scale (bij de standaardmarge γ = L_t). Dit is niet privacyveilig.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="583" />
+      <location filename="../processing/pufferfish_grid.py" line="582" />
       <source>Warning: Δ ≥ 1</source>
       <translation>Waarschuwing: Δ ≥ 1</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="584" />
+      <location filename="../processing/pufferfish_grid.py" line="583" />
       <source>The thesis's bound on δ is at least 1 here, so it guarantees nothing for the clamped map.</source>
       <translation>De bovengrens van δ uit de scriptie is hier ten minste 1 en biedt dus geen enkele garantie voor de afgekapte kaart.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="590" />
+      <location filename="../processing/pufferfish_grid.py" line="589" />
       <source>Warning: fixed seed</source>
       <translation>Waarschuwing: vaste seed</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="591" />
+      <location filename="../processing/pufferfish_grid.py" line="590" />
       <source>A random seed was given, so the noise can be recomputed by anyone who knows it. Do not publish this map.</source>
       <translation>Er is een seed opgegeven, dus iedereen die deze kent kan de ruis opnieuw berekenen. Publiceer deze kaart niet.</translation>
     </message>

@@ -438,6 +438,12 @@ def check_outputs(alg, parameters, context, sinks=(), files=(), rasters=()) -> d
     return {name: path for name, (path, _) in targets.items()}
 
 
+def ensure_folders(output_files: dict[str, str]) -> None:
+    """:func:`ensure_folder` for every output :func:`check_outputs` returned, when the writing starts."""
+    for name, path in output_files.items():
+        ensure_folder(path, name)
+
+
 def check_distinct_outputs(outputs: dict) -> None:
     """Refuse two outputs that would write the same file (one would destroy the other), naming the second
     parameter. ``outputs`` maps a parameter to a resolved path or to a ``(file, layer)`` target; two layers

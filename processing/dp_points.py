@@ -20,7 +20,7 @@ from .base import (
     FeedbackProgress,
     SpatialPrivacyAlgorithm,
     check_outputs,
-    ensure_folder,
+    ensure_folders,
     figure_data_uri,
     make_rng,
     parameter_error,
@@ -371,8 +371,7 @@ class DPPointsAlgorithm(SpatialPrivacyAlgorithm):
             )
         progress.check_cancel()
         report_path = self.parameterAsFileOutput(parameters, self.OUTPUT_REPORT, context)
-        for name, path in output_files.items():
-            ensure_folder(path, name)
+        ensure_folders(output_files)
         report = self._report(release) if report_path else None
         progress.check_cancel()
         results = self._write(parameters, context, points, release)

@@ -27,7 +27,7 @@ from .base import (
     SpatialPrivacyAlgorithm,
     check_outputs,
     crs_key,
-    ensure_folder,
+    ensure_folders,
     figure_data_uri,
     parameter_error,
     read_point_values,
@@ -399,8 +399,7 @@ class KFunctionAlgorithm(SpatialPrivacyAlgorithm):
         FeedbackProgress(feedback, 95.0, 100.0).check_cancel()
 
         chart_path = self.parameterAsFileOutput(parameters, self.OUTPUT_CHART, context)
-        for name, path in output_files.items():
-            ensure_folder(path, name)
+        ensure_folders(output_files)
         report = None
         if chart_path:
             window_text = (

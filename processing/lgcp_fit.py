@@ -24,7 +24,7 @@ from .base import (
     SpatialPrivacyAlgorithm,
     check_outputs,
     crs_key,
-    ensure_folder,
+    ensure_folders,
     figure_data_uri,
     make_rng,
     parameter_error,
@@ -360,8 +360,7 @@ class FitLGCPAlgorithm(SpatialPrivacyAlgorithm):
                     "keeps the field smaller ({3}, {4})."
                 ).format(self.INPUT, len(x), variance, self.PRIOR_RANGE, self.PRIOR_SIGMA)
             )
-        for name, path in output_files.items():
-            ensure_folder(path, name)
+        ensure_folders(output_files)
         report = self._report(posterior, setup, seed, intensity, cpo) if report_path else None
         posterior.save(model_path)
         results = {self.OUTPUT_MODEL: model_path, self.NODES: setup.mesh.n_nodes, self.LPML: lpml}

@@ -27,7 +27,7 @@ from .base import (
     cell_geometry,
     cell_id,
     check_outputs,
-    ensure_folder,
+    ensure_folders,
     make_rng,
     note_cancel_during_writing,
     parameter_error,
@@ -396,8 +396,7 @@ class PufferfishGridAlgorithm(SpatialPrivacyAlgorithm):
                 raise QgsProcessingException(f"{self.OUTPUT_RASTER}: {error}") from None
         report_path = self.parameterAsFileOutput(parameters, self.REPORT, context)
         report = self._report(grid, field_name, seed, len(points.x)) if report_path else None
-        for name, path in output_files.items():
-            ensure_folder(path, name)
+        ensure_folders(output_files)
         if grid.delta >= 1:
             feedback.pushWarning(self.tr("Δ = {0:.3g} ≥ 1: the thesis's δ bound says nothing here.").format(grid.delta))
         results = self._write_grid(parameters, context, feedback, grid, points, field_name)

@@ -47,6 +47,8 @@ from .domain import PlanarDomain
 
 #: Relative width of the final bracket of the calibrated bandwidth.
 BANDWIDTH_RTOL = 1e-6
+#: The bandwidth search gives up beyond this many window diameters (the kernel is flat over the window there).
+MAX_BANDWIDTH_SPREAD = 1e6
 
 
 @dataclass(frozen=True)
@@ -211,21 +213,21 @@ def calibrate_kernel(
     u_lo, g_lo = math.log(h0), math.inf
     u_hi = u_lo + math.log(1.5)
     g_hi = excess(u_hi)
-    for _ in range(200):
-        if g_hi <= 0:
-            break
+    widest = math.log(MAX_BANDWIDTH_SPREAD * b)
+    while g_hi > 0:
+        if u_hi > widest:
+            # f(h) falls like 1/h^2 in exact arithmetic, but when epsilon / k is tiny the bandwidth needed is so far
+            # beyond the window that the computed r_alpha bottoms out at its rounding error (doubling on up to
+            # 1e63 took 70 s to find nothing)
+            raise ParameterError(
+                "epsilon",
+                f"no bandwidth up to {math.exp(u_hi):.3g} satisfies Theorem 3.6 (epsilon / k = {rhs:.3g} is below "
+                "what can be computed); such a bandwidth would spread the points evenly over the window anyway: use "
+                "a larger epsilon or a smaller alpha",
+            )
         u_lo, g_lo = u_hi, g_hi
         u_hi += math.log(2.0)
         g_hi = excess(u_hi)
-    else:
-        # f(h) falls like 1/h^2 in exact arithmetic, but when epsilon / k is tiny the bandwidth needed is so far
-        # beyond the window that the computed r_alpha bottoms out at its rounding error
-        raise ParameterError(
-            "epsilon",
-            f"no bandwidth up to {math.exp(u_hi):.3g} satisfies Theorem 3.6 (epsilon / k = {rhs:.3g} is below what "
-            "can be computed); such a bandwidth would spread the points evenly over the window anyway: use a "
-            "larger epsilon or a smaller alpha",
-        )
     # Illinois regula falsi on log h, bisecting when the bracket does not shrink fast enough
     tol = math.log1p(BANDWIDTH_RTOL)
     side, width = 0, u_hi - u_lo

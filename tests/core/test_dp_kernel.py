@@ -229,6 +229,18 @@ def test_calibration_on_a_window_with_a_hole():
     assert kernel.calibrate_kernel(60, 4.0, 1 / 60, 0.005, L_SHAPE).h < cal.h
 
 
+def test_a_budget_too_small_to_calibrate_names_epsilon_and_gives_up_beyond_the_window():
+    # epsilon / k = 3.6e-11 would need h ~ sqrt(0.0142 / 3.6e-11) = 2e4 for the first term alone, and the computed
+    # r_alpha bottoms out at its rounding error above that budget (the search once doubled h up to 1e63 for 65 s
+    # without success): it must stop once h exceeds MAX_BANDWIDTH_SPREAD window diameters and blame epsilon
+    with pytest.raises(ParameterError, match="below what can be computed") as err:
+        kernel.calibrate_kernel(20, 1e-9, 0.05, 0.01, UNIT)
+    assert err.value.parameter == "epsilon"
+    limit = kernel.MAX_BANDWIDTH_SPREAD * math.sqrt(2)
+    shown = float(str(err.value).split("no bandwidth up to ")[1].split(" ")[0])
+    assert limit < shown <= 2 * limit * 1.001  # the first doubling past the limit (3 significant digits shown)
+
+
 def test_user_bandwidth_below_the_calibrated_one_is_refused():
     rng = np.random.default_rng(8)
     x, y = rng.uniform(0, 1, (2, 20))

@@ -160,17 +160,34 @@ def test_smaller_epsilon_means_more_informative_priors(areas, tmp_path):
     assert untruncated["MEDIAN_A"] == pytest.approx(total / np.expm1(0.5), rel=1e-6)
 
 
-def _bad_layer(tmp_path, rows):
-    layer = QgsVectorLayer("None", "bad", "memory")
+def _small_layer(rows, shapes=None):
+    """A memory layer with count y, population n and prior rate; a table, or polygons from ``shapes`` (WKT)."""
+    from qgis.core import QgsGeometry
+
+    layer = QgsVectorLayer("None" if shapes is None else "Polygon?crs=EPSG:27700", "small", "memory")
     layer.dataProvider().addAttributes(
         [QgsField("y", QVariant.Double), QgsField("n", QVariant.Double), QgsField("rate", QVariant.Double)]
     )
     layer.updateFields()
-    for row in rows:
+    for k, row in enumerate(rows):
         f = QgsFeature(layer.fields())
+        if shapes is not None:
+            f.setGeometry(QgsGeometry.fromWkt(shapes[k]))
         f.setAttributes(list(row))
         layer.dataProvider().addFeature(f)
     return layer
+
+
+def _small_params(layer, out: Path, **extra):
+    return {
+        "INPUT": layer,
+        "COUNT_FIELD": "y",
+        "POPULATION_FIELD": "n",
+        "RATE_FIELD": "rate",
+        "EPSILON": 1.0,
+        **extra,
+        "OUTPUT": str(out / "synthetic.gpkg"),
+    }
 
 
 @pytest.mark.parametrize(
@@ -190,17 +207,8 @@ def _bad_layer(tmp_path, rows):
     ],
 )
 def test_bad_input_is_refused_and_nothing_written(tmp_path, rows, extra, message):
-    layer = _bad_layer(tmp_path, rows)
-    params = {
-        "INPUT": layer,
-        "COUNT_FIELD": "y",
-        "POPULATION_FIELD": "n",
-        "RATE_FIELD": "rate",
-        "EPSILON": 1.0,
-        "ALPHA": 0.2,
-        "OUTPUT": str(tmp_path / "out" / "synthetic.gpkg"),
-        "OUTPUT_REPORT": str(tmp_path / "out" / "report.html"),
-    }
+    out = tmp_path / "out"
+    params = _small_params(_small_layer(rows), out, ALPHA=0.2, OUTPUT_REPORT=str(out / "report.html"))
     params.update(extra)
     with pytest.raises(QgsProcessingException, match=message):
         processing.run(ALG, params)
@@ -327,38 +335,19 @@ def test_cancel_while_writing_finishes_the_layer_and_says_so(areas_table, tmp_pa
 def test_a_skip_invalid_geometries_setting_does_not_drop_an_area(tmp_path):
     # a self-intersecting ("bow-tie") area is still an area with a count: with QGIS's "skip features with invalid
     # geometries" setting it must be neither dropped from the output nor make the run fail
-    from qgis.core import QgsFeatureRequest, QgsGeometry
+    from qgis.core import QgsFeatureRequest
 
-    layer = QgsVectorLayer("Polygon?crs=EPSG:27700", "areas", "memory")
-    layer.dataProvider().addAttributes(
-        [QgsField("y", QVariant.Double), QgsField("n", QVariant.Double), QgsField("rate", QVariant.Double)]
-    )
-    layer.updateFields()
     shapes = [
         "POLYGON((0 0, 10 0, 10 10, 0 10, 0 0))",
         "POLYGON((20 0, 30 10, 30 0, 20 10, 20 0))",  # bow-tie: invalid
         "POLYGON((40 0, 50 0, 50 10, 40 10, 40 0))",
     ]
-    for wkt, row in zip(shapes, [(3, 100, 0.02), (5, 120, 0.02), (1, 80, 0.02)]):
-        f = QgsFeature(layer.fields())
-        f.setGeometry(QgsGeometry.fromWkt(wkt))
-        f.setAttributes(list(row))
-        layer.dataProvider().addFeature(f)
+    layer = _small_layer([(3, 100, 0.02), (5, 120, 0.02), (1, 80, 0.02)], shapes)
     assert not next(layer.getFeatures(QgsFeatureRequest().setFilterFid(2))).geometry().isGeosValid()
     context = QgsProcessingContext()
     context.setProject(QgsProject.instance())
     context.setInvalidGeometryCheck(QgsFeatureRequest.GeometrySkipInvalid)
-    params = {
-        "INPUT": layer,
-        "COUNT_FIELD": "y",
-        "POPULATION_FIELD": "n",
-        "RATE_FIELD": "rate",
-        "EPSILON": 1.0,
-        "SETS": 2,
-        "SEED": 1,
-        "OUTPUT": str(tmp_path / "synthetic.gpkg"),
-    }
-    result = processing.run(ALG, params, context=context)
+    result = processing.run(ALG, _small_params(layer, tmp_path, SETS=2, SEED=1), context=context)
     _, feats = features(result["OUTPUT"])
     assert len(feats) == 3
     wkts = sorted(f.geometry().asWkt(0) for f in feats)
