@@ -139,7 +139,8 @@ def bin_points(
     ix_min, ix_max = _index_range(x, spec.origin_x, r)
     iy_min, iy_max = _index_range(y, spec.origin_y, r)
     nx, ny = ix_max - ix_min + 1, iy_max - iy_min + 1
-    if nx * ny >= 2**62:
+    # cell indices must fit int64 (the kernels' arithmetic), not only the bounding grid's size
+    if nx * ny >= 2**62 or max(abs(ix_min), abs(ix_max), abs(iy_min), abs(iy_max)) >= 2**62:
         raise ParameterError("cell_size", f"cell_size {r!r} is far too small for the extent of the points")
     if nx * ny <= _DENSE_CELL_LIMIT:
         count = np.zeros(nx * ny, dtype=np.int64)

@@ -314,6 +314,8 @@ def pufferfish_grid(
     # relative error protects log t_i (Corollary 3.2): bin the logs, so each cell's mean is mean(log t_i)
     binned = np.log(values) if relative else values
     stats = bin_points(x, y, binned, spec, use_numba=use_numba, progress=scaled(progress, 0.0, 0.8))
+    if not np.isfinite(stats.total).all():
+        raise ParameterError("values", "the values in some cells add up to more than a 64-bit float holds; rescale")
     keep = stats.count >= settings.min_count
     suppressed = int(np.count_nonzero(~keep))
     stats = stats.subset(keep)

@@ -31,6 +31,7 @@ from qgis.core import (
     QgsProcessingParameterNumber,
     QgsRectangle,
     QgsUnitTypes,
+    QgsVectorFileWriter,
     QgsWkbTypes,
 )
 from qgis.PyQt.QtCore import QVariant
@@ -240,7 +241,8 @@ def read_point_values(
     """Read every point and its numeric value; refuse what the methods cannot use.
 
     Refused, with a message naming the parameter: no features, features without geometry,
-    multipoints with several parts, NULL values. Coordinates are returned in the working CRS.
+    multipoints with several parts, coordinates that are not finite (e.g. a point the working CRS cannot
+    represent), NULL values. Coordinates are returned in the working CRS.
     """
     source = alg.parameterAsSource(parameters, input_name, context)
     if source is None:
@@ -260,7 +262,7 @@ def read_point_values(
         request.setDestinationCrs(work_crs, context.transformContext())
     total = max(source.featureCount(), 1)
     xs, ys, ts = [], [], []
-    null_values = empty = multi = 0
+    null_values = empty = multi = infinite = 0
     progress = FeedbackProgress(feedback, 0.0, 30.0)
     for i, feature in enumerate(source.getFeatures(request)):
         if i % 20000 == 0:
@@ -275,6 +277,9 @@ def read_point_values(
                 multi += 1
                 continue
             point = point.geometryN(0)
+        if not (math.isfinite(point.x()) and math.isfinite(point.y())):
+            infinite += 1
+            continue
         if idx >= 0:
             value = feature[idx]
             if value is None or value == NULL:
@@ -288,6 +293,12 @@ def read_point_values(
         problems.append(_tr("{0} features have no geometry").format(empty))
     if multi:
         problems.append(_tr("{0} features are multipoints with several parts").format(multi))
+    if infinite:
+        problems.append(
+            _tr("{0} features have coordinates that are not finite numbers in {1}").format(
+                infinite, work_crs.authid() or _tr("layer units")
+            )
+        )
     if problems:
         raise QgsProcessingException(
             _tr("{0}: {1}. Each feature must be one point; fix or deselect those features.").format(
@@ -382,11 +393,12 @@ _OGR_DBNAME = re.compile(r"""dbname=(?:'([^']*)'|"([^"]*)"|(\S+))""")
 _OGR_TABLE = re.compile(r"""table=(?:"([^"]*)"|'([^']*)'|(\S+))""")
 
 
-def output_target(value: str, default_ext: str = "") -> tuple[str, str | None]:
+def output_target(value: str, sink: bool = False) -> tuple[str, str | None]:
     """``(file, layer)`` an output destination writes: ``layer`` is ``None`` when the whole file is (re)written,
     a table name for the dialog's "append to GeoPackage" form ``ogr:dbname='f.gpkg' table="t"``. ``("", None)``
-    for what is not a local file (temporary, memory and database outputs). A plain path without extension gets
-    ``default_ext``, as QGIS does for sinks (gpkg) and rasters (tif)."""
+    for what is not a local file (temporary, memory and database outputs). For a feature ``sink``, a path whose
+    extension names no vector format (none, or e.g. ``.foo``) gets ``.gpkg`` appended, as QGIS does when it
+    makes the sink; rasters and files are written at the path as given."""
     if not value or value == "TEMPORARY_OUTPUT" or value.startswith(("memory:", "postgres:", "postgis:")):
         return "", None
     if value.startswith("ogr:"):
@@ -398,26 +410,26 @@ def output_target(value: str, default_ext: str = "") -> tuple[str, str | None]:
     if "://" in value or value.startswith("spatialite:"):
         return "", None
     path = value.split("|")[0]
-    if default_ext and not os.path.splitext(path)[1]:
-        path = f"{path}.{default_ext}"
+    if sink and not QgsVectorFileWriter.driverForExtension(os.path.splitext(path)[1].lstrip(".")):
+        path = f"{path}.gpkg"
     return path, None
 
 
-def destination_target(parameters: dict, name: str, default_ext: str = "gpkg") -> tuple[str, str | None]:
-    """:func:`output_target` of a sink or raster parameter, read from the raw value (a string or a
-    QgsProcessingOutputLayerDefinition) without resolving it: resolving registers the layer to load on
+def destination_target(parameters: dict, name: str, sink: bool = True) -> tuple[str, str | None]:
+    """:func:`output_target` of a sink (or, ``sink=False``, raster) parameter, read from the raw value (a string
+    or a QgsProcessingOutputLayerDefinition) without resolving it: resolving registers the layer to load on
     completion, which must happen once, when the sink is made."""
     value = parameters.get(name)
     if isinstance(value, QgsProcessingOutputLayerDefinition):
         value = value.sink.staticValue()
     if not isinstance(value, str):
         return "", None
-    return output_target(value, default_ext)
+    return output_target(value, sink)
 
 
-def destination_path(parameters: dict, name: str, default_ext: str = "gpkg") -> str:
-    """The local file a sink (or raster, ``default_ext="tif"``) parameter writes, or ""."""
-    return destination_target(parameters, name, default_ext)[0]
+def destination_path(parameters: dict, name: str) -> str:
+    """The local file a sink parameter writes, or ""."""
+    return destination_target(parameters, name)[0]
 
 
 def check_outputs(alg, parameters, context, sinks=(), files=(), rasters=()) -> dict[str, str]:
@@ -428,7 +440,7 @@ def check_outputs(alg, parameters, context, sinks=(), files=(), rasters=()) -> d
     from .raster import check_raster_path
 
     targets = {name: destination_target(parameters, name) for name in sinks}
-    targets.update({name: destination_target(parameters, name, "tif") for name in rasters})
+    targets.update({name: destination_target(parameters, name, sink=False) for name in rasters})
     targets.update({name: (alg.parameterAsFileOutput(parameters, name, context), None) for name in files})
     check_distinct_outputs(targets)
     for name, (path, _) in targets.items():
@@ -530,6 +542,18 @@ def note_cancel_during_writing(feedback) -> None:
         )
 
 
+def add_features(sink, features, name: str) -> None:
+    """Add ``features`` (one QgsFeature or a list) to ``sink``, raising a QgsProcessingException naming the
+    output ``name`` if the data provider refuses them: a write that failed must not end as a success."""
+    if isinstance(features, QgsFeature):
+        ok = sink.addFeature(features, QgsFeatureSink.FastInsert)
+    else:
+        ok = sink.addFeatures(features, QgsFeatureSink.FastInsert)
+    if not ok:
+        error = sink.lastError() if hasattr(sink, "lastError") else ""
+        raise QgsProcessingException(_tr("{0}: the output could not be written: {1}").format(name, error))
+
+
 def write_point_sink(alg, parameters, context, name: str, x, y, points: PointValues, columns, layer_name: str):
     """Write points given in the working CRS to the sink ``name`` in the input layer's CRS.
 
@@ -564,7 +588,7 @@ def write_point_sink(alg, parameters, context, name: str, x, y, points: PointVal
             point = geometry.asPoint()
             attributes += [point.x(), point.y()]
         feature.setAttributes(attributes)
-        sink.addFeature(feature, QgsFeatureSink.FastInsert)
+        add_features(sink, feature, name)
     note_cancel_during_writing(getattr(context, "feedback", lambda: None)())
     if context.willLoadLayerOnCompletion(dest):
         context.layerToLoadOnCompletionDetails(dest).name = layer_name

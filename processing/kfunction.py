@@ -8,7 +8,6 @@ import math
 from qgis.core import (
     QgsCoordinateReferenceSystem,
     QgsFeature,
-    QgsFeatureSink,
     QgsFields,
     QgsProcessingException,
     QgsProcessingOutputNumber,
@@ -25,6 +24,7 @@ from ..plugin.i18n import tr as _tr
 from .base import (
     FeedbackProgress,
     SpatialPrivacyAlgorithm,
+    add_features,
     check_outputs,
     crs_key,
     ensure_folders,
@@ -438,7 +438,7 @@ class KFunctionAlgorithm(SpatialPrivacyAlgorithm):
             feature = QgsFeature(fields)
             feature.setAttributes([float(v) if math.isfinite(v) else None for v in row])
             features.append(feature)
-        sink.addFeatures(features, QgsFeatureSink.FastInsert)
+        add_features(sink, features, self.OUTPUT)
         return {self.OUTPUT: dest}
 
     def _report(self, k_ori, k_syn, value, window_text, intensity_text, crs, duplicates):

@@ -9,7 +9,6 @@ import zipfile
 
 from qgis.core import (
     QgsFeature,
-    QgsFeatureSink,
     QgsFields,
     QgsProcessingException,
     QgsProcessingOutputNumber,
@@ -29,6 +28,7 @@ from qgis.core import (
 from .base import (
     FeedbackProgress,
     SpatialPrivacyAlgorithm,
+    add_features,
     check_outputs,
     crs_key,
     destination_path,
@@ -1121,7 +1121,7 @@ class RiskUtilitySweepAlgorithm(WalderAlgorithm):
                     int(i == best),
                 ]
             )
-            sink.addFeature(feature, QgsFeatureSink.FastInsert)
+            add_features(sink, feature, self.OUTPUT_TABLE)
         return dest
 
 

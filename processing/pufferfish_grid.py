@@ -6,7 +6,6 @@ import math
 
 from qgis.core import (
     QgsFeature,
-    QgsFeatureSink,
     QgsFields,
     QgsProcessingException,
     QgsProcessingOutputNumber,
@@ -24,6 +23,7 @@ from qgis.core import (
 from .base import (
     FeedbackProgress,
     SpatialPrivacyAlgorithm,
+    add_features,
     cell_geometry,
     cell_id,
     check_outputs,
@@ -455,7 +455,7 @@ class PufferfishGridAlgorithm(SpatialPrivacyAlgorithm):
             feature.setAttributes(
                 [ident, int(grid.count[i]), float(grid.value[i]), float(grid.noise_scale[i]), float(grid.delta_max[i])]
             )
-            sink.addFeature(feature, QgsFeatureSink.FastInsert)
+            add_features(sink, feature, self.OUTPUT)
             if confidential is not None:
                 cfeature = QgsFeature(cfields)
                 cfeature.setGeometry(geom)
@@ -469,7 +469,7 @@ class PufferfishGridAlgorithm(SpatialPrivacyAlgorithm):
                         float(grid.value[i] - grid.true_value[i]),
                     ]
                 )
-                confidential.addFeature(cfeature, QgsFeatureSink.FastInsert)
+                add_features(confidential, cfeature, self.CONFIDENTIAL_OUTPUT)
         note_cancel_during_writing(feedback)
         statistic = self._statistic_name(grid.settings)
         if context.willLoadLayerOnCompletion(dest):

@@ -111,6 +111,10 @@ def test_bad_points():
         bin_points(np.array([np.nan]), np.zeros(1), np.zeros(1), spec)
     with pytest.raises(ValueError, match="far too small"):
         bin_points(np.array([0.0, 1e300]), np.array([0.0, 1e300]), np.zeros(2), spec)
+    # two points 1 apart far from the origin: the grid is tiny but the cell indices overflow int64
+    for use_numba in (False, True):
+        with pytest.raises(ValueError, match="far too small"):
+            bin_points(np.array([5.0, 6.0]), np.array([5.0, 6.0]), np.zeros(2), GridSpec(1e-14), use_numba=use_numba)
 
 
 def test_to_dense_is_north_up():

@@ -262,6 +262,7 @@ def test_settings_refuse_bad_parameters(kw, parameter):
         (dict(), [1.0, -2.0], "values", "negative"),
         (dict(error_model=REL, relative_k=0.9), [1.0, 0.0], "values", "0"),
         (dict(), [1.0, np.nan], "values", "NaN"),
+        (dict(), [1e308, 1e308], "values", "add up to more"),  # one cell's total overflows to inf
         (dict(bounded=True, lower_bound=0.0, upper_bound=10.0), [1.0, 11.0], "upper_bound", "outside"),
         (dict(bounded=True, lower_bound=2.0, upper_bound=10.0), [1.0, 3.0], "lower_bound", "outside"),
         (dict(bounded=True, bounds_from_data=True), [0.0, 3.0], "margin", "gamma"),

@@ -356,10 +356,31 @@ def memory_points(crs="EPSG:28992", values=()):
     return layer
 
 
+def point_at_infinity():
+    layer = memory_points(values=[1.0, 2.0])
+    f = QgsFeature(layer.fields())
+    f.setGeometry(QgsGeometry.fromPointXY(QgsPointXY(math.inf, 450000)))
+    f.setAttributes([3.0])
+    layer.dataProvider().addFeatures([f])
+    return layer
+
+
 @pytest.mark.parametrize(
     "make_layer, extra, pattern",
     [
         pytest.param(lambda e: memory_points(), {}, r"INPUT: the layer has no features", id="empty layer"),
+        pytest.param(
+            lambda e: point_at_infinity(),
+            {},
+            r"INPUT: 1 features have coordinates that are not finite numbers in EPSG:28992",
+            id="infinite coordinate",
+        ),
+        pytest.param(
+            lambda e: memory_points(values=[1e308, 1e308]),
+            {},
+            r"FIELD: the values in some cells add up to more than a 64-bit float holds",
+            id="cell total overflows",
+        ),
         pytest.param(
             lambda e: memory_points("EPSG:4326", [1.0, 2.0]),
             {},
@@ -438,6 +459,11 @@ def test_bad_input_is_refused_and_nothing_is_written(enterprises, tmp_path, make
         ({"REPORT": "a_folder"}, r"REPORT: .*a_folder is a folder"),
         # QGIS adds .gpkg to a sink path without extension: the confidential layer would replace the public one
         ({"OUTPUT": "pub", "CONFIDENTIAL_OUTPUT": "pub.gpkg"}, r"CONFIDENTIAL_OUTPUT: writes the same file as OUTPUT"),
+        # ... and to one whose extension names no vector format: "pub.foo" is written as "pub.foo.gpkg"
+        (
+            {"OUTPUT": "pub.foo.gpkg", "CONFIDENTIAL_OUTPUT": "pub.foo"},
+            r"CONFIDENTIAL_OUTPUT: writes the same file as OUTPUT",
+        ),
         # the dialog's "append a layer to a GeoPackage" form, then the whole file overwritten by another output
         (
             {"OUTPUT": "ogr:dbname='{out}/p.gpkg' table=\"pub\"", "CONFIDENTIAL_OUTPUT": "p.gpkg"},
@@ -455,6 +481,22 @@ def test_output_problems_are_refused_before_anything_is_written(enterprises, tmp
     with pytest.raises(QgsProcessingException, match=pattern):
         run(params)
     assert [p.name for p in out.iterdir()] == ["a_folder"]
+
+
+def test_a_refused_feature_is_an_error_not_a_silent_loss():
+    """A sink that refuses a feature (here a real memory provider given a polygon for a point layer) must end
+    the run with a message naming the output, not report success with features missing."""
+    from spatial_privacy.processing.base import add_features
+
+    layer = QgsVectorLayer("Point?crs=EPSG:28992&field=a:integer", "sink", "memory")
+    point, polygon = QgsFeature(layer.fields()), QgsFeature(layer.fields())
+    point.setGeometry(QgsGeometry.fromWkt("POINT (1 1)"))
+    polygon.setGeometry(QgsGeometry.fromWkt("POLYGON ((0 0, 1 0, 1 1, 0 0))"))
+    add_features(layer.dataProvider(), [point, point], "OUTPUT")
+    assert layer.featureCount() == 2
+    with pytest.raises(QgsProcessingException, match=r"^OUTPUT: the output could not be written: .*Polygon"):
+        add_features(layer.dataProvider(), polygon, "OUTPUT")
+    assert layer.featureCount() == 2
 
 
 def test_two_layers_in_one_geopackage_are_allowed(enterprises, tmp_path):
