@@ -60,7 +60,7 @@ from scipy import special, stats
 from . import mechanisms
 from .errors import ParameterError
 from .jit import njit
-from .progress import Progress, report
+from .progress import Progress, report, scaled
 
 #: Default floor of every a_i (the paper reports a_2 > 0.001 for its Figure 1 example).
 DEFAULT_FLOOR = 1e-3
@@ -617,7 +617,9 @@ class ExactSampler:
     ``f_i(z) ∝ Gamma(z + A_i) / z! * q_i^z`` (eq. 4/10), by the divide-and-conquer tree of the module docstring.
     """
 
-    def __init__(self, shapes, q, box_lo, box_hi, total: int):
+    def __init__(self, shapes, q, box_lo, box_hi, total: int, progress: Progress = None):
+        """``progress(fraction, message)`` is called once per level of the tree (about log2 of the number of
+        groups levels; the widest, slowest ones come last) and may raise to cancel."""
         shapes = np.asarray(shapes, dtype=np.float64)
         q = np.asarray(q, dtype=np.float64)
         box_lo = np.asarray(box_lo, dtype=np.int64)
@@ -633,7 +635,11 @@ class ExactSampler:
         count = self.leaves
         lefts, rights = [], []
         all_lo, all_hi, all_off, all_vals = lo, hi, offsets[:-1], values
+        levels = max(1, int(np.ceil(np.log2(self.leaves))))
+        done = 0
         while level.size > 1:
+            report(progress, done / levels, f"Building the exact sampler: level {done + 1} of {levels}")
+            done += 1
             pairs = level.size // 2
             left, right = level[0 : 2 * pairs : 2], level[1 : 2 * pairs : 2]
             width = np.minimum(all_hi[left] + all_hi[right], total) - (all_lo[left] + all_lo[right]) + 1
@@ -730,9 +736,10 @@ def synthesize(
 ) -> Release:
     """``sets`` independent synthetic data sets from the epsilon-DP mechanism calibrated in ``cal``.
 
-    Each set is one exact draw of eq. (4) (untruncated) or eq. (10) (truncated); sets are independent, so
-    releasing L of them costs the budget L times over under sequential composition unless they are
-    treated as one release of a multiple-imputation design (the paper releases L = 1,000 at one epsilon).
+    Each set is one exact draw of eq. (4) (untruncated) or eq. (10) (truncated) and is epsilon-DP; the sets are
+    independent, so publishing L of them (or anything computed from them, such as their mean) is
+    (L * epsilon)-DP under sequential composition. (The paper draws L = 1,000 sets to average its utility
+    measures over them, Section 3.2; it does not claim that publishing them all costs one epsilon.)
     """
     y = check_counts(counts)
     n = np.asarray(population, dtype=np.float64)
@@ -743,12 +750,18 @@ def synthesize(
     sets = int(sets)
     if sets < 1:
         raise ParameterError("sets", "the number of synthetic data sets must be >= 1")
-    report(progress, 0.0, "Building the exact sampler")
-    sampler = ExactSampler(posterior_shapes(y, cal), predictive_q(n, cal), cal.lower, cal.upper, cal.total)
+    sampler = ExactSampler(
+        posterior_shapes(y, cal),
+        predictive_q(n, cal),
+        cal.lower,
+        cal.upper,
+        cal.total,
+        progress=scaled(progress, 0.0, 0.2),
+    )
     out = np.empty((sets, cal.groups), dtype=np.int32)
     for start in range(0, sets, chunk):
         stop = min(sets, start + chunk)
-        report(progress, 0.05 + 0.95 * start / sets, f"Synthetic data sets {start + 1}-{stop} of {sets}")
+        report(progress, 0.2 + 0.8 * start / sets, f"Synthetic data sets {start + 1}-{stop} of {sets}")
         out[start:stop] = sampler.sample(mechanisms.uniforms(rng, (stop - start, sampler.internal_nodes)))
     report(progress, 1.0, "Done")
     outside = int(np.sum((y < cal.lower) | (y > cal.upper))) if cal.truncated else 0

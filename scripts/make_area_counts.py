@@ -32,6 +32,10 @@ def main() -> None:
         key = (int(point.GetX() // SIZE), int(point.GetY() // SIZE))
         dwellings[key] += 1
         unemployed[key] += int(feature.GetField("unemployed"))
+    # prior_rate: one uniform rate for every square. It is the overall rate of the source layer, a number taken
+    # from the (simulated) confidential data, which a real release must not do: its prior must come from public
+    # data. It is harmless for these tests only because dpcounts by default rescales the prior to the public
+    # total (RESCALE_PRIOR), which cancels any constant rate (one test turns it off to check RATE_SCALE arithmetic).
     rate = sum(unemployed.values()) / sum(dwellings.values())
     keys = sorted(k for k in dwellings if dwellings[k] >= MIN_DWELLINGS)
     if os.path.exists(TARGET):

@@ -39,10 +39,13 @@ def test_figure1_truncated_bounds_and_priors():
     # Eq. (14) with (L_1, U_1) = (3, 30) and a_2 at the floor 0.001 gives 14.179, the paper's "a_1 > 14.17".
     need = counts.truncated_requirement(np.array([0.001]), np.array([3]), np.array([30]), 100, 1.0)
     assert need[0] == pytest.approx(14.179, abs=5e-4)
-    # Our calibration with the usual quantile (U_1 = 32): a_1 = 16.14, and a_2 stays at the floor.
+    # Our calibration with the usual quantile (U_1 = 32): a_2 stays at the floor, and a_1 is eq. (14) written
+    # out, (U - L) / (e^eps / nu - 1) - 2L with nu = (2T - 2L + a_2 - 1) / (2T - U - L + a_2 - 1) (= 16.14).
     cal = counts.calibrate(FIG1_N, FIG1_E, 100, 1.0, alpha=1e-4, rule="paper", allow_dominant=True)
-    assert cal.a[0] == pytest.approx(16.14, abs=5e-3)
     assert cal.a[1] == pytest.approx(counts.DEFAULT_FLOOR, rel=1e-6)
+    a2 = cal.a[1]
+    nu = (200 - 6 + a2 - 1) / (200 - 32 - 3 + a2 - 1)
+    assert cal.a[0] == pytest.approx(29 / (math.e / nu - 1) - 6, rel=1e-6)
 
 
 def test_figure1_paper_priors_are_private_by_enumeration():

@@ -107,8 +107,10 @@ def test_polygon_release(areas, tmp_path):
     assert np.corrcoef(syn, y)[0, 1] > np.corrcoef(prior, y)[0, 1] + 0.3
     assert result["GROUPS"] == len(feats) == 95
     assert result["EPSILON"] == 4.0 and result["MAX_A"] >= result["MEDIAN_A"] > 0
+    assert result["TOTAL_EPSILON"] == 20.0  # five independent sets of ε = 4: sequential composition
     report = Path(result["OUTPUT_REPORT"]).read_text(encoding="utf-8")
     assert "CONFIDENTIAL" in report and "data:image/png;base64," in report and "δ = 0" in report
+    assert re.search(r"Epsilon of the output \(L·ε\)</t[hd]><td>20</td>", report)
 
 
 def test_table_input_and_long_output(areas_table, tmp_path):
@@ -124,7 +126,9 @@ def test_table_input_and_long_output(areas_table, tmp_path):
 
 
 def test_expected_field_and_rate_scale_agree(areas, tmp_path):
-    """A rate per 100,000 with RATE_SCALE and the same prior as expected counts give the same release."""
+    """A rate per 100,000 with RATE_SCALE and the same prior as expected counts give the same release. Without
+    rescaling to the total (which would cancel any constant factor), a RATE_SCALE that was ignored or applied
+    twice would change prior_expected 1e5-fold."""
     layer = QgsVectorLayer(areas, "in", "ogr")
     memory = QgsVectorLayer("Polygon?crs=EPSG:28992", "m", "memory")
     fields = [QgsField("area_id", QVariant.String), QgsField("dwellings", QVariant.Int)]
@@ -139,15 +143,25 @@ def test_expected_field_and_rate_scale_agree(areas, tmp_path):
             [f["area_id"], f["dwellings"], f["unemployed"], f["prior_rate"] * 1e5, f["prior_rate"] * f["dwellings"]]
         )
         memory.dataProvider().addFeature(g)
+    common = {"RESCALE_PRIOR": False, "C": 4.0}
     a = processing.run(
-        ALG, base(memory, tmp_path, RATE_FIELD="per100k", RATE_SCALE=100000.0, OUTPUT=str(tmp_path / "a.gpkg"))
+        ALG,
+        base(memory, tmp_path, RATE_FIELD="per100k", RATE_SCALE=1e5, OUTPUT=str(tmp_path / "a.gpkg"), **common),
     )
     b = processing.run(
-        ALG, base(memory, tmp_path, RATE_FIELD=None, EXPECTED_FIELD="expected", OUTPUT=str(tmp_path / "b.gpkg"))
+        ALG,
+        base(memory, tmp_path, RATE_FIELD=None, EXPECTED_FIELD="expected", OUTPUT=str(tmp_path / "b.gpkg"), **common),
     )
-    rows_a = [(f["area_id"], f["syn_1"], round(f["prior_a"], 9)) for f in features(a["OUTPUT"])[1]]
-    rows_b = [(f["area_id"], f["syn_1"], round(f["prior_a"], 9)) for f in features(b["OUTPUT"])[1]]
-    assert rows_a == rows_b
+
+    def rows(result):
+        return [(f["area_id"], f["syn_1"], round(f["prior_a"], 9), round(f["prior_expected"], 9)) for f in result]
+
+    feats_a, feats_b = features(a["OUTPUT"])[1], features(b["OUTPUT"])[1]
+    assert rows(feats_a) == rows(feats_b)
+    expected = {f["area_id"]: f["prior_rate"] * f["dwellings"] for f in layer.getFeatures()}
+    for f in feats_a:  # the prior is the public rate times the population, not rescaled
+        assert f["prior_expected"] == pytest.approx(expected[f["area_id"]], rel=1e-12)
+        assert f["syn_rate"] == pytest.approx(f["syn_mean"] / f["dwellings"] * 1e5, rel=1e-12)
 
 
 def test_smaller_epsilon_means_more_informative_priors(areas, tmp_path):
@@ -204,6 +218,14 @@ def _small_params(layer, out: Path, **extra):
         ([(3, 100, 0.01), (1, 100, 0.01), (2, 100, 0.01)], {"ALPHA": 0.5}, r"ALPHA"),
         ([(3, 100, 0.01), (1, 100, 0.01), (2, 100, 0.01)], {"C": 0.5}, r"\bC\b"),
         ([(3, 100, 0.01), (1, 100, 0.01), (2, 100, 0.01)], {"EXPECTED_FIELD": "rate"}, r"exactly one"),
+        # a published prior or population taken from the confidential counts would publish them
+        ([(3, 100, 0.01), (1, 100, 0.01), (2, 100, 0.01)], {"POPULATION_FIELD": "Y"}, r"POPULATION_FIELD: 'Y' is th"),
+        ([(3, 100, 0.01), (1, 100, 0.01), (2, 100, 0.01)], {"RATE_FIELD": "y"}, r"RATE_FIELD: 'y' is the count"),
+        (
+            [(3, 100, 0.01), (1, 100, 0.01), (2, 100, 0.01)],
+            {"RATE_FIELD": None, "EXPECTED_FIELD": "y"},
+            r"EXPECTED_FIELD: 'y' is the count field",
+        ),
     ],
 )
 def test_bad_input_is_refused_and_nothing_written(tmp_path, rows, extra, message):
@@ -246,6 +268,7 @@ def test_clashing_and_text_fields_are_refused(tmp_path):
         "RATE_FIELD": "label",
         "EPSILON": 1.0,
         "OUTPUT": str(tmp_path / "out" / "synthetic.gpkg"),
+        "OUTPUT_REPORT": str(tmp_path / "out" / "report.html"),  # its folder must not be made either
     }
     # text is allowed (OGR reads CSV columns as text), but every value must be a number
     with pytest.raises(QgsProcessingException, match=r"RATE_FIELD: feature \d+ has 'x' in 'label', which is not a"):
@@ -276,6 +299,46 @@ def test_cancel_writes_nothing(areas, tmp_path):
     with pytest.raises(QgsProcessingException, match="Cancelled"):
         processing.run(ALG, base(areas, tmp_path), feedback=feedback)
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("when", ["building the sampler", "drawing the sets"])
+def test_cancel_during_the_synthesis_writes_nothing(areas, tmp_path, when):
+    class CancelAt(QgsProcessingFeedback):
+        def __init__(self):
+            super().__init__()
+            self.messages = []
+
+        def pushInfo(self, text, *args):  # noqa: N802 (QGIS API name)
+            super().pushInfo(text, *args)
+            self.messages.append(text)
+            if (
+                when == "building the sampler"
+                and "level 2 of" in text
+                or when == "drawing the sets"
+                and "sets 1-" in text
+            ):
+                self.cancel()
+
+    feedback = CancelAt()
+    out = tmp_path / "out"
+    params = base(areas, out, SETS=200, OUTPUT_REPORT=str(out / "report.html"))
+    with pytest.raises(QgsProcessingException, match="[Cc]ancel"):
+        processing.run(ALG, params, feedback=feedback)
+    assert feedback.isCanceled() and not out.exists()
+
+
+def test_outputs_sharing_a_file_and_too_many_sets_are_refused_before_any_work(areas, tmp_path, monkeypatch):
+    from spatial_privacy.processing import dp_counts
+
+    out = tmp_path / "out"
+    same = str(out / "both.gpkg")
+    with pytest.raises(QgsProcessingException, match=r"OUTPUT_REPORT: writes the same file as OUTPUT"):
+        processing.run(ALG, base(areas, out, OUTPUT=same, OUTPUT_REPORT=same))
+    monkeypatch.setattr(dp_counts, "MAX_SYNTHETIC_VALUES", 95 * 10)
+    processing.run(ALG, base(areas, out, SETS=10))  # exactly at the limit
+    with pytest.raises(QgsProcessingException, match=r"SETS: 11 sets of 95 groups are 1045 synthetic counts"):
+        processing.run(ALG, base(areas, tmp_path / "out2", SETS=11))
+    assert not (tmp_path / "out2").exists()
 
 
 def test_graphical_model_and_batch(areas, areas_table, tmp_path):
