@@ -21,6 +21,7 @@ import numpy as np
 import scipy.sparse as sp
 from scipy import special
 
+from . import mechanisms
 from .errors import ParameterError
 from .linalg import BandedCholesky, rcm_permutation
 
@@ -66,7 +67,7 @@ class SPDEMatern:
     def sample(self, rho: float, sigma: float, rng: np.random.Generator, size: int = 1) -> np.ndarray:
         """``(size, n)`` exact draws of ``w`` from the prior (eq. 29)."""
         factor = BandedCholesky.factor(self.precision(rho, sigma), self.ordering())
-        return factor.whiten_inverse(rng.standard_normal((self.n, size))).T
+        return factor.whiten_inverse(mechanisms.standard_normals(rng, (self.n, size))).T
 
     def logdet_precision(self, rho: float, sigma: float, perm: np.ndarray | None = None) -> float:
         """``log |Q/xi^2|`` computed as ``2 log|L| - sum log c - n log xi^2`` (L is sparse SPD)."""
@@ -279,7 +280,7 @@ class KnotCovarianceField:
 
     def sample(self, theta, rng: np.random.Generator, size: int = 1) -> np.ndarray:
         """``(size, n)`` exact draws of ``w`` from the prior."""
-        return (self._cholesky(theta) @ rng.standard_normal((self.n, size))).T
+        return (self._cholesky(theta) @ mechanisms.standard_normals(rng, (self.n, size))).T
 
 
 @dataclass(frozen=True)

@@ -666,7 +666,7 @@ def fit_laplace(
     logs = np.array(logs)
     probs = np.exp(logs - logs.max())
     probs /= probs.sum()
-    counts = rng.multinomial(draws, probs)
+    counts = mechanisms.multinomial(rng, draws, probs)
     d = model.design
     beta = np.empty((draws, d.n_coef))
     w = np.empty((draws, d.n_nodes))
@@ -682,10 +682,10 @@ def fit_laplace(
             shift_w, shift_b = skewness_shift(model, fit, rng, probes)
             b, ww = b + shift_b, ww + shift_w
         beta[filled : filled + count], w[filled : filled + count] = b, ww
-        jitter = rng.uniform(-0.5, 0.5, (int(count), dim)) * grid_step
+        jitter = (-0.5 + mechanisms.uniforms(rng, (int(count), dim))) * grid_step  # U(-1/2, 1/2) per axis
         theta_draws[filled : filled + count] = theta + jitter @ scale.T
         filled += count
-    order = rng.permutation(draws)
+    order = mechanisms.permutation(rng, draws)
     report(progress, 1.0, "Done")
     return Posterior.from_model(
         model,

@@ -69,6 +69,7 @@ import scipy.linalg
 import scipy.sparse as sp
 from scipy.linalg import blas as _blas
 
+from . import mechanisms
 from .errors import ParameterError
 from .lgcp import SPIKE_REMEDY, HyperparameterSearch, LaplaceFit, LGCPModel, Posterior
 from .linalg import rcm_permutation
@@ -359,7 +360,7 @@ class _Engine:
         for theta in (centre, centre + np.array([0.7, -0.4])):
             rho, sigma = math.exp(theta[0]), math.exp(theta[1])
             q = self.model.spde.precision(rho, sigma)
-            w = rng.standard_normal(self.n)
+            w = mechanisms.standard_normals(rng, self.n)
             ok = np.allclose(self.q_times(theta, w), q @ w, rtol=1e-8, atol=1e-10 * float(np.max(np.abs(q @ w))))
             logdet = self.model.spde.logdet_precision(rho, sigma, self.perm)
             if not ok or abs(self.logdet_q(theta) - logdet) > 1e-7 * max(1.0, abs(logdet)):
@@ -530,8 +531,8 @@ class _ThetaProposal:
     df: float = 4.0
 
     def draw(self, rng: np.random.Generator) -> np.ndarray:
-        k = int(rng.choice(self.weights.size, p=self.weights))
-        t = rng.standard_normal(2) * math.sqrt(self.df / rng.chisquare(self.df))
+        k = mechanisms.categorical(rng, self.weights)
+        t = mechanisms.standard_normals(rng, 2) * math.sqrt(self.df / mechanisms.chi_square(rng, self.df))
         return self.points[k] + self.chol @ t
 
     def log_density(self, theta: np.ndarray) -> float:
@@ -551,7 +552,7 @@ class _MixtureProposal:
     probs: np.ndarray
 
     def draw(self, rng: np.random.Generator) -> np.ndarray:
-        return self.parts[int(rng.choice(len(self.parts), p=self.probs))].draw(rng)
+        return self.parts[mechanisms.categorical(rng, self.probs)].draw(rng)
 
     def log_density(self, theta: np.ndarray) -> float:
         terms = np.log(self.probs) + np.array([part.log_density(theta) for part in self.parts])
@@ -625,7 +626,7 @@ class _Chain:
                     break
             if self.anchor is None:
                 raise ParameterError("theta", "the Laplace approximation failed at every starting point")
-        self.z = rng.standard_normal(target.engine.n + target.engine.p)
+        self.z = mechanisms.standard_normals(rng, target.engine.n + target.engine.p)
         self.log_pi, self.w, self.beta = target.log_density(self.anchor, self.z)
         self.tries = np.zeros(2, dtype=np.int64)  # theta moves, field moves
         self.accepts = np.zeros(2, dtype=np.int64)
@@ -635,8 +636,8 @@ class _Chain:
         rng, prop = self.rng, self.proposal
         theta = prop.draw(rng)
         r = self.persistence
-        z = r * self.z + math.sqrt(1.0 - r * r) * rng.standard_normal(self.z.size)
-        log_u = math.log(rng.random())
+        z = r * self.z + math.sqrt(1.0 - r * r) * mechanisms.standard_normals(rng, self.z.size)
+        log_u = math.log(mechanisms.uniforms(rng, None))
         self.tries[0] += 1
         anchor = self.target.anchor(theta)
         if anchor is None:
@@ -656,8 +657,8 @@ class _Chain:
 
     def field_move(self, b: float) -> bool:
         rng = self.rng
-        z = math.sqrt(1.0 - b * b) * self.z + b * rng.standard_normal(self.z.size)
-        log_u = math.log(rng.random())
+        z = math.sqrt(1.0 - b * b) * self.z + b * mechanisms.standard_normals(rng, self.z.size)
+        log_u = math.log(mechanisms.uniforms(rng, None))
         log_pi, w, beta = self.target.log_density(self.anchor, z)
         self.tries[1] += 1
         if log_u < log_pi - self.log_pi + 0.5 * (float(z @ z) - float(self.z @ self.z)):
@@ -671,9 +672,9 @@ class _Chain:
         already preconditions): ``steps`` leapfrog steps of size ``eps`` times a uniform jitter, with a fresh
         momentum, accepted with probability ``min(1, exp(-H(z', p') + H(z, p)))``. Returns that probability."""
         rng, target = self.rng, self.target
-        momentum = rng.standard_normal(self.z.size)
-        eps = eps * rng.uniform(1.0 - HMC_JITTER, 1.0 + HMC_JITTER)
-        log_u = math.log(rng.random())
+        momentum = mechanisms.standard_normals(rng, self.z.size)
+        eps = eps * ((1.0 - HMC_JITTER) + 2.0 * HMC_JITTER * mechanisms.uniforms(rng, None))
+        log_u = math.log(mechanisms.uniforms(rng, None))
         self.tries[1] += 1
         start, grad, _, _ = target.log_density_and_gradient(self.anchor, self.z)
         if not math.isfinite(start):
@@ -765,7 +766,7 @@ def fit_mcmc(
     draws, chains, warmup, thin, field_steps = int(draws), int(chains), int(warmup), int(thin), int(field_steps)
     started = time.perf_counter()
     d = model.design
-    seeds = rng.integers(0, 2**63 - 1, size=chains)
+    seeds = mechanisms.child_seeds(rng, chains)
     engine = _Engine(model)
     if fixed_theta is None:
         search = HyperparameterSearch(model, scaled(progress, 0.0, 0.05))

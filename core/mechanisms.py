@@ -49,7 +49,10 @@ def uniforms(rng: np.random.Generator, size: int | tuple[int, ...]) -> np.ndarra
     """Independent ``U(0, 1)`` draws: the randomness of the posterior-predictive count synthesizer
     (:mod:`.counts`), whose exact sampler turns one uniform per split of its tree into a draw of the
     synthetic counts by the inverse-CDF method. The privacy of that mechanism comes from its output
-    distribution (Quick 2021, eqs. 4 and 10), which the sampler reproduces exactly.
+    distribution (Quick 2021, eqs. 4 and 10), which the sampler reproduces exactly. Also the
+    Metropolis-Hastings acceptance draws and step jitter of the posterior samplers (:mod:`.mcmc`) and the
+    within-cell jitter of the hyperparameters drawn from a grid posterior (:mod:`.lgcp`), whose released
+    posterior draws are the output of posterior-sampling mechanisms (Kim & Lim Theorem 3.8).
 
     Args:
         rng: the generator; the only source of randomness.
@@ -99,3 +102,38 @@ def choice_without_replacement(rng: np.random.Generator, weights: np.ndarray, si
     if size > np.count_nonzero(weights):
         raise ValueError("cannot draw more distinct indices than there are positive weights")
     return rng.choice(weights.size, size=size, replace=False, p=weights / weights.sum()).astype(np.int64)
+
+
+def multinomial(rng: np.random.Generator, n: int, probs: np.ndarray) -> np.ndarray:
+    """How many of ``n`` draws fall in each category of ``probs`` (>= 0, summing to 1): the split of
+    posterior draws over the cells of a hyperparameter grid (:func:`.lgcp.fit_laplace`).
+
+    Returns:
+        int64 array of the shape of ``probs``.
+    """
+    probs = np.asarray(probs, dtype=np.float64)
+    if probs.ndim != 1 or not np.all(np.isfinite(probs)) or np.any(probs < 0):
+        raise ValueError("probabilities must be a 1-D array of finite numbers >= 0")
+    return rng.multinomial(int(n), probs).astype(np.int64)
+
+
+def categorical(rng: np.random.Generator, probs: np.ndarray) -> int:
+    """One index drawn with probability ``probs`` (>= 0, summing to 1): the mixture component of an
+    independence proposal in :mod:`.mcmc`."""
+    probs = np.asarray(probs, dtype=np.float64)
+    return int(rng.choice(probs.size, p=probs))
+
+
+def chi_square(rng: np.random.Generator, df: float) -> float:
+    """One chi-square draw with ``df`` > 0 degrees of freedom (a Student-t proposal in :mod:`.mcmc`)."""
+    return float(rng.chisquare(df))
+
+
+def permutation(rng: np.random.Generator, n: int) -> np.ndarray:
+    """A uniformly random order of ``range(n)`` (shuffling posterior draws grouped by grid cell)."""
+    return rng.permutation(int(n))
+
+
+def child_seeds(rng: np.random.Generator, count: int) -> np.ndarray:
+    """``count`` seeds for independent child generators (one per MCMC chain), drawn from ``rng``."""
+    return rng.integers(0, 2**63 - 1, size=int(count))

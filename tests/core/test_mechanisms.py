@@ -56,3 +56,40 @@ def test_laplace_cdf_against_closed_form():
     # by hand: P(X <= -b ln 4) = 1/8, P(X <= 0) = 1/2
     assert mechanisms.laplace_cdf(-b * np.log(4.0), b) == pytest.approx(0.125, rel=1e-12)
     assert mechanisms.laplace_cdf(0.0, b) == 0.5
+
+
+def _random_draws_outside_mechanisms(source: str) -> list[str]:
+    """Calls of a ``numpy.random.Generator`` method on a generator-like name (``rng``, ``gen``, ...) in
+    ``source``: the draws an audit of ``core.mechanisms`` would not see."""
+    import ast
+
+    methods = {name for name in dir(np.random.Generator) if not name.startswith("_")} - {"bit_generator"}
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in methods:
+            target = node.func.value
+            name = target.id if isinstance(target, ast.Name) else getattr(target, "attr", "")
+            if "rng" in name.lower() or "gen" in name.lower():
+                found.append(f"line {node.lineno}: {name}.{node.func.attr}(...)")
+    return found
+
+
+def test_every_random_draw_of_the_core_goes_through_this_module():
+    """The architecture's audit rule: all randomness of the core is drawn in core/mechanisms.py."""
+    from pathlib import Path
+
+    import spatial_privacy.core as core
+
+    root = Path(core.__file__).parent
+    offenders = {}
+    for path in sorted(root.rglob("*.py")):
+        if path.name != "mechanisms.py":
+            found = _random_draws_outside_mechanisms(path.read_text(encoding="utf-8"))
+            if found:
+                offenders[str(path.relative_to(root))] = found
+    assert offenders == {}
+    # the scan itself must see a direct draw
+    assert _random_draws_outside_mechanisms("x = rng.standard_normal(3)\ny = self.rng.uniform(0, 1)") == [
+        "line 1: rng.standard_normal(...)",
+        "line 2: rng.uniform(...)",
+    ]
