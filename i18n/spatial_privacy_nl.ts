@@ -189,6 +189,11 @@
       <translation>{0}: de uitvoer kon niet worden weggeschreven: {1}</translation>
     </message>
     <message>
+      <location filename="../processing/base.py" line="573" />
+      <source>Writing {0} points.</source>
+      <translation>{0} punten worden weggeschreven.</translation>
+    </message>
+    <message>
       <location filename="../processing/dp_counts.py" line="73" />
       <source>Differentially private synthetic counts (Poisson-gamma)</source>
       <translation>Synthetische aantallen met differentiële privacy (Poisson-gamma)</translation>
@@ -559,447 +564,457 @@
       <translation>VERTROUWELIJK: ware versus synthetische cijfers</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="71" />
+      <location filename="../processing/dp_points.py" line="77" />
       <source>Differentially private synthetic points (kernel, LGCP, Laplace)</source>
       <translation>Synthetische punten met differentiële privacy (kernel, LGCP, Laplace)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="74" />
+      <location filename="../processing/dp_points.py" line="80" />
       <source>Synthetic points</source>
       <translation>Synthetische punten</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="80" />
+      <location filename="../processing/dp_points.py" line="86" />
       <source>Replace a point pattern by synthetic points that are (ε, δ)-differentially private when one point moves by at most α.</source>
       <translation>Vervang een puntpatroon door synthetische punten met (ε, δ)-differentiële privacy wanneer één punt over ten hoogste α wordt verplaatst.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="87" />
-      <source>&lt;p&gt;Draws a synthetic point pattern with one of the three differentially private synthesizers of Kim &amp;amp; Lim, &lt;i&gt;Differentially private synthesis of spatial point processes&lt;/i&gt; (Sections 3.2–3.3). You state ε, δ and α; the tool derives the smoothing the guarantee needs and reports it.&lt;/p&gt;&lt;ul&gt;&lt;li&gt;&lt;b&gt;Kernel&lt;/b&gt; (Section 3.2.1, Theorem 3.6): a Poisson process whose intensity is a Gaussian kernel estimate with Diggle's edge correction. The bandwidth is the smallest one that satisfies (2αB + α²)/(2h²) + r&lt;sub&gt;α&lt;/sub&gt;(h) ≤ ε/k (B: the window's diameter; k: the 1 − δ quantile of Poisson(n)). Privacy needs large bandwidths: the synthetic points keep the broad pattern only.&lt;/li&gt;&lt;li&gt;&lt;b&gt;LGCP&lt;/b&gt; (Section 3.3.1, Theorem 3.8): a log-Gaussian Cox process on a right-triangle lattice of knots, with a Gaussian covariance whose ratio σ/l is fixed by the privacy condition; one draw of the fitted field, then a Poisson process from it. The theorem assumes an exact posterior draw; the draw here comes from a fast (Laplace) approximation of the posterior, as Kim &amp; Lim's comes from a finite MCMC chain.&lt;/li&gt;&lt;li&gt;&lt;b&gt;Laplace&lt;/b&gt; (Section 3.3.2, Theorem 3.10): points per grid cell divided by the cell area, plus Laplace noise, clamped at 0; then a Poisson process with that intensity. Pure ε-differential privacy (δ = 0) for every α. At small ε the noise in empty cells creates many points; a share of ε can buy a noisy total the intensity is rescaled to (beyond the paper).&lt;/li&gt;&lt;/ul&gt;&lt;p&gt;&lt;b&gt;Guarantee.&lt;/b&gt; (ε, δ)-differential privacy under the α-neighbourhood: two data sets are neighbours when one point is moved by at most α (in the CRS units). For any such pair, the probability of any synthetic pattern changes by at most a factor e&lt;sup&gt;ε&lt;/sup&gt;, except with probability δ.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Not protected:&lt;/b&gt; the number of points n. A neighbour moves a point but never adds or removes one, so n is public under this guarantee (the kernel and LGCP methods use it, and the default δ = 1/n reveals it). The Laplace method alone also bounds the effect of adding or removing a point, which its report states. Every synthetic pattern is a separate release: publishing several spends the budget several times.&lt;/p&gt;&lt;p&gt;No attribute of the input is copied: the output has only a synthetic identifier.&lt;/p&gt;</source>
-      <translation>&lt;p&gt;Trekt een synthetisch puntpatroon met een van de drie synthesemethoden met differentiële privacy van Kim &amp;amp; Lim, &lt;i&gt;Differentially private synthesis of spatial point processes&lt;/i&gt; (Secties 3.2–3.3). U geeft ε, δ en α op; het hulpmiddel leidt de gladding af die de garantie vereist en rapporteert die.&lt;/p&gt;&lt;ul&gt;&lt;li&gt;&lt;b&gt;Kernel&lt;/b&gt; (Sectie 3.2.1, Stelling 3.6): een Poisson-proces waarvan de intensiteit een Gaussische kernelschatting met de randcorrectie van Diggle is. De bandbreedte is de kleinste die voldoet aan (2αB + α²)/(2h²) + r&lt;sub&gt;α&lt;/sub&gt;(h) ≤ ε/k (B: de diameter van het studiegebied; k: het 1 − δ-kwantiel van Poisson(n)). Privacy vereist grote bandbreedtes: de synthetische punten behouden alleen het globale patroon.&lt;/li&gt;&lt;li&gt;&lt;b&gt;LGCP&lt;/b&gt; (Sectie 3.3.1, Stelling 3.8): een log-Gaussisch Cox-proces op een rooster van knopen met rechthoekige driehoeken, met een Gaussische covariantie waarvan de verhouding σ/l door de privacyvoorwaarde wordt vastgelegd; één trekking van het geschatte veld, en daaruit een Poisson-proces. De stelling veronderstelt een exacte trekking uit de a-posterioriverdeling; de trekking hier komt uit een snelle (Laplace-)benadering daarvan, zoals die van Kim &amp; Lim uit een eindige MCMC-keten komt.&lt;/li&gt;&lt;li&gt;&lt;b&gt;Laplace&lt;/b&gt; (Sectie 3.3.2, Stelling 3.10): het aantal punten per rastercel gedeeld door de oppervlakte van de cel, plus Laplace-ruis, afgekapt op 0; daarna een Poisson-proces met die intensiteit. Zuivere ε-differentiële privacy (δ = 0) voor elke α. Bij een kleine ε ontstaan door de ruis in lege cellen veel punten; met een deel van ε kan een totaal met ruis worden gekocht waarnaar de intensiteit wordt herschaald (buiten het artikel om).&lt;/li&gt;&lt;/ul&gt;&lt;p&gt;&lt;b&gt;Garantie.&lt;/b&gt; (ε, δ)-differentiële privacy onder de α-naburigheid: twee datasets zijn naburig als één punt over ten hoogste α (in CRS-eenheden) wordt verplaatst. Voor elk zulk paar verandert de kans op elk synthetisch patroon met ten hoogste een factor e&lt;sup&gt;ε&lt;/sup&gt;, behalve met kans δ.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Niet beschermd:&lt;/b&gt; het aantal punten n. Een naburige dataset verplaatst een punt, maar voegt er nooit een toe of verwijdert er een, dus n is onder deze garantie openbaar (de kernel- en LGCP-methode gebruiken het, en de standaardwaarde δ = 1/n verraadt het). Alleen de Laplace-methode begrenst ook het effect van het toevoegen of verwijderen van een punt; dat staat in haar rapport. Elk synthetisch patroon is een afzonderlijke publicatie: wie er meerdere publiceert, verbruikt het budget meerdere keren.&lt;/p&gt;&lt;p&gt;Er wordt geen attribuut van de invoer gekopieerd: de uitvoer bevat alleen een synthetische identificatiecode.&lt;/p&gt;</translation>
+      <location filename="../processing/dp_points.py" line="93" />
+      <source>&lt;p&gt;Draws a synthetic point pattern with one of the three differentially private synthesizers of Kim &amp;amp; Lim, &lt;i&gt;Differentially private synthesis of spatial point processes&lt;/i&gt; (Sections 3.2–3.3). You state ε, δ and α; the tool derives the smoothing the guarantee needs and reports it.&lt;/p&gt;&lt;ul&gt;&lt;li&gt;&lt;b&gt;Kernel&lt;/b&gt; (Section 3.2.1, Theorem 3.6): a Poisson process whose intensity is a Gaussian kernel estimate with Diggle's edge correction. The bandwidth is the smallest one that satisfies (2αB + α²)/(2h²) + r&lt;sub&gt;α&lt;/sub&gt;(h) ≤ ε/k (B: the window's diameter; k: the 1 − δ quantile of Poisson(n)). Privacy needs large bandwidths: the synthetic points keep the broad pattern only.&lt;/li&gt;&lt;li&gt;&lt;b&gt;LGCP&lt;/b&gt; (Section 3.3.1, Theorem 3.8): a log-Gaussian Cox process on a right-triangle lattice of knots, with a Gaussian covariance whose ratio σ/l is fixed by the privacy condition; one draw of the fitted field, then a Poisson process from it. The theorem is proven for an exact posterior draw; the draw here comes from a fast (Laplace) approximation of the posterior, for which the stated (ε, δ) is &lt;b&gt;nominal, not proven&lt;/b&gt; (Kim &amp;amp; Lim's own draws come from a finite MCMC chain, which is not exact either).&lt;/li&gt;&lt;li&gt;&lt;b&gt;Laplace&lt;/b&gt; (Section 3.3.2, Theorem 3.10): points per grid cell divided by the cell area, plus Laplace noise, clamped at 0; then a Poisson process with that intensity. Pure ε-differential privacy (δ = 0) for every α. At small ε the noise in empty cells creates many points; a share of ε can buy a noisy total the intensity is rescaled to (beyond the paper).&lt;/li&gt;&lt;/ul&gt;&lt;p&gt;&lt;b&gt;Guarantee.&lt;/b&gt; (ε, δ)-differential privacy under the α-neighbourhood: two data sets are neighbours when one point is moved by at most α (in the CRS units). For any such pair, the probability of any synthetic pattern changes by at most a factor e&lt;sup&gt;ε&lt;/sup&gt;, except with probability δ (for the LGCP method: nominally, see above).&lt;/p&gt;&lt;p&gt;&lt;b&gt;Not protected:&lt;/b&gt; the number of points n. A neighbour moves a point but never adds or removes one, so n is public under this guarantee (the kernel and LGCP methods use it, and the default δ = 1/n reveals it). The Laplace method alone also bounds the effect of adding or removing a point, which its report states. Every synthetic pattern is a separate release: publishing several spends the budget several times.&lt;/p&gt;&lt;p&gt;No attribute of the input is copied: the output has only a synthetic identifier.&lt;/p&gt;</source>
+      <translation>&lt;p&gt;Trekt een synthetisch puntpatroon met een van de drie synthesemethoden met differentiële privacy van Kim &amp;amp; Lim, &lt;i&gt;Differentially private synthesis of spatial point processes&lt;/i&gt; (Secties 3.2–3.3). U geeft ε, δ en α op; het hulpmiddel leidt de gladding af die de garantie vereist en rapporteert die.&lt;/p&gt;&lt;ul&gt;&lt;li&gt;&lt;b&gt;Kernel&lt;/b&gt; (Sectie 3.2.1, Stelling 3.6): een Poisson-proces waarvan de intensiteit een Gaussische kernelschatting met de randcorrectie van Diggle is. De bandbreedte is de kleinste die voldoet aan (2αB + α²)/(2h²) + r&lt;sub&gt;α&lt;/sub&gt;(h) ≤ ε/k (B: de diameter van het studiegebied; k: het 1 − δ-kwantiel van Poisson(n)). Privacy vereist grote bandbreedtes: de synthetische punten behouden alleen het globale patroon.&lt;/li&gt;&lt;li&gt;&lt;b&gt;LGCP&lt;/b&gt; (Sectie 3.3.1, Stelling 3.8): een log-Gaussisch Cox-proces op een rooster van knopen met rechthoekige driehoeken, met een Gaussische covariantie waarvan de verhouding σ/l door de privacyvoorwaarde wordt vastgelegd; één trekking van het geschatte veld, en daaruit een Poisson-proces. De stelling is bewezen voor een exacte trekking uit de a-posterioriverdeling; de trekking hier komt uit een snelle (Laplace-)benadering daarvan, waarvoor de opgegeven (ε, δ) &lt;b&gt;nominaal is, niet bewezen&lt;/b&gt; (ook de trekkingen van Kim &amp;amp; Lim komen uit een eindige MCMC-keten en zijn dus niet exact).&lt;/li&gt;&lt;li&gt;&lt;b&gt;Laplace&lt;/b&gt; (Sectie 3.3.2, Stelling 3.10): het aantal punten per rastercel gedeeld door de oppervlakte van de cel, plus Laplace-ruis, afgekapt op 0; daarna een Poisson-proces met die intensiteit. Zuivere ε-differentiële privacy (δ = 0) voor elke α. Bij een kleine ε ontstaan door de ruis in lege cellen veel punten; met een deel van ε kan een totaal met ruis worden gekocht waarnaar de intensiteit wordt herschaald (buiten het artikel om).&lt;/li&gt;&lt;/ul&gt;&lt;p&gt;&lt;b&gt;Garantie.&lt;/b&gt; (ε, δ)-differentiële privacy onder de α-naburigheid: twee datasets zijn naburig als één punt over ten hoogste α (in CRS-eenheden) wordt verplaatst. Voor elk zulk paar verandert de kans op elk synthetisch patroon met ten hoogste een factor e&lt;sup&gt;ε&lt;/sup&gt;, behalve met kans δ (voor de LGCP-methode: nominaal, zie hierboven).&lt;/p&gt;&lt;p&gt;&lt;b&gt;Niet beschermd:&lt;/b&gt; het aantal punten n. Een naburige dataset verplaatst een punt, maar voegt er nooit een toe of verwijdert er een, dus n is onder deze garantie openbaar (de kernel- en LGCP-methode gebruiken het, en de standaardwaarde δ = 1/n verraadt het). Alleen de Laplace-methode begrenst ook het effect van het toevoegen of verwijderen van een punt; dat staat in haar rapport. Elk synthetisch patroon is een afzonderlijke publicatie: wie er meerdere publiceert, verbruikt het budget meerdere keren.&lt;/p&gt;&lt;p&gt;Er wordt geen attribuut van de invoer gekopieerd: de uitvoer bevat alleen een synthetische identificatiecode.&lt;/p&gt;</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="123" />
+      <location filename="../processing/dp_points.py" line="130" />
       <source>Point layer</source>
       <translation>Puntenlaag</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="124" />
+      <location filename="../processing/dp_points.py" line="131" />
       <source>The confidential points (cases, addresses, ...). Only their locations are used.</source>
       <translation>De vertrouwelijke punten (ziektegevallen, adressen, ...). Alleen hun locaties worden gebruikt.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="127" />
+      <location filename="../processing/dp_points.py" line="134" />
       <source>Study window</source>
       <translation>Studiegebied</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="128" />
+      <location filename="../processing/dp_points.py" line="135" />
       <source>Polygons of the study region (holes allowed); every point must lie inside. It is public: it fixes the diameter B, the cells and the lattice. Empty: the points' bounding box enlarged by 5% of its larger side on each side (which depends on the extreme points; give a public window for a real release).</source>
       <translation>Polygonen van het studiegebied (gaten toegestaan); elk punt moet erbinnen liggen. Het studiegebied is openbaar: het legt de diameter B, de cellen en het rooster vast. Leeg: de omhullende rechthoek van de punten, aan elke kant vergroot met 5% van de langste zijde (die hangt af van de uiterste punten; geef voor een echte publicatie een openbaar studiegebied op).</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="138" />
+      <location filename="../processing/dp_points.py" line="145" />
       <source>Method</source>
       <translation>Methode</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="140" />
+      <location filename="../processing/dp_points.py" line="147" />
       <source>Kernel Poisson synthesizer (Theorem 3.6)</source>
       <translation>Kernel-Poisson-synthese (Stelling 3.6)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="141" />
+      <location filename="../processing/dp_points.py" line="148" />
       <source>LGCP Cox synthesizer (Theorem 3.8)</source>
       <translation>LGCP-Cox-synthese (Stelling 3.8)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="142" />
+      <location filename="../processing/dp_points.py" line="149" />
       <source>Laplace Cox synthesizer (Theorem 3.10)</source>
       <translation>Laplace-Cox-synthese (Stelling 3.10)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="147" />
+      <location filename="../processing/dp_points.py" line="154" />
       <source>Kernel: smooth, needs ε, δ and α. LGCP: model-based, needs ε, δ and α. Laplace: cell counts with noise, pure ε-DP (δ = 0) for every α.</source>
       <translation>Kernel: glad, vereist ε, δ en α. LGCP: modelgebaseerd, vereist ε, δ en α. Laplace: aantallen per cel met ruis, zuivere ε-DP (δ = 0) voor elke α.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="154" />
+      <location filename="../processing/dp_points.py" line="161" />
       <source>The privacy budget ε &gt; 0 of one synthetic pattern. Smaller is more private and less accurate.</source>
       <translation>Het privacybudget ε &gt; 0 van één synthetisch patroon. Een kleinere waarde beschermt beter, maar is minder nauwkeurig.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="157" />
+      <location filename="../processing/dp_points.py" line="164" />
       <source>Delta (δ)</source>
       <translation>Delta (δ)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="158" />
-      <source>The probability δ in (0, 1) with which the ε bound may fail (kernel and LGCP). Empty: 1/n for n points, as in Kim &amp; Lim's experiments. Not used by the Laplace method, which is pure ε-DP (δ = 0).</source>
-      <translation>De kans δ in (0, 1) waarmee de ε-grens mag falen (kernel en LGCP). Leeg: 1/n bij n punten, zoals in de experimenten van Kim &amp; Lim. Niet gebruikt door de Laplace-methode, die zuivere ε-DP biedt (δ = 0).</translation>
+      <location filename="../processing/dp_points.py" line="165" />
+      <source>The probability δ in (0, 1) with which the ε bound may fail (kernel and LGCP). Empty: 1/n for n points, as in Kim &amp; Lim's experiments; that is weak (a mechanism that publishes one random person's point unprotected meets δ = 1/n), so for a real release give δ well below 1/n, e.g. 1/n² or 1e-6. Not used by the Laplace method, which is pure ε-DP (δ = 0).</source>
+      <translation>De kans δ in (0, 1) waarmee de ε-grens mag falen (kernel en LGCP). Leeg: 1/n bij n punten, zoals in de experimenten van Kim &amp; Lim; dat is zwak (een mechanisme dat het punt van één willekeurige persoon onbeschermd publiceert, voldoet aan δ = 1/n), dus geef voor een echte publicatie een δ ruim onder 1/n, bijv. 1/n² of 1e-6. Niet gebruikt door de Laplace-methode, die zuivere ε-DP biedt (δ = 0).</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="165" />
+      <location filename="../processing/dp_points.py" line="174" />
       <source>Alpha (α, neighbourhood radius)</source>
       <translation>Alfa (α, naburigheidsstraal)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="167" />
+      <location filename="../processing/dp_points.py" line="176" />
       <source>α &gt; 0: how far one point may move between neighbouring data sets, in the units of the layer's (or working) CRS, e.g. metres. The guarantee hides any one point's location within α; a larger α needs more smoothing. Required for the kernel and LGCP methods; the Laplace guarantee holds for every α (a value given is only reported).</source>
       <translation>α &gt; 0: hoe ver één punt mag worden verplaatst tussen naburige datasets, in de eenheden van het CRS van de laag (of het werk-CRS), bijv. meters. De garantie verbergt de locatie van elk afzonderlijk punt binnen α; een grotere α vereist meer gladding. Verplicht voor de kernel- en LGCP-methode; de Laplace-garantie geldt voor elke α (een opgegeven waarde wordt alleen gerapporteerd).</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="175" />
+      <location filename="../processing/dp_points.py" line="184" />
       <source>Cell size (Laplace)</source>
       <translation>Celgrootte (Laplace)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="176" />
+      <location filename="../processing/dp_points.py" line="185" />
       <source>Side of the square cells of the Laplace method, in CRS units. Cells are clipped to the window and slivers under 1/4 of a cell are merged into a neighbour. Empty: 1/10 of the window's larger side (Kim &amp; Lim's 11 x 11 knots).</source>
       <translation>Zijde van de vierkante cellen van de Laplace-methode, in CRS-eenheden. De cellen worden bijgesneden tot het studiegebied en snippers kleiner dan 1/4 cel worden samengevoegd met een buurcel. Leeg: 1/10 van de langste zijde van het studiegebied (de 11 x 11 knopen van Kim &amp; Lim).</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="184" />
+      <location filename="../processing/dp_points.py" line="193" />
       <source>Knots per dimension (LGCP)</source>
       <translation>Knopen per dimensie (LGCP)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="186" />
-      <source>Number of lattice knots along each side of the window's bounding box for the LGCP method (Kim &amp; Lim use 11). More knots give a finer field and a smaller σ/l.</source>
-      <translation>Aantal roosterknopen langs elke zijde van de omhullende rechthoek van het studiegebied voor de LGCP-methode (Kim &amp; Lim gebruiken er 11). Meer knopen geven een fijner veld en een kleinere σ/l.</translation>
+      <location filename="../processing/dp_points.py" line="195" />
+      <source>Number of lattice knots along each side of the window's bounding box for the LGCP method (Kim &amp; Lim use 11), at most {0}. More knots give a finer field and a smaller σ/l; the field is dense, so its cost grows steeply (about 2 s at 21, 30 s at 41, a minute at 45).</source>
+      <translation>Aantal roosterknopen langs elke zijde van de omhullende rechthoek van het studiegebied voor de LGCP-methode (Kim &amp; Lim gebruiken er 11), ten hoogste {0}. Meer knopen geven een fijner veld en een kleinere σ/l; het veld is dicht, dus de rekentijd stijgt snel (ongeveer 2 s bij 21, 30 s bij 41, een minuut bij 45).</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="192" />
+      <location filename="../processing/dp_points.py" line="202" />
       <source>Bandwidth (kernel)</source>
       <translation>Bandbreedte (kernel)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="193" />
+      <location filename="../processing/dp_points.py" line="203" />
       <source>Standard deviation h of the Gaussian kernel, in CRS units. Empty: the smallest bandwidth that gives the guarantee (recommended). A larger one is allowed (smoother, still private); a smaller one is refused.</source>
       <translation>Standaardafwijking h van de Gaussische kernel, in CRS-eenheden. Leeg: de kleinste bandbreedte die de garantie geeft (aanbevolen). Een grotere is toegestaan (gladder, nog steeds privacyveilig); een kleinere wordt geweigerd.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="202" />
+      <location filename="../processing/dp_points.py" line="212" />
       <source>Share of ε for a noisy total (Laplace)</source>
       <translation>Deel van ε voor een totaal met ruis (Laplace)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="204" />
+      <location filename="../processing/dp_points.py" line="214" />
       <source>s in [0, 1): spend s·ε on a noisy count of all points and rescale the intensity to it, which removes the surplus of points that the clamped noise creates at small ε. The cells get (1 − s)·ε. 0: Kim &amp; Lim's mechanism. The report states the composed guarantee.</source>
       <translation>s in [0, 1): besteed s·ε aan een aantal met ruis van alle punten en herschaal de intensiteit daarnaar; dat verwijdert het overschot aan punten dat de afgekapte ruis bij een kleine ε veroorzaakt. De cellen krijgen (1 − s)·ε. 0: het mechanisme van Kim &amp; Lim. Het rapport vermeldt de samengestelde garantie.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="212" />
+      <location filename="../processing/dp_points.py" line="222" />
       <source>Needed only when the layer is in degrees: α, the cell size and the bandwidth are then in this CRS's units; the output is written back in the layer's CRS.</source>
       <translation>Alleen nodig als de laag in graden is: α, de celgrootte en de bandbreedte zijn dan in de eenheden van dit CRS; de uitvoer wordt teruggeschreven in het CRS van de laag.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="220" />
+      <location filename="../processing/dp_points.py" line="230" />
       <source>Publishable: the synthetic points in the layer's CRS, with one field syn_id. No attribute of the input is copied.</source>
       <translation>Publiceerbaar: de synthetische punten in het CRS van de laag, met één veld syn_id. Er wordt geen attribuut van de invoer gekopieerd.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="227" />
+      <location filename="../processing/dp_points.py" line="237" />
       <source>Report</source>
       <translation>Rapport</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="229" />
+      <location filename="../processing/dp_points.py" line="239" />
       <source>HTML report: the guarantee in words, ε, δ, α, the calibrated quantities, the number of synthetic points and a map of them. It holds no original point; for the kernel and LGCP methods it prints n, which this guarantee does not protect.</source>
       <translation>HTML-rapport: de garantie in woorden, ε, δ, α, de gekalibreerde grootheden, het aantal synthetische punten en een kaart daarvan. Het bevat geen enkel oorspronkelijk punt; bij de kernel- en LGCP-methode vermeldt het n, dat deze garantie niet beschermt.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="235" />
+      <location filename="../processing/dp_points.py" line="245" />
       <source>Epsilon</source>
       <translation>Epsilon</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="236" />
+      <location filename="../processing/dp_points.py" line="246" />
       <source>Delta (0 for Laplace)</source>
       <translation>Delta (0 bij Laplace)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="237" />
+      <location filename="../processing/dp_points.py" line="247" />
       <source>Alpha (NaN if not given for Laplace)</source>
       <translation>Alfa (NaN als niet opgegeven bij Laplace)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="238" />
+      <location filename="../processing/dp_points.py" line="248" />
       <source>Number of synthetic points</source>
       <translation>Aantal synthetische punten</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="239" />
+      <location filename="../processing/dp_points.py" line="249" />
       <source>Kernel bandwidth used (NaN for other methods)</source>
       <translation>Gebruikte kernelbandbreedte (NaN bij andere methoden)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="240" />
+      <location filename="../processing/dp_points.py" line="250" />
       <source>LGCP ratio σ/l (NaN for other methods)</source>
       <translation>LGCP-verhouding σ/l (NaN bij andere methoden)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="241" />
+      <location filename="../processing/dp_points.py" line="251" />
       <source>Laplace noise scale (NaN for other methods)</source>
       <translation>Schaal van de Laplace-ruis (NaN bij andere methoden)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="244" />
+      <location filename="../processing/dp_points.py" line="254" />
       <source>Laplace ε when a point is added or removed (NaN for other methods)</source>
       <translation>Laplace-ε bij het toevoegen of verwijderen van een punt (NaN bij andere methoden)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="261" />
+      <location filename="../processing/dp_points.py" line="271" />
       <source>{0}: epsilon must be a number &gt; 0, got {1}.</source>
       <translation>{0}: epsilon moet een getal &gt; 0 zijn; opgegeven: {1}.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="264" />
+      <location filename="../processing/dp_points.py" line="274" />
       <source>{0}: delta must lie strictly between 0 and 1, got {1}.</source>
       <translation>{0}: delta moet strikt tussen 0 en 1 liggen; opgegeven: {1}.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="266" />
+      <location filename="../processing/dp_points.py" line="276" />
       <source>{0}: the kernel and LGCP methods need the neighbourhood radius alpha &gt; 0 (in CRS units).</source>
       <translation>{0}: de kernel- en LGCP-methode vereisen de naburigheidsstraal alfa &gt; 0 (in CRS-eenheden).</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="272" />
+      <location filename="../processing/dp_points.py" line="282" />
       <source>{0}: must be a distance &gt; 0, got {1}.</source>
       <translation>{0}: moet een afstand &gt; 0 zijn; opgegeven: {1}.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="275" />
+      <location filename="../processing/dp_points.py" line="285" />
       <source>{0}: the share must lie in [0, 1), got {1}.</source>
       <translation>{0}: het deel moet in [0, 1) liggen; opgegeven: {1}.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="289" />
+      <location filename="../processing/dp_points.py" line="299" />
       <source>No {0} given: the window is the points' bounding box, so its extent follows the extreme confidential points. Give a public {0} for a real release.</source>
       <translation>Geen {0} opgegeven: het studiegebied is de omhullende rechthoek van de punten, dus de omvang ervan volgt de uiterste vertrouwelijke punten. Geef voor een echte publicatie een openbaar {0} op.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="324" />
+      <location filename="../processing/dp_points.py" line="334" />
       <source>{0}: one point gives the default δ = 1/n = 1, which protects nothing.</source>
       <translation>{0}: één punt geeft de standaard-δ = 1/n = 1, die niets beschermt.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="327" />
-      <source>{0} empty: using 1/n = {1:.6g}.</source>
-      <translation>{0} leeg: 1/n = {1:.6g} wordt gebruikt.</translation>
+      <location filename="../processing/dp_points.py" line="338" />
+      <source>{0} empty: using 1/n = {1:.6g}, as Kim &amp; Lim's experiments do. That is weak: δ = 1/n allows publishing one random person's point unprotected. For a real release give a smaller {0} (e.g. 1/n² or 1e-6).</source>
+      <translation>{0} leeg: 1/n = {1:.6g} wordt gebruikt, zoals in de experimenten van Kim &amp; Lim. Dat is zwak: δ = 1/n staat toe dat het punt van één willekeurige persoon onbeschermd wordt gepubliceerd. Geef voor een echte publicatie een kleinere {0} (bijv. 1/n² of 1e-6).</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="330" />
+      <location filename="../processing/dp_points.py" line="346" />
       <source>δ = {0:.3g} is large: the guarantee may fail with probability up to δ, and δ ≥ 1/n allows releasing a whole point unprotected. Give a smaller {1} (e.g. well below 1/n).</source>
       <translation>δ = {0:.3g} is groot: de garantie kan met een kans tot δ falen, en δ ≥ 1/n staat toe dat een heel punt onbeschermd wordt gepubliceerd. Geef een kleinere {1} (bijv. ruim onder 1/n).</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="361" />
+      <location filename="../processing/dp_points.py" line="377" />
       <source>{0} synthetic points.</source>
       <translation>{0} synthetische punten.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="363" />
+      <location filename="../processing/dp_points.py" line="379" />
       <source>The synthetic pattern is empty (no points).</source>
       <translation>Het synthetische patroon is leeg (geen punten).</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="366" />
-      <source>{0} synthetic points, over ten times the original count: the noise dominates (with Laplace, small cells at a small ε add points in every empty cell). A larger {1} or ε gives a usable pattern.</source>
-      <translation>{0} synthetische punten, meer dan tien keer het oorspronkelijke aantal: de ruis overheerst (bij Laplace voegen kleine cellen bij een kleine ε punten toe in elke lege cel). Een grotere {1} of ε geeft een bruikbaar patroon.</translation>
+      <location filename="../processing/dp_points.py" line="388" />
+      <source>The noise alone is expected to add about {0:.0f} of the {1} synthetic points (window area × Δ / 2ε): the pattern is mostly noise. A larger {2} or ε gives a usable pattern.</source>
+      <translation>Naar verwachting voegt alleen de ruis al ongeveer {0:.0f} van de {1} synthetische punten toe (oppervlakte van het studiegebied × Δ / 2ε): het patroon is vooral ruis. Een grotere {2} of ε geeft een bruikbaar patroon.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="379" />
+      <location filename="../processing/dp_points.py" line="395" />
+      <source>{0} synthetic points, over ten times the original count: the noise dominates. A larger {1} gives a usable pattern.</source>
+      <translation>{0} synthetische punten, meer dan tien keer het oorspronkelijke aantal: de ruis overheerst. Een grotere {1} geeft een bruikbaar patroon.</translation>
+    </message>
+    <message>
+      <location filename="../processing/dp_points.py" line="407" />
       <source>Differentially private synthetic points</source>
       <translation>Synthetische punten met differentiële privacy</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="407" />
+      <location filename="../processing/dp_points.py" line="435" />
       <source>{0} is not used by the {1} method.</source>
       <translation>{0} wordt niet gebruikt door de methode {1}.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="477" />
+      <location filename="../processing/dp_points.py" line="505" />
       <source>DP synthetic points ({0}, ε = {1:g})</source>
       <translation>Synthetische DP-punten ({0}, ε = {1:g})</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="489" />
+      <location filename="../processing/dp_points.py" line="517" />
       <source>every α</source>
       <translation>elke α</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="494" />
+      <location filename="../processing/dp_points.py" line="522" />
       <source>Alpha (α, CRS units)</source>
       <translation>Alfa (α, CRS-eenheden)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="495" />
+      <location filename="../processing/dp_points.py" line="523" />
       <source>Window area (squared CRS units)</source>
       <translation>Oppervlakte van het studiegebied (vierkante CRS-eenheden)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="496" />
+      <location filename="../processing/dp_points.py" line="524" />
       <source>Window diameter B (CRS units)</source>
       <translation>Diameter B van het studiegebied (CRS-eenheden)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="502" />
+      <location filename="../processing/dp_points.py" line="530" />
       <source>{0} (reproducible: NOT for release)</source>
       <translation>{0} (reproduceerbaar: NIET voor publicatie)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="506" />
+      <location filename="../processing/dp_points.py" line="534" />
       <source>Original points n (public under this guarantee)</source>
       <translation>Oorspronkelijke punten n (openbaar onder deze garantie)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="507" />
+      <location filename="../processing/dp_points.py" line="535" />
       <source>Two data sets are neighbours when one point is moved by at most α; the number of points n is the same in both, so n is not protected by this guarantee.</source>
       <translation>Twee datasets zijn naburig als één punt over ten hoogste α wordt verplaatst; het aantal punten n is in beide gelijk, dus n wordt door deze garantie niet beschermd.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="513" />
+      <location filename="../processing/dp_points.py" line="541" />
       <source>({0:g}, {1:g})-differential privacy under the α-neighbourhood with α = {2:g} (Kim &amp; Lim, Theorem 3.6): for any synthetic pattern, its probability changes by at most a factor e^ε between neighbouring data sets, except with probability δ. {3} The number of points n = {4} is printed in this report and is public under this guarantee.</source>
       <translation>({0:g}, {1:g})-differentiële privacy onder de α-naburigheid met α = {2:g} (Kim &amp; Lim, Stelling 3.6): voor elk synthetisch patroon verandert de kans erop tussen naburige datasets met ten hoogste een factor e^ε, behalve met kans δ. {3} Het aantal punten n = {4} staat in dit rapport en is onder deze garantie openbaar.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="520" />
+      <location filename="../processing/dp_points.py" line="548" />
       <source>Bandwidth used h (CRS units)</source>
       <translation>Gebruikte bandbreedte h (CRS-eenheden)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="521" />
+      <location filename="../processing/dp_points.py" line="549" />
       <source>Smallest private bandwidth (CRS units)</source>
       <translation>Kleinste privacyveilige bandbreedte (CRS-eenheden)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="522" />
+      <location filename="../processing/dp_points.py" line="550" />
       <source>k: 1 − δ quantile of Poisson(n)</source>
       <translation>k: 1 − δ-kwantiel van Poisson(n)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="523" />
+      <location filename="../processing/dp_points.py" line="551" />
       <source>B: window diameter</source>
       <translation>B: diameter van het studiegebied</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="524" />
+      <location filename="../processing/dp_points.py" line="552" />
       <source>Upper bound of r_α(h) at the smallest bandwidth</source>
       <translation>Bovengrens van r_α(h) bij de kleinste bandbreedte</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="525" />
+      <location filename="../processing/dp_points.py" line="553" />
       <source>(2αB + α²)/(2h²) + r_α(h) at the bandwidth used</source>
       <translation>(2αB + α²)/(2h²) + r_α(h) bij de gebruikte bandbreedte</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="526" />
+      <location filename="../processing/dp_points.py" line="554" />
       <source>ε / k</source>
       <translation>ε / k</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="531" />
-      <source>({0:g}, {1:g})-differential privacy under the α-neighbourhood with α = {2:g} (Kim &amp; Lim, Theorem 3.8): for any synthetic pattern, its probability changes by at most a factor e^ε between neighbouring data sets, except with probability δ. {3} The number of points n = {4} is printed in this report and is public under this guarantee. The theorem assumes one exact draw from the posterior; this tool draws from a fast (Laplace) approximation of it, as Kim &amp; Lim draw from a finite MCMC chain.</source>
-      <translation>({0:g}, {1:g})-differentiële privacy onder de α-naburigheid met α = {2:g} (Kim &amp; Lim, Stelling 3.8): voor elk synthetisch patroon verandert de kans erop tussen naburige datasets met ten hoogste een factor e^ε, behalve met kans δ. {3} Het aantal punten n = {4} staat in dit rapport en is onder deze garantie openbaar. De stelling gaat uit van één exacte trekking uit de a-posterioriverdeling; dit hulpmiddel trekt uit een snelle (Laplace-)benadering daarvan, zoals Kim &amp; Lim trekken uit een eindige MCMC-keten.</translation>
+      <location filename="../processing/dp_points.py" line="559" />
+      <source>({0:g}, {1:g})-differential privacy under the α-neighbourhood with α = {2:g} (Kim &amp; Lim, Theorem 3.8): for any synthetic pattern, its probability changes by at most a factor e^ε between neighbouring data sets, except with probability δ. {3} The number of points n = {4} is printed in this report and is public under this guarantee. The theorem is proven for one exact draw from the posterior; this tool draws from a fast (Laplace) approximation of it, for which the stated (ε, δ) is nominal, not proven (Kim &amp; Lim's own draws come from a finite MCMC chain, not exact either).</source>
+      <translation>({0:g}, {1:g})-differentiële privacy onder de α-naburigheid met α = {2:g} (Kim &amp; Lim, Stelling 3.8): voor elk synthetisch patroon verandert de kans erop tussen naburige datasets met ten hoogste een factor e^ε, behalve met kans δ. {3} Het aantal punten n = {4} staat in dit rapport en is onder deze garantie openbaar. De stelling is bewezen voor één exacte trekking uit de a-posterioriverdeling; dit hulpmiddel trekt uit een snelle (Laplace-)benadering daarvan, waarvoor de opgegeven (ε, δ) nominaal is, niet bewezen (ook de trekkingen van Kim &amp; Lim komen uit een eindige MCMC-keten en zijn niet exact).</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="540" />
+      <location filename="../processing/dp_points.py" line="568" />
       <source>Ratio R = σ/l</source>
       <translation>Verhouding R = σ/l</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="541" />
+      <location filename="../processing/dp_points.py" line="569" />
       <source>Triangle pairs within α</source>
       <translation>Driehoeksparen binnen α</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="542" />
+      <location filename="../processing/dp_points.py" line="570" />
       <source>Sum over pairs of the largest squared vertex distance</source>
       <translation>Som over de paren van de grootste gekwadrateerde afstand tussen hoekpunten</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="543" />
+      <location filename="../processing/dp_points.py" line="572" />
+      <source>Vertex pairs of the union bound that also covers points in one triangle, and their Σd²</source>
+      <translation>Hoekpuntparen van de verenigingsgrens die ook punten in één driehoek dekt, en hun Σd²</translation>
+    </message>
+    <message>
+      <location filename="../processing/dp_points.py" line="575" />
       <source>Knots per dimension</source>
       <translation>Knopen per dimensie</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="544" />
+      <location filename="../processing/dp_points.py" line="576" />
       <source>Drawn length scale l (CRS units)</source>
       <translation>Getrokken lengteschaal l (CRS-eenheden)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="545" />
+      <location filename="../processing/dp_points.py" line="577" />
       <source>Drawn σ = R l</source>
       <translation>Getrokken σ = R l</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="552" />
+      <location filename="../processing/dp_points.py" line="584" />
       <source>{0:.6g}-differential privacy when one point is moved any distance (Kim &amp; Lim, Theorem 3.10, for every α; the noisy total costs nothing there because n does not change), and {1:.6g}-differential privacy when one point is added or removed ({2:.6g} for the noisy total plus {3:.6g} × {4:.6g} / {5:.6g} for the cells). δ = 0. {6} Only the add-or-remove guarantee covers n, so n is not printed in this report.</source>
       <translation>{0:.6g}-differentiële privacy wanneer één punt over een willekeurige afstand wordt verplaatst (Kim &amp; Lim, Stelling 3.10, voor elke α; het totaal met ruis kost daar niets, omdat n niet verandert), en {1:.6g}-differentiële privacy wanneer één punt wordt toegevoegd of verwijderd ({2:.6g} voor het totaal met ruis plus {3:.6g} × {4:.6g} / {5:.6g} voor de cellen). δ = 0. {6} Alleen de garantie voor toevoegen of verwijderen dekt n, dus n staat niet in dit rapport.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="568" />
+      <location filename="../processing/dp_points.py" line="600" />
       <source>{0:.6g}-differential privacy when one point is moved any distance (Kim &amp; Lim, Theorem 3.10, for every α), and {1:.6g}-differential privacy when one point is added or removed ({0:.6g} × {2:.6g} / {3:.6g}). δ = 0. {4} Only the add-or-remove guarantee covers n, so n is not printed in this report.</source>
       <translation>{0:.6g}-differentiële privacy wanneer één punt over een willekeurige afstand wordt verplaatst (Kim &amp; Lim, Stelling 3.10, voor elke α), en {1:.6g}-differentiële privacy wanneer één punt wordt toegevoegd of verwijderd ({0:.6g} × {2:.6g} / {3:.6g}). δ = 0. {4} Alleen de garantie voor toevoegen of verwijderen dekt n, dus n staat niet in dit rapport.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="575" />
+      <location filename="../processing/dp_points.py" line="607" />
       <source>Cell size (CRS units)</source>
       <translation>Celgrootte (CRS-eenheden)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="576" />
+      <location filename="../processing/dp_points.py" line="608" />
       <source>Cells (after merging slivers)</source>
       <translation>Cellen (na samenvoegen van snippers)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="577" />
+      <location filename="../processing/dp_points.py" line="609" />
       <source>Slivers merged into a neighbour</source>
       <translation>Met een buurcel samengevoegde snippers</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="578" />
+      <location filename="../processing/dp_points.py" line="610" />
       <source>Sensitivity Δ = 1/|S_p| + 1/|S_q| (per squared unit)</source>
       <translation>Gevoeligheid Δ = 1/|S_p| + 1/|S_q| (per vierkante eenheid)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="579" />
+      <location filename="../processing/dp_points.py" line="611" />
       <source>Laplace noise scale Δ / ε_cells (points per squared unit)</source>
       <translation>Schaal van de Laplace-ruis Δ / ε_cells (punten per vierkante eenheid)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="580" />
+      <location filename="../processing/dp_points.py" line="612" />
       <source>ε for the cells</source>
       <translation>ε voor de cellen</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="581" />
+      <location filename="../processing/dp_points.py" line="613" />
       <source>Share of ε for the noisy total</source>
       <translation>Deel van ε voor het totaal met ruis</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="582" />
+      <location filename="../processing/dp_points.py" line="614" />
       <source>ε when a point is added or removed</source>
       <translation>ε bij het toevoegen of verwijderen van een punt</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="585" />
+      <location filename="../processing/dp_points.py" line="617" />
       <source>Noisy total</source>
       <translation>Totaal met ruis</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="586" />
+      <location filename="../processing/dp_points.py" line="618" />
       <source>Note</source>
       <translation>Opmerking</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="589" />
+      <location filename="../processing/dp_points.py" line="621" />
       <source>Caveat: no WINDOW was given, so the window is the confidential points' bounding box enlarged by 5%. Its extent, and the window area, diameter and sizes derived from it in this report and in the map, follow the extreme points and are NOT covered by this guarantee. Give a public WINDOW for a release.</source>
       <translation>Let op: er is geen WINDOW opgegeven, dus het venster is de omhullende rechthoek van de vertrouwelijke punten, vergroot met 5%. De omvang ervan, en de oppervlakte, diameter en maten van het venster die daaruit volgen in dit rapport en op de kaart, volgen de uiterste punten en vallen NIET onder deze garantie. Geef een openbaar WINDOW op voor een publicatie.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="598" />
+      <location filename="../processing/dp_points.py" line="630" />
       <source>Calibration</source>
       <translation>Kalibratie</translation>
     </message>
@@ -1319,32 +1334,37 @@
       <translation>synthetisch</translation>
     </message>
     <message>
-      <location filename="../processing/layers.py" line="17" />
+      <location filename="../processing/layers.py" line="18" />
       <source>{0}: the layer has no CRS but the points are in {1}; set its CRS so it can be transformed.</source>
       <translation>{0}: de laag heeft geen CRS, maar de punten zijn in {1}; stel het CRS van de laag in zodat ze kan worden getransformeerd.</translation>
     </message>
     <message>
-      <location filename="../processing/layers.py" line="47" />
+      <location filename="../processing/layers.py" line="24" />
+      <source>{0}: the layer is in {1} but the points have no CRS, so its coordinates cannot be matched to theirs. Set the points' CRS (or a working CRS), or, if this layer's coordinates are in the points' units, clear its CRS (a memory layer made without one is given EPSG:4326).</source>
+      <translation>{0}: de laag is in {1}, maar de punten hebben geen CRS, dus de coördinaten kunnen niet op elkaar worden afgestemd. Stel het CRS van de punten in (of een werk-CRS), of verwijder, als de coördinaten van deze laag in de eenheden van de punten zijn, het CRS van deze laag (een geheugenlaag die zonder CRS is gemaakt, krijgt EPSG:4326).</translation>
+    </message>
+    <message>
+      <location filename="../processing/layers.py" line="41" />
       <source>{0}: needs a polygon layer, got {1}.</source>
       <translation>{0}: vereist een polygoonlaag, maar kreeg {1}.</translation>
     </message>
     <message>
-      <location filename="../processing/layers.py" line="61" />
+      <location filename="../processing/layers.py" line="71" />
       <source>{0}: the layer has no polygons.</source>
       <translation>{0}: de laag heeft geen polygonen.</translation>
     </message>
     <message>
-      <location filename="../processing/layers.py" line="77" />
+      <location filename="../processing/layers.py" line="87" />
       <source>{0}: GDAL cannot read {1}.</source>
       <translation>{0}: GDAL kan {1} niet lezen.</translation>
     </message>
     <message>
-      <location filename="../processing/layers.py" line="92" />
+      <location filename="../processing/layers.py" line="102" />
       <source>{0}: {1} is rotated or not north-up; warp it first.</source>
       <translation>{0}: {1} is gedraaid of niet naar het noorden gericht; herprojecteer het eerst (warp).</translation>
     </message>
     <message>
-      <location filename="../processing/layers.py" line="126" />
+      <location filename="../processing/layers.py" line="136" />
       <source>{0}: the layer has no features to measure distances to.</source>
       <translation>{0}: de laag heeft geen objecten waartoe afstanden kunnen worden gemeten.</translation>
     </message>
@@ -1574,107 +1594,112 @@
       <translation>Log-pseudo-marginale aannemelijkheid (som van log CPO; hoger is beter)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="310" />
+      <location filename="../processing/lgcp_fit.py" line="278" />
+      <source>{0}: the model file must end in .npz (the other tools read only .npz files), got {1}.</source>
+      <translation>{0}: het modelbestand moet op .npz eindigen (de andere hulpmiddelen lezen alleen .npz-bestanden), gekregen: {1}.</translation>
+    </message>
+    <message>
+      <location filename="../processing/lgcp_fit.py" line="317" />
       <source>Mesh: {0} nodes, largest edge {1:g}.</source>
       <translation>Driehoeksnet: {0} knopen, langste zijde {1:g}.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="314" />
+      <location filename="../processing/lgcp_fit.py" line="321" />
       <source>{0} points share their location with another point.</source>
       <translation>{0} punten delen hun locatie met een ander punt.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="324" />
+      <location filename="../processing/lgcp_fit.py" line="331" />
       <source>{0} of {1} draws have a field with spikes at mesh nodes that the integration points do not see; refit with the degree-3 integration (INTEGRATION).</source>
       <translation>{0} van de {1} trekkingen hebben een veld met pieken op knopen van de mesh die de integratiepunten niet zien; fit opnieuw met de graad-3-integratie (INTEGRATION).</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="333" />
+      <location filename="../processing/lgcp_fit.py" line="340" />
       <source>{0} hyperparameter grid points were left out as failed fits.</source>
       <translation>{0} roosterpunten van de hyperparameters zijn als mislukte fits weggelaten.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="357" />
+      <location filename="../processing/lgcp_fit.py" line="364" />
       <source>{0}: the fit to these {1} points is degenerate (every leave-one-out predictive density is 0; field variance {2:.3g}), so no model was written. An LGCP needs more points, or a prior that keeps the field smaller ({3}, {4}).</source>
       <translation>{0}: de fit aan deze {1} punten is ontaard (elke leave-one-out-voorspellende dichtheid is 0; veldvariantie {2:.3g}), dus er is geen model geschreven. Een LGCP heeft meer punten nodig, of een a-prioriverdeling die het veld kleiner houdt ({3}, {4}).</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="375" />
+      <location filename="../processing/lgcp_fit.py" line="382" />
       <source>CPO of the LGCP fit (CONFIDENTIAL)</source>
       <translation>CPO van de LGCP-schatting (VERTROUWELIJK)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="428" />
+      <location filename="../processing/lgcp_fit.py" line="435" />
       <source>mean | sd | 95% interval</source>
       <translation>gemiddelde | sd | 95%-interval</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="428" />
+      <location filename="../processing/lgcp_fit.py" line="435" />
       <source>parameter</source>
       <translation>parameter</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="430" />
+      <location filename="../processing/lgcp_fit.py" line="437" />
       <source>Points</source>
       <translation>Punten</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="435" />
+      <location filename="../processing/lgcp_fit.py" line="442" />
       <source>Hyperparameter grid points</source>
       <translation>Roosterpunten van de hyperparameters</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="436" />
+      <location filename="../processing/lgcp_fit.py" line="443" />
       <source>Points sharing a location</source>
       <translation>Punten met een gedeelde locatie</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="437" />
+      <location filename="../processing/lgcp_fit.py" line="444" />
       <source>Log pseudo-marginal likelihood (sum of log CPO)</source>
       <translation>Log-pseudo-marginale aannemelijkheid (som van log CPO)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="438" />
+      <location filename="../processing/lgcp_fit.py" line="445" />
       <source>Points whose CPO rests on fewer than 20 effective draws</source>
       <translation>Punten waarvan de CPO op minder dan 20 effectieve trekkingen berust</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="442" />
+      <location filename="../processing/lgcp_fit.py" line="449" />
       <source>Grid points left out as failed fits</source>
       <translation>Roosterpunten weggelaten als mislukte fits</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="446" />
+      <location filename="../processing/lgcp_fit.py" line="453" />
       <source>This fit is derived from the confidential points. Keep the report, the model file and the intensity map internal.</source>
       <translation>Deze schatting is afgeleid van de vertrouwelijke punten. Houd het rapport, het modelbestand en de intensiteitskaart intern.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="451" />
+      <location filename="../processing/lgcp_fit.py" line="458" />
       <source>Posterior summary</source>
       <translation>Samenvatting van de a-posterioriverdeling</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="455" />
+      <location filename="../processing/lgcp_fit.py" line="462" />
       <source>A fixed seed was used (reproducible run).</source>
       <translation>Er is een vaste seed gebruikt (reproduceerbare uitvoering).</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="466" />
+      <location filename="../processing/lgcp_fit.py" line="473" />
       <source>Draws with spikes at mesh nodes the integration misses</source>
       <translation>Trekkingen met pieken op knopen van de mesh die de integratie mist</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="467" />
+      <location filename="../processing/lgcp_fit.py" line="474" />
       <source>MCMC convergence</source>
       <translation>Convergentie van de MCMC</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="468" />
+      <location filename="../processing/lgcp_fit.py" line="475" />
       <source>Trace plots</source>
       <translation>Traceplots</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="470" />
+      <location filename="../processing/lgcp_fit.py" line="477" />
       <source>Posterior mean intensity</source>
       <translation>A-posteriorigemiddelde van de intensiteit</translation>
     </message>
@@ -1984,367 +2009,372 @@
       <translation>{0}: radiale verstoring verplaatst elk punt; laat dit leeg.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="562" />
+      <location filename="../processing/lgcp_synthesis.py" line="551" />
+      <source>Drawing {0} synthetic points ({1}).</source>
+      <translation>{0} synthetische punten worden getrokken ({1}).</translation>
+    </message>
+    <message>
+      <location filename="../processing/lgcp_synthesis.py" line="566" />
       <source>Sampler</source>
       <translation>Sampler</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="565" />
+      <location filename="../processing/lgcp_synthesis.py" line="569" />
       <source>Noise level σ² on the paper's scale (eq. 10)</source>
       <translation>Ruisniveau σ² op de schaal van het artikel (vgl. 10)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="569" />
+      <location filename="../processing/lgcp_synthesis.py" line="573" />
       <source>none</source>
       <translation>geen</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="580" />
+      <location filename="../processing/lgcp_synthesis.py" line="584" />
       <source>Confidential fit</source>
       <translation>Vertrouwelijke schatting</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="599" />
+      <location filename="../processing/lgcp_synthesis.py" line="603" />
       <source>Disclosure risk of synthetic points (CPO)</source>
       <translation>Onthullingsrisico van synthetische punten (CPO)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="602" />
+      <location filename="../processing/lgcp_synthesis.py" line="606" />
       <source>Per-person probability that an intruder locates each confidential point from a synthetic set.</source>
       <translation>Kans per persoon dat een aanvaller elk vertrouwelijk punt lokaliseert aan de hand van een synthetische dataset.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="606" />
+      <location filename="../processing/lgcp_synthesis.py" line="610" />
       <source>&lt;p&gt;Walder, Hanks &amp;amp; Slavković, Section 7: the intruder knows the synthetic points, the method and every confidential location but one, and wants that one within the risk radius. The risk of person k is the mass of the leave-one-out predictive density π(s | S₋ₖ, S†) on the disc of the risk radius around the truth (eq. 16), from conditional predictive ordinates: for radial sets from the confidential posterior (eqs. 17-18; each person is linked to their synthetic point by a minimal assignment within the radius, as such an intruder could), for ANS and PRS from the joint fit of the confidential and synthetic points (eqs. 19-21), with the disc quadrature of Appendix A.4.&lt;/p&gt;&lt;p&gt;Give the same METHOD, RADIUS and NOISE as were used to make the synthetic set.&lt;/p&gt;</source>
       <translation>&lt;p&gt;Walder, Hanks &amp;amp; Slavković, Sectie 7: de aanvaller kent de synthetische punten, de methode en alle vertrouwelijke locaties op één na, en wil die ene binnen de risicostraal plaatsen. Het risico van persoon k is de massa van de leave-one-out-predictieve dichtheid π(s | S₋ₖ, S†) op de schijf met de risicostraal rond de werkelijke locatie (vgl. 16), berekend uit conditionele predictieve ordinaten: voor radiale datasets uit de vertrouwelijke a-posterioriverdeling (vgl. 17-18; elke persoon wordt aan zijn synthetische punt gekoppeld door een minimale toewijzing binnen de straal, zoals zo'n aanvaller zou kunnen), voor ANS en PRS uit de gezamenlijke schatting van de vertrouwelijke en de synthetische punten (vgl. 19-21), met de schijfkwadratuur uit Appendix A.4.&lt;/p&gt;&lt;p&gt;Geef dezelfde METHOD, RADIUS en NOISE op als waarmee de synthetische dataset is gemaakt.&lt;/p&gt;</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="629" />
+      <location filename="../processing/lgcp_synthesis.py" line="633" />
       <source>Risk per person (CONFIDENTIAL)</source>
       <translation>Risico per persoon (VERTROUWELIJK)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="631" />
+      <location filename="../processing/lgcp_synthesis.py" line="635" />
       <source>The CONFIDENTIAL points with risk (probability), cpo (leave-one-out density at the true location, per squared CRS unit) and cpo_ess (effective draws behind it; below about 20 it is unstable). It shows where the people at risk live: never publish it.</source>
       <translation>De VERTROUWELIJKE punten met risk (kans), cpo (leave-one-out-dichtheid op de werkelijke locatie, per vierkante CRS-eenheid) en cpo_ess (effectieve trekkingen waarop die berust; onder ongeveer 20 is die instabiel). De laag toont waar de mensen met een risico wonen: publiceer haar nooit.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="641" />
+      <location filename="../processing/lgcp_synthesis.py" line="645" />
       <source>Maximum and mean risk, settings and a histogram of the risks.</source>
       <translation>Maximaal en gemiddeld risico, instellingen en een histogram van de risico's.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="643" />
+      <location filename="../processing/lgcp_synthesis.py" line="647" />
       <source>Maximum disclosure risk</source>
       <translation>Maximaal onthullingsrisico</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="644" />
+      <location filename="../processing/lgcp_synthesis.py" line="648" />
       <source>Mean disclosure risk</source>
       <translation>Gemiddeld onthullingsrisico</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="668" />
+      <location filename="../processing/lgcp_synthesis.py" line="672" />
       <source>{0}: a radial set has one point per confidential point: {1} synthetic, {2} confidential.</source>
       <translation>{0}: een radiale dataset heeft één punt per vertrouwelijk punt: {1} synthetisch, {2} vertrouwelijk.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="678" />
+      <location filename="../processing/lgcp_synthesis.py" line="682" />
       <source>{0} has {1} points and {2} has {3}; the paper's sets have as many as the data.</source>
       <translation>{0} heeft {1} punten en {2} heeft er {3}; de datasets in het artikel hebben er evenveel als de gegevens.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="703" />
+      <location filename="../processing/lgcp_synthesis.py" line="707" />
       <source>Disclosure risk (CONFIDENTIAL)</source>
       <translation>Onthullingsrisico (VERTROUWELIJK)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="705" />
+      <location filename="../processing/lgcp_synthesis.py" line="709" />
       <source>Maximum risk {0:.4g}, mean {1:.4g}.</source>
       <translation>Maximaal risico {0:.4g}, gemiddeld {1:.4g}.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="709" />
+      <location filename="../processing/lgcp_synthesis.py" line="713" />
       <source>{0} risks rest on fewer than 20 effective draws; raise {1}.</source>
       <translation>{0} risico's berusten op minder dan 20 effectieve trekkingen; verhoog {1}.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="715" />
+      <location filename="../processing/lgcp_synthesis.py" line="719" />
       <source>Hyperparameters</source>
       <translation>Hyperparameters</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="716" />
+      <location filename="../processing/lgcp_synthesis.py" line="720" />
       <source>Maximum risk</source>
       <translation>Maximaal risico</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="717" />
+      <location filename="../processing/lgcp_synthesis.py" line="721" />
       <source>Mean risk</source>
       <translation>Gemiddeld risico</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="718" />
+      <location filename="../processing/lgcp_synthesis.py" line="722" />
       <source>Risks resting on &lt; 20 effective draws</source>
       <translation>Risico's die berusten op &lt; 20 effectieve trekkingen</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="726" />
+      <location filename="../processing/lgcp_synthesis.py" line="730" />
       <source>Per-person risks point at the people at risk.</source>
       <translation>Risico's per persoon wijzen de mensen met een risico aan.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="727" />
+      <location filename="../processing/lgcp_synthesis.py" line="731" />
       <source>Risk</source>
       <translation>Risico</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="729" />
+      <location filename="../processing/lgcp_synthesis.py" line="733" />
       <source>Distribution of the risks</source>
       <translation>Verdeling van de risico's</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="746" />
+      <location filename="../processing/lgcp_synthesis.py" line="750" />
       <source>Utility of synthetic points (model-based pMSE)</source>
       <translation>Bruikbaarheid van synthetische punten (modelgebaseerde pMSE)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="749" />
+      <location filename="../processing/lgcp_synthesis.py" line="753" />
       <source>How well an LGCP fit tells the synthetic points from the confidential ones (0 best, 0.25 worst).</source>
       <translation>Hoe goed een LGCP-schatting de synthetische punten van de vertrouwelijke onderscheidt (0 het best, 0,25 het slechtst).</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="755" />
+      <location filename="../processing/lgcp_synthesis.py" line="759" />
       <source>&lt;p&gt;Walder, Hanks &amp;amp; Slavković, Section 6 (eqs. 12-15): an LGCP is fitted to the synthetic points on the confidential model's mesh and covariates; for every pooled point the two fitted densities, draw by draw, give the probability that it is confidential; pMSE is the mean squared distance of the probability of a correct classification from 1/2. 0: the synthetic points are indistinguishable; 0.25: fully distinguishable. The synthetic layer must have as many points as the confidential one.&lt;/p&gt;</source>
       <translation>&lt;p&gt;Walder, Hanks &amp;amp; Slavković, Sectie 6 (vgl. 12-15): er wordt een LGCP op de synthetische punten geschat met het driehoeksnet en de covariaten van het vertrouwelijke model; voor elk punt uit de samengevoegde verzameling geven de twee geschatte dichtheden, trekking voor trekking, de kans dat het vertrouwelijk is; de pMSE is de gemiddelde gekwadrateerde afstand van de kans op een juiste classificatie tot 1/2. 0: de synthetische punten zijn niet te onderscheiden; 0,25: volledig te onderscheiden. De synthetische laag moet evenveel punten hebben als de vertrouwelijke.&lt;/p&gt;</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="776" />
+      <location filename="../processing/lgcp_synthesis.py" line="780" />
       <source>The pMSE, its scale and the settings. It holds no location.</source>
       <translation>De pMSE, de schaal ervan en de instellingen. Het rapport bevat geen enkele locatie.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="778" />
+      <location filename="../processing/lgcp_synthesis.py" line="782" />
       <source>pMSE</source>
       <translation>pMSE</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="793" />
+      <location filename="../processing/lgcp_synthesis.py" line="797" />
       <source>{0}: the pMSE compares sets of equal size: {1} synthetic points, {2} confidential.</source>
       <translation>{0}: de pMSE vergelijkt datasets van gelijke grootte: {1} synthetische punten, {2} vertrouwelijke.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="802" />
+      <location filename="../processing/lgcp_synthesis.py" line="806" />
       <source>pMSE = {0:.4g} (0 indistinguishable, 0.25 fully distinguishable).</source>
       <translation>pMSE = {0:.4g} (0 niet te onderscheiden, 0,25 volledig te onderscheiden).</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="807" />
+      <location filename="../processing/lgcp_synthesis.py" line="811" />
       <source>Points per set</source>
       <translation>Punten per dataset</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="811" />
+      <location filename="../processing/lgcp_synthesis.py" line="815" />
       <source>Utility</source>
       <translation>Bruikbaarheid</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="835" />
+      <location filename="../processing/lgcp_synthesis.py" line="839" />
       <source>Risk-utility sweep of LGCP synthesis (radial, ANS, PRS)</source>
       <translation>Risico-bruikbaarheidsverkenning van LGCP-synthese (radiaal, ANS, PRS)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="838" />
+      <location filename="../processing/lgcp_synthesis.py" line="842" />
       <source>Makes many synthetic sets, scores each by maximum disclosure risk and pMSE, and recommends one.</source>
       <translation>Maakt veel synthetische datasets, beoordeelt elk ervan op maximaal onthullingsrisico en pMSE, en beveelt er één aan.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="844" />
+      <location filename="../processing/lgcp_synthesis.py" line="848" />
       <source>&lt;p&gt;Walder, Hanks &amp;amp; Slavković's study (Section 8, Figures 5-6): for each radius (radial perturbation), each ANS noise variance and each PRS replicate, one synthetic set is made and scored by its maximum disclosure risk (eq. 16) and its pMSE (eq. 15). The recommended set has the lowest pMSE among those whose maximum risk is at most the threshold, counting a setting (a radius, a noise variance, or PRS) only if every one of its releases is. The table and report list every set; the chart plots risk against pMSE.&lt;/p&gt;&lt;p&gt;A set's risk is the risk of that one release. A noisy release (ANS, PRS) can by chance thin the riskiest cluster and mislead the intruder, scoring below the risk with nothing released (the baseline); another release of the same setting may score higher. With several releases per setting (REPLICATES) the report summarises each setting by its mean and worst risk: judge a setting by those, not by its luckiest release.&lt;/p&gt;</source>
       <translation>&lt;p&gt;De studie van Walder, Hanks &amp;amp; Slavković (Sectie 8, Figuren 5-6): voor elke straal (radiale verstoring), elke ANS-ruisvariantie en elke PRS-herhaling wordt één synthetische dataset gemaakt en beoordeeld op het maximale onthullingsrisico (vgl. 16) en de pMSE (vgl. 15). De aanbevolen dataset heeft de laagste pMSE van de datasets waarvan het maximale risico ten hoogste de drempel is, waarbij een instelling (een straal, een ruisvariantie of PRS) alleen meetelt als dat voor elk van haar publicaties geldt. De tabel en het rapport vermelden elke dataset; de grafiek zet het risico uit tegen de pMSE.&lt;/p&gt;&lt;p&gt;Het risico van een dataset is het risico van die ene publicatie. Een publicatie met ruis (ANS, PRS) kan door toeval het meest risicovolle cluster uitdunnen en de aanvaller misleiden, en dan lager uitkomen dan het risico als er niets wordt gepubliceerd (het basisniveau); een andere publicatie met dezelfde instelling kan hoger uitkomen. Met meerdere publicaties per instelling (REPLICATES) vat het rapport elke instelling samen met haar gemiddelde en hoogste risico: beoordeel een instelling daarop, niet op haar gelukkigste publicatie.&lt;/p&gt;</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="865" />
+      <location filename="../processing/lgcp_synthesis.py" line="869" />
       <source>Radial radii</source>
       <translation>Radiale stralen</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="866" />
+      <location filename="../processing/lgcp_synthesis.py" line="870" />
       <source>Comma-separated perturbation radii in CRS units, e.g. '50, 100, 200'. Empty: no radial sets.</source>
       <translation>Kommagescheiden verstoringsstralen in CRS-eenheden, bijv. '50, 100, 200'. Leeg: geen radiale datasets.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="869" />
+      <location filename="../processing/lgcp_synthesis.py" line="873" />
       <source>ANS noise variances</source>
       <translation>ANS-ruisvarianties</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="870" />
+      <location filename="../processing/lgcp_synthesis.py" line="874" />
       <source>Comma-separated marginal variances of the ANS noise field (&gt;= 0). Empty: no ANS sets.</source>
       <translation>Kommagescheiden marginale varianties van het ANS-ruisveld (&gt;= 0). Leeg: geen ANS-datasets.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="873" />
+      <location filename="../processing/lgcp_synthesis.py" line="877" />
       <source>PRS replicates</source>
       <translation>PRS-herhalingen</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="874" />
+      <location filename="../processing/lgcp_synthesis.py" line="878" />
       <source>Number of PRS sets (each a fresh random field).</source>
       <translation>Aantal PRS-datasets (elk met een nieuw toevalsveld).</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="878" />
+      <location filename="../processing/lgcp_synthesis.py" line="882" />
       <source>Releases per radius and noise variance</source>
       <translation>Publicaties per straal en ruisvariantie</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="880" />
+      <location filename="../processing/lgcp_synthesis.py" line="884" />
       <source>Independent synthetic sets made for each radius and each ANS noise variance (&gt;= 1), to show how much the risk and pMSE of one setting vary between releases.</source>
       <translation>Onafhankelijke synthetische datasets die voor elke straal en elke ANS-ruisvariantie worden gemaakt (&gt;= 1), om te laten zien hoeveel het risico en de pMSE van één instelling tussen publicaties verschillen.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="888" />
+      <location filename="../processing/lgcp_synthesis.py" line="892" />
       <source>Maximum acceptable risk</source>
       <translation>Maximaal aanvaardbaar risico</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="890" />
+      <location filename="../processing/lgcp_synthesis.py" line="894" />
       <source>Threshold on the maximum disclosure risk for the recommendation, in (0, 1].</source>
       <translation>Drempel voor het maximale onthullingsrisico bij de aanbeveling, in (0, 1].</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="894" />
+      <location filename="../processing/lgcp_synthesis.py" line="898" />
       <source>Sets and scores</source>
       <translation>Datasets en scores</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="895" />
+      <location filename="../processing/lgcp_synthesis.py" line="899" />
       <source>One row per synthetic set: label, method, value (radius or noise variance), replicate, max_risk, pmse, recommended.</source>
       <translation>Eén rij per synthetische dataset: label, method, value (straal of ruisvariantie), replicate, max_risk, pmse, recommended.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="904" />
+      <location filename="../processing/lgcp_synthesis.py" line="908" />
       <source>The table, the risk-utility chart and the recommendation (derived from the confidential data).</source>
       <translation>De tabel, de risico-bruikbaarheidsgrafiek en de aanbeveling (afgeleid van de vertrouwelijke gegevens).</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="908" />
+      <location filename="../processing/lgcp_synthesis.py" line="912" />
       <source>Recommended synthetic points</source>
       <translation>Aanbevolen synthetische punten</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="910" />
+      <location filename="../processing/lgcp_synthesis.py" line="914" />
       <source>The recommended synthetic set (syn_id only, random order), if some set meets the threshold.</source>
       <translation>De aanbevolen synthetische dataset (alleen syn_id, willekeurige volgorde), als een dataset aan de drempel voldoet.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="912" />
+      <location filename="../processing/lgcp_synthesis.py" line="916" />
       <source>Number of synthetic sets</source>
       <translation>Aantal synthetische datasets</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="914" />
+      <location filename="../processing/lgcp_synthesis.py" line="918" />
       <source>pMSE of the recommended set (NaN if none)</source>
       <translation>pMSE van de aanbevolen dataset (NaN als er geen is)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="918" />
+      <location filename="../processing/lgcp_synthesis.py" line="922" />
       <source>Maximum risk of the recommended set (NaN if none)</source>
       <translation>Maximaal risico van de aanbevolen dataset (NaN als er geen is)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="923" />
+      <location filename="../processing/lgcp_synthesis.py" line="927" />
       <source>Maximum risk with nothing released (what the other points alone reveal)</source>
       <translation>Maximaal risico zonder publicatie (wat de andere punten alleen al onthullen)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="937" />
+      <location filename="../processing/lgcp_synthesis.py" line="941" />
       <source>{0}: '{1}' is not a number.</source>
       <translation>{0}: '{1}' is geen getal.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="941" />
+      <location filename="../processing/lgcp_synthesis.py" line="945" />
       <source>{0}: {1} is not allowed (radii must be &gt; 0, noise variances &gt;= 0; separate values with commas and write decimals with a dot).</source>
       <translation>{0}: {1} is niet toegestaan (stralen moeten &gt; 0 zijn, ruisvarianties &gt;= 0; scheid waarden met komma's en schrijf decimalen met een punt).</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="965" />
+      <location filename="../processing/lgcp_synthesis.py" line="969" />
       <source>{0}: make at least one release per setting, got {1}.</source>
       <translation>{0}: maak ten minste één publicatie per instelling, opgegeven: {1}.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="969" />
+      <location filename="../processing/lgcp_synthesis.py" line="973" />
       <source>{0}, {1}, {2}: give at least one radius, noise variance or PRS replicate.</source>
       <translation>{0}, {1}, {2}: geef ten minste één straal, ruisvariantie of PRS-herhaling op.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="977" />
+      <location filename="../processing/lgcp_synthesis.py" line="981" />
       <source>{0}: the threshold must lie in (0, 1], got {1}.</source>
       <translation>{0}: de drempel moet in (0, 1] liggen; opgegeven: {1}.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1017" />
+      <location filename="../processing/lgcp_synthesis.py" line="1021" />
       <source>No setting has every release at or below {0:g}: nothing recommended.</source>
       <translation>Geen instelling heeft elke publicatie op of onder {0:g}: niets aanbevolen.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1023" />
+      <location filename="../processing/lgcp_synthesis.py" line="1027" />
       <source>Recommended: {0} (pMSE {1:.4g}, max risk {2:.4g}).</source>
       <translation>Aanbevolen: {0} (pMSE {1:.4g}, max. risico {2:.4g}).</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1035" />
+      <location filename="../processing/lgcp_synthesis.py" line="1039" />
       <source>recommended</source>
       <translation>aanbevolen</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1040" />
+      <location filename="../processing/lgcp_synthesis.py" line="1044" />
       <source>No setting has every release at or below the threshold {0:g}.</source>
       <translation>Geen instelling heeft elke publicatie op of onder de drempel {0:g}.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1042" />
+      <location filename="../processing/lgcp_synthesis.py" line="1046" />
       <source>{0}: lowest pMSE ({1:.4g}) among the sets of settings whose every release has maximum risk at most {2:g} (its risk: {3:.4g}).</source>
       <translation>{0}: laagste pMSE ({1:.4g}) van de datasets van instellingen waarvan elke publicatie een maximaal risico van ten hoogste {2:g} heeft (het risico ervan: {3:.4g}).</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1058" />
+      <location filename="../processing/lgcp_synthesis.py" line="1062" />
       <source>Recommendation</source>
       <translation>Aanbeveling</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1059" />
+      <location filename="../processing/lgcp_synthesis.py" line="1063" />
       <source>Risk-utility chart</source>
       <translation>Risico-bruikbaarheidsgrafiek</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1060" />
+      <location filename="../processing/lgcp_synthesis.py" line="1064" />
       <source>Settings over their releases</source>
       <translation>Instellingen over hun publicaties</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1061" />
+      <location filename="../processing/lgcp_synthesis.py" line="1065" />
       <source>Sets</source>
       <translation>Datasets</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1066" />
+      <location filename="../processing/lgcp_synthesis.py" line="1070" />
       <source>Risk threshold</source>
       <translation>Risicodrempel</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1069" />
+      <location filename="../processing/lgcp_synthesis.py" line="1073" />
       <source>Maximum risk with nothing released (baseline)</source>
       <translation>Maximaal risico zonder publicatie (basislijn)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1087" />
+      <location filename="../processing/lgcp_synthesis.py" line="1091" />
       <source>{0} release(s) | max risk mean {1:.4g}, range {2:.4g}-{3:.4g} | mean pMSE {4:.4g}</source>
       <translation>{0} publicatie(s) | max. risico gemiddeld {1:.4g}, bereik {2:.4g}-{3:.4g} | gemiddelde pMSE {4:.4g}</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1091" />
+      <location filename="../processing/lgcp_synthesis.py" line="1095" />
       <source>{0} below the baseline (by chance: see the help)</source>
       <translation>{0} onder het basisniveau (door toeval: zie de help)</translation>
     </message>

@@ -43,6 +43,12 @@ CELL_FRACTION = 0.1
 NAN = float("nan")
 
 
+#: Knots per side of the LGCP method's lattice. Its Gaussian field is dense, so the cost grows steeply: a review
+#: measured 2 s with 21, 33 s with 41 and 289 s with 61 knots per side on 100 points; 45 (2,025 knots) took
+#: 57 s on the 578 Snow deaths here.
+MAX_KNOTS = 45
+
+
 class DPPointsAlgorithm(SpatialPrivacyAlgorithm):
     REQUIRES = ("numpy", "scipy")
     INPUT = "INPUT"
@@ -96,9 +102,10 @@ class DPPointsAlgorithm(SpatialPrivacyAlgorithm):
                 "pattern only.</li>"
                 "<li><b>LGCP</b> (Section 3.3.1, Theorem 3.8): a log-Gaussian Cox process on a right-triangle "
                 "lattice of knots, with a Gaussian covariance whose ratio σ/l is fixed by the privacy condition; "
-                "one draw of the fitted field, then a Poisson process from it. The theorem assumes an exact "
-                "posterior draw; the draw here comes from a fast (Laplace) approximation of the posterior, as Kim "
-                "& Lim's comes from a finite MCMC chain.</li>"
+                "one draw of the fitted field, then a Poisson process from it. The theorem is proven for an exact "
+                "posterior draw; the draw here comes from a fast (Laplace) approximation of the posterior, for "
+                "which the stated (ε, δ) is <b>nominal, not proven</b> (Kim &amp; Lim's own draws come from a "
+                "finite MCMC chain, which is not exact either).</li>"
                 "<li><b>Laplace</b> (Section 3.3.2, Theorem 3.10): points per grid cell divided by the cell area, "
                 "plus Laplace noise, clamped at 0; then a Poisson process with that intensity. Pure ε-differential "
                 "privacy (δ = 0) for every α. At small ε the noise in empty cells creates many points; a share of ε "
@@ -106,7 +113,7 @@ class DPPointsAlgorithm(SpatialPrivacyAlgorithm):
                 "<p><b>Guarantee.</b> (ε, δ)-differential privacy under the α-neighbourhood: two data sets are "
                 "neighbours when one point is moved by at most α (in the CRS units). For any such pair, the "
                 "probability of any synthetic pattern changes by at most a factor e<sup>ε</sup>, except with "
-                "probability δ.</p>"
+                "probability δ (for the LGCP method: nominally, see above).</p>"
                 "<p><b>Not protected:</b> the number of points n. A neighbour moves a point but never adds or "
                 "removes one, so n is public under this guarantee (the kernel and LGCP methods use it, and the "
                 "default δ = 1/n reveals it). The Laplace method alone also bounds the effect of adding or removing "
@@ -157,7 +164,9 @@ class DPPointsAlgorithm(SpatialPrivacyAlgorithm):
             QgsProcessingParameterNumber(self.DELTA, tr("Delta (δ)"), NUMBER_DOUBLE, None, True, 0.0, 1.0),
             tr(
                 "The probability δ in (0, 1) with which the ε bound may fail (kernel and LGCP). Empty: 1/n for n "
-                "points, as in Kim & Lim's experiments. Not used by the Laplace method, which is pure ε-DP (δ = 0)."
+                "points, as in Kim & Lim's experiments; that is weak (a mechanism that publishes one random "
+                "person's point unprotected meets δ = 1/n), so for a real release give δ well below 1/n, e.g. "
+                "1/n² or 1e-6. Not used by the Laplace method, which is pure ε-DP (δ = 0)."
             ),
         )
         self.add(
@@ -181,12 +190,13 @@ class DPPointsAlgorithm(SpatialPrivacyAlgorithm):
         )
         self.add(
             QgsProcessingParameterNumber(
-                self.KNOTS, tr("Knots per dimension (LGCP)"), NUMBER_INTEGER, 11, False, 2, 101
+                self.KNOTS, tr("Knots per dimension (LGCP)"), NUMBER_INTEGER, 11, False, 2, MAX_KNOTS
             ),
             tr(
                 "Number of lattice knots along each side of the window's bounding box for the LGCP method "
-                "(Kim & Lim use 11). More knots give a finer field and a smaller σ/l."
-            ),
+                "(Kim & Lim use 11), at most {0}. More knots give a finer field and a smaller σ/l; the field is "
+                "dense, so its cost grows steeply (about 2 s at 21, 30 s at 41, a minute at 45)."
+            ).format(MAX_KNOTS),
         )
         self.add(
             QgsProcessingParameterDistance(self.BANDWIDTH, tr("Bandwidth (kernel)"), None, self.INPUT, True, 0.0),
@@ -324,7 +334,13 @@ class DPPointsAlgorithm(SpatialPrivacyAlgorithm):
                     self.tr("{0}: one point gives the default δ = 1/n = 1, which protects nothing.").format(self.INPUT)
                 )
             delta = 1.0 / n
-            feedback.pushInfo(self.tr("{0} empty: using 1/n = {1:.6g}.").format(self.DELTA, delta))
+            feedback.pushWarning(
+                self.tr(
+                    "{0} empty: using 1/n = {1:.6g}, as Kim & Lim's experiments do. That is weak: δ = 1/n allows "
+                    "publishing one random person's point unprotected. For a real release give a smaller {0} "
+                    "(e.g. 1/n² or 1e-6)."
+                ).format(self.DELTA, delta)
+            )
         if method != LAPLACE and delta > LARGE_DELTA:
             feedback.pushWarning(
                 self.tr(
@@ -361,13 +377,25 @@ class DPPointsAlgorithm(SpatialPrivacyAlgorithm):
         feedback.pushInfo(self.tr("{0} synthetic points.").format(sx.size))
         if sx.size == 0:
             feedback.pushWarning(self.tr("The synthetic pattern is empty (no points)."))
+        elif method == LAPLACE:
+            # compared with a public number, not with n: the Laplace guarantee also covers adding a point
+            from ..core.synthesis.laplace_cox import expected_noise_points
+
+            synthesis = release["core"]
+            noise = expected_noise_points(synthesis.partition.region_measure, synthesis.guarantee.noise_scale)
+            if noise > 0.5 * sx.size:
+                feedback.pushWarning(
+                    self.tr(
+                        "The noise alone is expected to add about {0:.0f} of the {1} synthetic points (window area "
+                        "× Δ / 2ε): the pattern is mostly noise. A larger {2} or ε gives a usable pattern."
+                    ).format(noise, sx.size, self.CELL_SIZE)
+                )
         elif sx.size > 10 * n:
             feedback.pushWarning(
                 self.tr(
-                    "{0} synthetic points, over ten times the original count: the noise dominates (with Laplace, "
-                    "small cells at a small ε add points in every empty cell). A larger {1} or ε gives a usable "
-                    "pattern."
-                ).format(sx.size, self.CELL_SIZE if method == LAPLACE else self.EPSILON)
+                    "{0} synthetic points, over ten times the original count: the noise dominates. A larger {1} "
+                    "gives a usable pattern."
+                ).format(sx.size, self.EPSILON)
             )
         progress.check_cancel()
         report_path = self.parameterAsFileOutput(parameters, self.OUTPUT_REPORT, context)
@@ -532,14 +560,18 @@ class DPPointsAlgorithm(SpatialPrivacyAlgorithm):
                 "({0:g}, {1:g})-differential privacy under the α-neighbourhood with α = {2:g} (Kim & Lim, Theorem "
                 "3.8): for any synthetic pattern, its probability changes by at most a factor e^ε between "
                 "neighbouring data sets, except with probability δ. {3} The number of points n = {4} is printed in "
-                "this report and is public under this guarantee. The theorem assumes one exact draw from the "
-                "posterior; this tool draws from a fast (Laplace) approximation of it, as Kim & Lim draw from a "
-                "finite MCMC chain."
+                "this report and is public under this guarantee. The theorem is proven for one exact draw from the "
+                "posterior; this tool draws from a fast (Laplace) approximation of it, for which the stated (ε, δ) "
+                "is nominal, not proven (Kim & Lim's own draws come from a finite MCMC chain, not exact either)."
             ).format(epsilon, cal.delta, cal.alpha, neighbourhood, n)
             calibration = [
                 (tr("Ratio R = σ/l"), f"{cal.ratio:.6g}"),
                 (tr("Triangle pairs within α"), str(cal.pairs)),
                 (tr("Sum over pairs of the largest squared vertex distance"), f"{cal.sum_d2:.6g}"),
+                (
+                    tr("Vertex pairs of the union bound that also covers points in one triangle, and their Σd²"),
+                    f"{cal.vertex_pairs}, {cal.vertex_sum_d2:.6g}",
+                ),
                 (tr("Knots per dimension"), str(release["knots"])),
                 (tr("Drawn length scale l (CRS units)"), f"{synthesis.length:.6g}"),
                 (tr("Drawn σ = R l"), f"{synthesis.sigma:.6g}"),

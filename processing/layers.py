@@ -11,20 +11,35 @@ from .base import defined_crs
 
 def _refuse_missing_crs(name: str, crs, work_crs) -> None:
     """A layer without CRS next to points with one cannot be placed: its coordinates would be taken as the
-    points' (a pump at (10, 12) beside British National Grid points at 530,000 gave a meaningless covariate)."""
+    points' (a pump at (10, 12) beside British National Grid points at 530,000 gave a meaningless covariate).
+    Nor can a layer with a CRS next to points without one (Dutch RD distances from Snow's map units)."""
     if work_crs.isValid() and not crs.isValid():
         raise QgsProcessingException(
             tr("{0}: the layer has no CRS but the points are in {1}; set its CRS so it can be transformed.").format(
                 name, work_crs.authid() or work_crs.description()
             )
         )
+    if crs.isValid() and not work_crs.isValid():  # the other way round: the points cannot be placed
+        raise QgsProcessingException(
+            tr(
+                "{0}: the layer is in {1} but the points have no CRS, so its coordinates cannot be matched to "
+                "theirs. Set the points' CRS (or a working CRS), or, if this layer's coordinates are in the points' "
+                "units, clear its CRS (a memory layer made without one is given EPSG:4326)."
+            ).format(name, crs.authid() or crs.description())
+        )
 
 
-def _geometries_in(alg, parameters, name: str, context, work_crs):
-    """The source of parameter ``name`` and a request for its geometries in the working CRS."""
+def _geometries_in(alg, parameters, name: str, context, work_crs, polygons_only: bool = False):
+    """The source of parameter ``name`` and a request for its geometries in the working CRS. With
+    ``polygons_only``, a layer of another geometry type is refused first (before its CRS is looked at)."""
     source = alg.parameterAsSource(parameters, name, context)
     if source is None:
         raise QgsProcessingException(alg.invalidSourceError(parameters, name))
+    kind = QgsWkbTypes.geometryType(source.wkbType())
+    if polygons_only and kind in (QgsWkbTypes.PointGeometry, QgsWkbTypes.LineGeometry, QgsWkbTypes.NullGeometry):
+        raise QgsProcessingException(
+            tr("{0}: needs a polygon layer, got {1}.").format(name, QgsWkbTypes.displayString(source.wkbType()))
+        )
     request = QgsFeatureRequest().setSubsetOfAttributes([])
     crs = defined_crs(source.sourceCrs())  # an "Undefined" GeoPackage SRS is no CRS: nothing to transform
     _refuse_missing_crs(name, crs, work_crs)
@@ -40,12 +55,7 @@ def read_window(alg, parameters, name: str, context, work_crs):
 
     if parameters.get(name) in (None, ""):
         return None
-    source, request = _geometries_in(alg, parameters, name, context, work_crs)
-    kind = QgsWkbTypes.geometryType(source.wkbType())
-    if kind in (QgsWkbTypes.PointGeometry, QgsWkbTypes.LineGeometry, QgsWkbTypes.NullGeometry):
-        raise QgsProcessingException(
-            tr("{0}: needs a polygon layer, got {1}.").format(name, QgsWkbTypes.displayString(source.wkbType()))
-        )
+    source, request = _geometries_in(alg, parameters, name, context, work_crs, polygons_only=True)
     polygons = []
     for feature in source.getFeatures(request):
         geom = feature.geometry()

@@ -272,6 +272,13 @@ class FitLGCPAlgorithm(SpatialPrivacyAlgorithm):
         from ..core.metrics.risk import posterior_cpo
 
         # every destination is checked before the (possibly long) fit
+        model_file = self.parameterAsFileOutput(parameters, self.OUTPUT_MODEL, context)
+        if model_file and not model_file.lower().endswith(".npz"):
+            raise QgsProcessingException(
+                self.tr("{0}: the model file must end in .npz (the other tools read only .npz files), got {1}.").format(
+                    self.OUTPUT_MODEL, model_file
+                )
+            )
         output_files = check_outputs(
             self,
             parameters,

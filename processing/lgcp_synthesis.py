@@ -547,6 +547,9 @@ class SynthesizeLGCPAlgorithm(WalderAlgorithm):
                 self.tr("{0}: radial perturbation moves every point; leave it empty.").format(self.COUNT)
             )
         sampler = ("exact", "candidates")[self.parameterAsEnum(parameters, self.SAMPLER, context)]
+        progress(
+            1.0, self.tr("Drawing {0} synthetic points ({1}).").format(conf.n if count is None else count, spec.label)
+        )
         try:
             syn = synthesize(conf, spec, rng, count=count, sampler=sampler)
         except ParameterError as error:
@@ -554,6 +557,7 @@ class SynthesizeLGCPAlgorithm(WalderAlgorithm):
             peaked = {"eta_nodes": self.NOISE} if method == "ans" else {}
             raise parameter_error(error, {**self.core_names(), "count": self.COUNT, **peaked}) from None
         progress.check_cancel()
+        feedback.setProgress(90.0)
         dest = self.write_synthetic(parameters, context, self.OUTPUT, syn, points, rng)
         paper_noise = conf.paper_noise_level(spec.value) if method == "ans" else NAN
         settings = [

@@ -100,6 +100,17 @@ class LaplaceCoxSynthesis:
     guarantee: LaplaceGuarantee
 
 
+#: The most synthetic points the Laplace synthesizer draws. More means the noise dominates the pattern, and
+#: the points would take memory and minutes to write (about 30 s per million to a GeoPackage here).
+MAX_POINTS = 1_000_000
+
+
+def expected_noise_points(region_measure, noise_scale: float) -> float:
+    """Points the clamped noise alone is expected to add: ``E max(0, Lap(b)) = b / 2`` per unit area over the
+    window, ``|W| b / 2``. Public: it depends on the cells and epsilon only, not on the data."""
+    return float(noise_scale) / 2.0 * float(np.sum(region_measure))
+
+
 def laplace_sensitivity(region_measure) -> tuple[float, float]:
     """``(Delta, Delta_add_remove)``: ``1/|S_p| + 1/|S_q|`` of the two smallest cells (eq. 13, one point moved)
     and ``1 / min |S_p|`` (one point added or removed), in 1 / squared units.
@@ -207,9 +218,18 @@ def synthesize_laplace(
         progress: optional ``progress(fraction, message)``.
 
     Raises:
-        ParameterError("epsilon" / "total_share" / "points" / "cell_size"): bad input.
+        ParameterError("epsilon" / "total_share" / "points" / "cell_size"): bad input; "epsilon" also when the
+            noise alone (:func:`expected_noise_points`) or the noisy intensity would give more than
+            :data:`MAX_POINTS` points.
     """
     guarantee = laplace_guarantee(partition.region_measure, epsilon, total_share)
+    noise_points = expected_noise_points(partition.region_measure, guarantee.noise_scale)
+    if not noise_points <= MAX_POINTS:  # also inf / nan for a vanishing epsilon
+        raise ParameterError(
+            "epsilon",
+            f"with these cells the noise alone would add about {noise_points:.3g} points (window area x Delta / "
+            f"(2 epsilon)); at most {MAX_POINTS} can be drawn. Use a larger epsilon or larger cells.",
+        )
     counts = partition.region_counts(x, y)
     report(progress, 0.0, "Adding Laplace noise to the cell intensities")
     mean = counts / partition.region_measure
@@ -224,6 +244,13 @@ def synthesize_laplace(
             intensity = gamma * (total / mass)
         else:  # every cell clamped to 0: spread the noisy total evenly (post-processing)
             intensity = np.full(gamma.shape, total / float(partition.region_measure.sum()))
+    expected = float(np.sum(intensity * partition.region_measure))  # a post-processing of the DP release
+    if not expected <= MAX_POINTS:
+        raise ParameterError(
+            "epsilon",
+            f"the noisy intensity integrates to {expected:.3g} points; at most {MAX_POINTS} can be drawn. Use a "
+            f"larger epsilon or larger cells.",
+        )
     report(progress, 0.3, "Drawing the synthetic points")
     sx, sy = partition.sample(rng, intensity)
     report(progress, 1.0, f"Drew {sx.size} synthetic points")

@@ -221,6 +221,38 @@ def test_calibration_satisfies_the_inequality_and_is_minimal():
     assert "alpha = 0.01" in cal.guarantee and "0.05" in cal.guarantee
 
 
+def _largest_log_ratio(h, alpha, rng, patterns=30):
+    """The largest ``|log lambda_D(s) / lambda_D'(s)|`` over a grid of ``s``, for random 20-point patterns D in the
+    unit square and D' with one point moved by ``alpha`` in a random direction (kept inside)."""
+    g = np.linspace(0, 1, 41)
+    sx, sy = (a.ravel() for a in np.meshgrid(g, g))
+    worst = 0.0
+    for _ in range(patterns):
+        x, y = rng.uniform(0, 1, 20), rng.uniform(0, 1, 20)
+        k = int(rng.integers(20))
+        while True:
+            angle = rng.uniform(0, 2 * math.pi)
+            x2, y2 = x.copy(), y.copy()
+            x2[k] += alpha * math.cos(angle)
+            y2[k] += alpha * math.sin(angle)
+            if 0 <= x2[k] <= 1 and 0 <= y2[k] <= 1:
+                break
+        a = kernel.kernel_intensity(x, y, UNIT, h, sx, sy)
+        b = kernel.kernel_intensity(x2, y2, UNIT, h, sx, sy)
+        worst = max(worst, float(np.max(np.abs(np.log(a / b)))))
+    return worst
+
+
+def test_calibrated_bandwidth_bounds_every_synthetic_points_log_ratio_end_to_end():
+    """Theorem 3.6's proof needs |log lambda_D(s) / lambda_D'(s)| <= epsilon / k at every s for alpha-neighbours:
+    checked on the intensities themselves, not through kernel_lhs; an eighth of the bandwidth must break it (so
+    the check can fail)."""
+    alpha = 0.05
+    cal = kernel.calibrate_kernel(20, 1.0, 0.05, alpha, UNIT)
+    assert _largest_log_ratio(cal.h, alpha, np.random.default_rng(36)) <= cal.rhs
+    assert _largest_log_ratio(cal.h / 8, alpha, np.random.default_rng(36)) > cal.rhs
+
+
 def test_calibration_on_a_window_with_a_hole():
     cal = kernel.calibrate_kernel(60, 2.0, 1 / 60, 0.005, L_SHAPE)
     assert cal.lhs <= cal.rhs

@@ -131,3 +131,46 @@ def test_lgcp_synthesizer_end_to_end_keeps_the_count_and_the_ratio():
     # the count's variance is about 2n, so the mean of 12 lies within 4 sqrt(2n / 12) of n
     assert abs(np.mean(counts) - 60) < 4 * math.sqrt(2 * 60 / 12)
     assert "Theorem 3.8" in out.guarantee and "alpha = 0.1" in out.guarantee
+
+
+def _brute_force_vertex_pairs(mesh, alpha):
+    i, j = lgcp_dp.triangle_pairs_within(mesh.nodes, mesh.triangles, alpha)
+    tri = mesh.triangles.tolist()
+    pairs = set()
+    for a, b in list(zip(i.tolist(), j.tolist())) + [(t, t) for t in range(len(tri))]:
+        pairs |= {(min(u, v), max(u, v)) for u in tri[a] for v in tri[b] if u != v}
+    return sorted(math.dist(mesh.nodes[u], mesh.nodes[v]) for u, v in pairs)
+
+
+@pytest.mark.parametrize("irregular", [False, True])
+def test_vertex_pairs_of_the_rigorous_union_bound_match_brute_force(irregular):
+    if irregular:
+        window = Window.from_polygons([([(0, 0), (6, 0), (6, 3), (3, 3), (3, 6), (0, 6)], [])])
+        mesh, alpha = triangulate(window, 1.0), 0.2
+    else:
+        mesh, alpha = lattice(0, 0, B, B, N, N), 0.3 * S
+    d = lgcp_dp.vertex_pair_distances(mesh.nodes, mesh.triangles, alpha)
+    assert np.sort(d) == pytest.approx(_brute_force_vertex_pairs(mesh, alpha), rel=1e-12)
+
+
+@pytest.mark.parametrize("irregular", [False, True])
+def test_calibrated_ratio_also_satisfies_the_rigorous_union_bound(irregular):
+    """Points of one triangle, left out of eq. (9), and the supremum over a triangle pair are covered by a union
+    bound over vertex pairs; the ratio must satisfy it as well as the paper's sum (module docstring)."""
+    if irregular:
+        window = Window.from_polygons([([(0, 0), (6, 0), (6, 3), (3, 3), (3, 6), (0, 6)], [])])
+        mesh, alpha = triangulate(window, 1.0), 0.2
+    else:
+        mesh, alpha = lattice(0, 0, B, B, N, N), 0.3 * S
+    eps, delta, nugget = 1.0, 0.01, 0.01
+    cal = lgcp_dp.calibrate_ratio(mesh.nodes, mesh.triangles, eps, delta, alpha, nugget)
+    vertex = lgcp_dp.vertex_pair_distances(mesh.nodes, mesh.triangles, alpha)
+    paper = lgcp_dp.pair_max_vertex_distances(mesh.nodes, mesh.triangles, alpha)
+    sums = [float(np.sum(d * d) + d.size * nugget) for d in (vertex, paper)]
+    # Var(w_a - w_b) <= 2 R^2 (d^2 + nugget) for every length scale: 4 / eps^2 * sum Var <= delta
+    for total in sums:
+        assert 8 * cal.ratio**2 * total / eps**2 <= delta * (1 + 1e-12)
+    assert 8 * cal.ratio**2 * max(sums) / eps**2 == pytest.approx(delta, rel=1e-12)
+    assert (cal.vertex_pairs, cal.vertex_sum_d2) == (vertex.size, pytest.approx(float(np.sum(vertex**2))))
+    if not irregular:  # on the lattice the paper's sum is the larger one (about twice), so it decides
+        assert sums[1] > 1.8 * sums[0]

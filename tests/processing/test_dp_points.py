@@ -75,6 +75,8 @@ def memory_points(xy, crs):
 
 def rectangle_layer(x0, y0, x1, y1, crs="EPSG:28992"):
     layer = QgsVectorLayer(f"Polygon?crs={crs}" if crs else "Polygon", "win", "memory")
+    if not crs:
+        layer.setCrs(QgsCoordinateReferenceSystem())  # truly none: a memory layer made without one gets EPSG:4326
     f = QgsFeature()
     f.setGeometry(QgsGeometry.fromWkt(f"POLYGON(({x0} {y0}, {x1} {y0}, {x1} {y1}, {x0} {y1}, {x0} {y0}))"))
     layer.dataProvider().addFeatures([f])
@@ -120,7 +122,9 @@ def test_registered_with_help_for_every_parameter():
 
 def test_kernel_bandwidth_is_the_core_calibration_and_nothing_is_copied(deaths, tmp_path):
     report = tmp_path / "kernel.html"
-    result = run(deaths, tmp_path, METHOD=KERNEL, OUTPUT_REPORT=str(report))
+    feedback = QgsProcessingFeedback()
+    result = run(deaths, tmp_path, feedback=feedback, METHOD=KERNEL, OUTPUT_REPORT=str(report))
+    assert "DELTA empty: using 1/n = 0.00173" in feedback.textLog() and "That is weak" in feedback.textLog()
     x, y, domain = snow_domain(deaths)
     cal = kernel.calibrate_kernel(578, 5.0, 1 / 578, 0.1, domain)
     assert result["BANDWIDTH"] == pytest.approx(cal.h, rel=1e-12)
@@ -374,10 +378,20 @@ def test_line_layers_are_refused_naming_the_parameter(tmp_path, deaths):
 def test_a_pattern_swamped_by_noise_is_flagged(deaths, tmp_path):
     feedback = QgsProcessingFeedback()
     result = run(deaths, tmp_path, feedback=feedback, METHOD=LAPLACE, ALPHA=None, EPSILON=0.2, CELL_SIZE=0.2)
-    assert result["SYNTHETIC_COUNT"] > 10 * 578 and "over ten times the original count" in feedback.textLog()
+    # judged against the public expected noise (|W| Delta / 2 eps), not against the true n
+    assert result["SYNTHETIC_COUNT"] > 10 * 578 and "the pattern is mostly noise" in feedback.textLog()
+    assert "original count" not in feedback.textLog()
     feedback = QgsProcessingFeedback()
     run(deaths, tmp_path, feedback=feedback, METHOD=LAPLACE, ALPHA=None, OUTPUT=str(tmp_path / "b.gpkg"))
-    assert "over ten times" not in feedback.textLog()
+    assert "mostly noise" not in feedback.textLog()
+
+
+@pytest.mark.parametrize("epsilon", [1e-6, 1e-310])
+def test_laplace_noise_beyond_a_million_points_is_refused_before_drawing(deaths, tmp_path, epsilon):
+    out = tmp_path / "out"
+    with pytest.raises(QgsProcessingException, match=r"EPSILON: with these cells the noise alone would add about"):
+        run(deaths, out, METHOD=LAPLACE, ALPHA=None, EPSILON=epsilon)
+    assert not out.exists()
 
 
 def test_csv_output_keeps_the_coordinates(deaths, tmp_path):

@@ -37,6 +37,7 @@ def snow(data_copy, keep_in_project):
     broad_street = [f for f in pumps.getFeatures() if f["pump"] == 7]
     assert len(broad_street) == 1 and broad_street[0]["label"] == "Broad St"
     pump = QgsVectorLayer("Point", "pump 7", "memory")
+    pump.setCrs(QgsCoordinateReferenceSystem())  # like the deaths: no CRS (a memory layer defaults to EPSG:4326)
     feature = QgsFeature()
     feature.setGeometry(broad_street[0].geometry())
     pump.dataProvider().addFeatures([feature])
@@ -171,6 +172,11 @@ def test_window_with_a_hole_and_duplicates_are_handled(tmp_path):
             id="covariate layer without CRS",
         ),
         pytest.param(
+            lambda: {"INPUT": no_crs(memory_points(spread(30))), "DISTANCE_TO": memory_points([(1.0, 2.0)])},
+            r"DISTANCE_TO: the layer is in EPSG:28992 but the points have no CRS",
+            id="covariate layer with a CRS beside points without one",
+        ),
+        pytest.param(
             lambda: {"INPUT": memory_points(spread(30)), "MAX_EDGE": 3.0},
             r"MAX_EDGE: max_edge 3 gives a mesh of [\d,]+ nodes",
             id="mesh too large to fit (memory)",
@@ -190,6 +196,14 @@ def test_bad_input_is_refused_and_nothing_is_written(tmp_path, make, pattern):
         "OUTPUT_REPORT": str(tmp_path / "r.html"),
     }
     with pytest.raises(QgsProcessingException, match=pattern):
+        processing.run(ALG, params)
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("name", ["model", "model.txt"])
+def test_a_model_file_the_other_tools_cannot_read_is_refused_before_the_fit(tmp_path, name):
+    params = {"INPUT": memory_points(spread(30)), "OUTPUT_MODEL": str(tmp_path / name)}
+    with pytest.raises(QgsProcessingException, match=r"OUTPUT_MODEL: the model file must end in \.npz"):
         processing.run(ALG, params)
     assert list(tmp_path.iterdir()) == []
 

@@ -8,7 +8,13 @@ from pathlib import Path
 import numpy as np
 import processing
 import pytest
-from qgis.core import QgsCoordinateReferenceSystem, QgsFeature, QgsProcessingException, QgsVectorLayer
+from qgis.core import (
+    QgsCoordinateReferenceSystem,
+    QgsFeature,
+    QgsProcessingException,
+    QgsProcessingFeedback,
+    QgsVectorLayer,
+)
 
 ALGS = ("synthesizelgcp", "disclosurerisk", "pmse", "riskutilitysweep")
 #: Coarse mesh (about 600 nodes) to keep the fits quick; the benchmark uses the default mesh.
@@ -32,6 +38,7 @@ def snow(data_copy, provider, tmp_path_factory):
     QgsProject.instance().addMapLayer(deaths, False)
     QgsProject.instance().addMapLayer(pumps, False)
     pump = QgsVectorLayer("Point", "pump 7", "memory")
+    pump.setCrs(QgsCoordinateReferenceSystem())  # like the deaths: no CRS (a memory layer defaults to EPSG:4326)
     feature = QgsFeature()
     feature.setGeometry(next(f for f in pumps.getFeatures() if f["pump"] == 7).geometry())
     pump.dataProvider().addFeatures([feature])
@@ -474,6 +481,31 @@ def test_cancel_while_points_are_written_finishes_the_layer_and_says_so(tmp_path
     layer = QgsVectorLayer(dest, "p", "ogr")
     assert layer.featureCount() == n
     assert "it was finished so that no half-written layer is left" in feedback.textLog()
+
+
+def test_progress_moves_while_many_synthetic_points_are_drawn_and_written(snow, tmp_path):
+    """With a MODEL nothing else reports progress: the bar must still move through drawing and writing."""
+
+    class Recording(QgsProcessingFeedback):
+        def __init__(self):
+            super().__init__()
+            self.values = []
+
+        def setProgress(self, value):  # noqa: N802 (QGIS API name)
+            super().setProgress(value)
+            self.values.append(value)
+
+    feedback = Recording()
+    result = processing.run(
+        "spatialprivacy:synthesizelgcp",
+        {"INPUT": snow["deaths"], "MODEL": snow["model"], "METHOD": 2, "COUNT": 20000, "SEED": 3,
+         "OUTPUT": str(tmp_path / "many.gpkg")},
+        feedback=feedback,
+    )  # fmt: skip
+    assert result["SYNTHETIC_COUNT"] == 20000
+    writing = [v for v in feedback.values if 90.0 <= v < 100.0]
+    assert len(set(writing)) >= 4 and writing == sorted(writing)  # every 5,000 points
+    assert "Writing 20000 points." in feedback.textLog() and "Drawing 20000 synthetic points" in feedback.textLog()
 
 
 def test_an_untrusted_integration_sends_the_user_to_fitlgcp_with_the_degree_3_rule(snow, tmp_path, monkeypatch):
