@@ -23,6 +23,7 @@ NUMBER_INTEGER = _NUMBER.Integer if _NUMBER else QgsProcessingParameterNumber.In
 
 _FIELD = getattr(Qgis, "ProcessingFieldParameterDataType", None)
 FIELD_NUMERIC = _FIELD.Numeric if _FIELD else QgsProcessingParameterField.Numeric
+FIELD_ANY = _FIELD.Any if _FIELD else QgsProcessingParameterField.Any
 
 _SOURCE = getattr(Qgis, "ProcessingSourceType", None)
 SOURCE_POINT = _SOURCE.VectorPoint if _SOURCE else QgsProcessing.TypeVectorPoint

@@ -33,7 +33,7 @@ from .base import (
     parameter_error,
     write_html_report,
 )
-from .compat import FIELD_NUMERIC, NUMBER_DOUBLE, NUMBER_INTEGER, SOURCE_VECTOR, double_field, int_field
+from .compat import FIELD_ANY, FIELD_NUMERIC, NUMBER_DOUBLE, NUMBER_INTEGER, SOURCE_VECTOR, double_field, int_field
 from .styling import ThematicStyle
 
 #: Up to this many synthetic sets are written as fields of the input features; more give a long table.
@@ -51,6 +51,7 @@ class DPCountsAlgorithm(SpatialPrivacyAlgorithm):
     POPULATION_FIELD = "POPULATION_FIELD"
     RATE_FIELD = "RATE_FIELD"
     EXPECTED_FIELD = "EXPECTED_FIELD"
+    KEEP_FIELDS = "KEEP_FIELDS"
     RATE_SCALE = "RATE_SCALE"
     RESCALE_PRIOR = "RESCALE_PRIOR"
     EPSILON = "EPSILON"
@@ -150,6 +151,23 @@ class DPCountsAlgorithm(SpatialPrivacyAlgorithm):
             tr("A public prior expected number of events per group (> 0). Give this or the prior rate field."),
         )
         self.add(
+            QgsProcessingParameterField(
+                self.KEEP_FIELDS,
+                tr("Fields to copy to the output"),
+                None,
+                self.INPUT,
+                FIELD_ANY,
+                allowMultiple=True,
+                optional=True,
+            ),
+            tr(
+                "Input fields copied to the publishable output, e.g. an area code and name. The output is published "
+                "as it is, so leave out everything derived from the confidential counts (rates, percentages, "
+                "counts by subgroup); the count field itself is refused. Empty: none; every output row has "
+                "group_fid, the input feature's id, to join on."
+            ),
+        )
+        self.add(
             QgsProcessingParameterNumber(self.RATE_SCALE, tr("Rate per (people)"), NUMBER_DOUBLE, 1.0, minValue=1e-12),
             tr("The population the prior rates refer to: 1 for a rate per person, 100000 for a rate per 100,000."),
             advanced=True,
@@ -214,9 +232,9 @@ class DPCountsAlgorithm(SpatialPrivacyAlgorithm):
         self.add(
             QgsProcessingParameterFeatureSink(self.OUTPUT, tr("Synthetic counts")),
             tr(
-                "Publishable: the input features without the count field, with the synthetic counts, their mean "
-                "and mean rate (per 'Rate per' people), and the public prior of every group: expected count, "
-                "gamma shape a and rate b, and bounds L and U."
+                "Publishable: the input features' geometry, group_fid and the fields in 'Fields to copy' (never "
+                "the count field), with the synthetic counts, their mean and mean rate (per 'Rate per' people), "
+                "and the public prior of every group: expected count, gamma shape a and rate b, and bounds L and U."
             ),
         )
         self.add(
@@ -262,6 +280,11 @@ class DPCountsAlgorithm(SpatialPrivacyAlgorithm):
                 "{0} / {1}: give exactly one of the prior rate field and the expected count field."
             ).format(self.RATE_FIELD, self.EXPECTED_FIELD)
         count = self.parameterAsString(parameters, self.COUNT_FIELD, context)
+        for field in self.parameterAsFields(parameters, self.KEEP_FIELDS, context):
+            if count and field.lower() == count.lower():
+                return False, self.tr(
+                    "{0}: '{1}' is the count field; the confidential counts are never copied to the output."
+                ).format(self.KEEP_FIELDS, field)
         for name in (self.POPULATION_FIELD, self.RATE_FIELD, self.EXPECTED_FIELD):
             field = self.parameterAsString(parameters, name, context)
             if count and field and field.lower() == count.lower():
@@ -335,7 +358,7 @@ class DPCountsAlgorithm(SpatialPrivacyAlgorithm):
                     "{0}: {1} sets of {2} groups are {3} synthetic counts; at most {4} can be made in one run."
                 ).format(self.SETS, sets, len(ids), sets * len(ids), f"{MAX_SYNTHETIC_VALUES:,}")
             )
-        fields, count_index = self._output_fields(parameters, context, source, sets)
+        fields, kept = self._output_fields(parameters, context, source, sets)
         try:
             y = counts.check_counts(values[self.COUNT_FIELD])
             total = int(y.sum())
@@ -360,7 +383,7 @@ class DPCountsAlgorithm(SpatialPrivacyAlgorithm):
         report_path = output_files[self.OUTPUT_REPORT]
         report = self._report(release, y, population, seed, names, prior_param) if report_path else None
         ensure_folders(output_files)
-        results = self._write(parameters, context, feedback, source, ids, release, population, fields, count_index)
+        results = self._write(parameters, context, feedback, source, ids, release, population, fields, kept)
         if report is not None:
             write_html_report(report_path, self.tr("CONFIDENTIAL: DP synthetic counts, steward's report"), report)
             results[self.OUTPUT_REPORT] = report_path
@@ -377,26 +400,46 @@ class DPCountsAlgorithm(SpatialPrivacyAlgorithm):
         return results
 
     def _output_fields(self, parameters, context, source, sets):
-        """``(fields, count_index)`` of the output, before any work: a name clash is refused up front."""
+        """``(fields, kept)`` of the output (``kept``: indices of the input fields copied), before any work: a
+        missing field or a name clash is refused up front."""
         # the index QGIS matched (ignoring case), so the true counts are never copied whatever the spelling
         count_index = source.fields().lookupField(self.parameterAsString(parameters, self.COUNT_FIELD, context))
+        kept = []
+        for name in self.parameterAsFields(parameters, self.KEEP_FIELDS, context):
+            index = source.fields().lookupField(name)
+            if index < 0:
+                raise QgsProcessingException(
+                    self.tr("{0}: the layer has no field '{1}'.").format(self.KEEP_FIELDS, name)
+                )
+            if index == count_index:
+                raise QgsProcessingException(
+                    self.tr(
+                        "{0}: '{1}' is the count field; the confidential counts are never copied to the output."
+                    ).format(self.KEEP_FIELDS, name)
+                )
+            if index not in kept:
+                kept.append(index)
         wide = sets <= WIDE_LIMIT
-        kept = [i for i in range(source.fields().count()) if i != count_index]
         fields = QgsFields()
         if wide:
+            fields.append(int_field("group_fid"))
             taken = set()
             for i in kept:
                 fields.append(source.fields().at(i))
                 taken.add(source.fields().at(i).name().lower())
-            added = [f"syn_{k + 1}" for k in range(sets)] + [
-                "syn_mean",
-                "syn_rate",
-                "prior_expected",
-                "prior_a",
-                "prior_b",
-                "lower",
-                "upper",
-            ]
+            added = (
+                ["group_fid"]
+                + [f"syn_{k + 1}" for k in range(sets)]
+                + [
+                    "syn_mean",
+                    "syn_rate",
+                    "prior_expected",
+                    "prior_a",
+                    "prior_b",
+                    "lower",
+                    "upper",
+                ]
+            )
             clash = [name for name in added if name in taken]
             if clash:
                 raise QgsProcessingException(
@@ -413,15 +456,14 @@ class DPCountsAlgorithm(SpatialPrivacyAlgorithm):
         else:
             for field in (int_field("group_fid"), int_field("set"), int_field("syn_count")):
                 fields.append(field)
-        return fields, count_index
+        return fields, kept
 
-    def _write(self, parameters, context, feedback, source, ids, release, population, fields, count_index):
+    def _write(self, parameters, context, feedback, source, ids, release, population, fields, kept):
         cal = release.calibration
         synthetic = release.synthetic
         sets = synthetic.shape[0]
         rate_scale = self.parameterAsDouble(parameters, self.RATE_SCALE, context)
         wide = sets <= WIDE_LIMIT
-        kept = [i for i in range(source.fields().count()) if i != count_index]
         geometry_type = source.wkbType() if wide else QgsWkbTypes.NoGeometry
         crs = source.sourceCrs()
         sink, dest = self.parameterAsSink(parameters, self.OUTPUT, context, fields, geometry_type, crs)
@@ -437,7 +479,7 @@ class DPCountsAlgorithm(SpatialPrivacyAlgorithm):
                 k = row[feature.id()]
                 out = QgsFeature(fields)
                 out.setGeometry(feature.geometry())
-                attributes = [feature.attribute(i) for i in kept]
+                attributes = [int(feature.id())] + [feature.attribute(i) for i in kept]
                 attributes += [int(v) for v in synthetic[:, k]]
                 attributes += [
                     float(mean[k]),

@@ -871,11 +871,14 @@ class RiskUtilitySweepAlgorithm(WalderAlgorithm):
         )
         self.add(
             QgsProcessingParameterString(self.NOISE_LEVELS, tr("ANS noise variances"), "0.25, 0.5, 1, 2", False, True),
-            tr("Comma-separated marginal variances of the ANS noise field (>= 0). Empty: no ANS sets."),
+            tr(
+                "Comma-separated marginal variances of the ANS noise field (>= 0). Default '0.25, 0.5, 1, 2'; "
+                "clear it (an empty string) for no ANS sets."
+            ),
         )
         self.add(
             QgsProcessingParameterNumber(self.PRS_SETS, tr("PRS replicates"), NUMBER_INTEGER, 5, False, 0, 1000),
-            tr("Number of PRS sets (each a fresh random field)."),
+            tr("Number of PRS sets (each a fresh random field). Default 5; 0 for none."),
         )
         self.add(
             QgsProcessingParameterNumber(
@@ -895,10 +898,11 @@ class RiskUtilitySweepAlgorithm(WalderAlgorithm):
         )
         self.add_common()
         self.add(
-            QgsProcessingParameterFeatureSink(self.OUTPUT_TABLE, tr("Sets and scores"), SOURCE_VECTOR),
+            QgsProcessingParameterFeatureSink(self.OUTPUT_TABLE, tr("Sets and scores (CONFIDENTIAL)"), SOURCE_VECTOR),
             tr(
-                "One row per synthetic set: label, method, value (radius or noise variance), replicate, max_risk, "
-                "pmse, recommended."
+                "CONFIDENTIAL: one row per synthetic set: label, method, value (radius or noise variance), "
+                "replicate, max_risk, pmse, recommended. The scores are computed from the confidential points; keep "
+                "the table internal, like the report."
             ),
         )
         self.add(
@@ -1020,6 +1024,13 @@ class RiskUtilitySweepAlgorithm(WalderAlgorithm):
             feedback.pushWarning(
                 self.tr("No setting has every release at or below {0:g}: nothing recommended.").format(threshold)
             )
+            if threshold < result.baseline_max:
+                feedback.pushWarning(
+                    self.tr(
+                        "{0} = {1:g} is below the maximum risk with nothing released ({2:.4g}, what the other points "
+                        "alone reveal), which no synthetic set can be expected to beat; choose a threshold above it."
+                    ).format(self.MAX_RISK, threshold, result.baseline_max)
+                )
         else:
             chosen, scores = result.sets[best], result.evaluations[best]
             results[self.RECOMMENDED_PMSE], results[self.RECOMMENDED_MAX_RISK] = scores.pmse, scores.max_risk

@@ -13,7 +13,7 @@ and writes, into the output folder:
   (epsilon = 1, 10 synthetic sets) on unemployment per 1 km square of tests/data/dwelling_areas.gpkg;
 * ``dp_points_<method>.gpkg``, ``dp_points_<method>.html`` and ``dp_points_map.png``: spatialprivacy:dppoints
   (Laplace and LGCP synthesizers, epsilon = 1, alpha = 0.1 map units) on John Snow's cholera deaths;
-* ``walder_sweep_table.gpkg``, ``walder_sweep_CONFIDENTIAL_report.html`` and ``walder_recommended.gpkg``:
+* ``walder_sweep_CONFIDENTIAL_table.gpkg``, ``walder_sweep_CONFIDENTIAL_report.html`` and ``walder_recommended.gpkg``:
   spatialprivacy:riskutilitysweep (Walder et al.: radial 50/100 m, ANS noise 0.5/1, 3 PRS sets, risk radius 10 m)
   on the same deaths with distance to the Broad Street pump as covariate.
 
@@ -184,6 +184,7 @@ def synthetic_counts(out: Path, render) -> bool:
         "COUNT_FIELD": "unemployed",
         "POPULATION_FIELD": "dwellings",
         "RATE_FIELD": "prior_rate",
+        "KEEP_FIELDS": ["area_id", "dwellings"],  # public: the square's code and its dwellings
         "EPSILON": 1.0,
         "C": 4.0,
         "SETS": 10,
@@ -249,7 +250,7 @@ def lgcp_sweep(out: Path) -> bool:
     pump = QgsVectorLayer(f"{snow}|layername=pumps", "pumps", "ogr")
     pump.setSubsetString('"pump" = 7')
     QgsProject.instance().addMapLayer(pump, False)
-    names = ("walder_sweep_table.gpkg", "walder_sweep_CONFIDENTIAL_report.html", "walder_recommended.gpkg")
+    names = ("walder_sweep_CONFIDENTIAL_table.gpkg", "walder_sweep_CONFIDENTIAL_report.html", "walder_recommended.gpkg")
     for name in names:
         (out / name).unlink(missing_ok=True)
     params = {

@@ -59,7 +59,7 @@ def test_demo_writes_grids_rasters_reports_and_a_map(tmp_path):
         assert "moved by at most α" in report and "ε" in report
     assert QImage(str(tmp_path / "dp_points_map.png")).width() > 1000
     # Walder et al.'s sweep: a table of the 7 sets, a report with the chart, the recommended set
-    table = QgsVectorLayer(str(tmp_path / "walder_sweep_table.gpkg"), "sweep", "ogr")
+    table = QgsVectorLayer(str(tmp_path / "walder_sweep_CONFIDENTIAL_table.gpkg"), "sweep", "ogr")
     assert table.isValid() and table.featureCount() == 7
     rows = [(f["method"], f["max_risk"], f["pmse"], f["recommended"]) for f in table.getFeatures()]
     # the radial sets (50 and 100 m) exceed the demo's 0.02 risk threshold; some model-based set meets it

@@ -50,6 +50,7 @@ def base(layer, out: Path, **extra):
         "COUNT_FIELD": "unemployed",
         "POPULATION_FIELD": "dwellings",
         "RATE_FIELD": "prior_rate",
+        "KEEP_FIELDS": ["area_id", "dwellings"],
         "EPSILON": 1.0,
         "SETS": 5,
         "SEED": 4,
@@ -80,7 +81,14 @@ def test_registered_with_help_for_every_parameter():
 
 
 def test_polygon_release(areas, tmp_path):
-    params = base(areas, tmp_path, EPSILON=4.0, C=4.0, OUTPUT_REPORT=str(tmp_path / "report.html"))
+    params = base(
+        areas,
+        tmp_path,
+        EPSILON=4.0,
+        C=4.0,
+        KEEP_FIELDS=["area_id", "dwellings", "prior_rate"],
+        OUTPUT_REPORT=str(tmp_path / "report.html"),
+    )
     result = processing.run(ALG, params)
     layer, feats = features(result["OUTPUT"])
     names = layer.fields().names()
@@ -237,6 +245,29 @@ def test_bad_input_is_refused_and_nothing_written(tmp_path, rows, extra, message
     assert not (tmp_path / "out").exists()
 
 
+def test_only_the_fields_asked_for_are_copied(tmp_path):
+    """A column derived from the counts (here the true rate, which gives back y exactly) must not reach the
+    publishable output unless the user names it; the count field itself cannot be named."""
+    rows = [(3, 100, 0.01), (1, 100, 0.01), (2, 100, 0.01)]
+    layer = _small_layer(rows)
+    layer.dataProvider().addAttributes([QgsField("true_rate", QVariant.Double), QgsField("code", QVariant.String)])
+    layer.updateFields()
+    for f, (y, n, _) in zip(layer.getFeatures(), rows):
+        layer.dataProvider().changeAttributeValues({f.id(): {3: y / n, 4: f"A{f.id()}"}})
+    result = processing.run(ALG, _small_params(layer, tmp_path, SEED=1))
+    out, feats = features(result["OUTPUT"])
+    assert [n for n in out.fields().names() if n != "fid"][:2] == ["group_fid", "syn_1"]
+    assert sorted(f["group_fid"] for f in feats) == sorted(f.id() for f in layer.getFeatures())
+    result = processing.run(ALG, _small_params(layer, tmp_path / "k", SEED=1, KEEP_FIELDS=["code"]))
+    assert "code" in features(result["OUTPUT"])[0].fields().names()
+    for keep in (["Y"], ["code", "y"]):
+        with pytest.raises(QgsProcessingException, match=r"KEEP_FIELDS: '[yY]' is the count field"):
+            processing.run(ALG, _small_params(layer, tmp_path / "r", KEEP_FIELDS=keep))
+    with pytest.raises(QgsProcessingException, match=r"KEEP_FIELDS"):
+        processing.run(ALG, _small_params(layer, tmp_path / "r", KEEP_FIELDS=["nonexistent"]))
+    assert not (tmp_path / "r").exists()
+
+
 def test_count_field_in_another_case_is_still_left_out(areas, tmp_path):
     # QGIS matches field names ignoring case; the confidential count must go whatever the spelling
     result = processing.run(ALG, base(areas, tmp_path, COUNT_FIELD="UNEMPLOYED"))
@@ -273,7 +304,8 @@ def test_clashing_and_text_fields_are_refused(tmp_path):
     # text is allowed (OGR reads CSV columns as text), but every value must be a number
     with pytest.raises(QgsProcessingException, match=r"RATE_FIELD: feature \d+ has 'x' in 'label', which is not a"):
         processing.run(ALG, params)
-    params["RATE_FIELD"] = "rate"  # an output column name taken by an input field would shift the columns
+    params["RATE_FIELD"] = "rate"  # an output column name taken by a copied field would shift the columns
+    params["KEEP_FIELDS"] = ["prior_expected"]
     with pytest.raises(QgsProcessingException, match=r"INPUT: the layer already has a field named 'prior_expected'"):
         processing.run(ALG, params)
     assert not (tmp_path / "out").exists()

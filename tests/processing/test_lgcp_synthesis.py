@@ -96,6 +96,8 @@ def test_every_parameter_has_help_and_outputs_with_locations_are_marked_confiden
     assert not risk.parameterDefinition("OUTPUT").createByDefault()  # never the default output
     fit = QgsApplication.processingRegistry().algorithmById("spatialprivacy:fitlgcp")
     assert "CONFIDENTIAL" in fit.parameterDefinition("OUTPUT_CPO").description()
+    sweep = QgsApplication.processingRegistry().algorithmById("spatialprivacy:riskutilitysweep")
+    assert "CONFIDENTIAL" in sweep.parameterDefinition("OUTPUT_TABLE").description()  # scores of the real data
 
 
 def test_fitlgcp_cpo_layer_matches_eq_9_from_the_model_file(snow):
@@ -223,7 +225,8 @@ def test_sweep_table_recommendation_and_recommended_layer(snow, tmp_path):
     assert 0 < result["BASELINE_MAX_RISK"] < [r["max_risk"] for r in rows][0]  # below the radial set's
     assert QgsVectorLayer(result["OUTPUT_RECOMMENDED"], "b", "ogr").featureCount() == 578
     assert "data:image/png;base64," in (tmp_path / "sweep.html").read_text()
-    # a threshold no set meets: nothing recommended
+    # a threshold no set meets (below the risk with nothing released): nothing recommended, and the log says why
+    feedback = QgsProcessingFeedback()
     strict = processing.run(
         "spatialprivacy:riskutilitysweep",
         {
@@ -236,8 +239,10 @@ def test_sweep_table_recommendation_and_recommended_layer(snow, tmp_path):
             "OUTPUT_RECOMMENDED": str(tmp_path / "none.gpkg"),
             "OUTPUT_REPORT": str(tmp_path / "s2.html"),
         },
+        feedback=feedback,
     )
     assert np.isnan(strict["RECOMMENDED_PMSE"]) and not (tmp_path / "none.gpkg").exists()
+    assert "MAX_RISK = 1e-09 is below the maximum risk with nothing released" in feedback.textLog()
     # two releases of the one ANS setting: numbered in the table, summarised together in the report
     table = QgsVectorLayer(strict["OUTPUT_TABLE"], "t2", "ogr")
     releases = sorted((f["label"], f["replicate"], f["max_risk"]) for f in table.getFeatures())
