@@ -2649,187 +2649,197 @@
       <translation>Aantal gepubliceerde cellen</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="335" />
+      <location filename="../processing/pufferfish_grid.py" line="328" />
+      <source>{0}: ignored, because {1} is off.</source>
+      <translation>{0}: genegeerd, omdat {1} uit staat.</translation>
+    </message>
+    <message>
+      <location filename="../processing/pufferfish_grid.py" line="332" />
+      <source>{0}: ignored, because {1} takes the bounds from the data.</source>
+      <translation>{0}: genegeerd, omdat {1} de grenzen uit de gegevens haalt.</translation>
+    </message>
+    <message>
+      <location filename="../processing/pufferfish_grid.py" line="352" />
       <source>CELL_SIZE: the cell size must be &gt; 0, got {0}.</source>
       <translation>CELL_SIZE: de celgrootte moet &gt; 0 zijn; opgegeven: {0}.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="381" />
+      <location filename="../processing/pufferfish_grid.py" line="399" />
       <source>{0}: no cell has at least {1} contributors, so nothing would be published.</source>
       <translation>{0}: geen enkele cel heeft ten minste {1} bijdragers, dus er zou niets worden gepubliceerd.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="401" />
+      <location filename="../processing/pufferfish_grid.py" line="419" />
       <source>Δ = {0:.3g} ≥ 1: the thesis's δ bound says nothing here.</source>
       <translation>Δ = {0:.3g} ≥ 1: de bovengrens van δ uit de scriptie zegt hier niets.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="476" />
+      <location filename="../processing/pufferfish_grid.py" line="494" />
       <source>Pufferfish grid ({0} {1})</source>
       <translation>Pufferfish-raster ({0} {1})</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="483" />
+      <location filename="../processing/pufferfish_grid.py" line="501" />
       <source>CONFIDENTIAL true values and noise ({0})</source>
       <translation>VERTROUWELIJK: ware waarden en ruis ({0})</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="493" />
+      <location filename="../processing/pufferfish_grid.py" line="511" />
       <source>total</source>
       <translation>totaal</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="494" />
+      <location filename="../processing/pufferfish_grid.py" line="512" />
       <source>geometric mean</source>
       <translation>meetkundig gemiddelde</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="494" />
+      <location filename="../processing/pufferfish_grid.py" line="512" />
       <source>mean</source>
       <translation>gemiddelde</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="503" />
+      <location filename="../processing/pufferfish_grid.py" line="521" />
       <source>whether a person's value lies in [x−c, x+c) or in [x+c, x+3c), for c = {0:g}</source>
       <translation>of de waarde van een persoon in [x−c, x+c) of in [x+c, x+3c) ligt, voor c = {0:g}</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="507" />
+      <location filename="../processing/pufferfish_grid.py" line="525" />
       <source>a person's value up to a factor k = {0:g} (relative intervals [ky, y/k))</source>
       <translation>wat de waarde van een persoon is, tot op een factor k = {0:g} (relatieve intervallen [ky, y/k))</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="508" />
+      <location filename="../processing/pufferfish_grid.py" line="526" />
       <source>ε-Pufferfish privacy with ε = {0:g} (ter Steege 2021, {1}): from the published map an attacker cannot learn {2} by more than a factor e^ε = {3:.4g}, whatever they believe about the values, as long as people's values are independent (eq. 5). Each person contributes to one cell, so this holds for the whole map.</source>
       <translation>ε-Pufferfish-privacy met ε = {0:g} (ter Steege 2021, {1}): uit de gepubliceerde kaart kan een aanvaller, ongeacht diens aannames over de waarden, niet met meer dan een factor e^ε = {3:.4g} afleiden {2}, zolang de waarden van personen onafhankelijk zijn (vgl. 5). Elke persoon draagt bij aan één cel, dus dit geldt voor de hele kaart.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="513" />
+      <location filename="../processing/pufferfish_grid.py" line="531" />
       <source>Corollary 3.2</source>
       <translation>Gevolg 3.2</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="513" />
+      <location filename="../processing/pufferfish_grid.py" line="531" />
       <source>Theorem 3.1</source>
       <translation>Stelling 3.1</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="515" />
+      <location filename="../processing/pufferfish_grid.py" line="533" />
       <source>Outputs are clamped to [L, U] (mechanism B, Section 4). The thesis analyses this as (ε, δ)-Pufferfish in its cumulative form (Definition 4.2) with δ ≤ Δ = {0:.4g}, the largest per-cell bound δ_max of a published cell ({1}). With bounds fixed before looking at the data, clamping is post-processing and the ε guarantee above holds unchanged; Δ is then a conservative figure.</source>
       <translation>De uitvoer wordt afgekapt tot [L, U] (mechanisme B, Sectie 4). De scriptie analyseert dit als (ε, δ)-Pufferfish in de cumulatieve vorm (Definitie 4.2) met δ ≤ Δ = {0:.4g}, de grootste bovengrens δ_max per cel onder de gepubliceerde cellen ({1}). Als de grenzen zijn vastgelegd voordat naar de gegevens is gekeken, is het afkappen een nabewerking en blijft de bovenstaande ε-garantie onverkort gelden; Δ is dan een conservatieve waarde.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="521" />
+      <location filename="../processing/pufferfish_grid.py" line="539" />
       <source>Corollary 4.5</source>
       <translation>Gevolg 4.5</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="521" />
+      <location filename="../processing/pufferfish_grid.py" line="539" />
       <source>Theorem 4.4</source>
       <translation>Stelling 4.4</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="523" />
+      <location filename="../processing/pufferfish_grid.py" line="541" />
       <source>Here the bounds were derived from the data, so the smallest and largest value are not protected.</source>
       <translation>Hier zijn de grenzen uit de gegevens afgeleid, dus de kleinste en de grootste waarde zijn niet beschermd.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="532" />
+      <location filename="../processing/pufferfish_grid.py" line="550" />
       <source>absolute</source>
       <translation>absoluut</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="532" />
+      <location filename="../processing/pufferfish_grid.py" line="550" />
       <source>relative</source>
       <translation>relatief</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="535" />
+      <location filename="../processing/pufferfish_grid.py" line="553" />
       <source>Bounded mechanism</source>
       <translation>Begrensd mechanisme</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="535" />
+      <location filename="../processing/pufferfish_grid.py" line="553" />
       <source>no</source>
       <translation>nee</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="535" />
+      <location filename="../processing/pufferfish_grid.py" line="553" />
       <source>yes</source>
       <translation>ja</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="536" />
+      <location filename="../processing/pufferfish_grid.py" line="554" />
       <source>Minimum contributors per cell</source>
       <translation>Minimumaantal bijdragers per cel</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="537" />
+      <location filename="../processing/pufferfish_grid.py" line="555" />
       <source>Published cells</source>
       <translation>Gepubliceerde cellen</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="538" />
+      <location filename="../processing/pufferfish_grid.py" line="556" />
       <source>Occupied cells left out (n below the minimum)</source>
       <translation>Weggelaten bezette cellen (n onder het minimum)</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="544" />
+      <location filename="../processing/pufferfish_grid.py" line="562" />
       <source>Contribution bounds</source>
       <translation>Grenzen voor bijdragen</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="544" />
+      <location filename="../processing/pufferfish_grid.py" line="562" />
       <source>derived from the data (NOT private)</source>
       <translation>afgeleid uit de gegevens (NIET privacyveilig)</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="548" />
+      <location filename="../processing/pufferfish_grid.py" line="566" />
       <source>derived from the data</source>
       <translation>afgeleid uit de gegevens</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="557" />
+      <location filename="../processing/pufferfish_grid.py" line="575" />
       <source>Privacy guarantee</source>
       <translation>Privacygarantie</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="560" />
+      <location filename="../processing/pufferfish_grid.py" line="578" />
       <source>What is not protected</source>
       <translation>Wat niet beschermd is</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="561" />
+      <location filename="../processing/pufferfish_grid.py" line="579" />
       <source>Locations and counts: the map shows which cells are occupied and publishes the number of contributors n of each cell exactly. The secrets protected are the values only.</source>
       <translation>Locaties en aantallen: de kaart laat zien welke cellen bezet zijn en publiceert het aantal bijdragers n van elke cel exact. Alleen de waarden zijn als geheimen beschermd.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="570" />
+      <location filename="../processing/pufferfish_grid.py" line="588" />
       <source>Warning: bounds derived from the data</source>
       <translation>Waarschuwing: grenzen afgeleid uit de gegevens</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="571" />
+      <location filename="../processing/pufferfish_grid.py" line="589" />
       <source>The clamp limits L and U were computed from the smallest and largest value in the data. Both values can be recovered from the map: from cells published at the limits, and from delta_max or Δ together with noise_scale (with the default margin γ = L_t). This is not private.</source>
       <translation>De afkapgrenzen L en U zijn berekend uit de kleinste en de grootste waarde in de gegevens. Beide waarden zijn uit de kaart te herleiden: uit cellen die op de grenzen zijn gepubliceerd, en uit delta_max of Δ in combinatie met noise_scale (bij de standaardmarge γ = L_t). Dit is niet privacyveilig.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="582" />
+      <location filename="../processing/pufferfish_grid.py" line="600" />
       <source>Warning: Δ ≥ 1</source>
       <translation>Waarschuwing: Δ ≥ 1</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="583" />
+      <location filename="../processing/pufferfish_grid.py" line="601" />
       <source>The thesis's bound on δ is at least 1 here, so it guarantees nothing for the clamped map.</source>
       <translation>De bovengrens van δ uit de scriptie is hier ten minste 1 en biedt dus geen enkele garantie voor de afgekapte kaart.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="589" />
+      <location filename="../processing/pufferfish_grid.py" line="607" />
       <source>Warning: fixed seed</source>
       <translation>Waarschuwing: vaste seed</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="590" />
+      <location filename="../processing/pufferfish_grid.py" line="608" />
       <source>A random seed was given, so the noise can be recomputed by anyone who knows it. Do not publish this map.</source>
       <translation>Er is een seed opgegeven, dus iedereen die deze kent kan de ruis opnieuw berekenen. Publiceer deze kaart niet.</translation>
     </message>

@@ -317,6 +317,23 @@ class PufferfishGridAlgorithm(SpatialPrivacyAlgorithm):
             statistic=Statistic(self.parameterAsEnum(parameters, self.STATISTIC, context)),
         )
 
+    def _warn_ignored(self, parameters, settings, feedback) -> None:
+        """Say which given parameters the chosen settings do not use, so nobody believes they applied."""
+        given = [name for name in (self.LOWER_BOUND, self.UPPER_BOUND) if parameters.get(name) not in (None, "")]
+        if not settings.bounded:
+            ignored = given + [self.BOUNDS_FROM_DATA] * bool(settings.bounds_from_data)
+            ignored += [self.MARGIN] * (parameters.get(self.MARGIN) not in (None, ""))
+            if ignored:
+                feedback.pushWarning(
+                    self.tr("{0}: ignored, because {1} is off.").format(", ".join(ignored), self.BOUNDED)
+                )
+        elif settings.bounds_from_data and given:
+            feedback.pushWarning(
+                self.tr("{0}: ignored, because {1} takes the bounds from the data.").format(
+                    ", ".join(given), self.BOUNDS_FROM_DATA
+                )
+            )
+
     def _grid_spec(self, parameters, context, work_crs):
         from ..core.grid import GridSpec
 
@@ -357,6 +374,7 @@ class PufferfishGridAlgorithm(SpatialPrivacyAlgorithm):
             settings = self._settings(parameters, context)
         except ParameterError as error:
             raise parameter_error(error, CORE_NAMES) from None
+        self._warn_ignored(parameters, settings, feedback)
         output_files = check_outputs(
             self,
             parameters,

@@ -583,3 +583,22 @@ def test_loaded_outputs_are_styled(enterprises, tmp_path):
             assert not np.quantile(data, 0.4) <= (data.min() + data.max()) / 2 <= np.quantile(data, 0.6)
     assert context.layerToLoadOnCompletionDetails(results["OUTPUT"]).name.startswith("Pufferfish grid (mean")
     project.clear()
+
+
+@pytest.mark.parametrize(
+    ("extra", "warning"),
+    [
+        (
+            {"LOWER_BOUND": 0.0, "UPPER_BOUND": 1e9, "MARGIN": 5.0},
+            "LOWER_BOUND, UPPER_BOUND, MARGIN: ignored, because BOUNDED is off.",
+        ),
+        (
+            {"BOUNDED": True, "BOUNDS_FROM_DATA": True, "LOWER_BOUND": 0.0},
+            "LOWER_BOUND: ignored, because BOUNDS_FROM_DATA takes the bounds from the data.",
+        ),
+    ],
+)
+def test_parameters_the_settings_do_not_use_are_named_in_the_log(enterprises, tmp_path, extra, warning):
+    feedback = QgsProcessingFeedback()
+    run(base(enterprises, tmp_path, SEED=1, **extra), feedback=feedback)
+    assert warning in feedback.textLog()
