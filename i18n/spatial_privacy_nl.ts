@@ -174,22 +174,22 @@
       <translation>{0}: {1} kan niet worden geschreven (geen toestemming).</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="472" />
+      <location filename="../processing/base.py" line="489" />
       <source>{0}: writes the same file as {1} ({2}); choose another file.</source>
       <translation>{0}: schrijft hetzelfde bestand als {1} ({2}); kies een ander bestand.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="538" />
+      <location filename="../processing/base.py" line="555" />
       <source>Cancel came while the output was being written; it was finished so that no half-written layer is left.</source>
       <translation>Annuleren kwam terwijl de uitvoer werd geschreven; die is afgemaakt, zodat er geen half geschreven laag achterblijft.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="554" />
+      <location filename="../processing/base.py" line="571" />
       <source>{0}: the output could not be written: {1}</source>
       <translation>{0}: de uitvoer kon niet worden weggeschreven: {1}</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="573" />
+      <location filename="../processing/base.py" line="590" />
       <source>Writing {0} points.</source>
       <translation>{0} punten worden weggeschreven.</translation>
     </message>
@@ -270,311 +270,316 @@
     </message>
     <message>
       <location filename="../processing/dp_counts.py" line="163" />
-      <source>Input fields copied to the publishable output, e.g. an area code and name. The output is published as it is, so leave out everything derived from the confidential counts (rates, percentages, counts by subgroup); the count field itself is refused. Empty: none; every output row has group_fid, the input feature's id, to join on.</source>
-      <translation>Invoervelden die naar de publiceerbare uitvoer worden gekopieerd, bijv. een gebiedscode en -naam. De uitvoer wordt gepubliceerd zoals hij is, dus laat alles weg wat uit de vertrouwelijke aantallen is afgeleid (cijfers, percentages, aantallen per subgroep); het aantallenveld zelf wordt geweigerd. Leeg: geen; elke uitvoerrij heeft group_fid, de id van het invoerobject, om op te koppelen.</translation>
+      <source>Input fields copied to the publishable output, e.g. an area code and name. The output is published as it is, so leave out everything derived from the confidential counts (rates, percentages, counts by subgroup); the count field itself is refused. Empty: none; every output row has group_fid, the input feature's id, to join on. The long table (more than {0} sets) has only group_fid.</source>
+      <translation>Invoervelden die naar de publiceerbare uitvoer worden gekopieerd, bijv. een gebiedscode en -naam. De uitvoer wordt gepubliceerd zoals hij is, dus laat alles weg wat uit de vertrouwelijke aantallen is afgeleid (cijfers, percentages, aantallen per subgroep); het aantallenveld zelf wordt geweigerd. Leeg: geen; elke uitvoerrij heeft group_fid, de id van het invoerobject, om op te koppelen. De lange tabel (meer dan {0} datasets) heeft alleen group_fid.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="171" />
+      <location filename="../processing/dp_counts.py" line="172" />
       <source>Rate per (people)</source>
       <translation>Cijfer per (personen)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="172" />
+      <location filename="../processing/dp_counts.py" line="173" />
       <source>The population the prior rates refer to: 1 for a rate per person, 100000 for a rate per 100,000.</source>
       <translation>De populatie waarop de a-prioricijfers betrekking hebben: 1 voor een cijfer per persoon, 100000 voor een cijfer per 100.000.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="176" />
+      <location filename="../processing/dp_counts.py" line="177" />
       <source>Rescale prior to the total</source>
       <translation>A priori verwachte aantallen herschalen naar het totaal</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="177" />
+      <location filename="../processing/dp_counts.py" line="178" />
       <source>Scale the prior expected counts so they add up to the published total, as the paper does with national rates. This uses only the total, which is public.</source>
       <translation>Schaal de a priori verwachte aantallen zo dat ze optellen tot het gepubliceerde totaal, zoals het artikel doet met landelijke cijfers. Hiervoor wordt alleen het totaal gebruikt, en dat is openbaar.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="184" />
+      <location filename="../processing/dp_counts.py" line="185" />
       <source>Epsilon (ε)</source>
       <translation>Epsilon (ε)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="185" />
+      <location filename="../processing/dp_counts.py" line="186" />
       <source>The privacy budget ε &gt; 0 of one synthetic data set; the output with L sets costs L·ε in all. Smaller is more private and less accurate.</source>
       <translation>Het privacybudget ε &gt; 0 van één synthetische dataset; de uitvoer met L datasets kost in totaal L·ε. Een kleinere waarde beschermt beter, maar is minder nauwkeurig.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="191" />
+      <location filename="../processing/dp_counts.py" line="192" />
       <source>Prior predictive truncation</source>
       <translation>A-priori-predictieve afkapping</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="192" />
+      <location filename="../processing/dp_counts.py" line="193" />
       <source>Restrict each synthetic count to the range [L, U] of eq. (9), computed from the prior only (Quick 2021). Strongly recommended: without it the priors must be so informative that the synthetic counts mostly repeat the prior.</source>
       <translation>Beperk elk synthetisch aantal tot het interval [L, U] uit vgl. (9), dat alleen uit de a-prioriverdeling wordt berekend (Quick 2021). Sterk aanbevolen: zonder afkapping moeten de a-prioriverdelingen zo informatief zijn dat de synthetische aantallen grotendeels de a-prioriverdeling herhalen.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="201" />
+      <location filename="../processing/dp_counts.py" line="202" />
       <source>Alpha (tail probability of the bounds)</source>
       <translation>Alfa (staartkans van de grenzen)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="208" />
+      <location filename="../processing/dp_counts.py" line="209" />
       <source>α in (0, 1/2): L and U are the α/2 and 1 − α/2 quantiles of Poisson prior predictive distributions (eq. 9). Smaller α gives wider ranges and more informative priors. Empty: 1/I for I groups (the paper's rule of thumb).</source>
       <translation>α in (0, 1/2): L en U zijn de α/2- en 1 − α/2-kwantielen van a-priori-predictieve Poisson-verdelingen (vgl. 9). Een kleinere α geeft bredere intervallen en informatievere a-prioriverdelingen. Leeg: 1/I bij I groepen (de vuistregel uit het artikel).</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="215" />
+      <location filename="../processing/dp_counts.py" line="216" />
       <source>c (widening of the bounds)</source>
       <translation>c (verbreding van de grenzen)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="216" />
+      <location filename="../processing/dp_counts.py" line="217" />
       <source>c &gt;= 1 widens the range: L uses the expected count divided by c, U the expected count times c. Use c &gt; 1 when the prior rates may miss large real differences (e.g. urban versus rural).</source>
       <translation>c &gt;= 1 verbreedt het interval: L gebruikt het verwachte aantal gedeeld door c, U het verwachte aantal maal c. Gebruik c &gt; 1 als de a-prioricijfers grote werkelijke verschillen kunnen missen (bijv. stad versus platteland).</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="223" />
+      <location filename="../processing/dp_counts.py" line="224" />
       <source>Synthetic data sets</source>
       <translation>Synthetische datasets</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="225" />
+      <location filename="../processing/dp_counts.py" line="226" />
       <source>How many independent synthetic data sets L to draw; publishing them costs L·ε. Up to {0} are written as fields syn_1 … syn_L of the input features; more are written as a long table (group, set, count) without geometry. Sets × groups may be at most {1}.</source>
       <translation>Hoeveel onafhankelijke synthetische datasets L er worden getrokken; ze publiceren kost L·ε. Tot {0} worden ze weggeschreven als velden syn_1 … syn_L van de invoerobjecten; bij meer worden ze weggeschreven als lange tabel (groep, dataset, aantal) zonder geometrie. Datasets × groepen mag ten hoogste {1} zijn.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="234" />
+      <location filename="../processing/dp_counts.py" line="235" />
       <source>Publishable: the input features' geometry, group_fid and the fields in 'Fields to copy' (never the count field), with the synthetic counts, their mean and mean rate (per 'Rate per' people), and the public prior of every group: expected count, gamma shape a and rate b, and bounds L and U.</source>
       <translation>Publiceerbaar: de geometrie van de invoerobjecten, group_fid en de velden uit 'Velden die naar de uitvoer worden gekopieerd' (nooit het aantallenveld), met de synthetische aantallen, hun gemiddelde en het gemiddelde cijfer (per 'Cijfer per' personen), en de openbare a-prioriverdeling van elke groep: verwacht aantal, vormparameter a en inverse schaalparameter b, en grenzen L en U.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="243" />
+      <location filename="../processing/dp_counts.py" line="244" />
       <source>Report (CONFIDENTIAL)</source>
       <translation>Rapport (VERTROUWELIJK)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="244" />
+      <location filename="../processing/dp_counts.py" line="245" />
       <source>HTML files (*.html)</source>
       <translation>HTML-bestanden (*.html)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="248" />
+      <location filename="../processing/dp_counts.py" line="249" />
       <source>CONFIDENTIAL HTML report for the data steward: settings, the guarantee, prior informativeness, how many true counts fell outside their bounds, and true versus synthetic rates. Do not publish.</source>
       <translation>VERTROUWELIJK HTML-rapport voor de databeheerder: instellingen, de garantie, het informatiegehalte van de a-prioriverdelingen, hoeveel ware aantallen buiten hun grenzen vielen, en ware versus synthetische cijfers. Niet publiceren.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="253" />
+      <location filename="../processing/dp_counts.py" line="254" />
       <source>Epsilon of one synthetic data set</source>
       <translation>Epsilon van één synthetische dataset</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="254" />
+      <location filename="../processing/dp_counts.py" line="255" />
       <source>Epsilon of the whole output (L·ε)</source>
       <translation>Epsilon van de hele uitvoer (L·ε)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="255" />
+      <location filename="../processing/dp_counts.py" line="256" />
       <source>Number of groups</source>
       <translation>Aantal groepen</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="256" />
+      <location filename="../processing/dp_counts.py" line="257" />
       <source>Median prior shape a</source>
       <translation>Mediaan van de a-priori-vormparameter a</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="257" />
+      <location filename="../processing/dp_counts.py" line="258" />
       <source>Largest prior shape a</source>
       <translation>Grootste a-priori-vormparameter a</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="279" />
+      <location filename="../processing/dp_counts.py" line="282" />
       <source>{0} / {1}: give exactly one of the prior rate field and the expected count field.</source>
       <translation>{0} / {1}: geef precies één van beide op: het veld met het a-prioricijfer of het veld met het verwachte aantal.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="285" />
+      <location filename="../processing/dp_counts.py" line="288" />
       <source>{0}: '{1}' is the count field; the confidential counts are never copied to the output.</source>
       <translation>{0}: '{1}' is het aantallenveld; de vertrouwelijke aantallen worden nooit naar de uitvoer gekopieerd.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="291" />
+      <location filename="../processing/dp_counts.py" line="294" />
       <source>{0}: '{1}' is the count field. The prior and the populations are published, so they must not come from the confidential counts; use public rates or populations.</source>
       <translation>{0}: '{1}' is het aantallenveld. De a-prioriverdeling en de populaties worden gepubliceerd en mogen dus niet uit de vertrouwelijke aantallen komen; gebruik openbare cijfers of populaties.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="299" />
+      <location filename="../processing/dp_counts.py" line="302" />
       <source>{0}: alpha must lie strictly between 0 and 1/2, got {1}.</source>
       <translation>{0}: alfa moet strikt tussen 0 en 1/2 liggen; opgegeven: {1}.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="329" />
+      <location filename="../processing/dp_counts.py" line="336" />
       <source>{0}: feature {1} has no value in '{2}'.</source>
       <translation>{0}: object {1} heeft geen waarde in '{2}'.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="333" />
+      <location filename="../processing/dp_counts.py" line="340" />
       <source>{0}: need at least two groups (features).</source>
       <translation>{0}: er zijn ten minste twee groepen (objecten) nodig.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="357" />
+      <location filename="../processing/dp_counts.py" line="367" />
       <source>{0}: {1} sets of {2} groups are {3} synthetic counts; at most {4} can be made in one run.</source>
       <translation>{0}: {1} datasets van {2} groepen zijn {3} synthetische aantallen; in één run kunnen er ten hoogste {4} worden gemaakt.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="375" />
+      <location filename="../processing/dp_counts.py" line="385" />
       <source>{0} groups, total {1}: median prior shape a = {2:.4g}, largest {3:.4g}.</source>
       <translation>{0} groepen, totaal {1}: mediaan van de a-priori-vormparameter a = {2:.4g}, grootste {3:.4g}.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="388" />
+      <location filename="../processing/dp_counts.py" line="398" />
       <source>CONFIDENTIAL: DP synthetic counts, steward's report</source>
       <translation>VERTROUWELIJK: synthetische DP-aantallen, rapport voor de databeheerder</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="446" />
+      <location filename="../processing/dp_counts.py" line="435" />
+      <source>{0}: not copied, because more than {1} sets are written as a long table (join on group_fid).</source>
+      <translation>{0}: niet gekopieerd, omdat meer dan {1} datasets als lange tabel worden weggeschreven (koppel op group_fid).</translation>
+    </message>
+    <message>
+      <location filename="../processing/dp_counts.py" line="462" />
       <source>{0}: the layer already has a field named '{1}'; rename it first.</source>
       <translation>{0}: de laag heeft al een veld met de naam '{1}'; wijzig eerst de naam daarvan.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="506" />
+      <location filename="../processing/dp_counts.py" line="522" />
       <source>DP synthetic counts (ε = {0:g}: {1} set(s) of ε = {2:g})</source>
       <translation>Synthetische DP-aantallen (ε = {0:g}: {1} dataset(s) van ε = {2:g})</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="518" />
+      <location filename="../processing/dp_counts.py" line="534" />
       <source>Epsilon (ε) of one synthetic data set</source>
       <translation>Epsilon (ε) van één synthetische dataset</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="519" />
+      <location filename="../processing/dp_counts.py" line="535" />
       <source>Epsilon of the output (L·ε)</source>
       <translation>Epsilon van de uitvoer (L·ε)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="520" />
+      <location filename="../processing/dp_counts.py" line="536" />
       <source>δ</source>
       <translation>δ</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="521" />
+      <location filename="../processing/dp_counts.py" line="537" />
       <source>Mechanism</source>
       <translation>Mechanisme</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="521" />
+      <location filename="../processing/dp_counts.py" line="537" />
       <source>truncated (Quick 2021)</source>
       <translation>met afkapping (Quick 2021)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="521" />
+      <location filename="../processing/dp_counts.py" line="537" />
       <source>untruncated (Quick 2019)</source>
       <translation>zonder afkapping (Quick 2019)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="522" />
+      <location filename="../processing/dp_counts.py" line="538" />
       <source>Alpha</source>
       <translation>Alfa</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="523" />
+      <location filename="../processing/dp_counts.py" line="539" />
       <source>c</source>
       <translation>c</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="524" />
+      <location filename="../processing/dp_counts.py" line="540" />
       <source>Groups</source>
       <translation>Groepen</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="525" />
+      <location filename="../processing/dp_counts.py" line="541" />
       <source>Public total</source>
       <translation>Openbaar totaal</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="527" />
+      <location filename="../processing/dp_counts.py" line="543" />
       <source>Certified ε of the priors (two largest loss terms)</source>
       <translation>Gecertificeerde ε van de a-prioriverdelingen (twee grootste verliestermen)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="528" />
+      <location filename="../processing/dp_counts.py" line="544" />
       <source>Seed</source>
       <translation>Seed</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="528" />
+      <location filename="../processing/dp_counts.py" line="544" />
       <source>none (operating-system entropy)</source>
       <translation>geen (entropie van het besturingssysteem)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="529" />
+      <location filename="../processing/dp_counts.py" line="545" />
       <source>Fields</source>
       <translation>Velden</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="532" />
+      <location filename="../processing/dp_counts.py" line="548" />
       <source>Median a</source>
       <translation>Mediaan van a</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="533" />
+      <location filename="../processing/dp_counts.py" line="549" />
       <source>Largest a</source>
       <translation>Grootste a</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="534" />
+      <location filename="../processing/dp_counts.py" line="550" />
       <source>Smallest a</source>
       <translation>Kleinste a</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="535" />
+      <location filename="../processing/dp_counts.py" line="551" />
       <source>Median weight of the prior, a / (a + E)</source>
       <translation>Mediaan van het gewicht van de a-prioriverdeling, a / (a + E)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="538" />
+      <location filename="../processing/dp_counts.py" line="554" />
       <source>True counts outside their bounds [L, U]</source>
       <translation>Ware aantallen buiten hun grenzen [L, U]</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="539" />
+      <location filename="../processing/dp_counts.py" line="555" />
       <source>Correlation of true and mean synthetic rates</source>
       <translation>Correlatie tussen ware en gemiddelde synthetische cijfers</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="540" />
+      <location filename="../processing/dp_counts.py" line="556" />
       <source>Mean absolute difference of counts (mean synthetic − true)</source>
       <translation>Gemiddeld absoluut verschil van de aantallen (gemiddeld synthetisch − waar)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="544" />
+      <location filename="../processing/dp_counts.py" line="560" />
       <source>Guarantee</source>
       <translation>Garantie</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="545" />
+      <location filename="../processing/dp_counts.py" line="561" />
       <source>ε-differential privacy (δ = 0) for each synthetic data set: moving one event from one group to another (the total unchanged) changes the probability of any output by at most a factor e^ε. The L sets together (and their mean) are (L·ε)-differentially private. The total is published exactly. Priors calibrated with the pairwise bound (each of the two groups involved contributes at most ε/2); they and the populations must not be derived from the confidential counts.</source>
       <translation>ε-differentiële privacy (δ = 0) voor elke synthetische dataset: het verplaatsen van één gebeurtenis van de ene groep naar een andere (bij een ongewijzigd totaal) verandert de kans op elke mogelijke uitvoer met ten hoogste een factor e^ε. De L datasets samen (en hun gemiddelde) zijn (L·ε)-differentieel privaat. Het totaal wordt exact gepubliceerd. De a-prioriverdelingen zijn gekalibreerd met de paarsgewijze grens (elk van de twee betrokken groepen draagt ten hoogste ε/2 bij); zij en de populaties mogen niet uit de vertrouwelijke aantallen worden afgeleid.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="553" />
+      <location filename="../processing/dp_counts.py" line="569" />
       <source>Settings</source>
       <translation>Instellingen</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="554" />
+      <location filename="../processing/dp_counts.py" line="570" />
       <source>Prior informativeness</source>
       <translation>Informatiegehalte van de a-prioriverdelingen</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="555" />
+      <location filename="../processing/dp_counts.py" line="571" />
       <source>CONFIDENTIAL: comparison with the true counts (do not publish)</source>
       <translation>VERTROUWELIJK: vergelijking met de ware aantallen (niet publiceren)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="556" />
+      <location filename="../processing/dp_counts.py" line="572" />
       <source>CONFIDENTIAL: true versus synthetic rates</source>
       <translation>VERTROUWELIJK: ware versus synthetische cijfers</translation>
     </message>
@@ -769,267 +774,267 @@
       <translation>Laplace-ε bij het toevoegen of verwijderen van een punt (NaN bij andere methoden)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="271" />
+      <location filename="../processing/dp_points.py" line="273" />
       <source>{0}: epsilon must be a number &gt; 0, got {1}.</source>
       <translation>{0}: epsilon moet een getal &gt; 0 zijn; opgegeven: {1}.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="274" />
+      <location filename="../processing/dp_points.py" line="276" />
       <source>{0}: delta must lie strictly between 0 and 1, got {1}.</source>
       <translation>{0}: delta moet strikt tussen 0 en 1 liggen; opgegeven: {1}.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="276" />
+      <location filename="../processing/dp_points.py" line="278" />
       <source>{0}: the kernel and LGCP methods need the neighbourhood radius alpha &gt; 0 (in CRS units).</source>
       <translation>{0}: de kernel- en LGCP-methode vereisen de naburigheidsstraal alfa &gt; 0 (in CRS-eenheden).</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="282" />
+      <location filename="../processing/dp_points.py" line="284" />
       <source>{0}: must be a distance &gt; 0, got {1}.</source>
       <translation>{0}: moet een afstand &gt; 0 zijn; opgegeven: {1}.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="285" />
+      <location filename="../processing/dp_points.py" line="287" />
       <source>{0}: the share must lie in [0, 1), got {1}.</source>
       <translation>{0}: het deel moet in [0, 1) liggen; opgegeven: {1}.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="299" />
+      <location filename="../processing/dp_points.py" line="307" />
       <source>No {0} given: the window is the points' bounding box, so its extent follows the extreme confidential points. Give a public {0} for a real release.</source>
       <translation>Geen {0} opgegeven: het studiegebied is de omhullende rechthoek van de punten, dus de omvang ervan volgt de uiterste vertrouwelijke punten. Geef voor een echte publicatie een openbaar {0} op.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="334" />
+      <location filename="../processing/dp_points.py" line="345" />
       <source>{0}: one point gives the default δ = 1/n = 1, which protects nothing.</source>
       <translation>{0}: één punt geeft de standaard-δ = 1/n = 1, die niets beschermt.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="338" />
+      <location filename="../processing/dp_points.py" line="349" />
       <source>{0} empty: using 1/n = {1:.6g}, as Kim &amp; Lim's experiments do. That is weak: δ = 1/n allows publishing one random person's point unprotected. For a real release give a smaller {0} (e.g. 1/n² or 1e-6).</source>
       <translation>{0} leeg: 1/n = {1:.6g} wordt gebruikt, zoals in de experimenten van Kim &amp; Lim. Dat is zwak: δ = 1/n staat toe dat het punt van één willekeurige persoon onbeschermd wordt gepubliceerd. Geef voor een echte publicatie een kleinere {0} (bijv. 1/n² of 1e-6).</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="346" />
+      <location filename="../processing/dp_points.py" line="357" />
       <source>δ = {0:.3g} is large: the guarantee may fail with probability up to δ, and δ ≥ 1/n allows releasing a whole point unprotected. Give a smaller {1} (e.g. well below 1/n).</source>
       <translation>δ = {0:.3g} is groot: de garantie kan met een kans tot δ falen, en δ ≥ 1/n staat toe dat een heel punt onbeschermd wordt gepubliceerd. Geef een kleinere {1} (bijv. ruim onder 1/n).</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="377" />
+      <location filename="../processing/dp_points.py" line="388" />
       <source>{0} synthetic points.</source>
       <translation>{0} synthetische punten.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="379" />
+      <location filename="../processing/dp_points.py" line="390" />
       <source>The synthetic pattern is empty (no points).</source>
       <translation>Het synthetische patroon is leeg (geen punten).</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="388" />
+      <location filename="../processing/dp_points.py" line="400" />
       <source>The noise alone is expected to add about {0:.0f} of the {1} synthetic points (window area × Δ / 2ε): the pattern is mostly noise. A larger {2} or ε gives a usable pattern.</source>
       <translation>Naar verwachting voegt alleen de ruis al ongeveer {0:.0f} van de {1} synthetische punten toe (oppervlakte van het studiegebied × Δ / 2ε): het patroon is vooral ruis. Een grotere {2} of ε geeft een bruikbaar patroon.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="395" />
+      <location filename="../processing/dp_points.py" line="407" />
       <source>{0} synthetic points, over ten times the original count: the noise dominates. A larger {1} gives a usable pattern.</source>
       <translation>{0} synthetische punten, meer dan tien keer het oorspronkelijke aantal: de ruis overheerst. Een grotere {1} geeft een bruikbaar patroon.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="407" />
+      <location filename="../processing/dp_points.py" line="419" />
       <source>Differentially private synthetic points</source>
       <translation>Synthetische punten met differentiële privacy</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="435" />
+      <location filename="../processing/dp_points.py" line="447" />
       <source>{0} is not used by the {1} method.</source>
       <translation>{0} wordt niet gebruikt door de methode {1}.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="505" />
+      <location filename="../processing/dp_points.py" line="517" />
       <source>DP synthetic points ({0}, ε = {1:g})</source>
       <translation>Synthetische DP-punten ({0}, ε = {1:g})</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="517" />
+      <location filename="../processing/dp_points.py" line="529" />
       <source>every α</source>
       <translation>elke α</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="522" />
+      <location filename="../processing/dp_points.py" line="534" />
       <source>Alpha (α, CRS units)</source>
       <translation>Alfa (α, CRS-eenheden)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="523" />
+      <location filename="../processing/dp_points.py" line="535" />
       <source>Window area (squared CRS units)</source>
       <translation>Oppervlakte van het studiegebied (vierkante CRS-eenheden)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="524" />
+      <location filename="../processing/dp_points.py" line="536" />
       <source>Window diameter B (CRS units)</source>
       <translation>Diameter B van het studiegebied (CRS-eenheden)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="530" />
+      <location filename="../processing/dp_points.py" line="542" />
       <source>{0} (reproducible: NOT for release)</source>
       <translation>{0} (reproduceerbaar: NIET voor publicatie)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="534" />
+      <location filename="../processing/dp_points.py" line="546" />
       <source>Original points n (public under this guarantee)</source>
       <translation>Oorspronkelijke punten n (openbaar onder deze garantie)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="535" />
+      <location filename="../processing/dp_points.py" line="547" />
       <source>Two data sets are neighbours when one point is moved by at most α; the number of points n is the same in both, so n is not protected by this guarantee.</source>
       <translation>Twee datasets zijn naburig als één punt over ten hoogste α wordt verplaatst; het aantal punten n is in beide gelijk, dus n wordt door deze garantie niet beschermd.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="541" />
+      <location filename="../processing/dp_points.py" line="553" />
       <source>({0:g}, {1:g})-differential privacy under the α-neighbourhood with α = {2:g} (Kim &amp; Lim, Theorem 3.6): for any synthetic pattern, its probability changes by at most a factor e^ε between neighbouring data sets, except with probability δ. {3} The number of points n = {4} is printed in this report and is public under this guarantee.</source>
       <translation>({0:g}, {1:g})-differentiële privacy onder de α-naburigheid met α = {2:g} (Kim &amp; Lim, Stelling 3.6): voor elk synthetisch patroon verandert de kans erop tussen naburige datasets met ten hoogste een factor e^ε, behalve met kans δ. {3} Het aantal punten n = {4} staat in dit rapport en is onder deze garantie openbaar.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="548" />
+      <location filename="../processing/dp_points.py" line="560" />
       <source>Bandwidth used h (CRS units)</source>
       <translation>Gebruikte bandbreedte h (CRS-eenheden)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="549" />
+      <location filename="../processing/dp_points.py" line="561" />
       <source>Smallest private bandwidth (CRS units)</source>
       <translation>Kleinste privacyveilige bandbreedte (CRS-eenheden)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="550" />
+      <location filename="../processing/dp_points.py" line="562" />
       <source>k: 1 − δ quantile of Poisson(n)</source>
       <translation>k: 1 − δ-kwantiel van Poisson(n)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="551" />
+      <location filename="../processing/dp_points.py" line="563" />
       <source>B: window diameter</source>
       <translation>B: diameter van het studiegebied</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="552" />
+      <location filename="../processing/dp_points.py" line="564" />
       <source>Upper bound of r_α(h) at the smallest bandwidth</source>
       <translation>Bovengrens van r_α(h) bij de kleinste bandbreedte</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="553" />
+      <location filename="../processing/dp_points.py" line="565" />
       <source>(2αB + α²)/(2h²) + r_α(h) at the bandwidth used</source>
       <translation>(2αB + α²)/(2h²) + r_α(h) bij de gebruikte bandbreedte</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="554" />
+      <location filename="../processing/dp_points.py" line="566" />
       <source>ε / k</source>
       <translation>ε / k</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="559" />
+      <location filename="../processing/dp_points.py" line="571" />
       <source>({0:g}, {1:g})-differential privacy under the α-neighbourhood with α = {2:g} (Kim &amp; Lim, Theorem 3.8): for any synthetic pattern, its probability changes by at most a factor e^ε between neighbouring data sets, except with probability δ. {3} The number of points n = {4} is printed in this report and is public under this guarantee. The theorem is proven for one exact draw from the posterior; this tool draws from a fast (Laplace) approximation of it, for which the stated (ε, δ) is nominal, not proven (Kim &amp; Lim's own draws come from a finite MCMC chain, not exact either).</source>
       <translation>({0:g}, {1:g})-differentiële privacy onder de α-naburigheid met α = {2:g} (Kim &amp; Lim, Stelling 3.8): voor elk synthetisch patroon verandert de kans erop tussen naburige datasets met ten hoogste een factor e^ε, behalve met kans δ. {3} Het aantal punten n = {4} staat in dit rapport en is onder deze garantie openbaar. De stelling is bewezen voor één exacte trekking uit de a-posterioriverdeling; dit hulpmiddel trekt uit een snelle (Laplace-)benadering daarvan, waarvoor de opgegeven (ε, δ) nominaal is, niet bewezen (ook de trekkingen van Kim &amp; Lim komen uit een eindige MCMC-keten en zijn niet exact).</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="568" />
+      <location filename="../processing/dp_points.py" line="580" />
       <source>Ratio R = σ/l</source>
       <translation>Verhouding R = σ/l</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="569" />
+      <location filename="../processing/dp_points.py" line="581" />
       <source>Triangle pairs within α</source>
       <translation>Driehoeksparen binnen α</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="570" />
+      <location filename="../processing/dp_points.py" line="582" />
       <source>Sum over pairs of the largest squared vertex distance</source>
       <translation>Som over de paren van de grootste gekwadrateerde afstand tussen hoekpunten</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="572" />
+      <location filename="../processing/dp_points.py" line="584" />
       <source>Vertex pairs of the union bound that also covers points in one triangle, and their Σd²</source>
       <translation>Hoekpuntparen van de verenigingsgrens die ook punten in één driehoek dekt, en hun Σd²</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="575" />
+      <location filename="../processing/dp_points.py" line="587" />
       <source>Knots per dimension</source>
       <translation>Knopen per dimensie</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="576" />
+      <location filename="../processing/dp_points.py" line="588" />
       <source>Drawn length scale l (CRS units)</source>
       <translation>Getrokken lengteschaal l (CRS-eenheden)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="577" />
+      <location filename="../processing/dp_points.py" line="589" />
       <source>Drawn σ = R l</source>
       <translation>Getrokken σ = R l</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="584" />
+      <location filename="../processing/dp_points.py" line="596" />
       <source>{0:.6g}-differential privacy when one point is moved any distance (Kim &amp; Lim, Theorem 3.10, for every α; the noisy total costs nothing there because n does not change), and {1:.6g}-differential privacy when one point is added or removed ({2:.6g} for the noisy total plus {3:.6g} × {4:.6g} / {5:.6g} for the cells). δ = 0. {6} Only the add-or-remove guarantee covers n, so n is not printed in this report.</source>
       <translation>{0:.6g}-differentiële privacy wanneer één punt over een willekeurige afstand wordt verplaatst (Kim &amp; Lim, Stelling 3.10, voor elke α; het totaal met ruis kost daar niets, omdat n niet verandert), en {1:.6g}-differentiële privacy wanneer één punt wordt toegevoegd of verwijderd ({2:.6g} voor het totaal met ruis plus {3:.6g} × {4:.6g} / {5:.6g} voor de cellen). δ = 0. {6} Alleen de garantie voor toevoegen of verwijderen dekt n, dus n staat niet in dit rapport.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="600" />
+      <location filename="../processing/dp_points.py" line="612" />
       <source>{0:.6g}-differential privacy when one point is moved any distance (Kim &amp; Lim, Theorem 3.10, for every α), and {1:.6g}-differential privacy when one point is added or removed ({0:.6g} × {2:.6g} / {3:.6g}). δ = 0. {4} Only the add-or-remove guarantee covers n, so n is not printed in this report.</source>
       <translation>{0:.6g}-differentiële privacy wanneer één punt over een willekeurige afstand wordt verplaatst (Kim &amp; Lim, Stelling 3.10, voor elke α), en {1:.6g}-differentiële privacy wanneer één punt wordt toegevoegd of verwijderd ({0:.6g} × {2:.6g} / {3:.6g}). δ = 0. {4} Alleen de garantie voor toevoegen of verwijderen dekt n, dus n staat niet in dit rapport.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="607" />
+      <location filename="../processing/dp_points.py" line="619" />
       <source>Cell size (CRS units)</source>
       <translation>Celgrootte (CRS-eenheden)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="608" />
+      <location filename="../processing/dp_points.py" line="620" />
       <source>Cells (after merging slivers)</source>
       <translation>Cellen (na samenvoegen van snippers)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="609" />
+      <location filename="../processing/dp_points.py" line="621" />
       <source>Slivers merged into a neighbour</source>
       <translation>Met een buurcel samengevoegde snippers</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="610" />
+      <location filename="../processing/dp_points.py" line="622" />
       <source>Sensitivity Δ = 1/|S_p| + 1/|S_q| (per squared unit)</source>
       <translation>Gevoeligheid Δ = 1/|S_p| + 1/|S_q| (per vierkante eenheid)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="611" />
+      <location filename="../processing/dp_points.py" line="623" />
       <source>Laplace noise scale Δ / ε_cells (points per squared unit)</source>
       <translation>Schaal van de Laplace-ruis Δ / ε_cells (punten per vierkante eenheid)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="612" />
+      <location filename="../processing/dp_points.py" line="624" />
       <source>ε for the cells</source>
       <translation>ε voor de cellen</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="613" />
+      <location filename="../processing/dp_points.py" line="625" />
       <source>Share of ε for the noisy total</source>
       <translation>Deel van ε voor het totaal met ruis</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="614" />
+      <location filename="../processing/dp_points.py" line="626" />
       <source>ε when a point is added or removed</source>
       <translation>ε bij het toevoegen of verwijderen van een punt</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="617" />
+      <location filename="../processing/dp_points.py" line="629" />
       <source>Noisy total</source>
       <translation>Totaal met ruis</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="618" />
+      <location filename="../processing/dp_points.py" line="630" />
       <source>Note</source>
       <translation>Opmerking</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="621" />
+      <location filename="../processing/dp_points.py" line="633" />
       <source>Caveat: no WINDOW was given, so the window is the confidential points' bounding box enlarged by 5%. Its extent, and the window area, diameter and sizes derived from it in this report and in the map, follow the extreme points and are NOT covered by this guarantee. Give a public WINDOW for a release.</source>
       <translation>Let op: er is geen WINDOW opgegeven, dus het venster is de omhullende rechthoek van de vertrouwelijke punten, vergroot met 5%. De omvang ervan, en de oppervlakte, diameter en maten van het venster die daaruit volgen in dit rapport en op de kaart, volgen de uiterste punten en vallen NIET onder deze garantie. Geef een openbaar WINDOW op voor een publicatie.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="630" />
+      <location filename="../processing/dp_points.py" line="642" />
       <source>Calibration</source>
       <translation>Kalibratie</translation>
     </message>
@@ -1355,8 +1360,8 @@
     </message>
     <message>
       <location filename="../processing/layers.py" line="24" />
-      <source>{0}: the layer is in {1} but the points have no CRS, so its coordinates cannot be matched to theirs. Set the points' CRS (or a working CRS), or, if this layer's coordinates are in the points' units, clear its CRS (a memory layer made without one is given EPSG:4326).</source>
-      <translation>{0}: de laag is in {1}, maar de punten hebben geen CRS, dus de coördinaten kunnen niet op elkaar worden afgestemd. Stel het CRS van de punten in (of een werk-CRS), of verwijder, als de coördinaten van deze laag in de eenheden van de punten zijn, het CRS van deze laag (een geheugenlaag die zonder CRS is gemaakt, krijgt EPSG:4326).</translation>
+      <source>{0}: the layer is in {1} but the points have no CRS, so its coordinates cannot be matched to theirs. Give the points' layer its CRS (Layer Properties); or, if this layer's coordinates are in the points' units, remove its CRS (a memory layer made without one is given EPSG:4326).</source>
+      <translation>{0}: de laag is in {1}, maar de punten hebben geen CRS, dus de coördinaten kunnen niet op elkaar worden afgestemd. Geef de puntenlaag haar CRS (Laageigenschappen); of verwijder, als de coördinaten van deze laag in de eenheden van de punten zijn, het CRS van deze laag (een geheugenlaag die zonder CRS is gemaakt, krijgt EPSG:4326).</translation>
     </message>
     <message>
       <location filename="../processing/layers.py" line="41" />
@@ -2024,377 +2029,377 @@
       <translation>{0}: radiale verstoring verplaatst elk punt; laat dit leeg.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="551" />
+      <location filename="../processing/lgcp_synthesis.py" line="552" />
       <source>Drawing {0} synthetic points ({1}).</source>
       <translation>{0} synthetische punten worden getrokken ({1}).</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="566" />
+      <location filename="../processing/lgcp_synthesis.py" line="567" />
       <source>Sampler</source>
       <translation>Sampler</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="569" />
+      <location filename="../processing/lgcp_synthesis.py" line="570" />
       <source>Noise level σ² on the paper's scale (eq. 10)</source>
       <translation>Ruisniveau σ² op de schaal van het artikel (vgl. 10)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="573" />
+      <location filename="../processing/lgcp_synthesis.py" line="574" />
       <source>none</source>
       <translation>geen</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="584" />
+      <location filename="../processing/lgcp_synthesis.py" line="585" />
       <source>Confidential fit</source>
       <translation>Vertrouwelijke schatting</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="603" />
+      <location filename="../processing/lgcp_synthesis.py" line="604" />
       <source>Disclosure risk of synthetic points (CPO)</source>
       <translation>Onthullingsrisico van synthetische punten (CPO)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="606" />
+      <location filename="../processing/lgcp_synthesis.py" line="607" />
       <source>Per-person probability that an intruder locates each confidential point from a synthetic set.</source>
       <translation>Kans per persoon dat een aanvaller elk vertrouwelijk punt lokaliseert aan de hand van een synthetische dataset.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="610" />
+      <location filename="../processing/lgcp_synthesis.py" line="611" />
       <source>&lt;p&gt;Walder, Hanks &amp;amp; Slavković, Section 7: the intruder knows the synthetic points, the method and every confidential location but one, and wants that one within the risk radius. The risk of person k is the mass of the leave-one-out predictive density π(s | S₋ₖ, S†) on the disc of the risk radius around the truth (eq. 16), from conditional predictive ordinates: for radial sets from the confidential posterior (eqs. 17-18; each person is linked to their synthetic point by a minimal assignment within the radius, as such an intruder could), for ANS and PRS from the joint fit of the confidential and synthetic points (eqs. 19-21), with the disc quadrature of Appendix A.4.&lt;/p&gt;&lt;p&gt;Give the same METHOD, RADIUS and NOISE as were used to make the synthetic set.&lt;/p&gt;</source>
       <translation>&lt;p&gt;Walder, Hanks &amp;amp; Slavković, Sectie 7: de aanvaller kent de synthetische punten, de methode en alle vertrouwelijke locaties op één na, en wil die ene binnen de risicostraal plaatsen. Het risico van persoon k is de massa van de leave-one-out-predictieve dichtheid π(s | S₋ₖ, S†) op de schijf met de risicostraal rond de werkelijke locatie (vgl. 16), berekend uit conditionele predictieve ordinaten: voor radiale datasets uit de vertrouwelijke a-posterioriverdeling (vgl. 17-18; elke persoon wordt aan zijn synthetische punt gekoppeld door een minimale toewijzing binnen de straal, zoals zo'n aanvaller zou kunnen), voor ANS en PRS uit de gezamenlijke schatting van de vertrouwelijke en de synthetische punten (vgl. 19-21), met de schijfkwadratuur uit Appendix A.4.&lt;/p&gt;&lt;p&gt;Geef dezelfde METHOD, RADIUS en NOISE op als waarmee de synthetische dataset is gemaakt.&lt;/p&gt;</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="633" />
+      <location filename="../processing/lgcp_synthesis.py" line="634" />
       <source>Risk per person (CONFIDENTIAL)</source>
       <translation>Risico per persoon (VERTROUWELIJK)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="635" />
+      <location filename="../processing/lgcp_synthesis.py" line="636" />
       <source>The CONFIDENTIAL points with risk (probability), cpo (leave-one-out density at the true location, per squared CRS unit) and cpo_ess (effective draws behind it; below about 20 it is unstable). It shows where the people at risk live: never publish it.</source>
       <translation>De VERTROUWELIJKE punten met risk (kans), cpo (leave-one-out-dichtheid op de werkelijke locatie, per vierkante CRS-eenheid) en cpo_ess (effectieve trekkingen waarop die berust; onder ongeveer 20 is die instabiel). De laag toont waar de mensen met een risico wonen: publiceer haar nooit.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="645" />
+      <location filename="../processing/lgcp_synthesis.py" line="646" />
       <source>Maximum and mean risk, settings and a histogram of the risks.</source>
       <translation>Maximaal en gemiddeld risico, instellingen en een histogram van de risico's.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="647" />
+      <location filename="../processing/lgcp_synthesis.py" line="648" />
       <source>Maximum disclosure risk</source>
       <translation>Maximaal onthullingsrisico</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="648" />
+      <location filename="../processing/lgcp_synthesis.py" line="649" />
       <source>Mean disclosure risk</source>
       <translation>Gemiddeld onthullingsrisico</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="672" />
+      <location filename="../processing/lgcp_synthesis.py" line="673" />
       <source>{0}: a radial set has one point per confidential point: {1} synthetic, {2} confidential.</source>
       <translation>{0}: een radiale dataset heeft één punt per vertrouwelijk punt: {1} synthetisch, {2} vertrouwelijk.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="682" />
+      <location filename="../processing/lgcp_synthesis.py" line="683" />
       <source>{0} has {1} points and {2} has {3}; the paper's sets have as many as the data.</source>
       <translation>{0} heeft {1} punten en {2} heeft er {3}; de datasets in het artikel hebben er evenveel als de gegevens.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="707" />
+      <location filename="../processing/lgcp_synthesis.py" line="708" />
       <source>Disclosure risk (CONFIDENTIAL)</source>
       <translation>Onthullingsrisico (VERTROUWELIJK)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="709" />
+      <location filename="../processing/lgcp_synthesis.py" line="710" />
       <source>Maximum risk {0:.4g}, mean {1:.4g}.</source>
       <translation>Maximaal risico {0:.4g}, gemiddeld {1:.4g}.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="713" />
+      <location filename="../processing/lgcp_synthesis.py" line="714" />
       <source>{0} risks rest on fewer than 20 effective draws; raise {1}.</source>
       <translation>{0} risico's berusten op minder dan 20 effectieve trekkingen; verhoog {1}.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="719" />
+      <location filename="../processing/lgcp_synthesis.py" line="720" />
       <source>Hyperparameters</source>
       <translation>Hyperparameters</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="720" />
+      <location filename="../processing/lgcp_synthesis.py" line="721" />
       <source>Maximum risk</source>
       <translation>Maximaal risico</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="721" />
+      <location filename="../processing/lgcp_synthesis.py" line="722" />
       <source>Mean risk</source>
       <translation>Gemiddeld risico</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="722" />
+      <location filename="../processing/lgcp_synthesis.py" line="723" />
       <source>Risks resting on &lt; 20 effective draws</source>
       <translation>Risico's die berusten op &lt; 20 effectieve trekkingen</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="730" />
+      <location filename="../processing/lgcp_synthesis.py" line="731" />
       <source>Per-person risks point at the people at risk.</source>
       <translation>Risico's per persoon wijzen de mensen met een risico aan.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="731" />
+      <location filename="../processing/lgcp_synthesis.py" line="732" />
       <source>Risk</source>
       <translation>Risico</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="733" />
+      <location filename="../processing/lgcp_synthesis.py" line="734" />
       <source>Distribution of the risks</source>
       <translation>Verdeling van de risico's</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="750" />
+      <location filename="../processing/lgcp_synthesis.py" line="751" />
       <source>Utility of synthetic points (model-based pMSE)</source>
       <translation>Bruikbaarheid van synthetische punten (modelgebaseerde pMSE)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="753" />
+      <location filename="../processing/lgcp_synthesis.py" line="754" />
       <source>How well an LGCP fit tells the synthetic points from the confidential ones (0 best, 0.25 worst).</source>
       <translation>Hoe goed een LGCP-schatting de synthetische punten van de vertrouwelijke onderscheidt (0 het best, 0,25 het slechtst).</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="759" />
+      <location filename="../processing/lgcp_synthesis.py" line="760" />
       <source>&lt;p&gt;Walder, Hanks &amp;amp; Slavković, Section 6 (eqs. 12-15): an LGCP is fitted to the synthetic points on the confidential model's mesh and covariates; for every pooled point the two fitted densities, draw by draw, give the probability that it is confidential; pMSE is the mean squared distance of the probability of a correct classification from 1/2. 0: the synthetic points are indistinguishable; 0.25: fully distinguishable. The synthetic layer must have as many points as the confidential one.&lt;/p&gt;</source>
       <translation>&lt;p&gt;Walder, Hanks &amp;amp; Slavković, Sectie 6 (vgl. 12-15): er wordt een LGCP op de synthetische punten geschat met het driehoeksnet en de covariaten van het vertrouwelijke model; voor elk punt uit de samengevoegde verzameling geven de twee geschatte dichtheden, trekking voor trekking, de kans dat het vertrouwelijk is; de pMSE is de gemiddelde gekwadrateerde afstand van de kans op een juiste classificatie tot 1/2. 0: de synthetische punten zijn niet te onderscheiden; 0,25: volledig te onderscheiden. De synthetische laag moet evenveel punten hebben als de vertrouwelijke.&lt;/p&gt;</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="780" />
+      <location filename="../processing/lgcp_synthesis.py" line="781" />
       <source>The pMSE, its scale and the settings. It holds no location.</source>
       <translation>De pMSE, de schaal ervan en de instellingen. Het rapport bevat geen enkele locatie.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="782" />
+      <location filename="../processing/lgcp_synthesis.py" line="783" />
       <source>pMSE</source>
       <translation>pMSE</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="797" />
+      <location filename="../processing/lgcp_synthesis.py" line="798" />
       <source>{0}: the pMSE compares sets of equal size: {1} synthetic points, {2} confidential.</source>
       <translation>{0}: de pMSE vergelijkt datasets van gelijke grootte: {1} synthetische punten, {2} vertrouwelijke.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="806" />
+      <location filename="../processing/lgcp_synthesis.py" line="807" />
       <source>pMSE = {0:.4g} (0 indistinguishable, 0.25 fully distinguishable).</source>
       <translation>pMSE = {0:.4g} (0 niet te onderscheiden, 0,25 volledig te onderscheiden).</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="811" />
+      <location filename="../processing/lgcp_synthesis.py" line="812" />
       <source>Points per set</source>
       <translation>Punten per dataset</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="815" />
+      <location filename="../processing/lgcp_synthesis.py" line="816" />
       <source>Utility</source>
       <translation>Bruikbaarheid</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="839" />
+      <location filename="../processing/lgcp_synthesis.py" line="840" />
       <source>Risk-utility sweep of LGCP synthesis (radial, ANS, PRS)</source>
       <translation>Risico-bruikbaarheidsverkenning van LGCP-synthese (radiaal, ANS, PRS)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="842" />
+      <location filename="../processing/lgcp_synthesis.py" line="843" />
       <source>Makes many synthetic sets, scores each by maximum disclosure risk and pMSE, and recommends one.</source>
       <translation>Maakt veel synthetische datasets, beoordeelt elk ervan op maximaal onthullingsrisico en pMSE, en beveelt er één aan.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="848" />
+      <location filename="../processing/lgcp_synthesis.py" line="849" />
       <source>&lt;p&gt;Walder, Hanks &amp;amp; Slavković's study (Section 8, Figures 5-6): for each radius (radial perturbation), each ANS noise variance and each PRS replicate, one synthetic set is made and scored by its maximum disclosure risk (eq. 16) and its pMSE (eq. 15). The recommended set has the lowest pMSE among those whose maximum risk is at most the threshold, counting a setting (a radius, a noise variance, or PRS) only if every one of its releases is. The table and report list every set; the chart plots risk against pMSE.&lt;/p&gt;&lt;p&gt;A set's risk is the risk of that one release. A noisy release (ANS, PRS) can by chance thin the riskiest cluster and mislead the intruder, scoring below the risk with nothing released (the baseline); another release of the same setting may score higher. With several releases per setting (REPLICATES) the report summarises each setting by its mean and worst risk: judge a setting by those, not by its luckiest release.&lt;/p&gt;</source>
       <translation>&lt;p&gt;De studie van Walder, Hanks &amp;amp; Slavković (Sectie 8, Figuren 5-6): voor elke straal (radiale verstoring), elke ANS-ruisvariantie en elke PRS-herhaling wordt één synthetische dataset gemaakt en beoordeeld op het maximale onthullingsrisico (vgl. 16) en de pMSE (vgl. 15). De aanbevolen dataset heeft de laagste pMSE van de datasets waarvan het maximale risico ten hoogste de drempel is, waarbij een instelling (een straal, een ruisvariantie of PRS) alleen meetelt als dat voor elk van haar publicaties geldt. De tabel en het rapport vermelden elke dataset; de grafiek zet het risico uit tegen de pMSE.&lt;/p&gt;&lt;p&gt;Het risico van een dataset is het risico van die ene publicatie. Een publicatie met ruis (ANS, PRS) kan door toeval het meest risicovolle cluster uitdunnen en de aanvaller misleiden, en dan lager uitkomen dan het risico als er niets wordt gepubliceerd (het basisniveau); een andere publicatie met dezelfde instelling kan hoger uitkomen. Met meerdere publicaties per instelling (REPLICATES) vat het rapport elke instelling samen met haar gemiddelde en hoogste risico: beoordeel een instelling daarop, niet op haar gelukkigste publicatie.&lt;/p&gt;</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="869" />
+      <location filename="../processing/lgcp_synthesis.py" line="870" />
       <source>Radial radii</source>
       <translation>Radiale stralen</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="870" />
+      <location filename="../processing/lgcp_synthesis.py" line="871" />
       <source>Comma-separated perturbation radii in CRS units, e.g. '50, 100, 200'. Empty: no radial sets.</source>
       <translation>Kommagescheiden verstoringsstralen in CRS-eenheden, bijv. '50, 100, 200'. Leeg: geen radiale datasets.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="873" />
+      <location filename="../processing/lgcp_synthesis.py" line="874" />
       <source>ANS noise variances</source>
       <translation>ANS-ruisvarianties</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="874" />
+      <location filename="../processing/lgcp_synthesis.py" line="875" />
       <source>Comma-separated marginal variances of the ANS noise field (&gt;= 0). Default '0.25, 0.5, 1, 2'; clear it (an empty string) for no ANS sets.</source>
       <translation>Kommagescheiden marginale varianties van het ANS-ruisveld (&gt;= 0). Standaard '0.25, 0.5, 1, 2'; maak het leeg (een lege tekst) voor geen ANS-datasets.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="880" />
+      <location filename="../processing/lgcp_synthesis.py" line="881" />
       <source>PRS replicates</source>
       <translation>PRS-herhalingen</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="881" />
+      <location filename="../processing/lgcp_synthesis.py" line="882" />
       <source>Number of PRS sets (each a fresh random field). Default 5; 0 for none.</source>
       <translation>Aantal PRS-datasets (elk met een nieuw toevalsveld). Standaard 5; 0 voor geen.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="885" />
+      <location filename="../processing/lgcp_synthesis.py" line="886" />
       <source>Releases per radius and noise variance</source>
       <translation>Publicaties per straal en ruisvariantie</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="887" />
+      <location filename="../processing/lgcp_synthesis.py" line="888" />
       <source>Independent synthetic sets made for each radius and each ANS noise variance (&gt;= 1), to show how much the risk and pMSE of one setting vary between releases.</source>
       <translation>Onafhankelijke synthetische datasets die voor elke straal en elke ANS-ruisvariantie worden gemaakt (&gt;= 1), om te laten zien hoeveel het risico en de pMSE van één instelling tussen publicaties verschillen.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="895" />
+      <location filename="../processing/lgcp_synthesis.py" line="896" />
       <source>Maximum acceptable risk</source>
       <translation>Maximaal aanvaardbaar risico</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="897" />
+      <location filename="../processing/lgcp_synthesis.py" line="898" />
       <source>Threshold on the maximum disclosure risk for the recommendation, in (0, 1].</source>
       <translation>Drempel voor het maximale onthullingsrisico bij de aanbeveling, in (0, 1].</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="901" />
+      <location filename="../processing/lgcp_synthesis.py" line="903" />
       <source>Sets and scores (CONFIDENTIAL)</source>
       <translation>Datasets en scores (VERTROUWELIJK)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="902" />
-      <source>CONFIDENTIAL: one row per synthetic set: label, method, value (radius or noise variance), replicate, max_risk, pmse, recommended. The scores are computed from the confidential points; keep the table internal, like the report.</source>
-      <translation>VERTROUWELIJK: één rij per synthetische dataset: label, method, value (straal of ruisvariantie), replicate, max_risk, pmse, recommended. De scores zijn uit de vertrouwelijke punten berekend; houd de tabel intern, net als het rapport.</translation>
+      <location filename="../processing/lgcp_synthesis.py" line="905" />
+      <source>CONFIDENTIAL: one row per synthetic set: label, method, value (radius or noise variance), replicate, max_risk, pmse, recommended. The scores are computed from the confidential points; keep the table internal, like the report. Not made unless asked for.</source>
+      <translation>VERTROUWELIJK: één rij per synthetische dataset: label, method, value (straal of ruisvariantie), replicate, max_risk, pmse, recommended. De scores zijn uit de vertrouwelijke punten berekend; houd de tabel intern, net als het rapport. Wordt alleen gemaakt als erom wordt gevraagd.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="912" />
+      <location filename="../processing/lgcp_synthesis.py" line="915" />
       <source>The table, the risk-utility chart and the recommendation (derived from the confidential data).</source>
       <translation>De tabel, de risico-bruikbaarheidsgrafiek en de aanbeveling (afgeleid van de vertrouwelijke gegevens).</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="916" />
+      <location filename="../processing/lgcp_synthesis.py" line="919" />
       <source>Recommended synthetic points</source>
       <translation>Aanbevolen synthetische punten</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="918" />
+      <location filename="../processing/lgcp_synthesis.py" line="921" />
       <source>The recommended synthetic set (syn_id only, random order), if some set meets the threshold.</source>
       <translation>De aanbevolen synthetische dataset (alleen syn_id, willekeurige volgorde), als een dataset aan de drempel voldoet.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="920" />
+      <location filename="../processing/lgcp_synthesis.py" line="923" />
       <source>Number of synthetic sets</source>
       <translation>Aantal synthetische datasets</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="922" />
+      <location filename="../processing/lgcp_synthesis.py" line="925" />
       <source>pMSE of the recommended set (NaN if none)</source>
       <translation>pMSE van de aanbevolen dataset (NaN als er geen is)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="926" />
+      <location filename="../processing/lgcp_synthesis.py" line="929" />
       <source>Maximum risk of the recommended set (NaN if none)</source>
       <translation>Maximaal risico van de aanbevolen dataset (NaN als er geen is)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="931" />
+      <location filename="../processing/lgcp_synthesis.py" line="934" />
       <source>Maximum risk with nothing released (what the other points alone reveal)</source>
       <translation>Maximaal risico zonder publicatie (wat de andere punten alleen al onthullen)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="945" />
+      <location filename="../processing/lgcp_synthesis.py" line="948" />
       <source>{0}: '{1}' is not a number.</source>
       <translation>{0}: '{1}' is geen getal.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="949" />
+      <location filename="../processing/lgcp_synthesis.py" line="952" />
       <source>{0}: {1} is not allowed (radii must be &gt; 0, noise variances &gt;= 0; separate values with commas and write decimals with a dot).</source>
       <translation>{0}: {1} is niet toegestaan (stralen moeten &gt; 0 zijn, ruisvarianties &gt;= 0; scheid waarden met komma's en schrijf decimalen met een punt).</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="973" />
+      <location filename="../processing/lgcp_synthesis.py" line="976" />
       <source>{0}: make at least one release per setting, got {1}.</source>
       <translation>{0}: maak ten minste één publicatie per instelling, opgegeven: {1}.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="977" />
+      <location filename="../processing/lgcp_synthesis.py" line="980" />
       <source>{0}, {1}, {2}: give at least one radius, noise variance or PRS replicate.</source>
       <translation>{0}, {1}, {2}: geef ten minste één straal, ruisvariantie of PRS-herhaling op.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="985" />
+      <location filename="../processing/lgcp_synthesis.py" line="988" />
       <source>{0}: the threshold must lie in (0, 1], got {1}.</source>
       <translation>{0}: de drempel moet in (0, 1] liggen; opgegeven: {1}.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1025" />
+      <location filename="../processing/lgcp_synthesis.py" line="1029" />
       <source>No setting has every release at or below {0:g}: nothing recommended.</source>
       <translation>Geen instelling heeft elke publicatie op of onder {0:g}: niets aanbevolen.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1029" />
+      <location filename="../processing/lgcp_synthesis.py" line="1033" />
       <source>{0} = {1:g} is below the maximum risk with nothing released ({2:.4g}, what the other points alone reveal), which no synthetic set can be expected to beat; choose a threshold above it.</source>
       <translation>{0} = {1:g} ligt onder het maximale risico zonder publicatie ({2:.4g}, wat de andere punten alleen al onthullen), en geen synthetische dataset kan naar verwachting daaronder komen; kies een drempel daarboven.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1038" />
+      <location filename="../processing/lgcp_synthesis.py" line="1042" />
       <source>Recommended: {0} (pMSE {1:.4g}, max risk {2:.4g}).</source>
       <translation>Aanbevolen: {0} (pMSE {1:.4g}, max. risico {2:.4g}).</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1050" />
+      <location filename="../processing/lgcp_synthesis.py" line="1054" />
       <source>recommended</source>
       <translation>aanbevolen</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1055" />
+      <location filename="../processing/lgcp_synthesis.py" line="1059" />
       <source>No setting has every release at or below the threshold {0:g}.</source>
       <translation>Geen instelling heeft elke publicatie op of onder de drempel {0:g}.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1057" />
+      <location filename="../processing/lgcp_synthesis.py" line="1061" />
       <source>{0}: lowest pMSE ({1:.4g}) among the sets of settings whose every release has maximum risk at most {2:g} (its risk: {3:.4g}).</source>
       <translation>{0}: laagste pMSE ({1:.4g}) van de datasets van instellingen waarvan elke publicatie een maximaal risico van ten hoogste {2:g} heeft (het risico ervan: {3:.4g}).</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1073" />
+      <location filename="../processing/lgcp_synthesis.py" line="1077" />
       <source>Recommendation</source>
       <translation>Aanbeveling</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1074" />
+      <location filename="../processing/lgcp_synthesis.py" line="1078" />
       <source>Risk-utility chart</source>
       <translation>Risico-bruikbaarheidsgrafiek</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1075" />
+      <location filename="../processing/lgcp_synthesis.py" line="1079" />
       <source>Settings over their releases</source>
       <translation>Instellingen over hun publicaties</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1076" />
+      <location filename="../processing/lgcp_synthesis.py" line="1080" />
       <source>Sets</source>
       <translation>Datasets</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1081" />
+      <location filename="../processing/lgcp_synthesis.py" line="1085" />
       <source>Risk threshold</source>
       <translation>Risicodrempel</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1084" />
+      <location filename="../processing/lgcp_synthesis.py" line="1088" />
       <source>Maximum risk with nothing released (baseline)</source>
       <translation>Maximaal risico zonder publicatie (basislijn)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1102" />
+      <location filename="../processing/lgcp_synthesis.py" line="1106" />
       <source>{0} release(s) | max risk mean {1:.4g}, range {2:.4g}-{3:.4g} | mean pMSE {4:.4g}</source>
       <translation>{0} publicatie(s) | max. risico gemiddeld {1:.4g}, bereik {2:.4g}-{3:.4g} | gemiddelde pMSE {4:.4g}</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1106" />
+      <location filename="../processing/lgcp_synthesis.py" line="1110" />
       <source>{0} below the baseline (by chance: see the help)</source>
       <translation>{0} onder het basisniveau (door toeval: zie de help)</translation>
     </message>

@@ -396,9 +396,9 @@ _OGR_TABLE = re.compile(r"""table=(?:"([^"]*)"|'([^']*)'|(\S+))""")
 def output_target(value: str, sink: bool = False) -> tuple[str, str | None]:
     """``(file, layer)`` an output destination writes: ``layer`` is ``None`` when the whole file is (re)written,
     a table name for the dialog's "append to GeoPackage" form ``ogr:dbname='f.gpkg' table="t"``. ``("", None)``
-    for what is not a local file (temporary, memory and database outputs). For a feature ``sink``, a path whose
-    extension names no vector format (none, or e.g. ``.foo``) gets ``.gpkg`` appended, as QGIS does when it
-    makes the sink; rasters and files are written at the path as given."""
+    for what is not a local file (temporary, memory and database outputs). For a feature ``sink``, the file QGIS
+    really writes (:func:`_sink_file`: ``pub.foo`` becomes ``pub.foo.gpkg``, ``pub.json`` ``pub.json.geojson``);
+    rasters and files are written at the path as given."""
     if not value or value == "TEMPORARY_OUTPUT" or value.startswith(("memory:", "postgres:", "postgis:")):
         return "", None
     if value.startswith("ogr:"):
@@ -410,9 +410,26 @@ def output_target(value: str, sink: bool = False) -> tuple[str, str | None]:
     if "://" in value or value.startswith("spatialite:"):
         return "", None
     path = value.split("|")[0]
-    if sink and not QgsVectorFileWriter.driverForExtension(os.path.splitext(path)[1].lstrip(".")):
-        path = f"{path}.gpkg"
+    if sink:
+        path = _sink_file(path)
     return path, None
+
+
+def _sink_file(path: str) -> str:
+    """The file QGIS writes for a sink path: ``.gpkg`` appended when the extension names no vector format, and
+    the format's own extension appended when the path ends in another one it accepts (``a.json`` is written as
+    ``a.json.geojson``, ``b.txt`` as ``b.txt.gxt``), as QgsVectorFileWriter does."""
+    driver = QgsVectorFileWriter.driverForExtension(os.path.splitext(path)[1].lstrip("."))
+    if not driver:
+        return f"{path}.gpkg"
+    meta = QgsVectorFileWriter.MetaData()
+    if (
+        QgsVectorFileWriter.driverMetadata(driver, meta)
+        and meta.ext
+        and not path.lower().endswith(f".{meta.ext}".lower())
+    ):
+        return f"{path}.{meta.ext}"
+    return path
 
 
 def destination_target(parameters: dict, name: str, sink: bool = True) -> tuple[str, str | None]:

@@ -164,8 +164,9 @@ class DPCountsAlgorithm(SpatialPrivacyAlgorithm):
                 "Input fields copied to the publishable output, e.g. an area code and name. The output is published "
                 "as it is, so leave out everything derived from the confidential counts (rates, percentages, "
                 "counts by subgroup); the count field itself is refused. Empty: none; every output row has "
-                "group_fid, the input feature's id, to join on."
-            ),
+                "group_fid, the input feature's id, to join on. The long table (more than {0} sets) has only "
+                "group_fid."
+            ).format(WIDE_LIMIT),
         )
         self.add(
             QgsProcessingParameterNumber(self.RATE_SCALE, tr("Rate per (people)"), NUMBER_DOUBLE, 1.0, minValue=1e-12),
@@ -272,23 +273,25 @@ class DPCountsAlgorithm(SpatialPrivacyAlgorithm):
             "sets": self.SETS,
         }
 
-    def checkParameterValues(self, parameters, context):  # noqa: N802 (QGIS API name)
+    def _parameter_problem(self, parameters, context) -> str | None:
+        """What is wrong with the field and alpha choices, or ``None``. Checked by checkParameterValues and again
+        when the algorithm runs: QGIS does not call checkParameterValues for a model's child algorithms."""
         rate = self.parameterAsString(parameters, self.RATE_FIELD, context)
         expected = self.parameterAsString(parameters, self.EXPECTED_FIELD, context)
         if bool(rate) == bool(expected):
-            return False, self.tr(
-                "{0} / {1}: give exactly one of the prior rate field and the expected count field."
-            ).format(self.RATE_FIELD, self.EXPECTED_FIELD)
+            return self.tr("{0} / {1}: give exactly one of the prior rate field and the expected count field.").format(
+                self.RATE_FIELD, self.EXPECTED_FIELD
+            )
         count = self.parameterAsString(parameters, self.COUNT_FIELD, context)
         for field in self.parameterAsFields(parameters, self.KEEP_FIELDS, context):
             if count and field.lower() == count.lower():
-                return False, self.tr(
+                return self.tr(
                     "{0}: '{1}' is the count field; the confidential counts are never copied to the output."
                 ).format(self.KEEP_FIELDS, field)
         for name in (self.POPULATION_FIELD, self.RATE_FIELD, self.EXPECTED_FIELD):
             field = self.parameterAsString(parameters, name, context)
             if count and field and field.lower() == count.lower():
-                return False, self.tr(
+                return self.tr(
                     "{0}: '{1}' is the count field. The prior and the populations are published, so they must "
                     "not come from the confidential counts; use public rates or populations."
                 ).format(name, field)
@@ -296,9 +299,13 @@ class DPCountsAlgorithm(SpatialPrivacyAlgorithm):
         if alpha not in (None, ""):
             value = self.parameterAsDouble(parameters, self.ALPHA, context)
             if not (0.0 < value < 0.5):
-                return False, self.tr("{0}: alpha must lie strictly between 0 and 1/2, got {1}.").format(
-                    self.ALPHA, value
-                )
+                return self.tr("{0}: alpha must lie strictly between 0 and 1/2, got {1}.").format(self.ALPHA, value)
+        return None
+
+    def checkParameterValues(self, parameters, context):  # noqa: N802 (QGIS API name)
+        problem = self._parameter_problem(parameters, context)
+        if problem is not None:
+            return False, problem
         return super().checkParameterValues(parameters, context)
 
     def _read(self, parameters, context, feedback):
@@ -341,6 +348,9 @@ class DPCountsAlgorithm(SpatialPrivacyAlgorithm):
         from ..core.errors import ParameterError
 
         core_names = self._core_names(parameters, context)
+        problem = self._parameter_problem(parameters, context)
+        if problem is not None:
+            raise QgsProcessingException(problem)
         output_files = check_outputs(self, parameters, context, sinks=(self.OUTPUT,), files=(self.OUTPUT_REPORT,))
         source, ids, values, prior_param, names = self._read(parameters, context, feedback)
         epsilon = self.parameterAsDouble(parameters, self.EPSILON, context)
@@ -358,7 +368,7 @@ class DPCountsAlgorithm(SpatialPrivacyAlgorithm):
                     "{0}: {1} sets of {2} groups are {3} synthetic counts; at most {4} can be made in one run."
                 ).format(self.SETS, sets, len(ids), sets * len(ids), f"{MAX_SYNTHETIC_VALUES:,}")
             )
-        fields, kept = self._output_fields(parameters, context, source, sets)
+        fields, kept = self._output_fields(parameters, context, source, sets, feedback)
         try:
             y = counts.check_counts(values[self.COUNT_FIELD])
             total = int(y.sum())
@@ -399,7 +409,7 @@ class DPCountsAlgorithm(SpatialPrivacyAlgorithm):
         )
         return results
 
-    def _output_fields(self, parameters, context, source, sets):
+    def _output_fields(self, parameters, context, source, sets, feedback):
         """``(fields, kept)`` of the output (``kept``: indices of the input fields copied), before any work: a
         missing field or a name clash is refused up front."""
         # the index QGIS matched (ignoring case), so the true counts are never copied whatever the spelling
@@ -420,6 +430,12 @@ class DPCountsAlgorithm(SpatialPrivacyAlgorithm):
             if index not in kept:
                 kept.append(index)
         wide = sets <= WIDE_LIMIT
+        if kept and not wide:
+            feedback.pushWarning(
+                self.tr(
+                    "{0}: not copied, because more than {1} sets are written as a long table (join on group_fid)."
+                ).format(self.KEEP_FIELDS, WIDE_LIMIT)
+            )
         fields = QgsFields()
         if wide:
             fields.append(int_field("group_fid"))

@@ -264,25 +264,33 @@ class DPPointsAlgorithm(SpatialPrivacyAlgorithm):
     def _optional(self, parameters, name, context):
         return self.parameterAsDouble(parameters, name, context) if self._given(parameters, name) else None
 
-    def checkParameterValues(self, parameters, context):  # noqa: N802 (QGIS API name)
+    def _parameter_problem(self, parameters, context) -> str | None:
+        """What is wrong with the privacy and distance parameters, or ``None``. Checked by checkParameterValues and
+        again when the algorithm runs: QGIS does not call checkParameterValues for a model's child algorithms."""
         method = self.parameterAsEnum(parameters, self.METHOD, context)
         epsilon = self.parameterAsDouble(parameters, self.EPSILON, context)
         if not (math.isfinite(epsilon) and epsilon > 0):
-            return False, self.tr("{0}: epsilon must be a number > 0, got {1}.").format(self.EPSILON, epsilon)
+            return self.tr("{0}: epsilon must be a number > 0, got {1}.").format(self.EPSILON, epsilon)
         delta = self._optional(parameters, self.DELTA, context)
         if delta is not None and not (0.0 < delta < 1.0):
-            return False, self.tr("{0}: delta must lie strictly between 0 and 1, got {1}.").format(self.DELTA, delta)
+            return self.tr("{0}: delta must lie strictly between 0 and 1, got {1}.").format(self.DELTA, delta)
         if not self._given(parameters, self.ALPHA) and method != LAPLACE:
-            return False, self.tr(
+            return self.tr(
                 "{0}: the kernel and LGCP methods need the neighbourhood radius alpha > 0 (in CRS units)."
             ).format(self.ALPHA)
         for name in (self.ALPHA, self.CELL_SIZE, self.BANDWIDTH):
             value = self._optional(parameters, name, context)
             if value is not None and not (math.isfinite(value) and value > 0):
-                return False, self.tr("{0}: must be a distance > 0, got {1}.").format(name, value)
+                return self.tr("{0}: must be a distance > 0, got {1}.").format(name, value)
         share = self.parameterAsDouble(parameters, self.TOTAL_SHARE, context)
         if not (0.0 <= share < 1.0):
-            return False, self.tr("{0}: the share must lie in [0, 1), got {1}.").format(self.TOTAL_SHARE, share)
+            return self.tr("{0}: the share must lie in [0, 1), got {1}.").format(self.TOTAL_SHARE, share)
+        return None
+
+    def checkParameterValues(self, parameters, context):  # noqa: N802 (QGIS API name)
+        problem = self._parameter_problem(parameters, context)
+        if problem is not None:
+            return False, problem
         return super().checkParameterValues(parameters, context)
 
     def _domain(self, parameters, context, x, y, crs, feedback):
@@ -318,6 +326,9 @@ class DPPointsAlgorithm(SpatialPrivacyAlgorithm):
 
         from ..core.errors import ParameterError
 
+        problem = self._parameter_problem(parameters, context)
+        if problem is not None:
+            raise QgsProcessingException(problem)
         output_files = check_outputs(self, parameters, context, sinks=(self.OUTPUT,), files=(self.OUTPUT_REPORT,))
         method = self.parameterAsEnum(parameters, self.METHOD, context)
         points = read_point_values(self, parameters, context, feedback, self.INPUT, None, self.WORK_CRS)
@@ -377,8 +388,9 @@ class DPPointsAlgorithm(SpatialPrivacyAlgorithm):
         feedback.pushInfo(self.tr("{0} synthetic points.").format(sx.size))
         if sx.size == 0:
             feedback.pushWarning(self.tr("The synthetic pattern is empty (no points)."))
-        elif method == LAPLACE:
-            # compared with a public number, not with n: the Laplace guarantee also covers adding a point
+        elif method == LAPLACE and release["core"].noisy_total is None:
+            # compared with a public number, not with n: the Laplace guarantee also covers adding a point (with a
+            # noisy total the intensity is rescaled to it, so the noise adds no points of its own)
             from ..core.synthesis.laplace_cox import expected_noise_points
 
             synthesis = release["core"]
@@ -390,7 +402,7 @@ class DPPointsAlgorithm(SpatialPrivacyAlgorithm):
                         "× Δ / 2ε): the pattern is mostly noise. A larger {2} or ε gives a usable pattern."
                     ).format(noise, sx.size, self.CELL_SIZE)
                 )
-        elif sx.size > 10 * n:
+        elif method != LAPLACE and sx.size > 10 * n:
             feedback.pushWarning(
                 self.tr(
                     "{0} synthetic points, over ten times the original count: the noise dominates. A larger {1} "

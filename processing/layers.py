@@ -23,8 +23,8 @@ def _refuse_missing_crs(name: str, crs, work_crs) -> None:
         raise QgsProcessingException(
             tr(
                 "{0}: the layer is in {1} but the points have no CRS, so its coordinates cannot be matched to "
-                "theirs. Set the points' CRS (or a working CRS), or, if this layer's coordinates are in the points' "
-                "units, clear its CRS (a memory layer made without one is given EPSG:4326)."
+                "theirs. Give the points' layer its CRS (Layer Properties); or, if this layer's coordinates are in "
+                "the points' units, remove its CRS (a memory layer made without one is given EPSG:4326)."
             ).format(name, crs.authid() or crs.description())
         )
 

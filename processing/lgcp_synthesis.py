@@ -547,8 +547,9 @@ class SynthesizeLGCPAlgorithm(WalderAlgorithm):
                 self.tr("{0}: radial perturbation moves every point; leave it empty.").format(self.COUNT)
             )
         sampler = ("exact", "candidates")[self.parameterAsEnum(parameters, self.SAMPLER, context)]
+        # the bar moves to the middle of the synthesis range while drawing, to 90 % for writing
         progress(
-            1.0, self.tr("Drawing {0} synthetic points ({1}).").format(conf.n if count is None else count, spec.label)
+            0.5, self.tr("Drawing {0} synthetic points ({1}).").format(conf.n if count is None else count, spec.label)
         )
         try:
             syn = synthesize(conf, spec, rng, count=count, sampler=sampler)
@@ -898,11 +899,13 @@ class RiskUtilitySweepAlgorithm(WalderAlgorithm):
         )
         self.add_common()
         self.add(
-            QgsProcessingParameterFeatureSink(self.OUTPUT_TABLE, tr("Sets and scores (CONFIDENTIAL)"), SOURCE_VECTOR),
+            QgsProcessingParameterFeatureSink(
+                self.OUTPUT_TABLE, tr("Sets and scores (CONFIDENTIAL)"), SOURCE_VECTOR, None, True, False
+            ),
             tr(
                 "CONFIDENTIAL: one row per synthetic set: label, method, value (radius or noise variance), "
                 "replicate, max_risk, pmse, recommended. The scores are computed from the confidential points; keep "
-                "the table internal, like the report."
+                "the table internal, like the report. Not made unless asked for."
             ),
         )
         self.add(
@@ -1019,7 +1022,8 @@ class RiskUtilitySweepAlgorithm(WalderAlgorithm):
             self.RECOMMENDED_MAX_RISK: NAN,
             self.BASELINE_MAX_RISK: result.baseline_max,
         }
-        results[self.OUTPUT_TABLE] = self._table(parameters, context, result, best)
+        if parameters.get(self.OUTPUT_TABLE) not in (None, ""):  # confidential: only when asked for
+            results[self.OUTPUT_TABLE] = self._table(parameters, context, result, best)
         if best is None:
             feedback.pushWarning(
                 self.tr("No setting has every release at or below {0:g}: nothing recommended.").format(threshold)

@@ -219,12 +219,13 @@ def synthesize_laplace(
 
     Raises:
         ParameterError("epsilon" / "total_share" / "points" / "cell_size"): bad input; "epsilon" also when the
-            noise alone (:func:`expected_noise_points`) or the noisy intensity would give more than
-            :data:`MAX_POINTS` points.
+            noise alone (:func:`expected_noise_points`, without a noisy total) or the noisy intensity would give
+            more than :data:`MAX_POINTS` points.
     """
     guarantee = laplace_guarantee(partition.region_measure, epsilon, total_share)
     noise_points = expected_noise_points(partition.region_measure, guarantee.noise_scale)
-    if not noise_points <= MAX_POINTS:  # also inf / nan for a vanishing epsilon
+    # without a noisy total the noise adds its points to the pattern; with one, the intensity is rescaled to it
+    if guarantee.total_share == 0 and not noise_points <= MAX_POINTS:  # also inf / nan for a vanishing epsilon
         raise ParameterError(
             "epsilon",
             f"with these cells the noise alone would add about {noise_points:.3g} points (window area x Delta / "
@@ -248,8 +249,9 @@ def synthesize_laplace(
     if not expected <= MAX_POINTS:
         raise ParameterError(
             "epsilon",
-            f"the noisy intensity integrates to {expected:.3g} points; at most {MAX_POINTS} can be drawn. Use a "
-            f"larger epsilon or larger cells.",
+            f"the noisy intensity integrates to {expected:.3g} points (the points plus the noise); at most "
+            f"{MAX_POINTS} can be drawn. With more points than that, synthesize a subset; otherwise use a larger "
+            f"epsilon or larger cells.",
         )
     report(progress, 0.3, "Drawing the synthetic points")
     sx, sy = partition.sample(rng, intensity)

@@ -25,9 +25,9 @@ not of a supremum over a triangle pair. Because the field is linear on each tria
 attained at vertices, so a union bound over the distinct vertex pairs ``(a, b)`` of the triangle pairs of
 ``I_alpha`` and of single triangles gives the rigorous condition
 ``delta >= 4 / epsilon^2 * sum_{(a, b)} Var(w_a - w_b)`` (:func:`vertex_pair_distances`).
-:func:`calibrate_ratio` uses the larger of the two sums. On the lattices this tool uses the paper's sum is
-the larger (about twice: 5,816 s^2 against 2,960 s^2 on a 10 x 10 lattice), so the calibration is the
-paper's there.
+:func:`calibrate_ratio` uses the larger of the two sums. On lattices of 3 or more knots per side the paper's
+sum is the larger (about twice: 5,816 s^2 against 2,960 s^2 on a 10 x 10 lattice), so the calibration is the
+paper's there; with 2 knots per side the vertex-pair sum is the larger and decides.
 """
 
 from __future__ import annotations

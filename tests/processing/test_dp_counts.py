@@ -122,9 +122,13 @@ def test_polygon_release(areas, tmp_path):
 
 
 def test_table_input_and_long_output(areas_table, tmp_path):
-    result = processing.run(ALG, base(areas_table, tmp_path, SETS=30, OUTPUT=str(tmp_path / "long.gpkg")))
+    feedback = QgsProcessingFeedback()
+    result = processing.run(
+        ALG, base(areas_table, tmp_path, SETS=30, OUTPUT=str(tmp_path / "long.gpkg")), feedback=feedback
+    )
     layer, feats = features(result["OUTPUT"])
     assert layer.fields().names()[-3:] == ["group_fid", "set", "syn_count"]
+    assert "KEEP_FIELDS: not copied, because more than 20 sets are written as a long table" in feedback.textLog()
     assert len(feats) == 95 * 30
     per_set = {}
     for f in feats:
@@ -409,6 +413,27 @@ def test_graphical_model_and_batch(areas, areas_table, tmp_path):
     # same data, same seed: the table and the polygon layer give the same synthetic counts
     assert [f["syn_1"] for f in first] == [f["syn_1"] for f in second]
     assert re.search(r"95 groups", feedback.textLog())
+
+
+def test_in_a_model_a_prior_from_the_count_field_is_still_refused(areas, tmp_path):
+    """QGIS does not call checkParameterValues for a model's child algorithms: the run itself must refuse."""
+    model = QgsProcessingModelAlgorithm("dp counts misuse", "tests")
+    model.addModelParameter(QgsProcessingParameterFeatureSource("areas", "areas"), QgsProcessingModelParameter("areas"))
+    child = QgsProcessingModelChildAlgorithm(ALG)
+    child.setChildId("dp")
+    child.addParameterSources("INPUT", [QgsProcessingModelChildParameterSource.fromModelParameter("areas")])
+    statics = {"COUNT_FIELD": "unemployed", "POPULATION_FIELD": "dwellings", "EXPECTED_FIELD": "unemployed"}
+    for key, value in {**statics, "RESCALE_PRIOR": False, "SEED": 1}.items():
+        child.addParameterSources(key, [QgsProcessingModelChildParameterSource.fromStaticValue(value)])
+    out = QgsProcessingModelOutput("synthetic", "synthetic")
+    out.setChildOutputName("OUTPUT")
+    child.setModelOutputs({"synthetic": out})
+    model.addChildAlgorithm(child)
+    feedback = QgsProcessingFeedback()
+    with pytest.raises(QgsProcessingException):  # the model reports "Error encountered while running <child>"
+        processing.run(model, {"areas": areas, "dp:synthetic": str(tmp_path / "out" / "model.gpkg")}, feedback=feedback)
+    assert "EXPECTED_FIELD: 'unemployed' is the count field" in feedback.textLog()
+    assert not (tmp_path / "out").exists()
 
 
 def test_cancel_while_writing_finishes_the_layer_and_says_so(areas_table, tmp_path):

@@ -394,6 +394,17 @@ def test_laplace_noise_beyond_a_million_points_is_refused_before_drawing(deaths,
     assert not out.exists()
 
 
+def test_a_noisy_total_lets_a_small_epsilon_through_without_a_noise_warning(deaths, tmp_path):
+    # with TOTAL_SHARE the intensity is rescaled to the noisy total, so the noise adds no points of its own:
+    # epsilon = 1e-5 is refused without a total (about 1e7 noise points) and runs with one
+    with pytest.raises(QgsProcessingException, match=r"EPSILON: with these cells the noise alone would add"):
+        run(deaths, tmp_path / "refused", METHOD=LAPLACE, ALPHA=None, EPSILON=1e-5)
+    feedback = QgsProcessingFeedback()
+    result = run(deaths, tmp_path, feedback=feedback, METHOD=LAPLACE, ALPHA=None, EPSILON=1e-5, TOTAL_SHARE=0.5)
+    assert 0 <= result["SYNTHETIC_COUNT"] < 1_000_000
+    assert "mostly noise" not in feedback.textLog() and "original count" not in feedback.textLog()
+
+
 def test_csv_output_keeps_the_coordinates(deaths, tmp_path):
     # OGR's CSV writer drops the geometry; the synthetic points must still be there, as x and y columns
     import csv

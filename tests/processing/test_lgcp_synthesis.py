@@ -98,6 +98,7 @@ def test_every_parameter_has_help_and_outputs_with_locations_are_marked_confiden
     assert "CONFIDENTIAL" in fit.parameterDefinition("OUTPUT_CPO").description()
     sweep = QgsApplication.processingRegistry().algorithmById("spatialprivacy:riskutilitysweep")
     assert "CONFIDENTIAL" in sweep.parameterDefinition("OUTPUT_TABLE").description()  # scores of the real data
+    assert not sweep.parameterDefinition("OUTPUT_TABLE").createByDefault()
 
 
 def test_fitlgcp_cpo_layer_matches_eq_9_from_the_model_file(snow):
@@ -488,7 +489,7 @@ def test_cancel_while_points_are_written_finishes_the_layer_and_says_so(tmp_path
     assert "it was finished so that no half-written layer is left" in feedback.textLog()
 
 
-def test_progress_moves_while_many_synthetic_points_are_drawn_and_written(snow, tmp_path):
+def test_progress_moves_while_many_synthetic_points_are_written(snow, tmp_path):
     """With a MODEL nothing else reports progress: the bar must still move through drawing and writing."""
 
     class Recording(QgsProcessingFeedback):

@@ -464,6 +464,15 @@ def test_bad_input_is_refused_and_nothing_is_written(enterprises, tmp_path, make
             {"OUTPUT": "pub.foo.gpkg", "CONFIDENTIAL_OUTPUT": "pub.foo"},
             r"CONFIDENTIAL_OUTPUT: writes the same file as OUTPUT",
         ),
+        # ... or another extension of a format: "pub.json" is written as "pub.json.geojson", "pub.txt" as .gxt
+        (
+            {"OUTPUT": "pub.json.geojson", "CONFIDENTIAL_OUTPUT": "pub.json"},
+            r"CONFIDENTIAL_OUTPUT: writes the same file as OUTPUT",
+        ),
+        (
+            {"OUTPUT": "pub.txt.gxt", "CONFIDENTIAL_OUTPUT": "pub.txt"},
+            r"CONFIDENTIAL_OUTPUT: writes the same file as OUTPUT",
+        ),
         # the dialog's "append a layer to a GeoPackage" form, then the whole file overwritten by another output
         (
             {"OUTPUT": "ogr:dbname='{out}/p.gpkg' table=\"pub\"", "CONFIDENTIAL_OUTPUT": "p.gpkg"},
