@@ -23,7 +23,10 @@ class Dependency:
 
 DEPENDENCIES = (
     Dependency("numpy", "numpy", "python3-numpy", True, "all computations"),
-    Dependency("scipy", "scipy", "python3-scipy", False, "point-process models (LGCP fitting needs it)"),
+    Dependency("scipy", "scipy", "python3-scipy", True, "every tool except the Pufferfish grid map"),
+    Dependency(
+        "matplotlib", "matplotlib", "python3-matplotlib", True, "the report charts of every tool except the grid map"
+    ),
     Dependency("numba", "numba", "python3-numba", False, "fast binning (algorithms run slower without it)"),
 )
 
@@ -60,6 +63,7 @@ def install_message(deps: Iterable[Dependency]) -> str:
         "Install, then restart QGIS:",
         f"  Debian/Ubuntu: sudo apt install {debian}",
         f"  Windows (OSGeo4W Shell) or macOS: python3 -m pip install {pip}",
-        f"  Other Linux: python3 -m pip install --user {pip}",
+        "  Other Linux: your distribution's package of each (system Pythons such as Debian 12's refuse pip "
+        f"installs); pip only into a Python QGIS uses that allows it: python3 -m pip install {pip}",
     ]
     return "\n".join(lines)

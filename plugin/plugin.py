@@ -8,7 +8,7 @@ from qgis.PyQt.QtGui import QIcon
 from qgis.PyQt.QtWidgets import QAction
 
 from . import dependencies
-from .i18n import install_translator, tr
+from .i18n import install_translator, remove_translators, tr
 
 MENU = "&Spatial Privacy"
 LOG_TAG = "Spatial Privacy"
@@ -67,6 +67,7 @@ class SpatialPrivacyPlugin:
         if self.provider is not None:
             QgsApplication.processingRegistry().removeProvider(self.provider)
             self.provider = None
+        remove_translators()  # a reload installs it again; two would stack
 
     def open_toolbox(self) -> bool:
         """Show the Processing toolbox filtered to this plugin's algorithms."""

@@ -45,7 +45,7 @@ MAX_SYNTHETIC_VALUES = 50_000_000
 
 
 class DPCountsAlgorithm(SpatialPrivacyAlgorithm):
-    REQUIRES = ("numpy", "scipy")
+    REQUIRES = ("numpy", "scipy", "matplotlib")
     INPUT = "INPUT"
     COUNT_FIELD = "COUNT_FIELD"
     POPULATION_FIELD = "POPULATION_FIELD"

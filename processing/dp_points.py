@@ -50,7 +50,7 @@ MAX_KNOTS = 45
 
 
 class DPPointsAlgorithm(SpatialPrivacyAlgorithm):
-    REQUIRES = ("numpy", "scipy")
+    REQUIRES = ("numpy", "scipy", "matplotlib")
     INPUT = "INPUT"
     WINDOW = "WINDOW"
     METHOD = "METHOD"

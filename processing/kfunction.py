@@ -109,7 +109,7 @@ def parse_radii(text: str | None) -> list[float] | None:
 
 
 class KFunctionAlgorithm(SpatialPrivacyAlgorithm):
-    REQUIRES = ("numpy", "scipy")
+    REQUIRES = ("numpy", "scipy", "matplotlib")
     INPUT = "INPUT"
     WINDOW = "WINDOW"
     RADII = "RADII"

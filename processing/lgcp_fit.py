@@ -53,7 +53,7 @@ MAX_PIXELS = 4_000_000
 
 
 class FitLGCPAlgorithm(SpatialPrivacyAlgorithm):
-    REQUIRES = ("numpy", "scipy")
+    REQUIRES = ("numpy", "scipy", "matplotlib")
     INPUT = "INPUT"
     WINDOW = "WINDOW"
     COVARIATES = "COVARIATES"

@@ -71,7 +71,7 @@ def _method_options(tr):
 class WalderAlgorithm(SpatialPrivacyAlgorithm):
     """Shared parameters and inputs of the four LGCP synthesis tools."""
 
-    REQUIRES = ("numpy", "scipy")
+    REQUIRES = ("numpy", "scipy", "matplotlib")
     INPUT = "INPUT"
     MODEL = "MODEL"
     WINDOW = "WINDOW"

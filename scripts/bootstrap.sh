@@ -30,7 +30,12 @@ if [ "${#missing[@]}" -gt 0 ]; then
   apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
 
-# QGIS's Python bindings are built for Debian's own interpreter, so the venv must use it.
+# QGIS's Python bindings are built for Debian's own interpreter, so the venv must use it. A venv made
+# with another Python (or left half-made by an interrupted run) cannot import QGIS or pip: remake it.
+if [ -x "$venv/bin/python" ] && ! "$venv/bin/python" -c 'import qgis.core, pip' >/dev/null 2>&1; then
+  echo "Recreating $venv: it cannot import QGIS or pip (made with another Python, or interrupted)"
+  /usr/bin/python3 -m venv --clear --system-site-packages "$venv"
+fi
 if [ ! -x "$venv/bin/python" ]; then
   echo "Creating virtual environment $venv (with system site packages, so QGIS imports)"
   /usr/bin/python3 -m venv --system-site-packages "$venv"

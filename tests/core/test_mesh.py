@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 import pytest
 
@@ -14,10 +12,8 @@ from spatial_privacy.core.window import Window
 
 from .conftest import DATA, read_gpkg_points
 
-# John Snow's cholera deaths (HistData, via /work/shared/data/SOURCES.md); tests/data once copied there
-SNOW = (
-    DATA / "snow_cholera.gpkg" if (DATA / "snow_cholera.gpkg").exists() else Path("/work/shared/data/snow_cholera.gpkg")
-)
+# John Snow's cholera deaths (HistData; see tests/data/SOURCES.md)
+SNOW = DATA / "snow_cholera.gpkg"
 REL = 1e-9
 
 
