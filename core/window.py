@@ -35,6 +35,27 @@ _PAIR_CHUNK = 1 << 21
 _DISTANCE_PIECES = 1024
 
 
+def _disc_edge_area(ax, ay, bx, by, r: float) -> np.ndarray:
+    """Signed area of ``B_r(0) ∩ triangle(0, a, b)`` (positive when a -> b turns counter-clockwise about 0)."""
+    dx, dy = bx - ax, by - ay
+    qa = dx * dx + dy * dy  # > 0: disc_area skips zero-length edges
+    qb = 2.0 * (ax * dx + ay * dy)
+    qc = ax * ax + ay * ay - r * r
+    disc = qb * qb - 4.0 * qa * qc
+    root = np.sqrt(np.maximum(disc, 0.0))
+    hit = disc > 0.0
+    # the part of the edge inside the circle: parameters [s1, s2] of a + t (b - a), clipped to [0, 1]; none: s1 = s2
+    s1 = np.where(hit, np.clip((-qb - root) / (2.0 * qa), 0.0, 1.0), 1.0)
+    s2 = np.where(hit, np.clip((-qb + root) / (2.0 * qa), 0.0, 1.0), 1.0)
+    p1x, p1y = ax + s1 * dx, ay + s1 * dy
+    p2x, p2y = ax + s2 * dx, ay + s2 * dy
+
+    def sector(ux, uy, vx, vy):
+        return 0.5 * r * r * np.arctan2(ux * vy - uy * vx, ux * vx + uy * vy)
+
+    return sector(ax, ay, p1x, p1y) + 0.5 * (p1x * p2y - p1y * p2x) + sector(p2x, p2y, bx, by)
+
+
 def _ring_signed_area(ring: np.ndarray) -> float:
     """Shoelace signed area of an open ring, in coordinates relative to its first vertex."""
     x = ring[:, 0] - ring[0, 0]
@@ -278,6 +299,25 @@ class Window:
         """Total length of all rings (exteriors and holes)."""
         ax, ay, bx, by = self._edges
         return float(np.sum(np.hypot(bx - ax, by - ay)))
+
+    def disc_area(self, x, y, radius: float) -> np.ndarray:
+        """Area of ``B_radius(x, y) ∩ W`` at each centre (squared units), exactly.
+
+        The area of a disc of radius r centred at c inside a polygon is the sum over the ring edges ``a -> b``
+        of the signed area of the disc's intersection with the triangle ``(c, a, b)``: the edge's part inside
+        the disc contributes its triangle, the parts outside the circular sector they subtend. Exterior rings
+        run counter-clockwise and holes clockwise, so the signs subtract the holes.
+        """
+        x = np.asarray(x, dtype=np.float64)
+        y = np.asarray(y, dtype=np.float64)
+        r = float(radius)
+        if not (math.isfinite(r) and r > 0):
+            raise ParameterError("radius", f"the radius must be a finite number > 0, got {radius!r}")
+        total = np.zeros(np.broadcast(x, y).shape)
+        for ax, ay, bx, by in zip(*self._edges):
+            if ax != bx or ay != by:
+                total += _disc_edge_area(ax - x, ay - y, bx - x, by - y, r)
+        return np.clip(total, 0.0, math.pi * r * r)
 
     @cached_property
     def _edges(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:

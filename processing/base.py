@@ -68,6 +68,15 @@ class SpatialPrivacyAlgorithm(QgsProcessingAlgorithm):
     def createInstance(self):
         return type(self)()
 
+    def prepareAlgorithm(self, parameters, context, feedback):  # noqa: N802 (QGIS API name)
+        """Check the parameters (ranges, and each algorithm's own checks) before every run. QGIS does so for the
+        dialog, processing.run and qgis_process, but not for a model's child algorithms, which could otherwise
+        run with values the algorithm refuses (a COUNT above its maximum, a prior field equal to the counts)."""
+        ok, message = self.checkParameterValues(parameters, context)
+        if not ok:
+            raise QgsProcessingException(message or _tr("Invalid parameter values."))
+        return True
+
     def tags(self):
         return [TOOLBOX_TAG, self.tr("privacy"), self.tr("disclosure control")]
 

@@ -231,7 +231,7 @@ class FitLGCPAlgorithm(SpatialPrivacyAlgorithm):
         )
         self.add(
             QgsProcessingParameterRasterDestination(
-                self.OUTPUT_INTENSITY, tr("Posterior intensity (CONFIDENTIAL)"), None, True
+                self.OUTPUT_INTENSITY, tr("Posterior intensity (CONFIDENTIAL)"), None, True, False
             ),
             tr(
                 "GeoTIFF: band 1 posterior mean, band 2 posterior sd of the intensity (points per squared CRS "
@@ -240,7 +240,7 @@ class FitLGCPAlgorithm(SpatialPrivacyAlgorithm):
         )
         self.add(
             QgsProcessingParameterFileDestination(
-                self.OUTPUT_REPORT, tr("Report (CONFIDENTIAL)"), tr("HTML files (*.html)"), None, True
+                self.OUTPUT_REPORT, tr("Report (CONFIDENTIAL)"), tr("HTML files (*.html)"), None, True, False
             ),
             tr("Parameter table (mean, sd, 95% interval), settings and a map of the intensity."),
         )
@@ -297,6 +297,12 @@ class FitLGCPAlgorithm(SpatialPrivacyAlgorithm):
             name: self.parameterAsDouble(parameters, name, context) if parameters.get(name) not in (None, "") else None
             for name in (self.MAX_EDGE, self.PRIOR_RANGE, self.PIXEL_SIZE)
         }
+        if optional[self.PIXEL_SIZE] is not None and not optional[self.PIXEL_SIZE] > 0:
+            raise QgsProcessingException(
+                self.tr("{0}: the pixel size must be > 0 (leave it empty for half the mesh edge).").format(
+                    self.PIXEL_SIZE
+                )
+            )
         rng, seed = make_rng(self, parameters, context, self.SEED, feedback)
         names = {**CORE_NAMES, "offset": self.OFFSET}
         try:

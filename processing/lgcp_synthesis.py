@@ -126,6 +126,7 @@ class WalderAlgorithm(SpatialPrivacyAlgorithm):
             "offset": self.OFFSET,
             "theta": self.MODEL,
             "prior_range": self.MODEL,
+            "draws": self.DRAWS,
         }
 
     # -- parameters ---------------------------------------------------------------------------
@@ -236,7 +237,8 @@ class WalderAlgorithm(SpatialPrivacyAlgorithm):
                 0,
             ),
             tr(
-                "Paper: the CPO formula evaluated at every location and normalised over its support, as printed. "
+                "Paper: the CPO formula evaluated at every location, then normalised over its support (the "
+                "paper prints no normalisation; without it the density need not integrate to 1). "
                 "Exact: the leave-one-out predictive density by importance weighting, which integrates to 1; its "
                 "risks are typically 0.6-0.7 times the paper's."
             ),
@@ -556,7 +558,9 @@ class SynthesizeLGCPAlgorithm(WalderAlgorithm):
         except ParameterError as error:
             # a log-intensity too peaked to sample comes from a large ANS noise variance
             peaked = {"eta_nodes": self.NOISE} if method == "ans" else {}
-            raise parameter_error(error, {**self.core_names(), "count": self.COUNT, **peaked}) from None
+            raise parameter_error(
+                error, {**self.core_names(), "count": self.COUNT, "n": self.COUNT, **peaked}
+            ) from None
         progress.check_cancel()
         feedback.setProgress(90.0)
         dest = self.write_synthetic(parameters, context, self.OUTPUT, syn, points, rng)
@@ -614,7 +618,9 @@ class DisclosureRiskAlgorithm(WalderAlgorithm):
                 "is the mass of the leave-one-out predictive density π(s | S₋ₖ, S†) on the disc of the risk radius "
                 "around the truth (eq. 16), from conditional predictive ordinates: for radial sets from the "
                 "confidential posterior (eqs. 17-18; each person is linked to their synthetic point by a minimal "
-                "assignment within the radius, as such an intruder could), for ANS and PRS from the joint fit of the "
+                "assignment within the radius, as such an intruder could; as the radial points were redrawn until "
+                "inside the window, their density 1/|B_r(s) ∩ W| replaces the paper's 1/(πr²), which otherwise "
+                "misstates the risk of people near the boundary), for ANS and PRS from the joint fit of the "
                 "confidential and synthetic points (eqs. 19-21), with the disc quadrature of Appendix A.4.</p>"
                 "<p>Give the same METHOD, RADIUS and NOISE as were used to make the synthetic set.</p>"
             )

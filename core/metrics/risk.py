@@ -624,12 +624,21 @@ def radial_risk(
     method: str = "paper",
     chunk: int = 32,
     progress: Progress = None,
+    kept_inside: bool = True,
 ) -> DisclosureRisk:
     """Disclosure risk of radial synthesis (Walder Section 7.2, eqs. 16-18, Appendix A.3).
 
     Person k's synthetic point ``s_k^dagger`` (same index) was drawn uniformly on ``B_rp(s_k)``, so the
     intruder's leave-one-out density of s_k lives on ``B_rp(s_k^dagger) ∩ W``; the risk is its mass on
     ``B_rr(s_k)`` (see the module notes for the two readings of eq. 17 and the linkage assumption).
+
+    ``kept_inside`` (the default, as :func:`..synthesis.risk_utility.synthesize` draws them): the synthetic
+    point was drawn uniformly on ``B_rp(s_k) ∩ W`` (redrawn until inside), with density ``1 / a(s_k)``,
+    ``a(u) = |B_rp(u) ∩ W|``, instead of the paper's ``1 / (pi rp^2)``. Appendix A.3's derivation then goes
+    through with ``lambda(u) / a(u)`` in place of ``lambda(u)`` in eqs. (17)-(18) (eq. 33's integral over
+    ``s_k`` carries the factor), so that is what is integrated; away from the boundary ``a`` is constant and
+    cancels. Near it the paper's formula understates the risk (by 1.9x at a corner of a square). ``False``:
+    the paper's unclipped mechanism.
 
     Args:
         draws: L draws from ``pi(lambda | S)`` of the confidential fit (the synthetic data carry no further
@@ -659,6 +668,12 @@ def radial_risk(
     n_draws = draws.beta.shape[0]
     step = _persons_per_block(chunk, n_draws, max(m_support, m_lens))
     risk, dens, norm, ess = np.empty(n), np.empty(n), np.ones(n), np.empty(n)
+
+    def log_area(u, v):  # log a(u) of the kept-inside mechanism (a constant cancels: 0 for the paper's)
+        if not kept_inside:
+            return 0.0
+        return np.log(np.maximum(window.disc_area(u, v, rp), 1e-300))
+
     start = 0
     while start < n:
         report(progress, start / n, "Disclosure risk of radial synthesis")
@@ -672,12 +687,12 @@ def radial_risk(
             step //= 2  # a window of many parts puts m nodes on each part of a row: fewer persons per block
             continue
         start = k.stop
-        log_sup = draws.log_intensity(support.x, support.y)
-        log_d = support.log_integrate(log_sup)  # (L, D): log int_{B_rp(s^dagger) ∩ W} lambda_l
-        log_at = draws.log_intensity(x[k], y[k])
+        log_sup = draws.log_intensity(support.x, support.y) - log_area(support.x, support.y)
+        log_d = support.log_integrate(log_sup)  # (L, D): log int_{B_rp(s^dagger) ∩ W} lambda_l / a
+        log_at = draws.log_intensity(x[k], y[k]) - log_area(x[k], y[k])
         dens[k] = np.exp(-_logmeanexp(log_d - log_at, axis=0))
         ess[k] = _ess(log_d - log_at)
-        log_lens = draws.log_intensity(lens.x, lens.y)
+        log_lens = draws.log_intensity(lens.x, lens.y) - log_area(lens.x, lens.y)
         if method == "exact":
             log_j = lens.log_integrate(log_lens)
             risk[k] = _softmax_mean(log_d - log_at, np.exp(log_j - log_d))
@@ -688,7 +703,13 @@ def radial_risk(
             norm[k] = z
             risk[k] = lens.integrate(f_lens) / z
     report(progress, 1.0, "Disclosure risk of radial synthesis")
-    details = {"perturb_radius": rp, "risk_radius": rr, "m": (m_support, m_lens), "rule": rule}
+    details = {
+        "perturb_radius": rp,
+        "risk_radius": rr,
+        "m": (m_support, m_lens),
+        "rule": rule,
+        "kept_inside": kept_inside,
+    }
     risk = np.minimum(risk, 1.0)  # a probability: quadrature error can lift a disc covering the window above 1
     return DisclosureRisk(risk, dens, norm, method, ess, details)
 

@@ -27,8 +27,9 @@ the added log-intensity noise); the paper's level is ``sigma^2 = 4 pi kappa_hat^
 (:meth:`ConfidentialFit.paper_noise_level`).
 
 Radial synthesis keeps points inside the window (``walder.radial(keep_inside=True)``): a redrawn point is
-uniform on ``B_r(s) ∩ W`` instead of ``B_r(s)``, which the risk formula of eq. (17) ignores; the
-difference concerns only people within r of the window's boundary.
+uniform on ``B_r(s) ∩ W`` instead of ``B_r(s)``, and :func:`core.metrics.risk.radial_risk` (``kept_inside``)
+accounts for that density ``1 / |B_r(s) ∩ W|``; the paper's eq. (17) ignores it, which matters for people
+within r of the window's boundary (at a corner it understates the risk about twofold).
 
 The sweep is what the risk-utility explorer drives: it takes ``progress(fraction, message)`` (which may
 raise to cancel) and returns every set with its scores, and :func:`recommend` picks the set with the

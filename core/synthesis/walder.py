@@ -60,8 +60,8 @@ def radial(
     window, and the risk formula (eqs. 17-18, Appendix A.3) assumes exactly this mechanism, whose
     density ``1 / (pi r^2)`` on the disc does not depend on the window. With ``keep_inside=True``
     points that fall outside are redrawn until they lie in the window: ``s^dagger`` is then uniform on
-    ``B_r(s) ∩ W``, with density ``1 / |B_r(s) ∩ W|`` that depends on ``s``, and the risk formula
-    of :func:`core.metrics.risk.radial_risk` is exact only for points at least r from the boundary.
+    ``B_r(s) ∩ W``, with density ``1 / |B_r(s) ∩ W|`` that depends on ``s``, which
+    :func:`core.metrics.risk.radial_risk` accounts for (``kept_inside=True``, its default).
 
     Args:
         x, y: the confidential points (CRS units).

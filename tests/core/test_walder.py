@@ -515,15 +515,17 @@ def test_radial_risk_matches_the_leave_one_out_posterior(loglinear, j, shift, rp
         return 1.0 / posterior_average(logw, d_beta[None, :] * np.exp(-np.multiply.outer(u, BETA_GRID)))
 
     paper = region_integral(f_paper, lens) / region_integral(f_paper, support)
+    # the paper's mechanism (points not kept inside): the truth above has density 1 / (pi rp^2); the support disc
+    # lies inside W, but discs around its points may not, which the kept-inside mechanism would weigh
     args = (draws, x[[k]], y[[k]], [sx], [sy], rp, rr, LL_WINDOW)
-    exact = risk.radial_risk(*args, m=60, rule="gauss", method="exact")
+    exact = risk.radial_risk(*args, m=60, rule="gauss", method="exact", kept_inside=False)
     # tolerances: the posterior average over 1000 quantiles and the Gauss rules are accurate to ~1e-6
     assert exact.risk[0] == pytest.approx(truth, rel=1e-4)
-    got = risk.radial_risk(*args, m=60, rule="gauss", method="paper")
+    got = risk.radial_risk(*args, m=60, rule="gauss", method="paper", kept_inside=False)
     assert got.risk[0] == pytest.approx(paper, rel=1e-4)
     assert 0 < got.normaliser[0] <= 1  # Jensen
     # the paper's midpoint rule (m = 20, eq. 37; errors ~ m^-1.5, partly cancelling in the ratio)
-    assert risk.radial_risk(*args).risk[0] == pytest.approx(paper, rel=5e-3)
+    assert risk.radial_risk(*args, kept_inside=False).risk[0] == pytest.approx(paper, rel=5e-3)
     # at the true location both densities are the CPO of eq. (18)
     assert got.cpo[0] == pytest.approx(exact.cpo[0], rel=1e-12)
     cpo_truth = g(np.array([x[k]]))[0] / region_integral(g, support)
@@ -640,12 +642,60 @@ def test_homogeneous_risk_is_an_area_ratio_on_a_window_with_a_hole():
         return shape.area
 
     for method in ("paper", "exact"):
-        got = risk.radial_risk(draws, x, y, xs, ys, rp, rr, window, m=80, rule="gauss", method=method)
+        got = risk.radial_risk(
+            draws, x, y, xs, ys, rp, rr, window, m=80, rule="gauss", method=method, kept_inside=False
+        )
         ref = [area((a, b, rp), (c, d, rr)) / area((a, b, rp)) for a, b, c, d in zip(xs, ys, x, y)]
         assert np.allclose(got.risk, ref, rtol=2e-3)
         assert np.allclose(got.ess, size)  # D_lk / lambda_l(s_k) = |B ∩ W| for every draw: equal weights
         got = risk.synthesis_risk(draws, x, y, rr, window, m=80, rule="gauss", method=method)
         assert np.allclose(got.risk, [area((c, d, rr)) / poly.area for c, d in zip(x, y)], rtol=2e-3)
+
+
+def test_radial_risk_of_points_kept_inside_matches_a_simulation_of_the_intruder():
+    """Radial points redrawn until inside the window have density 1 / |B_rp(s) ∩ W|, larger near the boundary.
+    Direct simulation of the intrusion (homogeneous intensity, so the posterior is the mechanism alone): people
+    uniform on the unit square, each moved by the kept-inside radial mechanism; among those whose synthetic
+    point lands within h of s_dagger, the share within rr of s_k estimates the risk (approximate Bayesian
+    computation). The paper's formula, for the unclipped mechanism, is about half of it at a corner."""
+    window = Window.rectangle(0, 0, 1, 1)
+    mesh = triangulate(window, 0.25)
+    quad = quadrature(mesh, window)
+    size = 20
+    draws = risk.IntensityDraws(
+        mesh,
+        np.random.default_rng(2).normal(0, 1, (size, 1)),
+        np.zeros((size, mesh.n_nodes)),
+        (),
+        None,
+        quad.proj,
+        quad.weights,
+        np.ones((quad.x.size, 1)),
+        np.zeros(quad.x.size),
+    )
+    rp, rr, h = 0.2, 0.05, 0.01
+    s_dagger = np.array([0.05, 0.05])
+    people = np.array([[0.02, 0.03], [0.12, 0.06], [0.15, 0.17]])  # corner, near an edge, interior-ish
+    rng = np.random.default_rng(7)
+    n_sim = 3_000_000
+    sx, sy = rng.uniform(0, 0.3, n_sim), rng.uniform(0, 0.3, n_sim)  # covers B_rp(s_dagger) ∩ W
+    tx, ty = walder.radial(sx, sy, rp, rng, window=window, keep_inside=True)
+    near = np.hypot(tx - s_dagger[0], ty - s_dagger[1]) < h
+    kept_x, kept_y = sx[near], sy[near]
+    got = risk.radial_risk(
+        draws, people[:, 0], people[:, 1], np.full(3, s_dagger[0]), np.full(3, s_dagger[1]), rp, rr, window,
+        m=60, rule="gauss", method="exact",
+    )  # fmt: skip
+    paper = risk.radial_risk(
+        draws, people[:, 0], people[:, 1], np.full(3, s_dagger[0]), np.full(3, s_dagger[1]), rp, rr, window,
+        m=60, rule="gauss", method="exact", kept_inside=False,
+    )  # fmt: skip
+    for k, (px, py) in enumerate(people):
+        share = np.mean(np.hypot(kept_x - px, kept_y - py) < rr)
+        se = math.sqrt(share * (1 - share) / kept_x.size)
+        # 4 standard errors, plus the smoothing of h over a density that varies on the scale rp (~h / rp)
+        assert abs(got.risk[k] - share) < 4 * se + 0.05 * share, (k, got.risk[k], share, se)
+    assert got.risk[0] > 1.5 * paper.risk[0]  # at the corner the paper's formula understates the risk
 
 
 # -- pMSE (eqs. 12-15) ----------------------------------------------------------------------------------

@@ -231,3 +231,19 @@ def test_boundary_points_spacing_and_vertices():
     with pytest.raises(ParameterError) as info:
         w.boundary_points(0.0)
     assert info.value.parameter == "spacing"
+
+
+@pytest.mark.parametrize("radius", [0.3, 1.0, 2.5, 30.0])
+def test_disc_area_matches_shapely_on_a_window_with_a_hole(radius):
+    import shapely.geometry as shapely_geometry  # a project dependency: must fail, not skip, if missing
+
+    outer, hole = [(0, 0), (10, 0), (10, 8), (0, 8)], [(3, 3), (6, 3), (7, 5), (3, 6)]
+    window = Window.from_polygons([(outer, [hole])])
+    poly = shapely_geometry.Polygon(outer, [hole])
+    rng = np.random.default_rng(1)
+    x, y = rng.uniform(-2, 12, 200), rng.uniform(-2, 10, 200)  # inside, near the hole, outside, far away
+    ref = [poly.intersection(shapely_geometry.Point(a, b).buffer(radius, 4096)).area for a, b in zip(x, y)]
+    # shapely's 16,384-gon loses about (2 pi / 16384)^2 / 6 of a full disc's area
+    assert np.allclose(window.disc_area(x, y, radius), ref, rtol=1e-5, atol=1e-6 * radius**2)
+    with pytest.raises(ParameterError):
+        window.disc_area(x, y, 0.0)
