@@ -68,6 +68,16 @@ class SpatialPrivacyAlgorithm(QgsProcessingAlgorithm):
     def createInstance(self):
         return type(self)()
 
+    def parameter_problem(self, parameters, context) -> str | None:
+        """An algorithm's own parameter checks: what is wrong (naming the parameter), or ``None``."""
+        return None
+
+    def checkParameterValues(self, parameters, context):  # noqa: N802 (QGIS API name)
+        problem = self.parameter_problem(parameters, context)
+        if problem is not None:
+            return False, problem
+        return super().checkParameterValues(parameters, context)
+
     def prepareAlgorithm(self, parameters, context, feedback):  # noqa: N802 (QGIS API name)
         """Check the parameters (ranges, and each algorithm's own checks) before every run. QGIS does so for the
         dialog, processing.run and qgis_process, but not for a model's child algorithms, which could otherwise

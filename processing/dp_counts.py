@@ -273,9 +273,9 @@ class DPCountsAlgorithm(SpatialPrivacyAlgorithm):
             "sets": self.SETS,
         }
 
-    def _parameter_problem(self, parameters, context) -> str | None:
-        """What is wrong with the field and alpha choices, or ``None``. Checked by checkParameterValues and again
-        when the algorithm runs: QGIS does not call checkParameterValues for a model's child algorithms."""
+    def parameter_problem(self, parameters, context) -> str | None:
+        """What is wrong with the field and alpha choices, or ``None``. Checked before every run, in models too
+        (:meth:`SpatialPrivacyAlgorithm.prepareAlgorithm`)."""
         rate = self.parameterAsString(parameters, self.RATE_FIELD, context)
         expected = self.parameterAsString(parameters, self.EXPECTED_FIELD, context)
         if bool(rate) == bool(expected):
@@ -301,12 +301,6 @@ class DPCountsAlgorithm(SpatialPrivacyAlgorithm):
             if not (0.0 < value < 0.5):
                 return self.tr("{0}: alpha must lie strictly between 0 and 1/2, got {1}.").format(self.ALPHA, value)
         return None
-
-    def checkParameterValues(self, parameters, context):  # noqa: N802 (QGIS API name)
-        problem = self._parameter_problem(parameters, context)
-        if problem is not None:
-            return False, problem
-        return super().checkParameterValues(parameters, context)
 
     def _read(self, parameters, context, feedback):
         source = self.parameterAsSource(parameters, self.INPUT, context)
@@ -348,9 +342,6 @@ class DPCountsAlgorithm(SpatialPrivacyAlgorithm):
         from ..core.errors import ParameterError
 
         core_names = self._core_names(parameters, context)
-        problem = self._parameter_problem(parameters, context)
-        if problem is not None:
-            raise QgsProcessingException(problem)
         output_files = check_outputs(self, parameters, context, sinks=(self.OUTPUT,), files=(self.OUTPUT_REPORT,))
         source, ids, values, prior_param, names = self._read(parameters, context, feedback)
         epsilon = self.parameterAsDouble(parameters, self.EPSILON, context)

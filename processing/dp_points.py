@@ -264,9 +264,9 @@ class DPPointsAlgorithm(SpatialPrivacyAlgorithm):
     def _optional(self, parameters, name, context):
         return self.parameterAsDouble(parameters, name, context) if self._given(parameters, name) else None
 
-    def _parameter_problem(self, parameters, context) -> str | None:
-        """What is wrong with the privacy and distance parameters, or ``None``. Checked by checkParameterValues and
-        again when the algorithm runs: QGIS does not call checkParameterValues for a model's child algorithms."""
+    def parameter_problem(self, parameters, context) -> str | None:
+        """What is wrong with the privacy and distance parameters, or ``None``. Checked before every run, in models too
+        (:meth:`SpatialPrivacyAlgorithm.prepareAlgorithm`)."""
         method = self.parameterAsEnum(parameters, self.METHOD, context)
         epsilon = self.parameterAsDouble(parameters, self.EPSILON, context)
         if not (math.isfinite(epsilon) and epsilon > 0):
@@ -286,12 +286,6 @@ class DPPointsAlgorithm(SpatialPrivacyAlgorithm):
         if not (0.0 <= share < 1.0):
             return self.tr("{0}: the share must lie in [0, 1), got {1}.").format(self.TOTAL_SHARE, share)
         return None
-
-    def checkParameterValues(self, parameters, context):  # noqa: N802 (QGIS API name)
-        problem = self._parameter_problem(parameters, context)
-        if problem is not None:
-            return False, problem
-        return super().checkParameterValues(parameters, context)
 
     def _domain(self, parameters, context, x, y, crs, feedback):
         """The study domain: the WINDOW polygons, or the points' bounding box plus 5%; refuses points outside."""
@@ -326,9 +320,6 @@ class DPPointsAlgorithm(SpatialPrivacyAlgorithm):
 
         from ..core.errors import ParameterError
 
-        problem = self._parameter_problem(parameters, context)
-        if problem is not None:
-            raise QgsProcessingException(problem)
         output_files = check_outputs(self, parameters, context, sinks=(self.OUTPUT,), files=(self.OUTPUT_REPORT,))
         method = self.parameterAsEnum(parameters, self.METHOD, context)
         points = read_point_values(self, parameters, context, feedback, self.INPUT, None, self.WORK_CRS)

@@ -245,12 +245,12 @@ class KFunctionAlgorithm(SpatialPrivacyAlgorithm):
         self.addOutput(QgsProcessingOutputNumber(self.MISE, tr("MISE of the synthetic K-function")))
         self.addOutput(QgsProcessingOutputNumber(self.N_POINTS, tr("Number of input points")))
 
-    def checkParameterValues(self, parameters, context):  # noqa: N802 (QGIS API name)
+    def parameter_problem(self, parameters, context) -> str | None:
         try:
             parse_radii(self.parameterAsString(parameters, self.RADII, context))
         except QgsProcessingException as error:
-            return False, error.args[0] if error.args else str(error)
-        return super().checkParameterValues(parameters, context)
+            return error.args[0] if error.args else str(error)
+        return None
 
     # -- inputs ---------------------------------------------------------------------------------
 

@@ -129,3 +129,35 @@ def cancel_after():
                 self.cancel()
 
     return CancelAfter
+
+
+@pytest.fixture
+def one_step_model():
+    """``one_step_model(alg_id, statics)``: a graphical model whose one child runs ``alg_id`` on the model input
+    ``pts`` with the static parameter values ``statics``; the child's OUTPUT is the model output ``c:o``. For the
+    checks that must also hold inside models (QGIS does not call checkParameterValues for child algorithms)."""
+    from qgis.core import (
+        QgsProcessingModelAlgorithm,
+        QgsProcessingModelChildAlgorithm,
+        QgsProcessingModelChildParameterSource,
+        QgsProcessingModelOutput,
+        QgsProcessingModelParameter,
+        QgsProcessingParameterFeatureSource,
+    )
+
+    def build(alg_id: str, statics: dict):
+        model = QgsProcessingModelAlgorithm("one step", "tests")
+        model.addModelParameter(QgsProcessingParameterFeatureSource("pts", "pts"), QgsProcessingModelParameter("pts"))
+        source = QgsProcessingModelChildParameterSource
+        child = QgsProcessingModelChildAlgorithm(alg_id)
+        child.setChildId("c")
+        child.addParameterSources("INPUT", [source.fromModelParameter("pts")])
+        for key, value in statics.items():
+            child.addParameterSources(key, [source.fromStaticValue(value)])
+        out = QgsProcessingModelOutput("o", "o")
+        out.setChildOutputName("OUTPUT")
+        child.setModelOutputs({"o": out})
+        model.addChildAlgorithm(child)
+        return model
+
+    return build

@@ -609,20 +609,13 @@ def test_risks_do_not_depend_on_how_persons_are_blocked(loglinear, monkeypatch, 
     assert min(persons) <= 3 < x.size and (max(persons) <= 3 if estimate else max(persons) == x.size)
 
 
-def test_homogeneous_risk_is_an_area_ratio_on_a_window_with_a_hole():
-    # constant intensity: the intruder's density is uniform on its support, whatever the posterior
-    import shapely.geometry as shapely_geometry  # a project dependency: must fail, not skip, if missing
-
-    outer, hole = [(0, 0), (10, 0), (10, 8), (0, 8)], [(3, 3), (6, 3), (7, 5), (3, 6)]
-    window = Window.from_polygons([(outer, [hole])])
-    poly = shapely_geometry.Polygon(outer, [hole])
-    mesh = triangulate(window, 0.5)
+def homogeneous_draws(window, max_edge: float, size: int) -> risk.IntensityDraws:
+    """``size`` draws of a constant intensity (a random intercept, no field) on a mesh of the window."""
+    mesh = triangulate(window, max_edge)
     quad = quadrature(mesh, window)
-    rng = np.random.default_rng(2)
-    size = 30
-    draws = risk.IntensityDraws(
+    return risk.IntensityDraws(
         mesh,
-        rng.normal(0, 1, (size, 1)),
+        np.random.default_rng(2).normal(0, 1, (size, 1)),
         np.zeros((size, mesh.n_nodes)),
         (),
         None,
@@ -631,6 +624,17 @@ def test_homogeneous_risk_is_an_area_ratio_on_a_window_with_a_hole():
         np.ones((quad.x.size, 1)),
         np.zeros(quad.x.size),
     )
+
+
+def test_homogeneous_risk_is_an_area_ratio_on_a_window_with_a_hole():
+    # constant intensity: the intruder's density is uniform on its support, whatever the posterior
+    import shapely.geometry as shapely_geometry  # a project dependency: must fail, not skip, if missing
+
+    outer, hole = [(0, 0), (10, 0), (10, 8), (0, 8)], [(3, 3), (6, 3), (7, 5), (3, 6)]
+    window = Window.from_polygons([(outer, [hole])])
+    poly = shapely_geometry.Polygon(outer, [hole])
+    size = 30
+    draws = homogeneous_draws(window, 0.5, size)
     x, y = np.array([0.5, 2.6, 6.5]), np.array([0.4, 4.0, 4.0])
     xs, ys = np.array([0.9, 2.2, 6.9]), np.array([0.1, 4.3, 3.6])
     rp, rr = 0.8, 0.5
@@ -659,20 +663,7 @@ def test_radial_risk_of_points_kept_inside_matches_a_simulation_of_the_intruder(
     point lands within h of s_dagger, the share within rr of s_k estimates the risk (approximate Bayesian
     computation). The paper's formula, for the unclipped mechanism, is about half of it at a corner."""
     window = Window.rectangle(0, 0, 1, 1)
-    mesh = triangulate(window, 0.25)
-    quad = quadrature(mesh, window)
-    size = 20
-    draws = risk.IntensityDraws(
-        mesh,
-        np.random.default_rng(2).normal(0, 1, (size, 1)),
-        np.zeros((size, mesh.n_nodes)),
-        (),
-        None,
-        quad.proj,
-        quad.weights,
-        np.ones((quad.x.size, 1)),
-        np.zeros(quad.x.size),
-    )
+    draws = homogeneous_draws(window, 0.25, 20)
     rp, rr, h = 0.2, 0.05, 0.01
     s_dagger = np.array([0.05, 0.05])
     people = np.array([[0.02, 0.03], [0.12, 0.06], [0.15, 0.17]])  # corner, near an edge, interior-ish

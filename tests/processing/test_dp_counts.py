@@ -415,23 +415,13 @@ def test_graphical_model_and_batch(areas, areas_table, tmp_path):
     assert re.search(r"95 groups", feedback.textLog())
 
 
-def test_in_a_model_a_prior_from_the_count_field_is_still_refused(areas, tmp_path):
+def test_in_a_model_a_prior_from_the_count_field_is_still_refused(areas, tmp_path, one_step_model):
     """QGIS does not call checkParameterValues for a model's child algorithms: the run itself must refuse."""
-    model = QgsProcessingModelAlgorithm("dp counts misuse", "tests")
-    model.addModelParameter(QgsProcessingParameterFeatureSource("areas", "areas"), QgsProcessingModelParameter("areas"))
-    child = QgsProcessingModelChildAlgorithm(ALG)
-    child.setChildId("dp")
-    child.addParameterSources("INPUT", [QgsProcessingModelChildParameterSource.fromModelParameter("areas")])
     statics = {"COUNT_FIELD": "unemployed", "POPULATION_FIELD": "dwellings", "EXPECTED_FIELD": "unemployed"}
-    for key, value in {**statics, "RESCALE_PRIOR": False, "SEED": 1}.items():
-        child.addParameterSources(key, [QgsProcessingModelChildParameterSource.fromStaticValue(value)])
-    out = QgsProcessingModelOutput("synthetic", "synthetic")
-    out.setChildOutputName("OUTPUT")
-    child.setModelOutputs({"synthetic": out})
-    model.addChildAlgorithm(child)
+    model = one_step_model(ALG, {**statics, "RESCALE_PRIOR": False, "SEED": 1})
     feedback = QgsProcessingFeedback()
     with pytest.raises(QgsProcessingException):  # the model reports "Error encountered while running <child>"
-        processing.run(model, {"areas": areas, "dp:synthetic": str(tmp_path / "out" / "model.gpkg")}, feedback=feedback)
+        processing.run(model, {"pts": areas, "c:o": str(tmp_path / "out" / "model.gpkg")}, feedback=feedback)
     assert "EXPECTED_FIELD: 'unemployed' is the count field" in feedback.textLog()
     assert not (tmp_path / "out").exists()
 

@@ -494,34 +494,14 @@ def test_cancel_while_points_are_written_finishes_the_layer_and_says_so(tmp_path
     assert "it was finished so that no half-written layer is left" in feedback.textLog()
 
 
-def test_a_model_child_with_a_count_above_the_maximum_is_refused(snow, tmp_path):
+def test_a_model_child_with_a_count_above_the_maximum_is_refused(snow, tmp_path, one_step_model):
     """QGIS checks parameter ranges for the dialog, processing.run and qgis_process, not for a model's child
     algorithms: the algorithms check again before they run (a COUNT of 1.5 million had been written)."""
-    from qgis.core import (
-        QgsProcessingModelAlgorithm,
-        QgsProcessingModelChildAlgorithm,
-        QgsProcessingModelChildParameterSource,
-        QgsProcessingModelOutput,
-        QgsProcessingModelParameter,
-        QgsProcessingParameterFeatureSource,
-    )
-
-    model = QgsProcessingModelAlgorithm("count misuse", "tests")
-    model.addModelParameter(QgsProcessingParameterFeatureSource("pts", "pts"), QgsProcessingModelParameter("pts"))
-    child = QgsProcessingModelChildAlgorithm("spatialprivacy:synthesizelgcp")
-    child.setChildId("c")
-    source = QgsProcessingModelChildParameterSource
-    child.addParameterSources("INPUT", [source.fromModelParameter("pts")])
-    for key, value in {"MODEL": snow["model"], "METHOD": 2, "COUNT": 1_500_000}.items():
-        child.addParameterSources(key, [source.fromStaticValue(value)])
-    out = QgsProcessingModelOutput("o", "o")
-    out.setChildOutputName("OUTPUT")
-    child.setModelOutputs({"o": out})
-    model.addChildAlgorithm(child)
+    model = one_step_model("spatialprivacy:synthesizelgcp", {"MODEL": snow["model"], "METHOD": 2, "COUNT": 1_500_000})
     feedback = QgsProcessingFeedback()
     with pytest.raises(QgsProcessingException):
         processing.run(model, {"pts": snow["deaths"], "c:o": str(tmp_path / "out" / "s.gpkg")}, feedback=feedback)
-    assert "COUNT" in feedback.textLog() and not (tmp_path / "out").exists()
+    assert "Incorrect parameter value for COUNT" in feedback.textLog() and not (tmp_path / "out").exists()
 
 
 def test_progress_moves_while_many_synthetic_points_are_written(snow, tmp_path):
