@@ -501,13 +501,31 @@ def check_distinct_outputs(outputs: dict) -> None:
         path, layer = destination if isinstance(destination, tuple) else output_target(destination)
         if not path:
             continue
-        key = os.path.realpath(path)
-        for other, other_layer in seen.get(key, []):
-            if layer is None or other_layer is None or layer == other_layer:
-                raise QgsProcessingException(
-                    _tr("{0}: writes the same file as {1} ({2}); choose another file.").format(parameter, other, path)
-                )
-        seen.setdefault(key, []).append((parameter, layer))
+        keys = {os.path.realpath(file) for file in written_files(path)}
+        for key in keys:
+            for other, other_layer in seen.get(key, []):
+                if layer is None or other_layer is None or layer == other_layer:
+                    raise QgsProcessingException(
+                        _tr("{0}: writes the same file as {1} ({2}); choose another file.").format(
+                            parameter, other, key
+                        )
+                    )
+        for key in keys:
+            seen.setdefault(key, []).append((parameter, layer))
+
+
+# Files a format writes beside the one named: a Shapefile's attribute table (.dbf) is a file of its own, so
+# ``pub.shp`` and ``pub.dbf`` as two outputs would give the publishable points the other output's columns.
+_SIDECARS = {
+    ".shp": (".shx", ".dbf", ".prj", ".cpg", ".qix", ".qpj"),
+    ".tab": (".dat", ".map", ".id", ".ind"),
+}
+
+
+def written_files(path: str) -> list[str]:
+    """``path`` and the files its format writes beside it (a Shapefile's ``.shx``, ``.dbf``, ``.prj``...)."""
+    stem, ext = os.path.splitext(path)
+    return [path, *(stem + sidecar for sidecar in _SIDECARS.get(ext.lower(), ()))]
 
 
 def write_html_report(path: str, title: str, sections: list[tuple[str, object]]) -> None:

@@ -473,6 +473,13 @@ def test_bad_input_is_refused_and_nothing_is_written(enterprises, tmp_path, make
             {"OUTPUT": "pub.txt.gxt", "CONFIDENTIAL_OUTPUT": "pub.txt"},
             r"CONFIDENTIAL_OUTPUT: writes the same file as OUTPUT",
         ),
+        # a Shapefile is several files: "pub.SHP" writes pub.dbf too, so the confidential columns would become
+        # the attribute table of the publishable pub.shp; a report named pub.dbf would replace that table
+        (
+            {"OUTPUT": "pub.shp", "CONFIDENTIAL_OUTPUT": "pub.SHP"},
+            r"CONFIDENTIAL_OUTPUT: writes the same file as OUTPUT \(.*pub\.(shx|dbf|prj|cpg|qix|qpj)\)",
+        ),
+        ({"OUTPUT": "pub.shp", "REPORT": "pub.dbf"}, r"REPORT: writes the same file as OUTPUT"),
         # the dialog's "append a layer to a GeoPackage" form, then the whole file overwritten by another output
         (
             {"OUTPUT": "ogr:dbname='{out}/p.gpkg' table=\"pub\"", "CONFIDENTIAL_OUTPUT": "p.gpkg"},
