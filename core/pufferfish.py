@@ -213,17 +213,19 @@ def clamp_limits(settings: PufferfishSettings, values: np.ndarray) -> ClampLimit
     return ClampLimits(lower_t, upper_t, lam, lower_t / lam, lam * upper_t, settings.bounds_from_data)
 
 
-def delta_max(settings: PufferfishSettings, scale: np.ndarray, limits: ClampLimits) -> np.ndarray:
+def delta_max(settings: PufferfishSettings, step: np.ndarray, scale: np.ndarray, limits: ClampLimits) -> np.ndarray:
     """Per-cell upper bound on delta of mechanism B.
 
     Absolute (Theorem 4.4): ``e^epsilon * P(X <= -gamma)``; relative (Corollary 4.5):
-    ``e^epsilon * P(Y <= -ln lambda)``, for X, Y Laplace with the cell's ``scale``.
+    ``e^epsilon * P(Y <= -ln lambda)``, where X, Y is the noise actually added: the grid mechanism's
+    ``step * Z`` (:func:`.mechanisms.grid_laplace`, with the cell's ``step`` and ``scale``) plus the rounding of
+    the true mean to the grid, at most ``step / 2``; so ``P(step * Z <= -gamma + step / 2)`` bounds it.
     """
     if settings.error_model == ErrorModel.ABSOLUTE:
         threshold = -limits.margin
     else:
         threshold = -math.log(limits.margin)
-    return math.exp(settings.epsilon) * mechanisms.laplace_cdf(threshold, scale)
+    return math.exp(settings.epsilon) * mechanisms.grid_laplace_cdf(threshold + 0.5 * step, step, scale)
 
 
 def _finite_positive(log_value: np.ndarray) -> np.ndarray:
@@ -237,9 +239,9 @@ class PufferfishGrid:
 
     Publishable attributes (one entry per published cell, ordered by row then column):
         ix, iy: cell column and row in ``spec``; count: contributors n;
-        value: the published statistic (relative error: the noisy geometric mean); noise_scale: Laplace
-        scale b of the noise on the published statistic (absolute error, value units) or of the
-        log-multiplier Y (relative);
+        value: the published statistic (relative error: the noisy geometric mean); noise_scale: scale of
+        the noise on the published statistic (absolute error, value units) or of the log-multiplier Y
+        (relative): the grid Laplace mechanism's (:func:`.mechanisms.grid_laplace`), 65/64 of Theorem 3.1's b;
         delta_max: per-cell delta bound (0 for the unbounded mechanism, which is pure epsilon);
         delta: the grid bound Delta (max of delta_max, 0 if nothing is published);
         limits: clamp limits of mechanism B (``None`` if unbounded); suppressed_cells: occupied
@@ -247,7 +249,8 @@ class PufferfishGrid:
 
     CONFIDENTIAL attributes (never publish): ``true_value`` (the statistic without noise: the arithmetic
     mean or total for absolute error, the geometric mean for relative error) and
-    ``noise`` (the Laplace draw: X on the mean for absolute error, Y for relative error).
+    ``noise`` (the noise added, rounding to the grid included: X on the mean for absolute error, Y on the
+    log of the geometric mean for relative error).
     """
 
     spec: GridSpec
@@ -322,16 +325,25 @@ def pufferfish_grid(
     report(progress, 0.85, f"Adding noise to {len(stats)} cells")
     count = stats.count
     true_mean = _finite_positive(stats.mean) if relative else stats.mean
-    scale = noise_scale(settings, count) if len(stats) else np.zeros(0)
-    noise = mechanisms.laplace(rng, scale) if len(stats) else np.zeros(0)
+    # Theorem 3.1's Laplace noise of scale b = sensitivity / epsilon, released on a grid of sensitivity / 64
+    # (mechanisms.grid_laplace: doubles "true + Laplace" leak through their low bits, Mironov 2012)
+    sensitivity = noise_scale(settings, count) * settings.epsilon
+    try:
+        release = mechanisms.grid_laplace(rng, stats.mean, sensitivity, settings.epsilon) if len(stats) else None
+    except ValueError as error:  # a mean more than 2**52 grid steps (sensitivity / 64) from 0
+        raise ParameterError(
+            "values", f"{error}: the values are too large for the interval c; rescale them or raise c"
+        ) from None
+    scale = release.scale if release is not None else np.zeros(0)
+    noise = release.published - stats.mean if release is not None else np.zeros(0)
     if relative:
         # Corollary 3.2 as its proof gives it: exp(mean(log t_i) + Y), the geometric mean times e^Y
-        mean = _finite_positive(stats.mean + noise)
+        mean = _finite_positive(release.published) if release is not None else np.zeros(0)
     else:
-        mean = true_mean + noise  # Theorem 3.1
+        mean = release.published if release is not None else np.zeros(0)  # Theorem 3.1
     if limits is not None:
         mean = np.clip(mean, limits.lower, limits.upper)  # eq. (15)
-        dmax = delta_max(settings, scale, limits) if len(stats) else np.zeros(0)
+        dmax = delta_max(settings, release.step, scale, limits) if release is not None else np.zeros(0)
     else:
         dmax = np.zeros_like(scale)
     if settings.statistic == Statistic.TOTAL:  # absolute error only (PufferfishSettings refuses it for relative)

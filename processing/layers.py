@@ -49,21 +49,40 @@ def _geometries_in(alg, parameters, name: str, context, work_crs, polygons_only:
 
 
 def read_window(alg, parameters, name: str, context, work_crs):
-    """The polygons of a polygon layer as a core ``Window`` (``None`` if the parameter is empty)."""
+    """The polygons of a polygon layer as a core ``Window`` (``None`` if the parameter is empty).
+
+    The features are dissolved into one area first: overlapping polygons would otherwise count their overlap
+    twice in the window's area and leave it outside by the even-odd rule. An invalid polygon is refused whatever
+    the context's invalid-geometry setting (skipping it would silently shrink the window, using it as is would
+    give a wrong area)."""
+    from qgis.core import QgsGeometry, QgsProcessingFeatureSource
+
     from ..core.errors import ParameterError
     from ..core.window import Window
 
     if parameters.get(name) in (None, ""):
         return None
     source, request = _geometries_in(alg, parameters, name, context, work_crs, polygons_only=True)
-    polygons = []
-    for feature in source.getFeatures(request):
+    geometries = []
+    for feature in source.getFeatures(request, QgsProcessingFeatureSource.FlagSkipGeometryValidityChecks):
         geom = feature.geometry()
         if geom.isNull() or geom.isEmpty():
             continue
         if geom.constGet().hasCurvedSegments():
-            geom = geom.segmentize() if hasattr(geom, "segmentize") else geom
-        parts = geom.asMultiPolygon() if geom.isMultipart() else [geom.asPolygon()]
+            geom = QgsGeometry(geom.constGet().segmentize())
+        errors = geom.validateGeometry(QgsGeometry.ValidatorGeos)
+        if errors:
+            raise QgsProcessingException(
+                tr(
+                    "{0}: the polygon of feature {1} is not valid ({2}); repair it first, e.g. with "
+                    "Vector geometry ▸ Fix geometries."
+                ).format(name, feature.id(), errors[0].what())
+            )
+        geometries.append(geom)
+    area = QgsGeometry.unaryUnion(geometries) if geometries else QgsGeometry()
+    polygons = []
+    if not area.isNull():
+        parts = area.asMultiPolygon() if area.isMultipart() else [area.asPolygon()]
         for part in parts:
             if part:
                 polygons.append(([(p.x(), p.y()) for p in part[0]], [[(p.x(), p.y()) for p in h] for h in part[1:]]))

@@ -258,8 +258,11 @@ class PufferfishGridAlgorithm(SpatialPrivacyAlgorithm):
         self.add(
             QgsProcessingParameterFeatureSink(self.OUTPUT, tr("Pufferfish grid"), SOURCE_POLYGON),
             tr(
-                "Publishable grid: cell_id, n, value (the published statistic), noise_scale (Laplace scale of the "
-                "noise: value units for absolute error, log scale for relative) and delta_max (0 unless bounded)."
+                "Publishable grid: cell_id, n, value (the published statistic), noise_scale (scale of the "
+                "noise: value units for absolute error, log scale for relative) and delta_max (0 unless bounded). "
+                "The noise is Laplace noise on a grid of 1/64 of the sensitivity 4c/n (the mean rounded to the grid, "
+                "plus whole steps of two-sided geometric noise), so no low-order bits of a float carry the true "
+                "value (Mironov 2012); noise_scale is 65/64 of the thesis's 4c/(nε) to pay for the rounding."
             ),
         )
         self.add(
@@ -278,7 +281,8 @@ class PufferfishGridAlgorithm(SpatialPrivacyAlgorithm):
                 False,
             ),
             tr(
-                "For the analyst only, off by default: true_value, noise (the Laplace draw) and error "
+                "For the analyst only, off by default: true_value, noise (the noise added, rounding included) and "
+                "error "
                 "(published − true) per cell. Publishing it undoes the protection."
             ),
         )
@@ -415,7 +419,15 @@ class PufferfishGridAlgorithm(SpatialPrivacyAlgorithm):
         report_path = self.parameterAsFileOutput(parameters, self.REPORT, context)
         report = self._report(grid, field_name, seed, len(points.x)) if report_path else None
         ensure_folders(output_files)
-        if grid.delta >= 1:
+        if grid.limits is not None and grid.limits.from_data:
+            feedback.pushWarning(
+                self.tr(
+                    "{0}: the map is NOT private. The clamp limits come from the smallest and largest value, which "
+                    "can be read back from it, so no ε holds for whoever has them; fix the bounds from public "
+                    "knowledge before publishing."
+                ).format(self.BOUNDS_FROM_DATA)
+            )
+        elif grid.delta >= 1:
             feedback.pushWarning(self.tr("Δ = {0:.3g} ≥ 1: the thesis's δ bound says nothing here.").format(grid.delta))
         results = self._write_grid(parameters, context, feedback, grid, points, field_name)
         if raster is not None:
@@ -538,9 +550,12 @@ class PufferfishGridAlgorithm(SpatialPrivacyAlgorithm):
                 "figure."
             ).format(grid.delta, tr("Theorem 4.4") if absolute else tr("Corollary 4.5"))
             if grid.limits is not None and grid.limits.from_data:
-                guarantee += " " + tr(
-                    "Here the bounds were derived from the data, so the smallest and largest value are not protected."
-                )
+                guarantee = tr(
+                    "None. The clamp limits were derived from the data (BOUNDS_FROM_DATA): the smallest and largest "
+                    "value can be read back from the map, and Pufferfish privacy must hold for every person under "
+                    "every prior, so no ε holds for this map. ε = {0:g} only sets the noise. Fix the bounds from "
+                    "public knowledge for a release."
+                ).format(s.epsilon)
         rows = [
             (tr("Value field"), field_name),
             (tr("Points"), n_points),

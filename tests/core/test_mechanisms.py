@@ -74,6 +74,63 @@ def _random_draws_outside_mechanisms(source: str) -> list[str]:
     return found
 
 
+# -- the Laplace mechanism on a grid (what gets published) ---------------------------------------------------
+
+
+def test_grid_laplace_noise_is_two_sided_geometric():
+    """The integer noise Z = published/step - k has P(Z = z) = (1 - r)/(1 + r) r^|z|, r = e^(-eps/(steps+1)):
+    a chi-square goodness-of-fit test over the central values, the tails pooled."""
+    rng = np.random.default_rng(4)
+    eps, steps, n = 0.7, 8, 100_000
+    value = np.full(n, 12.3)
+    out = mechanisms.grid_laplace(rng, value, 2.0, eps, steps=steps)
+    step = 2.0 / steps
+    z = np.rint(out.published / step) - np.rint(12.3 / step)
+    r = np.exp(-eps / (steps + 1))
+    edges = np.arange(-40, 41)
+    pmf = (1 - r) / (1 + r) * r ** np.abs(edges)
+    tail = r**41 / (1 + r)  # P(Z <= -41) = P(Z >= 41)
+    observed = [np.sum(z < -40), *[np.sum(z == e) for e in edges], np.sum(z > 40)]
+    expected = n * np.array([tail, *pmf, tail])
+    assert expected.sum() == pytest.approx(n, rel=1e-12)
+    assert stats.chisquare(observed, expected).pvalue > ALPHA
+    assert out.scale[0] == pytest.approx(step * (steps + 1) / eps, rel=1e-12)
+
+
+def test_grid_laplace_publishes_only_grid_points_so_neighbours_share_every_output():
+    """Mironov's attack needs outputs that one value can produce and its neighbour cannot. On the grid, every
+    output is a whole number of steps, and two values at most one sensitivity apart round to grid indices at
+    most steps + 1 apart, which bounds the pmf ratio at every output by e^eps."""
+    rng = np.random.default_rng(5)
+    sensitivity, steps = 200.0, 64
+    a = mechanisms.grid_laplace(rng, np.full(50_000, 1000.0), sensitivity, 1.0).published
+    b = mechanisms.grid_laplace(rng, np.full(50_000, 1150.0), sensitivity, 1.0).published
+    for out in (a, b):
+        index = out / (sensitivity / steps)
+        assert np.allclose(index, np.rint(index), rtol=0, atol=1e-6)
+    values = rng.uniform(-1e6, 1e6, 100_000)
+    moved = values + sensitivity * rng.uniform(-1.0, 1.0, values.size)
+    step = sensitivity / steps
+    assert np.max(np.abs(np.rint(values / step) - np.rint(moved / step))) <= steps + 1
+
+
+def test_grid_laplace_cdf_against_draws():
+    rng = np.random.default_rng(6)
+    out = mechanisms.grid_laplace(rng, np.zeros(50_000), 1.0, 0.5, steps=4)
+    for x in (-20.0, -3.3, -0.25, 0.0, 0.1, 2.0, 7.5):
+        p = float(mechanisms.grid_laplace_cdf(x, out.step[0], out.scale[0]))
+        assert abs(np.mean(out.published <= x) - p) < 4 * np.sqrt(p * (1 - p) / out.published.size) + 1e-12
+
+
+@pytest.mark.parametrize(
+    ("value", "sensitivity", "epsilon"),
+    [(np.nan, 1.0, 1.0), (1.0, 0.0, 1.0), (1.0, 1.0, 0.0), (1.0, 1.0, np.inf), (1e18, 1.0, 1.0)],
+)
+def test_grid_laplace_refuses_bad_input(value, sensitivity, epsilon):
+    with pytest.raises(ValueError):
+        mechanisms.grid_laplace(np.random.default_rng(0), np.array([value]), sensitivity, epsilon)
+
+
 def test_every_random_draw_of_the_core_goes_through_this_module():
     """The architecture's audit rule: all randomness of the core is drawn in core/mechanisms.py."""
     from pathlib import Path

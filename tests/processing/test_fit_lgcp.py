@@ -153,6 +153,66 @@ def test_window_with_a_hole_and_duplicates_are_handled(tmp_path):
     assert any("3 points share their location" in m for m in messages)
 
 
+def polygon_layer(*wkts, crs="EPSG:28992"):
+    layer = QgsVectorLayer(f"Polygon?crs={crs}", "win", "memory")
+    features = []
+    for wkt in wkts:
+        f = QgsFeature()
+        f.setGeometry(QgsGeometry.fromWkt(wkt))
+        features.append(f)
+    layer.dataProvider().addFeatures(features)
+    return layer
+
+
+def test_overlapping_window_polygons_are_dissolved(tmp_path):
+    """Two squares overlapping in a 200 x 1000 strip: the window is their union (area 1000 x 1800), so the
+    quadrature weights sum to that area, not to the 2 x 1000^2 of the two features, and points in the overlap
+    are inside (the even-odd rule on two raw rings would put them outside)."""
+    window = polygon_layer(
+        "POLYGON((0 0, 1000 0, 1000 1000, 0 1000, 0 0))", "POLYGON((800 0, 1800 0, 1800 1000, 800 1000, 800 0))"
+    )
+    coords = (
+        spread(40, lo=50.0, hi=950.0)
+        + [(900.0, 500.0), (850.0, 300.0)]
+        + [(x + 850.0, y) for x, y in spread(20, seed=1, lo=100.0, hi=900.0)]
+    )
+    result = processing.run(
+        ALG,
+        {
+            "INPUT": memory_points(coords),
+            "WINDOW": window,
+            "DRAWS": 50,
+            "SEED": 3,
+            "OUTPUT_MODEL": str(tmp_path / "m.npz"),
+        },
+    )
+    from spatial_privacy.core.lgcp import Posterior
+
+    posterior = Posterior.load(result["OUTPUT_MODEL"])
+    assert posterior.int_weights.sum() == pytest.approx(1800 * 1000, rel=1e-9)
+
+
+def test_an_invalid_window_polygon_is_refused_even_when_invalid_geometries_are_skipped(tmp_path):
+    """With "skip invalid geometries" QGIS would drop the self-intersecting polygon and fit in the other square
+    alone, silently: the window must be refused, naming the parameter."""
+    from qgis.core import QgsFeatureRequest, QgsProcessingContext
+
+    window = polygon_layer(
+        "POLYGON((0 0, 1000 0, 1000 1000, 0 1000, 0 0))",
+        "POLYGON((1000 0, 2000 1000, 2000 0, 1000 1000, 1000 0))",  # a bow tie
+    )
+    for check in (QgsFeatureRequest.GeometrySkipInvalid, QgsFeatureRequest.GeometryNoCheck):
+        context = QgsProcessingContext()
+        context.setInvalidGeometryCheck(check)
+        with pytest.raises(QgsProcessingException, match=r"WINDOW: the polygon of feature 2 is not valid"):
+            processing.run(
+                ALG,
+                {"INPUT": memory_points(spread(30)), "WINDOW": window, "OUTPUT_MODEL": str(tmp_path / "m.npz")},
+                context=context,
+            )
+    assert list(tmp_path.iterdir()) == []
+
+
 @pytest.mark.parametrize(
     "make, pattern",
     [
