@@ -581,7 +581,7 @@ def _sample_sets(total, leaves, left, right, lo, hi, offsets, values, uniforms, 
     nodes = lo.size
     root = nodes - 1
     sums = np.empty(nodes, np.int64)
-    weights = np.empty(total + 1, np.float64)
+    weights = np.empty(np.max(hi - lo) + 1, np.float64)  # a split's choices: at most its left child's range
     for row in range(uniforms.shape[0]):
         sums[root] = total
         for node in range(root, leaves - 1, -1):
@@ -715,7 +715,7 @@ class Release:
     """Synthetic counts and what may be said about them.
 
     Attributes:
-        synthetic: ``(L, I)`` int32 synthetic counts; every row sums to the public total.
+        synthetic: ``(L, I)`` int64 synthetic counts; every row sums to the public total.
         calibration: the public priors and settings.
         outside: how many true counts fell outside ``[L_i, U_i]`` (CONFIDENTIAL, informational).
     """
@@ -758,7 +758,7 @@ def synthesize(
         cal.total,
         progress=scaled(progress, 0.0, 0.2),
     )
-    out = np.empty((sets, cal.groups), dtype=np.int32)
+    out = np.empty((sets, cal.groups), dtype=np.int64)
     for start in range(0, sets, chunk):
         stop = min(sets, start + chunk)
         report(progress, 0.2 + 0.8 * start / sets, f"Synthetic data sets {start + 1}-{stop} of {sets}")

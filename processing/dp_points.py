@@ -102,10 +102,11 @@ class DPPointsAlgorithm(SpatialPrivacyAlgorithm):
                 "pattern only.</li>"
                 "<li><b>LGCP</b> (Section 3.3.1, Theorem 3.8): a log-Gaussian Cox process on a right-triangle "
                 "lattice of knots, with a Gaussian covariance whose ratio σ/l is fixed by the privacy condition; "
-                "one draw of the fitted field, then a Poisson process from it. The theorem is proven for an exact "
-                "posterior draw; the draw here comes from a fast (Laplace) approximation of the posterior, for "
-                "which the stated (ε, δ) is <b>nominal, not proven</b> (Kim &amp; Lim's own draws come from a "
-                "finite MCMC chain, which is not exact either).</li>"
+                "one draw of the fitted field, then a Poisson process from it. The theorem is stated for an exact "
+                "posterior draw, and even there its proof has gaps (a bound that must hold for every β, and the "
+                "bad event's probability taken under the prior rather than the posterior); the draw here comes from "
+                "a fast (Laplace) approximation of the posterior. The stated (ε, δ) is therefore <b>nominal, not "
+                "proven</b> (Kim &amp; Lim's own draws come from a finite MCMC chain, not exact either).</li>"
                 "<li><b>Laplace</b> (Section 3.3.2, Theorem 3.10): points per grid cell divided by the cell area, "
                 "plus Laplace noise, clamped at 0; then a Poisson process with that intensity. Pure ε-differential "
                 "privacy (δ = 0) for every α. At small ε the noise in empty cells creates many points; a share of ε "
@@ -366,7 +367,9 @@ class DPPointsAlgorithm(SpatialPrivacyAlgorithm):
         progress = FeedbackProgress(feedback, 30.0, 95.0)
         try:
             if method == KERNEL:
-                release = self._kernel(parameters, context, x, y, domain, rng, epsilon, delta, alpha, progress)
+                release = self._kernel(
+                    parameters, context, x, y, domain, rng, epsilon, delta, alpha, progress, feedback
+                )
             elif method == LGCP:
                 release = self._lgcp(parameters, context, x, y, domain, rng, epsilon, delta, alpha, progress)
             else:
@@ -438,11 +441,22 @@ class DPPointsAlgorithm(SpatialPrivacyAlgorithm):
                 self.tr("{0} is not used by the {1} method.").format(self.TOTAL_SHARE, METHOD_KEYS[method])
             )
 
-    def _kernel(self, parameters, context, x, y, domain, rng, epsilon, delta, alpha, progress):
+    def _kernel(self, parameters, context, x, y, domain, rng, epsilon, delta, alpha, progress, feedback):
         from ..core.progress import scaled
+        from ..core.synthesis.domain import MIN_KERNEL_MASS
         from ..core.synthesis.kernel import calibrate_kernel, synthesize_kernel
 
         calibration = calibrate_kernel(x.size, epsilon, delta, alpha, domain, progress=scaled(progress, 0.0, 0.85))
+        h = self._optional(parameters, self.BANDWIDTH, context) or calibration.h
+        narrowest = domain.narrowest_mass(h) if math.isfinite(h) and h > 0 else 1.0  # window, bandwidth: public
+        if narrowest < MIN_KERNEL_MASS:
+            feedback.pushWarning(
+                self.tr(
+                    "A corner of the window keeps only {0:.2g} of a kernel of bandwidth {1:.6g} inside it (a spike or "
+                    "a corridor far narrower than the bandwidth). A point there needs about {2:.2g} draws; the run "
+                    "may be slow (it can be cancelled). Simplifying the window avoids it."
+                ).format(narrowest, h, 1.0 / max(narrowest, 1e-300))
+            )
         synthesis = synthesize_kernel(
             x,
             y,
@@ -563,9 +577,10 @@ class DPPointsAlgorithm(SpatialPrivacyAlgorithm):
                 "({0:g}, {1:g})-differential privacy under the α-neighbourhood with α = {2:g} (Kim & Lim, Theorem "
                 "3.8): for any synthetic pattern, its probability changes by at most a factor e^ε between "
                 "neighbouring data sets, except with probability δ. {3} The number of points n = {4} is printed in "
-                "this report and is public under this guarantee. The theorem is proven for one exact draw from the "
-                "posterior; this tool draws from a fast (Laplace) approximation of it, for which the stated (ε, δ) "
-                "is nominal, not proven (Kim & Lim's own draws come from a finite MCMC chain, not exact either)."
+                "this report and is public under this guarantee. The theorem is stated for one exact draw from the "
+                "posterior, and its proof has gaps even there (a bound that must hold for every β; the bad event's "
+                "probability taken under the prior); this tool draws from a fast (Laplace) approximation of the "
+                "posterior. The stated (ε, δ) is therefore nominal, not proven."
             ).format(epsilon, cal.delta, cal.alpha, neighbourhood, n)
             calibration = [
                 (tr("Ratio R = σ/l"), f"{cal.ratio:.6g}"),

@@ -71,12 +71,11 @@ MAX_BOUND_CELLS = 30_000
 _MAX_LEVELS = 48
 #: Most base cells a grid partition may have (dense index arrays).
 MAX_GRID_CELLS = 4_000_000
-#: Kernel offspring whose parent keeps less than this share of its kernel inside the window are refused.
+#: Below this share of a kernel inside the window, drawing offspring by rejection gets slow (1 / share draws):
+#: :meth:`PlanarDomain.narrowest_mass` warns of it from public inputs.
 MIN_KERNEL_MASS = 1e-6
 #: Most candidate draws per rejection-sampling round.
 _ROUND_DRAWS = 1 << 21
-#: Most rejection-sampling rounds before giving up (a round accepts every pending draw with probability >= 0.77).
-_MAX_ROUNDS = 10_000
 
 _PHI0 = 1.0 / math.sqrt(2.0 * math.pi)  # phi(0): bound on h |grad c_h|
 _HESS = 2.0 * math.exp(-0.5) / math.sqrt(2.0 * math.pi)  # 2 phi(1): bound on h^2 ||Hess c_h||
@@ -440,7 +439,9 @@ class PlanarDomain:
             y_lines = np.linspace(ymin, ymax, ny + 1)
             nominal = (xmax - xmin) / nx * (ymax - ymin) / ny
         area = _clipped_cell_areas(self._edges, x_lines, y_lines)
-        keep = area > 1e-9 * nominal
+        keep = area > 1e-9 * min(nominal, self.window.area)  # a cell larger than the whole window is no sliver
+        if not keep.any():
+            raise ParameterError("cell_size", "no cell overlaps the window by more than a sliver; use smaller cells")
         ix, iy = np.nonzero(keep)
         cell_area = area[ix, iy]
         region, merged, notes = _merge_slivers(ix, iy, cell_area, min_cell_fraction * nominal, area.shape)
@@ -500,6 +501,14 @@ class PlanarDomain:
         """
         px, py = _as_xy(x, y)
         return self._mass_and_gradient(px, py, _check_h(h), gradient=False)[0]
+
+    def narrowest_mass(self, h: float) -> float:
+        """The smallest ``c_h`` at the window's vertices: a public indication (window and bandwidth only) of
+        whether some location keeps so little of its kernel inside that drawing its offspring is slow (below
+        ``MIN_KERNEL_MASS``: the tip of a spike or a corridor much narrower than ``h``). Not a bound over the
+        whole window; it only decides a warning."""
+        vertices = np.concatenate(self.window.rings)
+        return float(self.gaussian_mass(vertices[:, 0], vertices[:, 1], h).min())
 
     def gaussian_mass_gradient(self, x, y, h: float) -> tuple[np.ndarray, np.ndarray]:
         """``grad c_h(x) = -sum_edges n_e phi(d/h)/h [Phi(p_b/h) - Phi(p_a/h)]`` (divergence theorem), per point.
@@ -695,9 +704,11 @@ class PlanarDomain:
         accepted draw has density ``K_h(s - x_i) 1_S(s) / c_h(x_i)``. The expected number of draws per point is
         ``1 / c_h(x_i)``.
 
-        Raises:
-            ParameterError("bandwidth"): some ``c_h(x_i) < MIN_KERNEL_MASS`` (the point sits in a part of the
-                window far narrower than the bandwidth; rejection would need more than a million draws).
+        There is no limit on the draws: a refusal or a give-up when some ``c_h(x_i)`` is tiny would depend on one
+        confidential location (an alpha-neighbour just across the limit would get synthetic points instead of an
+        error: an unbounded privacy loss). A point in a part of the window far narrower than ``h`` costs about
+        ``1 / c_h(x_i)`` draws, reported as progress, and can be cancelled. :meth:`narrowest_mass` tells from
+        public inputs only whether that can happen.
 
         Returns:
             ``(x, y)`` of all draws, sorted by x then y (the order carries no information about the parents).
@@ -710,24 +721,15 @@ class PlanarDomain:
         parents = np.flatnonzero(counts > 0)
         if parents.size == 0:
             return np.empty(0), np.empty(0)
-        mass = self.gaussian_mass(px[parents], py[parents], h)
-        if np.any(mass < MIN_KERNEL_MASS):
-            raise ParameterError(
-                "bandwidth",
-                f"{int(np.sum(mass < MIN_KERNEL_MASS))} point(s) keep less than {MIN_KERNEL_MASS:g} of their kernel "
-                "inside the window (the bandwidth is far wider than the window, or a part of the window is much "
-                "narrower than it); use a smaller bandwidth, a larger epsilon or a smaller alpha, or simplify the "
-                "window",
-            )
+        # c_h > 0 inside the window; the floor only keeps 1.5 / mass finite for a mass that underflows
+        mass = np.maximum(self.gaussian_mass(px[parents], py[parents], h), 1e-300)
         parent = np.repeat(parents, counts[parents])
         accept = np.repeat(mass, counts[parents])
         pending = np.arange(parent.size)
         out_x = np.empty(parent.size)
         out_y = np.empty(parent.size)
         total = parent.size
-        for _ in range(_MAX_ROUNDS):
-            if pending.size == 0:
-                break
+        while pending.size:
             tries = np.minimum(np.ceil(1.5 / accept[pending]).astype(np.int64), _ROUND_DRAWS)
             budget = np.cumsum(tries)
             stop = max(1, int(np.searchsorted(budget, _ROUND_DRAWS, side="right")))
@@ -749,8 +751,6 @@ class PlanarDomain:
             out_y[batch[done]] = cy[first[done]]
             pending = np.concatenate([batch[~done], rest])
             report(progress, 1.0 - pending.size / total, "Drawing kernel offspring")
-        else:  # pragma: no cover - each round accepts a draw with probability >= 1 - exp(-1.5)
-            raise RuntimeError("rejection sampling of the kernel offspring did not finish")
         order = np.lexsort((out_y, out_x))
         return out_x[order], out_y[order]
 

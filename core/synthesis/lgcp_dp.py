@@ -235,9 +235,10 @@ class LGCPSynthesis:
             f"(one point moved by at most alpha; the number of points, {self.n}, is public) by Kim & Lim's "
             f"Theorem 3.8: "
             f"Gaussian covariance (p = 2) with sigma / l fixed at R = {c.ratio:.6g} over {c.pairs} triangle pairs "
-            f"within alpha. The theorem is proven for one exact draw from the posterior; this tool draws from the "
-            f"fast (Laplace) approximation of the posterior, for which (epsilon, delta) is nominal, not proven "
-            f"(Kim & Lim's own draws come from a finite NUTS chain, not exact either)."
+            f"within alpha. The theorem is stated for one exact draw from the posterior, and its proof has gaps even "
+            f"there (Lemma A.2 needs a bound for every beta; Appendix C takes the bad event's probability under the "
+            f"prior); this tool draws from the fast (Laplace) approximation of the posterior. (epsilon, delta) is "
+            f"nominal, not proven."
         )
 
 

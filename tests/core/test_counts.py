@@ -237,3 +237,18 @@ def test_summary_of_a_release_that_repeats_the_truth():
     assert summary.certified_epsilon <= 1.0 + 1e-9
     shifted = counts.Release(synthetic=np.tile(y[::-1], (3, 1)).astype(np.int32), calibration=cal, outside=0)
     assert counts.summarize(shifted, y, n).mean_abs_difference == pytest.approx(np.mean(np.abs(y[::-1] - y)))
+
+
+def test_a_total_beyond_32_bits_is_synthesised_exactly():
+    """A total of three billion (one huge group among small ones): the sampler's work space follows the groups'
+    bounds, not the total (it used to allocate total + 1 doubles: MemoryError near 1e9), and the counts are
+    64-bit (int32 would wrap above 2**31 - 1). Every set sums to the public total."""
+    y = np.array([1, 3, 0, 2, 4, 3_000_000_000 - 10])
+    n = np.array([100.0] * 5 + [1e11])
+    e = n * 0.03
+    e = e * y.sum() / e.sum()
+    cal = counts.calibrate(n, e, int(y.sum()), 1.0)
+    release = counts.synthesize(y, n, cal, 3, np.random.default_rng(2))
+    assert release.synthetic.dtype == np.int64
+    assert np.all(release.synthetic.sum(axis=1) == y.sum())
+    assert np.all(release.synthetic[:, -1] > 2**31)

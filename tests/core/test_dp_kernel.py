@@ -386,3 +386,24 @@ def test_bad_points_are_refused():
     with pytest.raises(ParameterError) as err:
         kernel.calibrate_kernel(1, 1.0, 0.9, 0.01, UNIT)  # P(Poisson(1) > 0) = 0.63 <= delta: k = 0
     assert err.value.parameter == "delta"
+
+
+def test_offspring_of_a_point_with_a_tiny_kernel_mass_are_drawn_not_refused():
+    """A refusal when c_h(x_i) is tiny would depend on one confidential location: an alpha-neighbour just across
+    the threshold gets synthetic points where the other data set got an error (an unbounded privacy loss). At
+    the far end of a corridor 1e-4 wide, c_h is about 1e-7 (a third of a million draws per offspring): the
+    offspring must still be drawn, exactly in the window, and the public warning figure must see the corridor."""
+    w = 1e-4
+    corridor = PlanarDomain(
+        Window.from_polygons(
+            [[(0, 0), (10, 0), (10, 5 - w / 2), (300, 5 - w / 2), (300, 5 + w / 2), (10, 5 + w / 2), (10, 10), (0, 10)]]
+        )
+    )
+    h = 60.0
+    tip = corridor.gaussian_mass(np.array([299.99]), np.array([5.0]), h)[0]
+    assert 1e-8 < tip < 1e-6  # about w / (h sqrt(2 pi)) / 2
+    sx, sy = corridor.sample_gaussian_offspring(
+        np.random.default_rng(1), np.array([299.99, 5.0]), np.array([5.0, 5.0]), h, np.array([2, 1])
+    )
+    assert sx.size == 3 and np.all(corridor.window.contains(sx, sy))
+    assert corridor.narrowest_mass(h) < 1e-6 <= UNIT.narrowest_mass(0.1)

@@ -329,3 +329,13 @@ def test_bad_input_names_the_parameter():
     with pytest.raises(ParameterError) as err:
         lc.synthesize_laplace(x, y, UNIT.grid_partition(cell_size=2.0), rng, epsilon=1.0)  # a single cell
     assert err.value.parameter == "cell_size"
+
+
+@pytest.mark.parametrize("cell", [2.0, 1e6, 1e12])
+def test_cells_far_larger_than_the_window_name_the_cell_size(cell):
+    """One cell covers the whole window: the refusal names the cell size (1e12 used to drop that cell as a
+    'sliver' of its own nominal area and fail with a numpy ValueError)."""
+    points = np.array([0.2, 0.5, 0.7]), np.array([0.3, 0.5, 0.9])
+    with pytest.raises(ParameterError) as err:
+        lc.synthesize_laplace(*points, UNIT.grid_partition(cell), np.random.default_rng(0), epsilon=1.0)
+    assert err.value.parameter == "cell_size"
