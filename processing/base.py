@@ -483,6 +483,16 @@ def check_outputs(alg, parameters, context, sinks=(), files=(), rasters=()) -> d
         ensure_folder(path, name, create=False)
         if path and name in rasters:
             check_raster_path(path, name)
+    for name in files:
+        path = targets[name][0]
+        definition = alg.parameterDefinition(name)
+        if path and "*.html" in (definition.fileFilter() if definition is not None else ""):
+            if not path.lower().endswith((".html", ".htm")):
+                raise QgsProcessingException(
+                    _tr("{0}: this output is an HTML page; give a file name ending in .html (got {1}).").format(
+                        name, os.path.basename(path)
+                    )
+                )
     return {name: path for name, (path, _) in targets.items()}
 
 

@@ -47,6 +47,7 @@ CORE_NAMES = {
     "theta": "PRIOR_RANGE",
     "mesh": "MAX_EDGE",
     "integration": "INTEGRATION",
+    "pixel_size": "PIXEL_SIZE",
 }
 #: Largest intensity raster written (pixels).
 MAX_PIXELS = 4_000_000
@@ -326,6 +327,9 @@ class FitLGCPAlgorithm(SpatialPrivacyAlgorithm):
                 feedback.pushWarning(
                     self.tr("{0} points share their location with another point.").format(setup.duplicates)
                 )
+            raster_path = self.parameterAsOutputLayer(parameters, self.OUTPUT_INTENSITY, context)
+            if raster_path:  # refuse a raster too large before the fit, not after it
+                _pixel_grid(setup, optional[self.PIXEL_SIZE])
             draws = self.parameterAsInt(parameters, self.DRAWS, context)
             fit_progress = FeedbackProgress(feedback, 40.0, 85.0)
             if self.parameterAsEnum(parameters, self.METHOD, context) == 1:
@@ -353,7 +357,6 @@ class FitLGCPAlgorithm(SpatialPrivacyAlgorithm):
             posterior.x_nodes, posterior.offset_nodes = at_nodes.x, at_nodes.offset
             posterior.record_source(x, y, setup.window, crs_key(crs))
             intensity = None
-            raster_path = self.parameterAsOutputLayer(parameters, self.OUTPUT_INTENSITY, context)
             if raster_path:
                 intensity = self._intensity(posterior, setup, optional[self.PIXEL_SIZE], covariates, offset)
         except ParameterError as error:
@@ -410,15 +413,8 @@ class FitLGCPAlgorithm(SpatialPrivacyAlgorithm):
         """Posterior mean and sd of the intensity on a pixel grid over the window."""
         import numpy as np
 
-        from ..core.errors import ParameterError
-
-        pixel = pixel or setup.max_edge / 2.0
+        pixel, cols, rows = _pixel_grid(setup, pixel)
         xmin, ymin, xmax, ymax = setup.window.bounds
-        cols, rows = max(1, math.ceil((xmax - xmin) / pixel)), max(1, math.ceil((ymax - ymin) / pixel))
-        if cols * rows > MAX_PIXELS:
-            raise ParameterError(
-                "pixel_size", f"the intensity raster would have {cols * rows} pixels; use a larger " "pixel size"
-            )
         cx = xmin + (np.arange(cols) + 0.5) * pixel
         cy = ymin + rows * pixel - (np.arange(rows) + 0.5) * pixel
         gx, gy = np.meshgrid(cx, cy)
@@ -542,3 +538,19 @@ def _trace_png(posterior) -> str:
         ax.set_ylabel(name)
     axes[-1].set_xlabel("draw")
     return figure_data_uri(fig)
+
+
+def _pixel_grid(setup, pixel):
+    """``(pixel, cols, rows)`` of the intensity raster over the window (pixel defaults to half the largest mesh
+    edge); refuses more than MAX_PIXELS pixels."""
+    from ..core.errors import ParameterError
+
+    pixel = pixel or setup.max_edge / 2.0
+    xmin, ymin, xmax, ymax = setup.window.bounds
+    cols, rows = max(1, math.ceil((xmax - xmin) / pixel)), max(1, math.ceil((ymax - ymin) / pixel))
+    if cols * rows > MAX_PIXELS:
+        raise ParameterError(
+            "pixel_size",
+            f"the intensity raster would have {cols * rows} pixels (at most {MAX_PIXELS}); use a larger pixel size",
+        )
+    return pixel, cols, rows

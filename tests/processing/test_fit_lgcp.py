@@ -242,6 +242,11 @@ def test_an_invalid_window_polygon_is_refused_even_when_invalid_geometries_are_s
             id="mesh too large to fit (memory)",
         ),
         pytest.param(
+            lambda: {"INPUT": memory_points(spread(30)), "PIXEL_SIZE": 0.01},
+            r"PIXEL_SIZE: the intensity raster would have \d+ pixels",
+            id="intensity raster too large (refused before the fit)",
+        ),
+        pytest.param(
             lambda: {"INPUT": memory_points([(5 + i * 0.01, 52 + i * 0.01) for i in range(20)], "EPSG:4326")},
             r"geographic CRS EPSG:4326",
             id="geographic CRS",

@@ -470,6 +470,7 @@ def test_bad_input_is_refused_and_nothing_is_written(enterprises, tmp_path, make
         ({"OUTPUT_RASTER": "raster.gpkg"}, r"OUTPUT_RASTER: GDAL cannot create 64-bit float 'gpkg' rasters"),
         ({"OUTPUT": "same.gpkg", "OUTPUT_RASTER": "same.gpkg"}, r"OUTPUT_RASTER: writes the same file as OUTPUT"),
         ({"REPORT": "a_folder"}, r"REPORT: .*a_folder is a folder"),
+        ({"REPORT": "report.png"}, r"REPORT: this output is an HTML page; give a file name ending in \.html"),
         # QGIS adds .gpkg to a sink path without extension: the confidential layer would replace the public one
         ({"OUTPUT": "pub", "CONFIDENTIAL_OUTPUT": "pub.gpkg"}, r"CONFIDENTIAL_OUTPUT: writes the same file as OUTPUT"),
         # ... and to one whose extension names no vector format: "pub.foo" is written as "pub.foo.gpkg"
