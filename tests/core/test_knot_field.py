@@ -119,9 +119,11 @@ def test_laplace_log_marginal_matches_a_dense_computation():
 def test_fixed_ratio_fit_recovers_the_length_scale():
     # Data from the Gaussian-covariance LGCP with l = 3, sigma = 0.9 (ratio 0.3) on 11 x 11 knots; the fast
     # posterior with the ratio fixed at its true value must cover l = 3 and the intercept in its 95%
-    # intervals for at least 5 of 6 data sets (P(<= 4 of 6 | coverage 0.95) = 0.002).
+    # intervals for at least 30 of 40 data sets. A credible interval's frequentist coverage is not exactly
+    # 0.95 (a review measured about 0.88 for the range over 216 data sets): P(<= 29 of 40 | 0.88) = 0.006,
+    # while intervals covering 60 % of the time would pass with probability 0.035.
     covered = {"intercept": 0, "range": 0}
-    for seed in range(6):
+    for seed in range(40):
         x, y = simulate(40 + seed, 3.0, 0.9, intercept=1.0)
         setup = build_knot_lgcp(x, y, WINDOW, knots=(11, 11), ratio=0.3, length_prior=(2.0, 6.0))
         posterior = fit_laplace(setup.model, np.random.default_rng(seed), draws=400)
@@ -129,7 +131,7 @@ def test_fixed_ratio_fit_recovers_the_length_scale():
         covered["intercept"] += rows["intercept"][0] <= 1.0 <= rows["intercept"][1]
         covered["range"] += rows["range"][0] <= 3.0 <= rows["range"][1]
         assert np.allclose(posterior.sigma, 0.3 * posterior.range)
-    assert all(v >= 5 for v in covered.values()), covered
+    assert all(v >= 30 for v in covered.values()), covered
 
 
 def test_mcmc_refuses_a_knot_field():

@@ -428,7 +428,7 @@ def test_time_budget_stops_all_chains_at_the_same_length(tiny):
     post = fit_mcmc(tiny, np.random.default_rng(13), draws=10**6, chains=2, warmup=10, max_seconds=2.0)
     d = post.diagnostics
     assert d["stopped_early"] and post.n_draws == 2 * d["draws_per_chain"] < 10**6
-    assert d["seconds"] < 4.0
+    assert d["seconds"] >= 2.0  # it stopped because the budget ran out (an upper bound would time the machine)
 
 
 @pytest.mark.parametrize(
@@ -528,9 +528,18 @@ def test_twelve_points_stay_out_of_the_region_where_node_spikes_fool_the_edge_mi
     from .conftest import DATA, read_gpkg_points
 
     x, y, _ = read_gpkg_points(DATA / "snow_cholera.gpkg", "deaths", "case")
-    posterior = fit_mcmc(build_lgcp(x[:12], y[:12]).model, np.random.default_rng(1), draws=200)
+    setup = build_lgcp(x[:12], y[:12])
+    posterior = fit_mcmc(setup.model, np.random.default_rng(1), draws=200)
     assert posterior.diagnostics["spiky_draws"] == 0
-    assert abs(posterior.integrated_intensity().mean() - 12) < 3 * math.sqrt(12)
+    # For the exact posterior the intercept's score has mean 0: E[Lambda | S] = N - E[beta_0 - m] / s^2 exactly
+    # (prior N(m, s^2)); the chain adds a Monte Carlo error of sd(Lambda) / sqrt(ESS), ESS from the chain's
+    # own autocorrelation of Lambda
+    from spatial_privacy.core.mcmc import effective_sample_size
+
+    total = posterior.integrated_intensity()
+    m, s = setup.model.beta_prior.mean[0], setup.model.beta_prior.sd[0]
+    expected = 12 - (posterior.beta[:, 0].mean() - m) / s**2
+    assert abs(total.mean() - expected) < 4 * total.std() / math.sqrt(effective_sample_size(total))
     assert np.quantile(posterior.sigma**2, 0.975) < math.exp(2 * stats.norm.ppf(0.999))
     # the target itself is truncated: an anchor at hyperparameters whose fit fools the midpoints does not exist
     model = build_lgcp(x[:12], y[:12]).model
