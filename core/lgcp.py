@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -456,13 +457,21 @@ class Posterior:
         return eta if offset is None else eta + offset
 
     def intensity_summary(
-        self, proj: sp.spmatrix, x: np.ndarray, offset: np.ndarray | None = None, chunk: int = 20000
+        self,
+        proj: sp.spmatrix,
+        x: np.ndarray,
+        offset: np.ndarray | None = None,
+        chunk: int | None = None,
+        progress: Progress = None,
     ) -> tuple[np.ndarray, np.ndarray]:
-        """Posterior mean and sd of ``lambda`` at k locations, in chunks to bound memory."""
+        """Posterior mean and sd of ``lambda`` at k locations, in chunks of about two million values (locations
+        times draws) to bound memory, reporting ``progress`` (which may raise to cancel) after each."""
         proj = sp.csr_matrix(proj)
         k = proj.shape[0]
+        chunk = chunk or max(1, 2_000_000 // max(1, self.n_draws))
         mean, sd = np.empty(k), np.empty(k)
         for start in range(0, k, chunk):
+            report(progress, start / max(k, 1), "Posterior intensity")
             stop = min(k, start + chunk)
             off = None if offset is None else offset[start:stop]
             lam = np.exp(self.linear_predictor(proj[start:stop], x[start:stop], off))
@@ -527,8 +536,17 @@ class Posterior:
             },
             default=float,
         )
-        with open(path, "wb") as handle:
-            np.savez_compressed(handle, meta=np.array(meta), **arrays)
+        # written beside the target and moved onto it when complete: a failed write (a full disk) must not
+        # leave a truncated model where a good one was
+        folder, name = os.path.split(os.path.abspath(path))
+        partial = os.path.join(folder, f".{name}.partial-{os.getpid()}")
+        try:
+            with open(partial, "wb") as handle:
+                np.savez_compressed(handle, meta=np.array(meta), **arrays)
+            os.replace(partial, path)
+        finally:
+            if os.path.exists(partial):
+                os.remove(partial)
 
     @classmethod
     def load(cls, path: str) -> Posterior:

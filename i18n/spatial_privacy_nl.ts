@@ -19,187 +19,187 @@
       <translation>Schakel de plug-in Processing in om de Spatial Privacy-algoritmen te gebruiken.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="52" />
+      <location filename="../processing/base.py" line="53" />
       <source>Seed of the random generator. Leave empty for a real release: the noise then comes from the operating system's entropy. A seed makes the output reproducible, which is for testing only: anyone who knows the seed and the method can recompute the noise and remove it.</source>
       <translation>Seed van de toevalsgenerator. Laat dit leeg voor een echte publicatie: de ruis komt dan uit de entropie van het besturingssysteem. Met een seed is de uitvoer reproduceerbaar; dat is alleen bedoeld om te testen: wie de seed en de methode kent, kan de ruis opnieuw berekenen en verwijderen.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="87" />
+      <location filename="../processing/base.py" line="88" />
       <source>Invalid parameter values.</source>
       <translation>Ongeldige parameterwaarden.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="91" />
+      <location filename="../processing/base.py" line="92" />
       <source>disclosure control</source>
       <translation>onthullingscontrole</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="91" />
+      <location filename="../processing/base.py" line="92" />
       <source>privacy</source>
       <translation>privacy</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="108" />
+      <location filename="../processing/base.py" line="109" />
       <source>Random seed (testing only)</source>
       <translation>Seed van de toevalsgenerator (alleen voor tests)</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="117" />
+      <location filename="../processing/base.py" line="118" />
       <source>Projected CRS to work in</source>
       <translation>Geprojecteerd werk-CRS</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="127" />
+      <location filename="../processing/base.py" line="128" />
       <source>Parameters</source>
       <translation>Parameters</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="158" />
+      <location filename="../processing/base.py" line="159" />
       <source>Cancelled: nothing was written.</source>
       <translation>Geannuleerd: er is niets weggeschreven.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="189" />
+      <location filename="../processing/base.py" line="190" />
       <source>{0}: {1} has no CRS, so it cannot be transformed; set the layer's CRS or leave {0} empty.</source>
       <translation>{0}: {1} heeft geen CRS en kan dus niet worden getransformeerd; stel het CRS van de laag in of laat {0} leeg.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="195" />
+      <location filename="../processing/base.py" line="196" />
       <source>{0}: pick a projected CRS (metres or feet), not the geographic {1}.</source>
       <translation>{0}: kies een geprojecteerd CRS (meters of voet), niet het geografische {1}.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="201" />
+      <location filename="../processing/base.py" line="202" />
       <source>Distances and sizes are read in the units of {0} {1} ({2}), not in the {3} of {4} that the dialog shows next to them.</source>
       <translation>Afstanden en maten worden gelezen in de eenheden van {0} {1} ({2}), niet in de {3} van {4} die het dialoogvenster ernaast toont.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="214" />
+      <location filename="../processing/base.py" line="215" />
       <source>{0} has no CRS: distances are taken in its coordinate units.</source>
       <translation>{0} heeft geen CRS: afstanden worden gemeten in de coördinaateenheden van de laag.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="218" />
+      <location filename="../processing/base.py" line="219" />
       <source>{0} is in the geographic CRS {1} (degrees), where square cells and distances are meaningless. Pick a projected working CRS in {2} (e.g. a UTM zone or your national grid), or reproject the layer.</source>
       <translation>{0} staat in het geografische CRS {1} (graden), waarin vierkante cellen en afstanden geen betekenis hebben. Kies in {2} een geprojecteerd werk-CRS (bijv. een UTM-zone of uw nationale coördinatenstelsel), of herprojecteer de laag.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="234" />
+      <location filename="../processing/base.py" line="235" />
       <source>{0}: the layer has no field '{1}'.</source>
       <translation>{0}: de laag heeft geen veld '{1}'.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="238" />
+      <location filename="../processing/base.py" line="239" />
       <source>{0}: field '{1}' is not numeric (it is {2}); choose a numeric field.</source>
       <translation>{0}: veld '{1}' is niet numeriek (het is {2}); kies een numeriek veld.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="251" />
+      <location filename="../processing/base.py" line="252" />
       <source>{0}: feature {1} has '{2}' in '{3}', which is not a number.</source>
       <translation>{0}: object {1} heeft '{2}' in '{3}', en dat is geen getal.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="276" />
+      <location filename="../processing/base.py" line="277" />
       <source>{0}: needs a point layer, got {1}.</source>
       <translation>{0}: vereist een puntlaag, maar kreeg {1}.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="288" />
+      <location filename="../processing/base.py" line="289" />
       <source>Reading points</source>
       <translation>Punten inlezen</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="312" />
+      <location filename="../processing/base.py" line="313" />
       <source>{0} features have no geometry</source>
       <translation>{0} objecten hebben geen geometrie</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="314" />
+      <location filename="../processing/base.py" line="315" />
       <source>{0} features are multipoints with several parts</source>
       <translation>{0} objecten zijn multipunten met meerdere delen</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="317" />
+      <location filename="../processing/base.py" line="318" />
       <source>{0} features have coordinates that are not finite numbers in {1}</source>
       <translation>{0} objecten hebben coördinaten die geen eindige getallen zijn in {1}</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="323" />
+      <location filename="../processing/base.py" line="324" />
       <source>{0}: {1}. Each feature must be one point; fix or deselect those features.</source>
       <translation>{0}: {1}. Elk object moet één punt zijn; corrigeer die objecten of hef de selectie ervan op.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="329" />
+      <location filename="../processing/base.py" line="330" />
       <source>{0}: {1} features have a NULL value in '{2}'. Fill them in or select only the other features.</source>
       <translation>{0}: {1} objecten hebben een NULL-waarde in '{2}'. Vul die aan of selecteer alleen de overige objecten.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="334" />
+      <location filename="../processing/base.py" line="335" />
       <source>{0}: the layer has no features (or none is selected).</source>
       <translation>{0}: de laag heeft geen objecten (of er is geen object geselecteerd).</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="335" />
+      <location filename="../processing/base.py" line="336" />
       <source>Read {0} points in {1}.</source>
       <translation>{0} punten ingelezen in {1}.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="335" />
+      <location filename="../processing/base.py" line="336" />
       <source>layer units</source>
       <translation>laageenheden</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="349" />
+      <location filename="../processing/base.py" line="350" />
       <source>{0}: the seed must be a whole number from 0 to {1}, got {2}.</source>
       <translation>{0}: de seed moet een geheel getal van 0 tot en met {1} zijn, maar is {2}.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="353" />
+      <location filename="../processing/base.py" line="354" />
       <source>{0} = {1}: the output is reproducible. Do not publish it; leave the seed empty for a real release.</source>
       <translation>{0} = {1}: de uitvoer is reproduceerbaar. Publiceer deze niet; laat de seed leeg voor een echte publicatie.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="388" />
+      <location filename="../processing/base.py" line="389" />
       <source>{0}: {1} is a folder; give a file name.</source>
       <translation>{0}: {1} is een map; geef een bestandsnaam.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="395" />
+      <location filename="../processing/base.py" line="396" />
       <source>{0}: cannot create the folder of {1} inside {2}.</source>
       <translation>{0}: kan de map van {1} niet aanmaken in {2}.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="405" />
+      <location filename="../processing/base.py" line="406" />
       <source>{0}: cannot create the folder {1} ({2}).</source>
       <translation>{0}: kan de map {1} niet aanmaken ({2}).</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="408" />
+      <location filename="../processing/base.py" line="409" />
       <source>{0}: {1} cannot be written (no permission).</source>
       <translation>{0}: {1} kan niet worden geschreven (geen toestemming).</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="492" />
+      <location filename="../processing/base.py" line="493" />
       <source>{0}: this output is an HTML page; give a file name ending in .html (got {1}).</source>
       <translation>{0}: deze uitvoer is een HTML-pagina; geef een bestandsnaam die op .html eindigt (gekregen: {1}).</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="519" />
+      <location filename="../processing/base.py" line="520" />
       <source>{0}: writes the same file as {1} ({2}); choose another file.</source>
       <translation>{0}: schrijft hetzelfde bestand als {1} ({2}); kies een ander bestand.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="602" />
+      <location filename="../processing/base.py" line="619" />
       <source>Cancel came while the output was being written; it was finished so that no half-written layer is left.</source>
       <translation>Annuleren kwam terwijl de uitvoer werd geschreven; die is afgemaakt, zodat er geen half geschreven laag achterblijft.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="618" />
+      <location filename="../processing/base.py" line="635" />
       <source>{0}: the output could not be written: {1}</source>
       <translation>{0}: de uitvoer kon niet worden weggeschreven: {1}</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="637" />
+      <location filename="../processing/base.py" line="654" />
       <source>Writing {0} points.</source>
       <translation>{0} punten worden weggeschreven.</translation>
     </message>
@@ -439,157 +439,157 @@
       <translation>{0} groepen, totaal {1}: mediaan van de a-priori-vormparameter a = {2:.4g}, grootste {3:.4g}.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="389" />
+      <location filename="../processing/dp_counts.py" line="391" />
       <source>CONFIDENTIAL: DP synthetic counts, steward's report</source>
       <translation>VERTROUWELIJK: synthetische DP-aantallen, rapport voor de databeheerder</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="426" />
+      <location filename="../processing/dp_counts.py" line="428" />
       <source>{0}: not copied, because more than {1} sets are written as a long table (join on group_fid).</source>
       <translation>{0}: niet gekopieerd, omdat meer dan {1} datasets als lange tabel worden weggeschreven (koppel op group_fid).</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="453" />
+      <location filename="../processing/dp_counts.py" line="455" />
       <source>{0}: the layer already has a field named '{1}'; rename it first.</source>
       <translation>{0}: de laag heeft al een veld met de naam '{1}'; wijzig eerst de naam daarvan.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="513" />
+      <location filename="../processing/dp_counts.py" line="515" />
       <source>DP synthetic counts (ε = {0:g}: {1} set(s) of ε = {2:g})</source>
       <translation>Synthetische DP-aantallen (ε = {0:g}: {1} dataset(s) van ε = {2:g})</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="525" />
+      <location filename="../processing/dp_counts.py" line="527" />
       <source>Epsilon (ε) of one synthetic data set</source>
       <translation>Epsilon (ε) van één synthetische dataset</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="526" />
+      <location filename="../processing/dp_counts.py" line="528" />
       <source>Epsilon of the output (L·ε)</source>
       <translation>Epsilon van de uitvoer (L·ε)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="527" />
+      <location filename="../processing/dp_counts.py" line="529" />
       <source>δ</source>
       <translation>δ</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="528" />
+      <location filename="../processing/dp_counts.py" line="530" />
       <source>Mechanism</source>
       <translation>Mechanisme</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="528" />
+      <location filename="../processing/dp_counts.py" line="530" />
       <source>truncated (Quick 2021)</source>
       <translation>met afkapping (Quick 2021)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="528" />
+      <location filename="../processing/dp_counts.py" line="530" />
       <source>untruncated (Quick 2019)</source>
       <translation>zonder afkapping (Quick 2019)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="529" />
+      <location filename="../processing/dp_counts.py" line="531" />
       <source>Alpha</source>
       <translation>Alfa</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="530" />
+      <location filename="../processing/dp_counts.py" line="532" />
       <source>c</source>
       <translation>c</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="531" />
+      <location filename="../processing/dp_counts.py" line="533" />
       <source>Groups</source>
       <translation>Groepen</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="532" />
+      <location filename="../processing/dp_counts.py" line="534" />
       <source>Public total</source>
       <translation>Openbaar totaal</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="534" />
+      <location filename="../processing/dp_counts.py" line="536" />
       <source>Certified ε of the priors (two largest loss terms)</source>
       <translation>Gecertificeerde ε van de a-prioriverdelingen (twee grootste verliestermen)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="535" />
+      <location filename="../processing/dp_counts.py" line="537" />
       <source>Seed</source>
       <translation>Seed</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="535" />
+      <location filename="../processing/dp_counts.py" line="537" />
       <source>none (operating-system entropy)</source>
       <translation>geen (entropie van het besturingssysteem)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="536" />
+      <location filename="../processing/dp_counts.py" line="538" />
       <source>Fields</source>
       <translation>Velden</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="539" />
+      <location filename="../processing/dp_counts.py" line="541" />
       <source>Median a</source>
       <translation>Mediaan van a</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="540" />
+      <location filename="../processing/dp_counts.py" line="542" />
       <source>Largest a</source>
       <translation>Grootste a</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="541" />
+      <location filename="../processing/dp_counts.py" line="543" />
       <source>Smallest a</source>
       <translation>Kleinste a</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="542" />
+      <location filename="../processing/dp_counts.py" line="544" />
       <source>Median weight of the prior, a / (a + E)</source>
       <translation>Mediaan van het gewicht van de a-prioriverdeling, a / (a + E)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="545" />
+      <location filename="../processing/dp_counts.py" line="547" />
       <source>True counts outside their bounds [L, U]</source>
       <translation>Ware aantallen buiten hun grenzen [L, U]</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="546" />
+      <location filename="../processing/dp_counts.py" line="548" />
       <source>Correlation of true and mean synthetic rates</source>
       <translation>Correlatie tussen ware en gemiddelde synthetische cijfers</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="547" />
+      <location filename="../processing/dp_counts.py" line="549" />
       <source>Mean absolute difference of counts (mean synthetic − true)</source>
       <translation>Gemiddeld absoluut verschil van de aantallen (gemiddeld synthetisch − waar)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="551" />
+      <location filename="../processing/dp_counts.py" line="553" />
       <source>Guarantee</source>
       <translation>Garantie</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="552" />
+      <location filename="../processing/dp_counts.py" line="554" />
       <source>ε-differential privacy (δ = 0) for each synthetic data set: moving one event from one group to another (the total unchanged) changes the probability of any output by at most a factor e^ε. The L sets together (and their mean) are (L·ε)-differentially private. The total is published exactly. Priors calibrated with the pairwise bound (each of the two groups involved contributes at most ε/2); they and the populations must not be derived from the confidential counts.</source>
       <translation>ε-differentiële privacy (δ = 0) voor elke synthetische dataset: het verplaatsen van één gebeurtenis van de ene groep naar een andere (bij een ongewijzigd totaal) verandert de kans op elke mogelijke uitvoer met ten hoogste een factor e^ε. De L datasets samen (en hun gemiddelde) zijn (L·ε)-differentieel privaat. Het totaal wordt exact gepubliceerd. De a-prioriverdelingen zijn gekalibreerd met de paarsgewijze grens (elk van de twee betrokken groepen draagt ten hoogste ε/2 bij); zij en de populaties mogen niet uit de vertrouwelijke aantallen worden afgeleid.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="560" />
+      <location filename="../processing/dp_counts.py" line="562" />
       <source>Settings</source>
       <translation>Instellingen</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="561" />
+      <location filename="../processing/dp_counts.py" line="563" />
       <source>Prior informativeness</source>
       <translation>Informatiegehalte van de a-prioriverdelingen</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="562" />
+      <location filename="../processing/dp_counts.py" line="564" />
       <source>CONFIDENTIAL: comparison with the true counts (do not publish)</source>
       <translation>VERTROUWELIJK: vergelijking met de ware aantallen (niet publiceren)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="563" />
+      <location filename="../processing/dp_counts.py" line="565" />
       <source>CONFIDENTIAL: true versus synthetic rates</source>
       <translation>VERTROUWELIJK: ware versus synthetische cijfers</translation>
     </message>
@@ -1664,87 +1664,87 @@
       <translation>{0} roosterpunten van de hyperparameters zijn als mislukte fits weggelaten.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="373" />
+      <location filename="../processing/lgcp_fit.py" line="380" />
       <source>{0}: the fit to these {1} points is degenerate (every leave-one-out predictive density is 0; field variance {2:.3g}), so no model was written. An LGCP needs more points, or a prior that keeps the field smaller ({3}, {4}).</source>
       <translation>{0}: de fit aan deze {1} punten is ontaard (elke leave-one-out-voorspellende dichtheid is 0; veldvariantie {2:.3g}), dus er is geen model geschreven. Een LGCP heeft meer punten nodig, of een a-prioriverdeling die het veld kleiner houdt ({3}, {4}).</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="391" />
+      <location filename="../processing/lgcp_fit.py" line="398" />
       <source>CPO of the LGCP fit (CONFIDENTIAL)</source>
       <translation>CPO van de LGCP-schatting (VERTROUWELIJK)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="437" />
+      <location filename="../processing/lgcp_fit.py" line="445" />
       <source>mean | sd | 95% interval</source>
       <translation>gemiddelde | sd | 95%-interval</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="437" />
+      <location filename="../processing/lgcp_fit.py" line="445" />
       <source>parameter</source>
       <translation>parameter</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="439" />
+      <location filename="../processing/lgcp_fit.py" line="447" />
       <source>Points</source>
       <translation>Punten</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="444" />
+      <location filename="../processing/lgcp_fit.py" line="452" />
       <source>Hyperparameter grid points</source>
       <translation>Roosterpunten van de hyperparameters</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="445" />
+      <location filename="../processing/lgcp_fit.py" line="453" />
       <source>Points sharing a location</source>
       <translation>Punten met een gedeelde locatie</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="446" />
+      <location filename="../processing/lgcp_fit.py" line="454" />
       <source>Log pseudo-marginal likelihood (sum of log CPO)</source>
       <translation>Log-pseudo-marginale aannemelijkheid (som van log CPO)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="447" />
+      <location filename="../processing/lgcp_fit.py" line="455" />
       <source>Points whose CPO rests on fewer than 20 effective draws</source>
       <translation>Punten waarvan de CPO op minder dan 20 effectieve trekkingen berust</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="451" />
+      <location filename="../processing/lgcp_fit.py" line="459" />
       <source>Grid points left out as failed fits</source>
       <translation>Roosterpunten weggelaten als mislukte fits</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="455" />
+      <location filename="../processing/lgcp_fit.py" line="463" />
       <source>This fit is derived from the confidential points. Keep the report, the model file and the intensity map internal.</source>
       <translation>Deze schatting is afgeleid van de vertrouwelijke punten. Houd het rapport, het modelbestand en de intensiteitskaart intern.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="460" />
+      <location filename="../processing/lgcp_fit.py" line="468" />
       <source>Posterior summary</source>
       <translation>Samenvatting van de a-posterioriverdeling</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="464" />
+      <location filename="../processing/lgcp_fit.py" line="472" />
       <source>A fixed seed was used (reproducible run).</source>
       <translation>Er is een vaste seed gebruikt (reproduceerbare uitvoering).</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="475" />
+      <location filename="../processing/lgcp_fit.py" line="483" />
       <source>Draws with spikes at mesh nodes the integration misses</source>
       <translation>Trekkingen met pieken op knopen van de mesh die de integratie mist</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="476" />
+      <location filename="../processing/lgcp_fit.py" line="484" />
       <source>MCMC convergence</source>
       <translation>Convergentie van de MCMC</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="477" />
+      <location filename="../processing/lgcp_fit.py" line="485" />
       <source>Trace plots</source>
       <translation>Traceplots</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="479" />
+      <location filename="../processing/lgcp_fit.py" line="487" />
       <source>Posterior mean intensity</source>
       <translation>A-posteriorigemiddelde van de intensiteit</translation>
     </message>
@@ -2209,222 +2209,222 @@
       <translation>{0}: de pMSE vergelijkt datasets van gelijke grootte: {1} synthetische punten, {2} vertrouwelijke.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="813" />
+      <location filename="../processing/lgcp_synthesis.py" line="814" />
       <source>pMSE = {0:.4g} (0 indistinguishable, 0.25 fully distinguishable).</source>
       <translation>pMSE = {0:.4g} (0 niet te onderscheiden, 0,25 volledig te onderscheiden).</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="818" />
+      <location filename="../processing/lgcp_synthesis.py" line="819" />
       <source>Points per set</source>
       <translation>Punten per dataset</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="822" />
+      <location filename="../processing/lgcp_synthesis.py" line="823" />
       <source>Utility</source>
       <translation>Bruikbaarheid</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="846" />
+      <location filename="../processing/lgcp_synthesis.py" line="847" />
       <source>Risk-utility sweep of LGCP synthesis (radial, ANS, PRS)</source>
       <translation>Risico-bruikbaarheidsverkenning van LGCP-synthese (radiaal, ANS, PRS)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="849" />
+      <location filename="../processing/lgcp_synthesis.py" line="850" />
       <source>Makes many synthetic sets, scores each by maximum disclosure risk and pMSE, and recommends one.</source>
       <translation>Maakt veel synthetische datasets, beoordeelt elk ervan op maximaal onthullingsrisico en pMSE, en beveelt er één aan.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="855" />
+      <location filename="../processing/lgcp_synthesis.py" line="856" />
       <source>&lt;p&gt;Walder, Hanks &amp;amp; Slavković's study (Section 8, Figures 5-6): for each radius (radial perturbation), each ANS noise variance and each PRS replicate, one synthetic set is made and scored by its maximum disclosure risk (eq. 16) and its pMSE (eq. 15). The recommended set has the lowest pMSE among those whose maximum risk is at most the threshold, counting a setting (a radius, a noise variance, or PRS) only if every one of its releases is. The table and report list every set; the chart plots risk against pMSE.&lt;/p&gt;&lt;p&gt;A set's risk is the risk of that one release. A noisy release (ANS, PRS) can by chance thin the riskiest cluster and mislead the intruder, scoring below the risk with nothing released (the baseline); another release of the same setting may score higher. With several releases per setting (REPLICATES) the report summarises each setting by its mean and worst risk: judge a setting by those, not by its luckiest release.&lt;/p&gt;</source>
       <translation>&lt;p&gt;De studie van Walder, Hanks &amp;amp; Slavković (Sectie 8, Figuren 5-6): voor elke straal (radiale verstoring), elke ANS-ruisvariantie en elke PRS-herhaling wordt één synthetische dataset gemaakt en beoordeeld op het maximale onthullingsrisico (vgl. 16) en de pMSE (vgl. 15). De aanbevolen dataset heeft de laagste pMSE van de datasets waarvan het maximale risico ten hoogste de drempel is, waarbij een instelling (een straal, een ruisvariantie of PRS) alleen meetelt als dat voor elk van haar publicaties geldt. De tabel en het rapport vermelden elke dataset; de grafiek zet het risico uit tegen de pMSE.&lt;/p&gt;&lt;p&gt;Het risico van een dataset is het risico van die ene publicatie. Een publicatie met ruis (ANS, PRS) kan door toeval het meest risicovolle cluster uitdunnen en de aanvaller misleiden, en dan lager uitkomen dan het risico als er niets wordt gepubliceerd (het basisniveau); een andere publicatie met dezelfde instelling kan hoger uitkomen. Met meerdere publicaties per instelling (REPLICATES) vat het rapport elke instelling samen met haar gemiddelde en hoogste risico: beoordeel een instelling daarop, niet op haar gelukkigste publicatie.&lt;/p&gt;</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="876" />
+      <location filename="../processing/lgcp_synthesis.py" line="877" />
       <source>Radial radii</source>
       <translation>Radiale stralen</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="877" />
+      <location filename="../processing/lgcp_synthesis.py" line="878" />
       <source>Comma-separated perturbation radii in CRS units, e.g. '50, 100, 200'. Empty: no radial sets.</source>
       <translation>Kommagescheiden verstoringsstralen in CRS-eenheden, bijv. '50, 100, 200'. Leeg: geen radiale datasets.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="880" />
+      <location filename="../processing/lgcp_synthesis.py" line="881" />
       <source>ANS noise variances</source>
       <translation>ANS-ruisvarianties</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="881" />
+      <location filename="../processing/lgcp_synthesis.py" line="882" />
       <source>Comma-separated marginal variances of the ANS noise field (&gt;= 0). Default '0.25, 0.5, 1, 2'; clear it (an empty string) for no ANS sets.</source>
       <translation>Kommagescheiden marginale varianties van het ANS-ruisveld (&gt;= 0). Standaard '0.25, 0.5, 1, 2'; maak het leeg (een lege tekst) voor geen ANS-datasets.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="887" />
+      <location filename="../processing/lgcp_synthesis.py" line="888" />
       <source>PRS replicates</source>
       <translation>PRS-herhalingen</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="888" />
+      <location filename="../processing/lgcp_synthesis.py" line="889" />
       <source>Number of PRS sets (each a fresh random field). Default 5; 0 for none.</source>
       <translation>Aantal PRS-datasets (elk met een nieuw toevalsveld). Standaard 5; 0 voor geen.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="892" />
+      <location filename="../processing/lgcp_synthesis.py" line="893" />
       <source>Releases per radius and noise variance</source>
       <translation>Publicaties per straal en ruisvariantie</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="894" />
+      <location filename="../processing/lgcp_synthesis.py" line="895" />
       <source>Independent synthetic sets made for each radius and each ANS noise variance (&gt;= 1), to show how much the risk and pMSE of one setting vary between releases.</source>
       <translation>Onafhankelijke synthetische datasets die voor elke straal en elke ANS-ruisvariantie worden gemaakt (&gt;= 1), om te laten zien hoeveel het risico en de pMSE van één instelling tussen publicaties verschillen.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="902" />
+      <location filename="../processing/lgcp_synthesis.py" line="903" />
       <source>Maximum acceptable risk</source>
       <translation>Maximaal aanvaardbaar risico</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="904" />
+      <location filename="../processing/lgcp_synthesis.py" line="905" />
       <source>Threshold on the maximum disclosure risk for the recommendation, in (0, 1].</source>
       <translation>Drempel voor het maximale onthullingsrisico bij de aanbeveling, in (0, 1].</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="909" />
+      <location filename="../processing/lgcp_synthesis.py" line="910" />
       <source>Sets and scores (CONFIDENTIAL)</source>
       <translation>Datasets en scores (VERTROUWELIJK)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="911" />
+      <location filename="../processing/lgcp_synthesis.py" line="912" />
       <source>CONFIDENTIAL: one row per synthetic set: label, method, value (radius or noise variance), replicate, max_risk, pmse, recommended. The scores are computed from the confidential points; keep the table internal, like the report. Not made unless asked for.</source>
       <translation>VERTROUWELIJK: één rij per synthetische dataset: label, method, value (straal of ruisvariantie), replicate, max_risk, pmse, recommended. De scores zijn uit de vertrouwelijke punten berekend; houd de tabel intern, net als het rapport. Wordt alleen gemaakt als erom wordt gevraagd.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="921" />
+      <location filename="../processing/lgcp_synthesis.py" line="922" />
       <source>The table, the risk-utility chart and the recommendation (derived from the confidential data).</source>
       <translation>De tabel, de risico-bruikbaarheidsgrafiek en de aanbeveling (afgeleid van de vertrouwelijke gegevens).</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="925" />
+      <location filename="../processing/lgcp_synthesis.py" line="926" />
       <source>Recommended synthetic points</source>
       <translation>Aanbevolen synthetische punten</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="927" />
+      <location filename="../processing/lgcp_synthesis.py" line="928" />
       <source>The recommended synthetic set (syn_id only, random order), if some set meets the threshold.</source>
       <translation>De aanbevolen synthetische dataset (alleen syn_id, willekeurige volgorde), als een dataset aan de drempel voldoet.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="929" />
+      <location filename="../processing/lgcp_synthesis.py" line="930" />
       <source>Number of synthetic sets</source>
       <translation>Aantal synthetische datasets</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="931" />
+      <location filename="../processing/lgcp_synthesis.py" line="932" />
       <source>pMSE of the recommended set (NaN if none)</source>
       <translation>pMSE van de aanbevolen dataset (NaN als er geen is)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="935" />
+      <location filename="../processing/lgcp_synthesis.py" line="936" />
       <source>Maximum risk of the recommended set (NaN if none)</source>
       <translation>Maximaal risico van de aanbevolen dataset (NaN als er geen is)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="940" />
+      <location filename="../processing/lgcp_synthesis.py" line="941" />
       <source>Maximum risk with nothing released (what the other points alone reveal)</source>
       <translation>Maximaal risico zonder publicatie (wat de andere punten alleen al onthullen)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="954" />
+      <location filename="../processing/lgcp_synthesis.py" line="955" />
       <source>{0}: '{1}' is not a number.</source>
       <translation>{0}: '{1}' is geen getal.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="958" />
+      <location filename="../processing/lgcp_synthesis.py" line="959" />
       <source>{0}: {1} is not allowed (radii must be &gt; 0, noise variances &gt;= 0; separate values with commas and write decimals with a dot).</source>
       <translation>{0}: {1} is niet toegestaan (stralen moeten &gt; 0 zijn, ruisvarianties &gt;= 0; scheid waarden met komma's en schrijf decimalen met een punt).</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="982" />
+      <location filename="../processing/lgcp_synthesis.py" line="983" />
       <source>{0}: make at least one release per setting, got {1}.</source>
       <translation>{0}: maak ten minste één publicatie per instelling, opgegeven: {1}.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="986" />
+      <location filename="../processing/lgcp_synthesis.py" line="987" />
       <source>{0}, {1}, {2}: give at least one radius, noise variance or PRS replicate.</source>
       <translation>{0}, {1}, {2}: geef ten minste één straal, ruisvariantie of PRS-herhaling op.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="994" />
+      <location filename="../processing/lgcp_synthesis.py" line="995" />
       <source>{0}: the threshold must lie in (0, 1], got {1}.</source>
       <translation>{0}: de drempel moet in (0, 1] liggen; opgegeven: {1}.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1035" />
+      <location filename="../processing/lgcp_synthesis.py" line="1036" />
       <source>No setting has every release at or below {0:g}: nothing recommended.</source>
       <translation>Geen instelling heeft elke publicatie op of onder {0:g}: niets aanbevolen.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1039" />
+      <location filename="../processing/lgcp_synthesis.py" line="1040" />
       <source>{0} = {1:g} is below the maximum risk with nothing released ({2:.4g}, what the other points alone reveal), which no synthetic set can be expected to beat; choose a threshold above it.</source>
       <translation>{0} = {1:g} ligt onder het maximale risico zonder publicatie ({2:.4g}, wat de andere punten alleen al onthullen), en geen synthetische dataset kan naar verwachting daaronder komen; kies een drempel daarboven.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1048" />
+      <location filename="../processing/lgcp_synthesis.py" line="1049" />
       <source>Recommended: {0} (pMSE {1:.4g}, max risk {2:.4g}).</source>
       <translation>Aanbevolen: {0} (pMSE {1:.4g}, max. risico {2:.4g}).</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1060" />
+      <location filename="../processing/lgcp_synthesis.py" line="1061" />
       <source>recommended</source>
       <translation>aanbevolen</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1065" />
+      <location filename="../processing/lgcp_synthesis.py" line="1066" />
       <source>No setting has every release at or below the threshold {0:g}.</source>
       <translation>Geen instelling heeft elke publicatie op of onder de drempel {0:g}.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1067" />
+      <location filename="../processing/lgcp_synthesis.py" line="1068" />
       <source>{0}: lowest pMSE ({1:.4g}) among the sets of settings whose every release has maximum risk at most {2:g} (its risk: {3:.4g}).</source>
       <translation>{0}: laagste pMSE ({1:.4g}) van de datasets van instellingen waarvan elke publicatie een maximaal risico van ten hoogste {2:g} heeft (het risico ervan: {3:.4g}).</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1083" />
+      <location filename="../processing/lgcp_synthesis.py" line="1084" />
       <source>Recommendation</source>
       <translation>Aanbeveling</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1084" />
+      <location filename="../processing/lgcp_synthesis.py" line="1085" />
       <source>Risk-utility chart</source>
       <translation>Risico-bruikbaarheidsgrafiek</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1085" />
+      <location filename="../processing/lgcp_synthesis.py" line="1086" />
       <source>Settings over their releases</source>
       <translation>Instellingen over hun publicaties</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1086" />
+      <location filename="../processing/lgcp_synthesis.py" line="1087" />
       <source>Sets</source>
       <translation>Datasets</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1091" />
+      <location filename="../processing/lgcp_synthesis.py" line="1092" />
       <source>Risk threshold</source>
       <translation>Risicodrempel</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1094" />
+      <location filename="../processing/lgcp_synthesis.py" line="1095" />
       <source>Maximum risk with nothing released (baseline)</source>
       <translation>Maximaal risico zonder publicatie (basislijn)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1112" />
+      <location filename="../processing/lgcp_synthesis.py" line="1113" />
       <source>{0} release(s) | max risk mean {1:.4g}, range {2:.4g}-{3:.4g} | mean pMSE {4:.4g}</source>
       <translation>{0} publicatie(s) | max. risico gemiddeld {1:.4g}, bereik {2:.4g}-{3:.4g} | gemiddelde pMSE {4:.4g}</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1116" />
+      <location filename="../processing/lgcp_synthesis.py" line="1117" />
       <source>{0} below the baseline (by chance: see the help)</source>
       <translation>{0} onder het basisniveau (door toeval: zie de help)</translation>
     </message>
@@ -2879,19 +2879,24 @@
       <translation>Er is een seed opgegeven, dus iedereen die deze kent kan de ruis opnieuw berekenen. Publiceer deze kaart niet.</translation>
     </message>
     <message>
-      <location filename="../processing/raster.py" line="24" />
+      <location filename="../processing/raster.py" line="25" />
       <source>{0}: GDAL cannot create 64-bit float '{1}' rasters; use a GeoTIFF (.tif).</source>
       <translation>{0}: GDAL kan geen 64-bits float-rasters van het type '{1}' maken; gebruik een GeoTIFF (.tif).</translation>
     </message>
     <message>
-      <location filename="../processing/raster.py" line="39" />
-      <source>OUTPUT_RASTER: GDAL cannot write '{0}' files.</source>
-      <translation>OUTPUT_RASTER: GDAL kan geen '{0}'-bestanden schrijven.</translation>
+      <location filename="../processing/raster.py" line="47" />
+      <source>{0}: GDAL cannot write '{1}' files.</source>
+      <translation>{0}: GDAL kan geen '{1}'-bestanden schrijven.</translation>
     </message>
     <message>
-      <location filename="../processing/raster.py" line="45" />
-      <source>OUTPUT_RASTER: cannot create {0}.</source>
-      <translation>OUTPUT_RASTER: kan {0} niet aanmaken.</translation>
+      <location filename="../processing/raster.py" line="54" />
+      <source>{0}: cannot create {1}.</source>
+      <translation>{0}: kan {1} niet aanmaken.</translation>
+    </message>
+    <message>
+      <location filename="../processing/raster.py" line="64" />
+      <source>{0}: writing {1} failed.</source>
+      <translation>{0}: het schrijven van {1} is mislukt.</translation>
     </message>
   </context>
 </TS>

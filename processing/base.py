@@ -10,6 +10,7 @@ import html
 import math
 import os
 import re
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 from qgis.core import (
@@ -538,6 +539,22 @@ def written_files(path: str) -> list[str]:
     return [path, *(stem + sidecar for sidecar in _SIDECARS.get(ext.lower(), ()))]
 
 
+@contextmanager
+def replaced_when_done(path: str):
+    """A temporary path beside ``path`` (same extension, so format-by-extension writers still work) that is
+    moved onto ``path`` when the block ends without error and removed otherwise: a failed write (a full disk)
+    neither leaves a truncated file nor destroys the file that was there."""
+    folder, name = os.path.split(os.path.abspath(path))
+    stem, ext = os.path.splitext(name)
+    partial = os.path.join(folder, f".{stem}.partial-{os.getpid()}{ext}")
+    try:
+        yield partial
+        os.replace(partial, path)
+    finally:
+        if os.path.exists(partial):
+            os.remove(partial)
+
+
 def write_html_report(path: str, title: str, sections: list[tuple[str, object]]) -> None:
     """Write a small self-contained HTML report.
 
@@ -561,7 +578,7 @@ def write_html_report(path: str, title: str, sections: list[tuple[str, object]])
             rows = "".join(f"<tr><th>{html.escape(str(k))}</th><td>{html.escape(str(v))}</td></tr>" for k, v in body)
             parts.append(f"<table>{rows}</table>")
     parts.append("</body></html>")
-    with open(path, "w", encoding="utf-8") as handle:
+    with replaced_when_done(path) as partial, open(partial, "w", encoding="utf-8") as handle:
         handle.write("\n".join(parts))
 
 

@@ -381,8 +381,10 @@ class DPCountsAlgorithm(SpatialPrivacyAlgorithm):
             release = counts.synthesize(y, population, cal, sets, rng, progress=FeedbackProgress(feedback, 10.0, 85.0))
         except ParameterError as error:
             raise parameter_error(error, core_names) from None
+        FeedbackProgress(feedback).check_cancel()
         report_path = output_files[self.OUTPUT_REPORT]
         report = self._report(release, y, population, seed, names, prior_param) if report_path else None
+        FeedbackProgress(feedback).check_cancel()
         ensure_folders(output_files)
         results = self._write(parameters, context, feedback, source, ids, release, population, fields, kept)
         if report is not None:

@@ -358,7 +358,14 @@ class FitLGCPAlgorithm(SpatialPrivacyAlgorithm):
             posterior.record_source(x, y, setup.window, crs_key(crs))
             intensity = None
             if raster_path:
-                intensity = self._intensity(posterior, setup, optional[self.PIXEL_SIZE], covariates, offset)
+                intensity = self._intensity(
+                    posterior,
+                    setup,
+                    optional[self.PIXEL_SIZE],
+                    covariates,
+                    offset,
+                    FeedbackProgress(feedback, 85.0, 95.0),
+                )
         except ParameterError as error:
             raise parameter_error(error, names) from None
         FeedbackProgress(feedback, 95.0, 100.0).check_cancel()
@@ -400,6 +407,7 @@ class FitLGCPAlgorithm(SpatialPrivacyAlgorithm):
                 size,
                 crs,
                 descriptions=("posterior mean intensity", "posterior sd of the intensity"),
+                parameter=self.OUTPUT_INTENSITY,
             )
             results[self.OUTPUT_INTENSITY] = raster_path
         if report is not None:
@@ -409,7 +417,7 @@ class FitLGCPAlgorithm(SpatialPrivacyAlgorithm):
             feedback.pushInfo(f"{name}: {mean:.4g} (sd {sd:.3g}; 95% {lower:.4g} to {upper:.4g})")
         return results
 
-    def _intensity(self, posterior, setup, pixel, covariates, offset):
+    def _intensity(self, posterior, setup, pixel, covariates, offset, progress):
         """Posterior mean and sd of the intensity on a pixel grid over the window."""
         import numpy as np
 
@@ -423,7 +431,7 @@ class FitLGCPAlgorithm(SpatialPrivacyAlgorithm):
         px, py = gx[inside], gy[inside]
         design = np.column_stack([np.ones(px.size)] + [c.values(px, py) for c in covariates])
         off = None if offset is None else offset(px, py)
-        mean, sd = posterior.intensity_summary(setup.mesh.projection(px, py), design, off)
+        mean, sd = posterior.intensity_summary(setup.mesh.projection(px, py), design, off, progress=progress)
         bands = np.full((2, rows * cols), np.nan)
         bands[0, inside], bands[1, inside] = mean, sd
         return bands.reshape(2, rows, cols), xmin, ymin + rows * pixel, pixel

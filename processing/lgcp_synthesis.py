@@ -809,6 +809,7 @@ class PMSEAlgorithm(WalderAlgorithm):
             score = utility(conf, xs, ys, rng, self.hyper(parameters, context), scaled(progress, 0.7, 1.0))
         except ParameterError as error:
             raise parameter_error(error, self.core_names()) from None
+        progress.check_cancel()
         feedback.pushInfo(
             self.tr("pMSE = {0:.4g} (0 indistinguishable, 0.25 fully distinguishable).").format(score.pmse)
         )

@@ -8,6 +8,7 @@ import os
 from qgis.core import QgsProcessingException, QgsRasterFileWriter
 
 from ..plugin.i18n import tr
+from .base import replaced_when_done
 
 
 def check_raster_path(path: str, parameter: str = "OUTPUT_RASTER") -> None:
@@ -26,7 +27,14 @@ def check_raster_path(path: str, parameter: str = "OUTPUT_RASTER") -> None:
 
 
 def write_float_raster(
-    path: str, array, x_min: float, y_max: float, cell_size: float, crs, descriptions: tuple[str, ...] = ()
+    path: str,
+    array,
+    x_min: float,
+    y_max: float,
+    cell_size: float,
+    crs,
+    descriptions: tuple[str, ...] = (),
+    parameter: str = "OUTPUT_RASTER",
 ) -> None:
     """Write ``array`` (``(rows, cols)`` or ``(bands, rows, cols)``, rows north to south; NaN = NoData)
     with square pixels of ``cell_size``."""
@@ -36,23 +44,28 @@ def write_float_raster(
     driver_name = QgsRasterFileWriter.driverForExtension(ext) or "GTiff"
     driver = gdal.GetDriverByName(driver_name)
     if driver is None:
-        raise QgsProcessingException(tr("OUTPUT_RASTER: GDAL cannot write '{0}' files.").format(ext))
+        raise QgsProcessingException(tr("{0}: GDAL cannot write '{1}' files.").format(parameter, ext))
     bands = array[None] if array.ndim == 2 else array
     count, rows, cols = bands.shape
     options = ["COMPRESS=DEFLATE"] if driver_name == "GTiff" else []
-    ds = driver.Create(path, cols, rows, count, gdal.GDT_Float64, options)
-    if ds is None:
-        raise QgsProcessingException(tr("OUTPUT_RASTER: cannot create {0}.").format(path))
-    ds.SetGeoTransform((x_min, cell_size, 0.0, y_max, 0.0, -cell_size))
-    if crs.isValid():
-        srs = osr.SpatialReference()
-        srs.ImportFromWkt(crs.toWkt())
-        ds.SetProjection(srs.ExportToWkt())
-    for index in range(count):
-        band = ds.GetRasterBand(index + 1)
-        band.SetNoDataValue(math.nan)
-        band.WriteArray(bands[index])
-        if index < len(descriptions):
-            band.SetDescription(descriptions[index])
-        band.FlushCache()
-    ds = None  # closes the file
+    with replaced_when_done(path) as partial:  # a failed write leaves neither half a raster nor no raster
+        ds = driver.Create(partial, cols, rows, count, gdal.GDT_Float64, options)
+        if ds is None:
+            raise QgsProcessingException(tr("{0}: cannot create {1}.").format(parameter, path))
+        ds.SetGeoTransform((x_min, cell_size, 0.0, y_max, 0.0, -cell_size))
+        if crs.isValid():
+            srs = osr.SpatialReference()
+            srs.ImportFromWkt(crs.toWkt())
+            ds.SetProjection(srs.ExportToWkt())
+        for index in range(count):
+            band = ds.GetRasterBand(index + 1)
+            band.SetNoDataValue(math.nan)
+            if band.WriteArray(bands[index]) != 0:
+                raise QgsProcessingException(tr("{0}: writing {1} failed.").format(parameter, path))
+            if index < len(descriptions):
+                band.SetDescription(descriptions[index])
+            band.FlushCache()
+        ds = None  # closes the file
+        for sidecar in (".aux.xml",):  # GDAL's side file follows the raster
+            if os.path.exists(partial + sidecar):
+                os.replace(partial + sidecar, path + sidecar)

@@ -153,6 +153,24 @@ def test_posterior_draws_integrate_to_about_the_number_of_points_and_round_trip(
     assert again.names == posterior.names and again.method == "laplace"
     assert np.array_equal(again.w, posterior.w) and np.array_equal(again.triangles, posterior.triangles)
     assert again.summary() == posterior.summary()
+    # a save that fails half-way (a full disk: here the compressor raises after writing part of the file)
+    # leaves the previous model intact and no partial file behind
+    import spatial_privacy.core.lgcp as lgcp_module
+
+    good = path.read_bytes()
+
+    def full_disk(handle, **arrays):
+        handle.write(b"PK\x03\x04 half a zip")
+        raise OSError(28, "No space left on device")
+
+    original = lgcp_module.np.savez_compressed
+    lgcp_module.np.savez_compressed = full_disk
+    try:
+        with pytest.raises(OSError):
+            posterior.save(str(path))
+    finally:
+        lgcp_module.np.savez_compressed = original
+    assert path.read_bytes() == good and sorted(p.name for p in tmp_path.iterdir()) == ["model.npz"]
 
 
 def test_john_snow_distance_to_the_broad_street_pump_lowers_the_intensity():
