@@ -161,3 +161,25 @@ def one_step_model():
         return model
 
     return build
+
+
+@pytest.fixture
+def thesis_delta_bounds():
+    """:func:`delta_bounds_for_grid_noise`, for tests that compare Delta with ter Steege's figures."""
+    return delta_bounds_for_grid_noise
+
+
+def delta_bounds_for_grid_noise(delta: float, epsilon: float) -> tuple[float, float]:
+    """Where the grid Laplace mechanism's Delta must lie for a thesis figure ``delta`` (ter Steege, rounded to 3
+    decimals, for continuous Laplace noise: delta = e^eps exp(-gamma/b) / 2). Ours is on a grid of step
+    s = b eps / 64 with decay eps / 65 per step, the rounding of the mean adding up to s/2 (core.mechanisms.
+    grid_laplace): delta = e^eps r^|j| / (1 + r), r = e^(-eps/65), |j| within 1/2 of gamma/s. The ratio of the
+    two is 2/(1 + r) exp(gamma/b - |j| eps/65), between exp(gamma/(65 b) - eps/130) and
+    2/(1 + r) exp(gamma/(65 b) + eps/130)."""
+    import math
+
+    g_over_b = -math.log(2 * delta * math.exp(-epsilon))
+    r = math.exp(-epsilon / 65)
+    low = (delta - 5e-4) * math.exp(g_over_b / 65 - epsilon / 130)
+    high = (delta + 5e-4) * 2 / (1 + r) * math.exp(g_over_b / 65 + epsilon / 130)
+    return low, high

@@ -193,20 +193,11 @@ def test_published_outputs_do_not_reveal_true_values(enterprises, tmp_path):
         pytest.param({"ERROR_MODEL": 1, "RELATIVE_K": 0.99, "MARGIN": 1.25}, 0.317, id="relative k=0.99 (Figure 13)"),
     ],
 )
-def test_thesis_grid_bound_delta(enterprises, tmp_path, extra, delta):
+def test_thesis_grid_bound_delta(enterprises, tmp_path, extra, delta, thesis_delta_bounds):
     # r = 500, epsilon = 0.1, bounds from data; the absolute margin defaults to gamma = min t = 59.46.
     params = base(enterprises, tmp_path, BOUNDED=True, BOUNDS_FROM_DATA=True, **extra)
     result = run(params)
-    # The thesis rounds to 3 decimals, for continuous Laplace noise: delta = e^eps exp(-gamma/b) / 2. Ours is on a
-    # grid of step s = b eps / 64 with decay eps / 65 per step, the rounding of the mean adding up to s/2:
-    # delta = e^eps r^|j| / (1 + r), r = e^(-eps/65), |j| within 1/2 of gamma/s. The ratio of the two is
-    # 2/(1 + r) exp(gamma/b - |j| eps/65), between exp(gamma/(65 b) - eps/130) and
-    # 2/(1 + r) exp(gamma/(65 b) + eps/130).
-    eps = 0.1
-    g_over_b = -math.log(2 * delta * math.exp(-eps))
-    r = math.exp(-eps / 65)
-    low = (delta - 5e-4) * math.exp(g_over_b / 65 - eps / 130)
-    high = (delta + 5e-4) * 2 / (1 + r) * math.exp(g_over_b / 65 + eps / 130)
+    low, high = thesis_delta_bounds(delta, epsilon=0.1)
     assert low <= result["DELTA"] <= high
     report = Path(result["REPORT"]).read_text(encoding="utf-8")
     assert "NOT private" in report and "can be recovered from the map" in report

@@ -63,14 +63,15 @@ def grid_args(data_copy, target, epsilon):
     ]
 
 
-def test_run_reproduces_the_thesis_delta(qgis_process, data_copy, tmp_path):
+def test_run_reproduces_the_thesis_delta(qgis_process, data_copy, tmp_path, thesis_delta_bounds):
     target = tmp_path / "grid.gpkg"
     code, out, err = qgis_process(
         "--json", "run", *grid_args(data_copy, target, 0.1), "BOUNDED=true", "BOUNDS_FROM_DATA=true"
     )
     assert code == 0, err
     results = json.loads(out)["results"]
-    assert results["DELTA"] == pytest.approx(0.536, abs=5e-4)
+    low, high = thesis_delta_bounds(0.536, epsilon=0.1)  # Figure 6, for our grid noise
+    assert low <= results["DELTA"] <= high
     assert QgsVectorLayer(str(target)).featureCount() == results["CELLS"] > 0
 
 
