@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import json
 import math
-import os
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -42,6 +41,7 @@ from scipy import optimize
 from . import mechanisms
 from .errors import ParameterError
 from .fields import SPDEMatern
+from .files import replaced_when_done
 from .linalg import BandedCholesky
 from .progress import Progress, report
 
@@ -538,15 +538,8 @@ class Posterior:
         )
         # written beside the target and moved onto it when complete: a failed write (a full disk) must not
         # leave a truncated model where a good one was
-        folder, name = os.path.split(os.path.abspath(path))
-        partial = os.path.join(folder, f".{name}.partial-{os.getpid()}")
-        try:
-            with open(partial, "wb") as handle:
-                np.savez_compressed(handle, meta=np.array(meta), **arrays)
-            os.replace(partial, path)
-        finally:
-            if os.path.exists(partial):
-                os.remove(partial)
+        with replaced_when_done(path) as partial, open(partial, "wb") as handle:
+            np.savez_compressed(handle, meta=np.array(meta), **arrays)
 
     @classmethod
     def load(cls, path: str) -> Posterior:

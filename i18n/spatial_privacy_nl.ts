@@ -189,17 +189,17 @@
       <translation>{0}: schrijft hetzelfde bestand als {1} ({2}); kies een ander bestand.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="619" />
+      <location filename="../processing/base.py" line="603" />
       <source>Cancel came while the output was being written; it was finished so that no half-written layer is left.</source>
       <translation>Annuleren kwam terwijl de uitvoer werd geschreven; die is afgemaakt, zodat er geen half geschreven laag achterblijft.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="635" />
+      <location filename="../processing/base.py" line="619" />
       <source>{0}: the output could not be written: {1}</source>
       <translation>{0}: de uitvoer kon niet worden weggeschreven: {1}</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="654" />
+      <location filename="../processing/base.py" line="638" />
       <source>Writing {0} points.</source>
       <translation>{0} punten worden weggeschreven.</translation>
     </message>

@@ -10,7 +10,6 @@ import html
 import math
 import os
 import re
-from contextlib import contextmanager
 from dataclasses import dataclass
 
 from qgis.core import (
@@ -37,6 +36,7 @@ from qgis.core import (
 )
 from qgis.PyQt.QtCore import QVariant
 
+from ..core.files import replaced_when_done
 from ..plugin import dependencies
 from ..plugin.i18n import tr as _tr
 from .compat import FLAG_ADVANCED, NUMBER_INTEGER, double_field, int_field
@@ -537,22 +537,6 @@ def written_files(path: str) -> list[str]:
     """``path`` and the files its format writes beside it (a Shapefile's ``.shx``, ``.dbf``, ``.prj``...)."""
     stem, ext = os.path.splitext(path)
     return [path, *(stem + sidecar for sidecar in _SIDECARS.get(ext.lower(), ()))]
-
-
-@contextmanager
-def replaced_when_done(path: str):
-    """A temporary path beside ``path`` (same extension, so format-by-extension writers still work) that is
-    moved onto ``path`` when the block ends without error and removed otherwise: a failed write (a full disk)
-    neither leaves a truncated file nor destroys the file that was there."""
-    folder, name = os.path.split(os.path.abspath(path))
-    stem, ext = os.path.splitext(name)
-    partial = os.path.join(folder, f".{stem}.partial-{os.getpid()}{ext}")
-    try:
-        yield partial
-        os.replace(partial, path)
-    finally:
-        if os.path.exists(partial):
-            os.remove(partial)
 
 
 def write_html_report(path: str, title: str, sections: list[tuple[str, object]]) -> None:

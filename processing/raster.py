@@ -7,8 +7,8 @@ import os
 
 from qgis.core import QgsProcessingException, QgsRasterFileWriter
 
+from ..core.files import replaced_when_done
 from ..plugin.i18n import tr
-from .base import replaced_when_done
 
 
 def check_raster_path(path: str, parameter: str = "OUTPUT_RASTER") -> None:

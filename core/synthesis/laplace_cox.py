@@ -24,7 +24,8 @@ equal cells).
 
 Beyond the paper: a noisy total (``total_share = s > 0``). The Laplace noise is clamped at 0, which adds
 about ``Delta / (2 epsilon)`` points per unit area in every empty cell (the paper's 973.8 synthetic points
-for 19 real ones). With ``s > 0``, ``s epsilon`` buys a noisy total ``T~ = max(0, n + Lap(1 / (s epsilon)))``,
+for 19 real ones). With ``s > 0``, ``s epsilon`` buys a noisy total ``T~ = max(0, n + Lap(1 / (s epsilon)))``
+(released on a grid of 1/64, :func:`..mechanisms.grid_laplace`, so its noise is 65/64 as wide),
 the cells get ``(1 - s) epsilon``, and the intensity is rescaled so that its integral is ``T~``
 (post-processing). Under the alpha-neighbourhood ``n`` does not change, so the total is free and the release
 is ``(1 - s) epsilon``-DP; under add/remove it is ``s epsilon + (1 - s) epsilon (1/min|S_p|) / Delta``-DP
@@ -239,7 +240,10 @@ def synthesize_laplace(
     total = None
     if guarantee.total_share > 0:
         n = float(counts.sum())
-        total = float(max(0.0, n + mechanisms.laplace(rng, 1.0 / guarantee.epsilon_total)))
+        # published in the report: the Laplace mechanism on a grid (sensitivity 1 under add/remove), not
+        # "n + Laplace" in doubles, whose low bits leak (mechanisms.grid_laplace, Mironov 2012)
+        release = mechanisms.grid_laplace(rng, np.array([n]), 1.0, guarantee.epsilon_total)
+        total = float(max(0.0, release.published[0]))
         mass = float(np.sum(gamma * partition.region_measure))
         if mass > 0:
             intensity = gamma * (total / mass)
