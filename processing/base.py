@@ -29,6 +29,7 @@ from qgis.core import (
     QgsProcessingOutputLayerDefinition,
     QgsProcessingParameterCrs,
     QgsProcessingParameterNumber,
+    QgsProperty,
     QgsRectangle,
     QgsUnitTypes,
     QgsVectorFileWriter,
@@ -36,7 +37,7 @@ from qgis.core import (
 )
 from qgis.PyQt.QtCore import QVariant
 
-from ..core.files import replaced_when_done
+from ..core.files import active_staging, replaced_when_done, staged_writes
 from ..plugin import dependencies
 from ..plugin.i18n import tr as _tr
 from .compat import FLAG_ADVANCED, NUMBER_INTEGER, double_field, int_field
@@ -78,6 +79,26 @@ class SpatialPrivacyAlgorithm(QgsProcessingAlgorithm):
         if problem is not None:
             return False, problem
         return super().checkParameterValues(parameters, context)
+
+    def processAlgorithm(self, parameters, context, feedback):  # noqa: N802 (QGIS API name)
+        """Run :meth:`process` with every output staged: layers (:func:`make_sink`), reports, rasters and model
+        files are written beside their targets and moved onto them only when the whole run has succeeded. A
+        failure, or a Cancel that came at any time (even while the outputs were being written), leaves every
+        target as it was and no partial file."""
+        try:
+            with staged_writes():
+                results = self.process(parameters, context, feedback)
+                if feedback is not None and feedback.isCanceled():
+                    raise QgsProcessingException(_tr("Cancelled: nothing was written."))
+        except OSError as error:
+            raise QgsProcessingException(
+                _tr("The outputs could not be written: {0}").format(error.strerror or error)
+            ) from None
+        return results
+
+    def process(self, parameters, context, feedback) -> dict:
+        """The algorithm's work (``processAlgorithm`` of a plain QGIS algorithm)."""
+        raise NotImplementedError
 
     def prepareAlgorithm(self, parameters, context, feedback):  # noqa: N802 (QGIS API name)
         """Check the parameters (ranges, and each algorithm's own checks) before every run. QGIS does so for the
@@ -596,15 +617,50 @@ def crs_key(crs: QgsCoordinateReferenceSystem) -> str:
     return "" if "Undefined" in wkt.split(",")[0] else wkt
 
 
-def note_cancel_during_writing(feedback) -> None:
-    """Writing is not interrupted (a half-written layer would be worse); say so if Cancel came meanwhile."""
-    if feedback is not None and feedback.isCanceled():
-        feedback.pushWarning(
-            _tr(
-                "Cancel came while the output was being written; it was finished so that no half-written layer "
-                "is left."
-            )
+def make_sink(alg, parameters, name: str, context, fields, geometry_type, crs):
+    """``alg.parameterAsSink`` for the output ``name``, staged when it is a local file written whole: QGIS writes
+    it under its own name into a hidden folder beside the target (a GeoPackage's layer is named after its file),
+    and :meth:`SpatialPrivacyAlgorithm.processAlgorithm` moves it, with any side files, onto the target when
+    the run has succeeded. Outputs that cannot be staged (a table appended to an existing GeoPackage, a
+    database, a memory layer) are written in place. Returns ``(sink, destination)``; the destination is the
+    target, which is also the key of the layer QGIS loads on completion."""
+    staging = active_staging()
+    path, layer = destination_target(parameters, name)
+    value = parameters.get(name)
+    raw = value.sink.staticValue() if isinstance(value, QgsProcessingOutputLayerDefinition) else value
+    if staging is None or not path or layer is not None or not isinstance(raw, str) or "|" in raw:
+        sink, dest = alg.parameterAsSink(parameters, name, context, fields, geometry_type, crs)
+        if sink is None:
+            raise QgsProcessingException(alg.invalidSinkError(parameters, name))
+        return sink, dest
+    target_folder = os.path.dirname(os.path.abspath(path))
+    ensure_folder(path, name)
+    folder = staging.folder_beside(target_folder, stale=tuple(written_files(path)[1:]))
+    staged_value = os.path.join(folder, os.path.basename(raw))
+    if isinstance(value, QgsProcessingOutputLayerDefinition):
+        definition = QgsProcessingOutputLayerDefinition(value)
+        definition.sink = QgsProperty.fromValue(staged_value)
+    else:
+        definition = staged_value
+    sink, staged_dest = alg.parameterAsSink({**parameters, name: definition}, name, context, fields, geometry_type, crs)
+    if sink is None:
+        raise QgsProcessingException(alg.invalidSinkError(parameters, name))
+    dest = os.path.join(target_folder, os.path.relpath(staged_dest, folder))
+    staging.renamed[staged_dest] = dest
+    layers = context.layersToLoadOnCompletion()
+    if staged_dest in layers:  # load the target, not the staged file (nothing is attached to the entry yet)
+        context.setLayersToLoadOnCompletion(
+            {(dest if key == staged_dest else key): details for key, details in layers.items() if key != dest}
         )
+    return sink, dest
+
+
+def check_cancel_while_writing(feedback, dest: str) -> None:
+    """Stop writing the layer ``dest`` on Cancel if it is staged (the staged file is then removed and the target
+    left as it was); a layer written in place is finished."""
+    staging = active_staging()
+    if feedback is not None and feedback.isCanceled() and staging is not None and dest in staging.renamed.values():
+        raise QgsProcessingException(_tr("Cancelled: nothing was written."))
 
 
 def add_features(sink, features, name: str) -> None:
@@ -627,8 +683,9 @@ def write_point_sink(alg, parameters, context, name: str, x, y, points: PointVal
     """Write points given in the working CRS to the sink ``name`` in the input layer's CRS.
 
     ``columns`` is a list of ``(field name, values)``; integer arrays become integer fields, others doubles.
-    Writing is not cancellable on purpose: a cancelled write would leave a half-written layer; the progress bar
-    moves from where it is to 100 % as the points are written (a million take about half a minute).
+    The progress bar moves from where it is to 100 % as the points are written (a million take about half a
+    minute). A Cancel stops a staged write (nothing reaches the target); an output written in place (appended
+    to a GeoPackage) is finished, since a half-written layer would be worse.
     """
     import numpy as np
 
@@ -646,9 +703,7 @@ def write_point_sink(alg, parameters, context, name: str, x, y, points: PointVal
     if as_csv:  # a CSV sink drops the geometry: keep the coordinates (in the layer's CRS) as columns
         fields.append(double_field("x"))
         fields.append(double_field("y"))
-    sink, dest = alg.parameterAsSink(parameters, name, context, fields, QgsWkbTypes.Point, points.source_crs)
-    if sink is None:
-        raise QgsProcessingException(alg.invalidSinkError(parameters, name))
+    sink, dest = make_sink(alg, parameters, name, context, fields, QgsWkbTypes.Point, points.source_crs)
     to_source = points.to_source()
     lists = [np.asarray(values).tolist() for _, values in columns]
     for k, (px, py) in enumerate(zip(np.asarray(x, dtype=float).tolist(), np.asarray(y, dtype=float).tolist())):
@@ -665,7 +720,7 @@ def write_point_sink(alg, parameters, context, name: str, x, y, points: PointVal
         add_features(sink, feature, name)
         if feedback is not None and k % WRITE_PROGRESS_EVERY == 0:
             feedback.setProgress(start + (100.0 - start) * k / len(x))
-    note_cancel_during_writing(feedback)
+            check_cancel_while_writing(feedback, dest)
     if context.willLoadLayerOnCompletion(dest):
         context.layerToLoadOnCompletionDetails(dest).name = layer_name
     return dest

@@ -24,11 +24,12 @@ from .base import (
     SpatialPrivacyAlgorithm,
     add_features,
     as_number,
+    check_cancel_while_writing,
     check_outputs,
     ensure_folders,
     figure_data_uri,
     make_rng,
-    note_cancel_during_writing,
+    make_sink,
     numeric_field_index,
     parameter_error,
     write_html_report,
@@ -336,7 +337,7 @@ class DPCountsAlgorithm(SpatialPrivacyAlgorithm):
 
     # -- run ------------------------------------------------------------------------------------
 
-    def processAlgorithm(self, parameters, context, feedback):  # noqa: N802 (QGIS API name)
+    def process(self, parameters, context, feedback):
         self.check_dependencies(feedback)
         from ..core import counts
         from ..core.errors import ParameterError
@@ -475,11 +476,9 @@ class DPCountsAlgorithm(SpatialPrivacyAlgorithm):
         wide = sets <= WIDE_LIMIT
         geometry_type = source.wkbType() if wide else QgsWkbTypes.NoGeometry
         crs = source.sourceCrs()
-        sink, dest = self.parameterAsSink(parameters, self.OUTPUT, context, fields, geometry_type, crs)
-        if sink is None:
-            raise QgsProcessingException(self.invalidSinkError(parameters, self.OUTPUT))
+        sink, dest = make_sink(self, parameters, self.OUTPUT, context, fields, geometry_type, crs)
         mean = synthetic.mean(axis=0)
-        # Writing is not cancellable on purpose: a cancelled write would leave a half-written layer.
+        # A Cancel stops a staged write (make_sink); a layer written in place is finished.
         if wide:
             row = {fid: k for k, fid in enumerate(ids)}
             # geometries are copied as they are: a "skip invalid geometries" setting must not drop a group
@@ -501,16 +500,18 @@ class DPCountsAlgorithm(SpatialPrivacyAlgorithm):
                 ]
                 out.setAttributes(attributes)
                 add_features(sink, out, self.OUTPUT)
+                if k % 1000 == 0:
+                    check_cancel_while_writing(feedback, dest)
             if source.wkbType() != QgsWkbTypes.NoGeometry:
                 ThematicStyle.attach(context, dest, "syn_rate")
         else:
             for k, fid in enumerate(ids):
                 feedback.setProgress(85.0 + 15.0 * k / len(ids))  # per group: a group is `sets` rows
+                check_cancel_while_writing(feedback, dest)
                 for s in range(sets):
                     out = QgsFeature(fields)
                     out.setAttributes([int(fid), s + 1, int(synthetic[s, k])])
                     add_features(sink, out, self.OUTPUT)
-        note_cancel_during_writing(feedback)
         if context.willLoadLayerOnCompletion(dest):
             context.layerToLoadOnCompletionDetails(dest).name = self.tr(
                 "DP synthetic counts (ε = {0:g}: {1} set(s) of ε = {2:g})"

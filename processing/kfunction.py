@@ -29,6 +29,7 @@ from .base import (
     crs_key,
     ensure_folders,
     figure_data_uri,
+    make_sink,
     parameter_error,
     read_point_values,
     write_html_report,
@@ -325,7 +326,7 @@ class KFunctionAlgorithm(SpatialPrivacyAlgorithm):
 
     # -- run ------------------------------------------------------------------------------------
 
-    def processAlgorithm(self, parameters, context, feedback):  # noqa: N802 (QGIS API name)
+    def process(self, parameters, context, feedback):
         self.check_dependencies(feedback)
         import numpy as np
 
@@ -424,15 +425,12 @@ class KFunctionAlgorithm(SpatialPrivacyAlgorithm):
         names = ["r", "K", "L", "theo"] + (["K_syn", "L_syn"] if k_syn is not None else [])
         for name in names:
             fields.append(double_field(name))
-        sink, dest = self.parameterAsSink(
-            parameters, self.OUTPUT, context, fields, QgsWkbTypes.NoGeometry, QgsCoordinateReferenceSystem()
+        sink, dest = make_sink(
+            self, parameters, self.OUTPUT, context, fields, QgsWkbTypes.NoGeometry, QgsCoordinateReferenceSystem()
         )
-        if sink is None:
-            raise QgsProcessingException(self.invalidSinkError(parameters, self.OUTPUT))
         columns = [k_ori.r, k_ori.K, k_ori.L, k_ori.theoretical]
         if k_syn is not None:
             columns += [k_syn.K, k_syn.L]
-        # Writing is not cancellable on purpose: a cancelled write would leave a half-written table.
         features = []
         for row in zip(*columns):
             feature = QgsFeature(fields)

@@ -263,7 +263,7 @@ class FitLGCPAlgorithm(SpatialPrivacyAlgorithm):
             )
         )
 
-    def processAlgorithm(self, parameters, context, feedback):  # noqa: N802 (QGIS API name)
+    def process(self, parameters, context, feedback):
         self.check_dependencies(feedback)
         import numpy as np
 

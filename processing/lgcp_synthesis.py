@@ -8,6 +8,7 @@ import os
 import zipfile
 
 from qgis.core import (
+    QgsCoordinateReferenceSystem,
     QgsFeature,
     QgsFields,
     QgsProcessingException,
@@ -35,6 +36,7 @@ from .base import (
     ensure_folder,
     figure_data_uri,
     make_rng,
+    make_sink,
     parameter_error,
     read_point_values,
     write_html_report,
@@ -529,7 +531,7 @@ class SynthesizeLGCPAlgorithm(WalderAlgorithm):
         self.addOutput(QgsProcessingOutputNumber(self.SYNTHETIC_COUNT, tr("Number of synthetic points")))
         self.addOutput(QgsProcessingOutputNumber(self.PAPER_NOISE_LEVEL, tr("ANS noise level σ² on the paper's scale")))
 
-    def processAlgorithm(self, parameters, context, feedback):  # noqa: N802 (QGIS API name)
+    def process(self, parameters, context, feedback):
         self.check_dependencies(feedback)
         check_outputs(self, parameters, context, sinks=(self.OUTPUT,), files=(self.OUTPUT_REPORT,))
         from ..core.errors import ParameterError
@@ -654,7 +656,7 @@ class DisclosureRiskAlgorithm(WalderAlgorithm):
         self.addOutput(QgsProcessingOutputNumber(self.MAX_RISK, tr("Maximum disclosure risk")))
         self.addOutput(QgsProcessingOutputNumber(self.MEAN_RISK, tr("Mean disclosure risk")))
 
-    def processAlgorithm(self, parameters, context, feedback):  # noqa: N802 (QGIS API name)
+    def process(self, parameters, context, feedback):
         self.check_dependencies(feedback)
         check_outputs(self, parameters, context, sinks=(self.OUTPUT,), files=(self.OUTPUT_REPORT,))
         from ..core.errors import ParameterError
@@ -788,7 +790,7 @@ class PMSEAlgorithm(WalderAlgorithm):
         )
         self.addOutput(QgsProcessingOutputNumber(self.PMSE, tr("pMSE")))
 
-    def processAlgorithm(self, parameters, context, feedback):  # noqa: N802 (QGIS API name)
+    def process(self, parameters, context, feedback):
         self.check_dependencies(feedback)
         check_outputs(self, parameters, context, files=(self.OUTPUT_REPORT,))
         from ..core.errors import ParameterError
@@ -964,7 +966,7 @@ class RiskUtilitySweepAlgorithm(WalderAlgorithm):
             values.append(value)
         return values
 
-    def processAlgorithm(self, parameters, context, feedback):  # noqa: N802 (QGIS API name)
+    def process(self, parameters, context, feedback):
         self.check_dependencies(feedback)
         check_outputs(
             self, parameters, context, sinks=(self.OUTPUT_TABLE, self.OUTPUT_RECOMMENDED), files=(self.OUTPUT_REPORT,)
@@ -1131,9 +1133,9 @@ class RiskUtilitySweepAlgorithm(WalderAlgorithm):
         ):
             fields.append(f)
         ensure_folder(destination_path(parameters, self.OUTPUT_TABLE), self.OUTPUT_TABLE)
-        sink, dest = self.parameterAsSink(parameters, self.OUTPUT_TABLE, context, fields, QgsWkbTypes.NoGeometry)
-        if sink is None:
-            raise QgsProcessingException(self.invalidSinkError(parameters, self.OUTPUT_TABLE))
+        sink, dest = make_sink(
+            self, parameters, self.OUTPUT_TABLE, context, fields, QgsWkbTypes.NoGeometry, QgsCoordinateReferenceSystem()
+        )
         for i, e in enumerate(result.evaluations):
             feature = QgsFeature(fields)
             feature.setAttributes(

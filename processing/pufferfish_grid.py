@@ -26,10 +26,11 @@ from .base import (
     add_features,
     cell_geometry,
     cell_id,
+    check_cancel_while_writing,
     check_outputs,
     ensure_folders,
     make_rng,
-    note_cancel_during_writing,
+    make_sink,
     parameter_error,
     read_point_values,
     write_html_report,
@@ -369,7 +370,7 @@ class PufferfishGridAlgorithm(SpatialPrivacyAlgorithm):
 
     # -- run ------------------------------------------------------------------------------------
 
-    def processAlgorithm(self, parameters, context, feedback):  # noqa: N802 (QGIS API name)
+    def process(self, parameters, context, feedback):
         self.check_dependencies(feedback)
         from ..core import pufferfish
         from ..core.errors import ParameterError
@@ -451,9 +452,7 @@ class PufferfishGridAlgorithm(SpatialPrivacyAlgorithm):
             double_field("delta_max"),
         ):
             fields.append(field)
-        sink, dest = self.parameterAsSink(parameters, self.OUTPUT, context, fields, WKB_POLYGON, points.source_crs)
-        if sink is None:
-            raise QgsProcessingException(self.invalidSinkError(parameters, self.OUTPUT))
+        sink, dest = make_sink(self, parameters, self.OUTPUT, context, fields, WKB_POLYGON, points.source_crs)
         confidential, confidential_dest, cfields = None, None, QgsFields()
         if parameters.get(self.CONFIDENTIAL_OUTPUT) not in (None, ""):
             for field in (
@@ -465,19 +464,18 @@ class PufferfishGridAlgorithm(SpatialPrivacyAlgorithm):
                 double_field("error"),
             ):
                 cfields.append(field)
-            confidential, confidential_dest = self.parameterAsSink(
-                parameters, self.CONFIDENTIAL_OUTPUT, context, cfields, WKB_POLYGON, points.source_crs
+            confidential, confidential_dest = make_sink(
+                self, parameters, self.CONFIDENTIAL_OUTPUT, context, cfields, WKB_POLYGON, points.source_crs
             )
-            if confidential is None:
-                raise QgsProcessingException(self.invalidSinkError(parameters, self.CONFIDENTIAL_OUTPUT))
         to_source = points.to_source()
         r = grid.spec.cell_size
         x_min, y_min = grid.spec.cell_lower_left(grid.ix, grid.iy)
         n_cells = len(grid.count)
-        # Writing is not cancellable on purpose: a cancelled write would leave a half-written layer.
+        # A Cancel stops a staged write (make_sink); a layer written in place is finished.
         for i in range(n_cells):
             if i % 5000 == 0:
                 feedback.setProgress(90.0 + 10.0 * i / n_cells)
+                check_cancel_while_writing(feedback, dest)
             geom = cell_geometry(float(x_min[i]), float(y_min[i]), r, to_source)
             ident = cell_id(float(x_min[i]), float(y_min[i]), r)
             feature = QgsFeature(fields)
@@ -500,7 +498,6 @@ class PufferfishGridAlgorithm(SpatialPrivacyAlgorithm):
                     ]
                 )
                 add_features(confidential, cfeature, self.CONFIDENTIAL_OUTPUT)
-        note_cancel_during_writing(feedback)
         statistic = self._statistic_name(grid.settings)
         if context.willLoadLayerOnCompletion(dest):
             context.layerToLoadOnCompletionDetails(dest).name = self.tr("Pufferfish grid ({0} {1})").format(

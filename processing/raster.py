@@ -48,7 +48,8 @@ def write_float_raster(
     bands = array[None] if array.ndim == 2 else array
     count, rows, cols = bands.shape
     options = ["COMPRESS=DEFLATE"] if driver_name == "GTiff" else []
-    with replaced_when_done(path) as partial:  # a failed write leaves neither half a raster nor no raster
+    # a failed write leaves neither half a raster nor no raster; GDAL's side file follows the raster
+    with replaced_when_done(path, sidecars=(".aux.xml",)) as partial:
         ds = driver.Create(partial, cols, rows, count, gdal.GDT_Float64, options)
         if ds is None:
             raise QgsProcessingException(tr("{0}: cannot create {1}.").format(parameter, path))
@@ -66,6 +67,3 @@ def write_float_raster(
                 band.SetDescription(descriptions[index])
             band.FlushCache()
         ds = None  # closes the file
-        for sidecar in (".aux.xml",):  # GDAL's side file follows the raster
-            if os.path.exists(partial + sidecar):
-                os.replace(partial + sidecar, path + sidecar)

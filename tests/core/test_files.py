@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from spatial_privacy.core.files import replaced_when_done
+from spatial_privacy.core.files import replaced_when_done, staged_writes
 
 
 def test_reports_and_rasters_replace_the_old_file_only_when_complete(tmp_path):
@@ -25,3 +25,56 @@ def test_reports_and_rasters_replace_the_old_file_only_when_complete(tmp_path):
         Path(partial).write_text("the new report", encoding="utf-8")
     assert target.read_text(encoding="utf-8") == "the new report"
     assert [p.name for p in tmp_path.iterdir()] == ["report.html"]
+
+
+def test_a_run_moves_its_files_only_when_all_are_written(tmp_path):
+    """Inside staged_writes every file (and every staged folder) waits for the end of the run: a failure in the
+    second output leaves the first output's target as it was, and nothing staged behind."""
+    report, model = tmp_path / "report.html", tmp_path / "model.npz"
+    report.write_text("old report", encoding="utf-8")
+    model.write_bytes(b"old model")
+    with pytest.raises(OSError):
+        with staged_writes():
+            with replaced_when_done(str(report)) as partial:
+                Path(partial).write_text("new report", encoding="utf-8")
+            assert report.read_text(encoding="utf-8") == "old report"  # complete, but not moved yet
+            with replaced_when_done(str(model)) as partial:
+                Path(partial).write_bytes(b"half a mod")
+                raise OSError(28, "No space left on device")
+    assert report.read_text(encoding="utf-8") == "old report" and model.read_bytes() == b"old model"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["model.npz", "report.html"]
+    with staged_writes():
+        with replaced_when_done(str(report)) as partial:
+            Path(partial).write_text("new report", encoding="utf-8")
+        with replaced_when_done(str(model)) as partial:
+            Path(partial).write_bytes(b"new model")
+    assert report.read_text(encoding="utf-8") == "new report" and model.read_bytes() == b"new model"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["model.npz", "report.html"]
+
+
+def test_a_staged_folder_moves_every_file_and_drops_stale_side_files(tmp_path):
+    """A layer format writes several files (a Shapefile's .shp, .shx, .dbf...): all of them move onto the
+    targets, and a side file of the old layer that the new one does not have (an old spatial index) goes."""
+    for name in ("pub.shp", "pub.dbf", "pub.qix"):
+        (tmp_path / name).write_bytes(b"old")
+    with staged_writes() as writes:
+        folder = Path(writes.folder_beside(str(tmp_path), stale=(str(tmp_path / "pub.qix"),)))
+        assert folder.parent == tmp_path and folder.name.startswith(".")
+        for name in ("pub.shp", "pub.shx", "pub.dbf"):
+            (folder / name).write_bytes(b"new")
+        assert (tmp_path / "pub.shp").read_bytes() == b"old"
+    assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == {
+        n: b"new" for n in ("pub.shp", "pub.shx", "pub.dbf")
+    }
+
+
+def test_a_staged_database_still_open_at_the_end_is_not_moved(tmp_path):
+    """SQLite keeps a -journal (or -wal) file beside an open GeoPackage: moving it then would publish a file
+    that is still being written, so the run fails and the target stays."""
+    (tmp_path / "out.gpkg").write_bytes(b"old")
+    with pytest.raises(OSError, match="still open"):
+        with staged_writes() as writes:
+            folder = Path(writes.folder_beside(str(tmp_path)))
+            (folder / "out.gpkg").write_bytes(b"new")
+            (folder / "out.gpkg-journal").write_bytes(b"")
+    assert [p.name for p in tmp_path.iterdir()] == ["out.gpkg"] and (tmp_path / "out.gpkg").read_bytes() == b"old"

@@ -426,20 +426,34 @@ def test_in_a_model_a_prior_from_the_count_field_is_still_refused(areas, tmp_pat
     assert not (tmp_path / "out").exists()
 
 
-def test_cancel_while_writing_finishes_the_layer_and_says_so(areas_table, tmp_path):
+def test_cancel_while_writing_leaves_the_previous_outputs(areas_table, tmp_path):
+    """The outputs are staged: a Cancel while the long table is being written stops it, and the files that
+    were at the targets are still there, unchanged, with no partial file beside them."""
+
     class CancelWhileWriting(QgsProcessingFeedback):
         def setProgress(self, progress):  # noqa: N802 (QGIS API name)
             super().setProgress(progress)
             if progress > 86.0:  # past 85 %: the long table is being written
                 self.cancel()
 
-    feedback = CancelWhileWriting()
-    result = processing.run(
-        ALG, base(areas_table, tmp_path, SETS=30, OUTPUT=str(tmp_path / "long.gpkg")), feedback=feedback
+    params = base(
+        areas_table,
+        tmp_path,
+        SETS=3,
+        SEED=1,
+        OUTPUT=str(tmp_path / "long.gpkg"),
+        OUTPUT_REPORT=str(tmp_path / "r.html"),
     )
-    assert feedback.isCanceled() and "it was finished so that no half-written layer is left" in feedback.textLog()
-    _, feats = features(result["OUTPUT"])
-    assert len(feats) == 95 * 30  # complete
+    previous = processing.run(ALG, params)
+    before = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
+    assert set(before) == {"long.gpkg", "r.html"}
+    feedback = CancelWhileWriting()
+    with pytest.raises(QgsProcessingException, match="Cancelled: nothing was written"):
+        processing.run(ALG, {**params, "SETS": 30}, feedback=feedback)
+    assert feedback.progress() < 100.0  # stopped while writing, not after
+    assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == before
+    _, feats = features(previous["OUTPUT"])
+    assert len(feats) == 95  # the previous run's layer: one row per area, its 3 sets as columns
 
 
 def test_a_skip_invalid_geometries_setting_does_not_drop_an_area(tmp_path):

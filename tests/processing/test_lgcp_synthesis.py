@@ -464,34 +464,28 @@ def test_disclosure_risk_writes_the_confidential_layer_only_when_asked(snow, tmp
     assert "OUTPUT" not in result and 0 < result["MEAN_RISK"] <= result["MAX_RISK"] < 1
 
 
-def test_cancel_while_points_are_written_finishes_the_layer_and_says_so(tmp_path):
-    # writing is not cancellable on purpose (a half-written layer would be worse); a Cancel that comes meanwhile
-    # (in the QGIS desktop the user clicks it while the task runs) leaves a complete layer and a note in the log
-    from qgis.core import (
-        QgsApplication,
-        QgsCoordinateReferenceSystem,
-        QgsProcessingContext,
-        QgsProcessingFeedback,
-        QgsProject,
-    )
+def test_cancel_while_points_are_written_stops_and_keeps_the_previous_layer(snow, tmp_path):
+    """The layer is staged beside its target: a Cancel while the points are written (in the QGIS desktop the
+    user clicks it while the task runs) stops the writing, removes the staged file and leaves the layer that
+    was at the target as it was."""
 
-    from spatial_privacy.processing.base import PointValues, write_point_sink
+    class CancelWhileWriting(QgsProcessingFeedback):
+        def setProgress(self, value):  # noqa: N802 (QGIS API name)
+            super().setProgress(value)
+            if "Writing 20000 points." in self.textLog() and value > 90.0:
+                self.cancel()
 
-    alg = QgsApplication.processingRegistry().algorithmById("spatialprivacy:synthesizelgcp").create()
-    feedback = QgsProcessingFeedback()
-    feedback.cancel()
-    context = QgsProcessingContext()
-    context.setProject(QgsProject.instance())
-    context.setFeedback(feedback)
-    crs = QgsCoordinateReferenceSystem("EPSG:27700")
-    points = PointValues([], [], [], crs, crs, context.transformContext())
-    n = 2000
-    x, y = 529000.0 + np.arange(n), np.full(n, 181000.0)
-    ids = [("syn_id", np.arange(1, n + 1, dtype=np.int64))]
-    dest = write_point_sink(alg, {"OUTPUT": str(tmp_path / "p.gpkg")}, context, "OUTPUT", x, y, points, ids, "p")
-    layer = QgsVectorLayer(dest, "p", "ogr")
-    assert layer.featureCount() == n
-    assert "it was finished so that no half-written layer is left" in feedback.textLog()
+    params = {"INPUT": snow["deaths"], "MODEL": snow["model"], "METHOD": 2, "COUNT": 300, "SEED": 3,
+              "OUTPUT": str(tmp_path / "syn.gpkg")}  # fmt: skip
+    processing.run("spatialprivacy:synthesizelgcp", params)
+    before = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
+    assert list(before) == ["syn.gpkg"]
+    feedback = CancelWhileWriting()
+    with pytest.raises(QgsProcessingException, match="Cancelled: nothing was written"):
+        processing.run("spatialprivacy:synthesizelgcp", {**params, "COUNT": 20000}, feedback=feedback)
+    assert feedback.progress() < 100.0  # stopped while writing
+    assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == before
+    assert QgsVectorLayer(str(tmp_path / "syn.gpkg"), "s", "ogr").featureCount() == 300
 
 
 def test_a_model_child_with_a_count_above_the_maximum_is_refused(snow, tmp_path, one_step_model):

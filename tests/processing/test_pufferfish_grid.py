@@ -30,6 +30,8 @@ from qgis.core import (
 )
 from scipy import stats
 
+from spatial_privacy.core.files import replaced_when_done
+
 ALG = "spatialprivacy:pufferfishgrid"
 MIN_PRODUCTION = 59.4585041681912  # min of `production` in the enterprises data (the thesis's gamma)
 
@@ -563,6 +565,60 @@ def test_cancel_writes_nothing(enterprises, tmp_path):
     with pytest.raises(QgsProcessingException, match="Cancelled"):
         run(base(enterprises, tmp_path), feedback=feedback)
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_failing_output_leaves_every_earlier_output_as_it_was(enterprises, tmp_path, monkeypatch):
+    """Every output is staged and moved onto its target only when all are written: a disk that fills up while
+    the report (the last output) is written leaves the map, the confidential layer and the raster of the
+    previous run in place, and no partial file beside them."""
+    from spatial_privacy.processing import pufferfish_grid
+
+    params = base(
+        enterprises,
+        tmp_path,
+        SEED=1,
+        CONFIDENTIAL_OUTPUT=str(tmp_path / "confidential.gpkg"),
+        OUTPUT_RASTER=str(tmp_path / "grid.tif"),
+    )
+    run(params)
+    before = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
+    assert set(before) >= {"grid.gpkg", "confidential.gpkg", "grid.tif", "report.html"}
+
+    def full_disk(path, title, sections):
+        with replaced_when_done(path) as partial, open(partial, "w", encoding="utf-8") as handle:
+            handle.write("<!DOCTYPE html><html><head>")
+            raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(pufferfish_grid, "write_html_report", full_disk)
+    with pytest.raises(QgsProcessingException, match="No space left on device"):
+        run({**params, "SEED": 2})
+    assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == before
+    monkeypatch.undo()
+    run({**params, "SEED": 2})
+    after = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
+    assert set(after) == set(before) and after["grid.gpkg"] != before["grid.gpkg"]
+
+
+def test_a_layer_loaded_on_completion_is_the_target_not_the_staged_file(enterprises, tmp_path):
+    """The dialog's form of an output (a layer definition that loads the result into the project): the layer
+    QGIS loads on completion is the target, under its name and with its style, not the staged file."""
+    from qgis.core import QgsProcessingOutputLayerDefinition
+
+    project = QgsProject.instance()
+    context = QgsProcessingContext()
+    context.setProject(project)
+    feedback = QgsProcessingFeedback()
+    target = str(tmp_path / "grid.gpkg")
+    params = base(enterprises, tmp_path, SEED=2, OUTPUT=QgsProcessingOutputLayerDefinition(target, project))
+    alg = QgsApplication.processingRegistry().createAlgorithmById(ALG)
+    results, ok = alg.run(params, context, feedback)
+    assert ok, feedback.textLog()
+    assert results["OUTPUT"] == target
+    assert list(context.layersToLoadOnCompletion()) == [target]
+    details = context.layerToLoadOnCompletionDetails(target)
+    assert details.name.startswith("Pufferfish grid") and details.postProcessor() is not None
+    assert QgsVectorLayer(target, "grid", "ogr").featureCount() > 0
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]
 
 
 # -- loading into a project applies a style ------------------------------------------------------
