@@ -599,6 +599,24 @@ def test_a_failing_output_leaves_every_earlier_output_as_it_was(enterprises, tmp
     assert set(after) == set(before) and after["grid.gpkg"] != before["grid.gpkg"]
 
 
+@pytest.mark.parametrize(
+    "given, written",
+    [
+        ("grid.shp", ["grid.dbf", "grid.prj", "grid.shp", "grid.shx"]),
+        ("grid.foo", ["grid.foo.gpkg"]),  # QGIS appends .gpkg to an extension that names no vector format
+        ("grid.json", ["grid.json.geojson"]),
+    ],
+)
+def test_staged_layers_arrive_whole_in_any_format(enterprises, tmp_path, given, written):
+    """A staged layer moves with every file its format wrote, under the name QGIS gives it, and nothing staged
+    is left behind."""
+    result = run(base(enterprises, tmp_path, SEED=3, OUTPUT=str(tmp_path / given), REPORT=None))
+    assert result["OUTPUT"] == str(tmp_path / written[-1] if len(written) == 1 else tmp_path / given)
+    assert sorted(p.name for p in tmp_path.iterdir()) == written
+    layer = QgsVectorLayer(result["OUTPUT"], "grid", "ogr")
+    assert layer.isValid() and layer.featureCount() == result["CELLS"]
+
+
 def test_a_layer_loaded_on_completion_is_the_target_not_the_staged_file(enterprises, tmp_path):
     """The dialog's form of an output (a layer definition that loads the result into the project): the layer
     QGIS loads on completion is the target, under its name and with its style, not the staged file."""
