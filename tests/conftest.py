@@ -183,3 +183,31 @@ def delta_bounds_for_grid_noise(delta: float, epsilon: float) -> tuple[float, fl
     low = (delta - 5e-4) * math.exp(g_over_b / 65 - epsilon / 130)
     high = (delta + 5e-4) * 2 / (1 + r) * math.exp(g_over_b / 65 + epsilon / 130)
     return low, high
+
+
+@pytest.fixture
+def integrates_to_about_n():
+    """:func:`assert_integrates_to_about_n`, for the core and the processing tests of an LGCP fit."""
+    return assert_integrates_to_about_n
+
+
+def assert_integrates_to_about_n(posterior, beta_prior, n_points: int, total=None) -> None:
+    """E[int lambda | S] against N. At the mode the intercept's score is N - Lambda - (beta_0 - m) / s^2 = 0
+    (prior N(m, s^2) on beta_0, ``beta_prior.mean[0]`` and ``beta_prior.sd[0]``), so
+    Lambda_mode = N - (beta_0 - m) / s^2; the posterior mean of Lambda exceeds its value at the mode by about
+    Lambda Var(log Lambda) / 2 = 1/2 (Var(log Lambda) ~ 1/N), and the draws add a Monte Carlo error of
+    sd(Lambda) / sqrt(draws). (A tolerance of 3 sqrt(N) took the posterior sd of Lambda for the error of its
+    mean, and let a 20 % bias of the quadrature pass.) ``total``: the draws of Lambda (default: the
+    posterior's own, ``posterior.integrated_intensity()``)."""
+    import math
+
+    import numpy as np
+
+    total = posterior.integrated_intensity() if total is None else np.asarray(total)
+    m, s = beta_prior.mean[0], beta_prior.sd[0]
+    score_shift = abs(posterior.beta[:, 0].mean() - m) / s**2
+    tolerance = score_shift + 1.0 + 4.0 * total.std() / math.sqrt(total.size)
+    assert abs(total.mean() - n_points) < tolerance, (total.mean(), n_points, tolerance)
+    # and each draw's integral is the quadrature of its own log intensity
+    eta = posterior.offset_int + posterior.x_int @ posterior.beta[0] + posterior.int_proj @ posterior.w[0]
+    assert total[0] == pytest.approx(float(np.exp(eta) @ posterior.int_weights), rel=1e-12)

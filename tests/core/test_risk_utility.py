@@ -158,14 +158,48 @@ def test_model_file_records_its_points_and_window(small_fit, tmp_path):
         back.check_source(small_fit.x, small_fit.y, "EPSG:3857")
 
 
+def lens_area(d, r_small, r_big):
+    """Area of B_r_small(0) ∩ B_r_big(d) at distances d (closed form; the small disc lies inside when
+    d <= r_big - r_small)."""
+    d = np.maximum(np.asarray(d, dtype=np.float64), 1e-300)
+    c1 = np.clip((d * d + r_small**2 - r_big**2) / (2 * d * r_small), -1, 1)
+    c2 = np.clip((d * d + r_big**2 - r_small**2) / (2 * d * r_big), -1, 1)
+    kite = np.sqrt(
+        np.maximum((-d + r_small + r_big) * (d + r_small - r_big) * (d - r_small + r_big), 0) * (d + r_small + r_big)
+    )
+    part = r_small**2 * np.arccos(c1) + r_big**2 * np.arccos(c2) - 0.5 * kite
+    return np.where(d <= r_big - r_small, math.pi * r_small**2, np.where(d >= r_small + r_big, 0.0, part))
+
+
 def test_radial_is_riskier_than_prs_and_scores_lie_in_range(small_fit):
-    # the radial intruder's density is the confidential one restricted to the disc B_r(s_dagger) and
-    # renormalised, so at the same draws it is pointwise at least the PRS density normalised over W
     rng = np.random.default_rng(5)
-    result = ru.sweep(small_fit, ru.sweep_specs([1.0], [0.5], 1), rng, risk_radius=0.3)
+    rp, rr = 1.0, 0.3
+    result = ru.sweep(small_fit, ru.sweep_specs([rp], [0.5], 1), rng, risk_radius=rr)
     radial, ans, prs = result.evaluations
     assert radial.max_risk > prs.max_risk
-    assert radial.risk.risk.mean() > 2 * prs.risk.risk.mean()
+    # How much riskier, from the theory. Take the persons whose synthetic point s_dagger lies 2 rp or more inside
+    # the window: their discs B_rp(s_dagger) and B_rr(s_k) lie in W, and the kept-inside density 1 / |B_rp ∩ W| is
+    # constant on the disc. Radial: given s_dagger, s_k has density q ∝ lambda on B_rp(s_dagger) (Appendix A.3), and
+    # the risk averaged over s_k ~ q is the chance that two draws from q lie within rr of each other: for rr << rp
+    # about pi rr^2 int q^2, which is least for a flat q (Cauchy-Schwarz). So an intensity that varies across the
+    # disc raises the risk above its flat value h_k = |B_rr(s_k) ∩ B_rp(s_dagger)| / (pi rp^2), and the paper's
+    # normaliser z <= 1 raises it again; mean(h) estimates E|lens| / (pi rp^2) = 0.079, as s_dagger - s_k is
+    # uniform on the disc whatever lambda. PRS (and nothing released): f(s) = [mean_l Lambda_l / lambda_l(s)]^-1,
+    # a harmonic mean of normalised intensities, is at most their arithmetic mean p(s), the posterior predictive
+    # density, so the risk is at most about pi rr^2 p(s_k) / z (p changes little over a disc of radius rr, a tenth
+    # of the field's range); PRS shares only beta and theta with S, so its posterior of lambda is the confidential
+    # one. Hence radial / PRS >~ mean(h) / mean(pi rr^2 p(s_k) / z): the flat-intensity ratio
+    # |W| E|lens| / (pi rp^2 pi rr^2) = 28, times z = 0.86, over the points' size bias mean(p(s_k)) |W| = 1.9: 12.9.
+    syn = result.sets[0]
+    inner = np.minimum.reduce([syn.x, syn.y, 10 - syn.x, 10 - syn.y]) >= 2 * rp
+    h = lens_area(np.hypot(small_fit.x - syn.x, small_fit.y - syn.y)[inner], rr, rp) / (math.pi * rp**2)
+    draws = small_fit.draws
+
+    def predictive(u, v):  # mean_l lambda_l(s) / Lambda_l
+        return np.exp(draws.log_intensity(u, v) - draws.log_integrals[:, None]).mean(axis=0)
+
+    prs_bound = math.pi * rr**2 * predictive(small_fit.x[inner], small_fit.y[inner]) / prs.risk.normaliser[0]
+    assert radial.risk.risk[inner].mean() / prs.risk.risk[inner].mean() > h.mean() / prs_bound.mean()
     for e in result.evaluations:
         assert 0 <= e.pmse <= 0.25 and 0 < e.max_risk <= 1
         assert np.all(result.sets[result.evaluations.index(e)].x >= 0)
@@ -174,7 +208,13 @@ def test_radial_is_riskier_than_prs_and_scores_lie_in_range(small_fit):
     # risk with nothing released, up to Monte Carlo error (the two fits differ only in their draws)
     assert result.baseline is not None
     assert prs.max_risk == pytest.approx(result.baseline_max, rel=0.2)
-    assert radial.max_risk > 2 * result.baseline_max
+    # The largest radial risk is at least the inner persons' mean, >~ mean(h); with nothing released the largest is
+    # at most about pi rr^2 max_W p / z, and p peaks at a mesh node: each lambda_l is exp of a linear function on
+    # each triangle, convex, so p is convex there too (the mesh follows the window's edge). Threshold 4.6 here.
+    nodes = small_fit.mesh.nodes
+    in_w = np.all((nodes >= -1e-9) & (nodes <= 10 + 1e-9), axis=1)
+    base_bound = math.pi * rr**2 * predictive(nodes[in_w, 0], nodes[in_w, 1]).max() / result.baseline.normaliser[0]
+    assert radial.max_risk > h.mean() / base_bound * result.baseline_max
 
 
 def test_progress_can_cancel_the_sweep(small_fit):
