@@ -530,6 +530,7 @@ def check_distinct_outputs(outputs: dict) -> None:
 _SIDECARS = {
     ".shp": (".shx", ".dbf", ".prj", ".cpg", ".qix", ".qpj"),
     ".tab": (".dat", ".map", ".id", ".ind"),
+    ".csv": (".csvt",),  # the column types, see write_csv_types
 }
 
 
@@ -537,6 +538,48 @@ def written_files(path: str) -> list[str]:
     """``path`` and the files its format writes beside it (a Shapefile's ``.shx``, ``.dbf``, ``.prj``...)."""
     stem, ext = os.path.splitext(path)
     return [path, *(stem + sidecar for sidecar in _SIDECARS.get(ext.lower(), ()))]
+
+
+def writes_csv(parameters: dict, name: str) -> bool:
+    """Whether the sink ``name`` writes a CSV file, which has no geometry column: the caller then adds the
+    location as columns (x, y for points, see :func:`write_point_sink`; :data:`CELL_LOCATION_COLUMNS` for grid
+    cells) and calls :func:`write_csv_types`."""
+    return destination_path(parameters, name).lower().endswith(".csv")
+
+
+#: The columns a grid cell written to CSV carries for its location, in the layer's CRS: centre and bounds.
+CELL_LOCATION_COLUMNS = ("x", "y", "x_min", "y_min", "x_max", "y_max")
+
+
+def cell_location(x_min: float, y_min: float, size: float, geometry, to_source) -> list[float]:
+    """Values of :data:`CELL_LOCATION_COLUMNS` for the cell with lower-left corner ``(x_min, y_min)`` (working
+    CRS) and ``geometry`` from :func:`cell_geometry` (layer CRS): the cell centre transformed to the layer's
+    CRS, and the bounding box of the cell in the layer's CRS."""
+    centre = QgsPointXY(x_min + size / 2.0, y_min + size / 2.0)
+    if to_source is not None:
+        centre = to_source.transform(centre)
+    box = geometry.boundingBox()
+    return [centre.x(), centre.y(), box.xMinimum(), box.yMinimum(), box.xMaximum(), box.yMaximum()]
+
+
+def _csv_type(field) -> str:
+    if field.type() in (QVariant.LongLong, QVariant.ULongLong):
+        return "Integer64"
+    if field.type() in (QVariant.Int, QVariant.UInt):
+        return "Integer"
+    if field.type() == QVariant.Double:
+        return "Real"
+    return "String"
+
+
+def write_csv_types(path: str, fields: QgsFields) -> None:
+    """Write the ``.csvt`` file beside the CSV ``path`` that GDAL's CSV driver reads for the column types
+    (``"String","Integer64","Real"``...), so that numbers read back as numbers and not as text. QGIS's sinks
+    do not pass GDAL's CREATE_CSVT option, hence this file of our own; its columns are ``fields`` in order, as
+    the CSV writer writes them."""
+    stem = os.path.splitext(path)[0]
+    with replaced_when_done(stem + ".csvt") as partial, open(partial, "w", encoding="utf-8") as handle:
+        handle.write(",".join(f'"{_csv_type(field)}"' for field in fields) + "\n")
 
 
 def write_html_report(path: str, title: str, sections: list[tuple[str, object]]) -> None:
@@ -642,7 +685,7 @@ def write_point_sink(alg, parameters, context, name: str, x, y, points: PointVal
         fields.append(int_field(field_name) if kind is not None and kind.kind in "iu" else double_field(field_name))
     path = destination_path(parameters, name)
     ensure_folder(path, name)
-    as_csv = path.lower().endswith(".csv")
+    as_csv = writes_csv(parameters, name)
     if as_csv:  # a CSV sink drops the geometry: keep the coordinates (in the layer's CRS) as columns
         fields.append(double_field("x"))
         fields.append(double_field("y"))
@@ -666,6 +709,8 @@ def write_point_sink(alg, parameters, context, name: str, x, y, points: PointVal
         if feedback is not None and k % WRITE_PROGRESS_EVERY == 0:
             feedback.setProgress(start + (100.0 - start) * k / len(x))
     note_cancel_during_writing(feedback)
+    if as_csv:
+        write_csv_types(path, fields)
     if context.willLoadLayerOnCompletion(dest):
         context.layerToLoadOnCompletionDetails(dest).name = layer_name
     return dest

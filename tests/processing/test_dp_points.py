@@ -420,3 +420,6 @@ def test_csv_output_keeps_the_coordinates(deaths, tmp_path):
     _, _, domain = snow_domain(deaths)
     xy = np.array([[float(r["x"]), float(r["y"])] for r in rows])
     assert domain.contains(xy[:, 0], xy[:, 1]).all()
+    # the .csvt file beside it gives the column types, so OGR reads numbers, not text
+    layer = QgsVectorLayer(str(path), "syn", "ogr")
+    assert {f.name(): f.typeName() for f in layer.fields()} == {"syn_id": "Integer64", "x": "Real", "y": "Real"}
