@@ -337,6 +337,40 @@ def read_point_values(
     return PointValues(xs, ys, ts, source_crs, work_crs, context.transformContext())
 
 
+def parse_number_list(text: str | None, parameter: str, not_a_number: str | None = None) -> list[float]:
+    """The numbers of a list typed into a text parameter, by the one rule every such parameter follows: if the
+    text contains ';', the items are separated by ';' and a ',' inside an item is a decimal comma
+    (``'1,5; 2,5'`` is ``[1.5, 2.5]``, for locales that write decimals with a comma); otherwise the items are
+    separated by ',' (``'1.5, 2.5'``; ``'1,5'`` is then ``[1.0, 5.0]``). Whitespace around an item and empty
+    items (a trailing separator) are ignored; an empty text gives ``[]``. Values are not range-checked (``inf``
+    and ``nan`` pass): the caller does that.
+
+    Raises ``QgsProcessingException`` with ``not_a_number.format(parameter, item)`` (default
+    ``"{0}: '{1}' is not a number."``) for an item that is not a number, quoting the item as typed.
+    """
+    text = text or ""
+    decimal_comma = ";" in text
+    values = []
+    for item in text.split(";" if decimal_comma else ","):
+        item = item.strip()
+        if not item:
+            continue
+        try:
+            values.append(float(item.replace(",", ".") if decimal_comma else item))
+        except ValueError:
+            message = not_a_number if not_a_number is not None else _tr("{0}: '{1}' is not a number.")
+            raise QgsProcessingException(message.format(parameter, item)) from None
+    return values
+
+
+def number_list_help() -> str:
+    """The sentence of every list parameter's help that explains :func:`parse_number_list`'s rule."""
+    return _tr(
+        "Separate the numbers with commas ('0.5, 1, 2'), or with semicolons if you write decimals with a comma "
+        "('0,5; 1; 2')."
+    )
+
+
 def make_rng(alg, parameters, context, seed_name: str, feedback):
     """A ``numpy.random.Generator``: from the user's seed (testing only) or from OS entropy."""
     import numpy as np
