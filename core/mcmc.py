@@ -812,7 +812,14 @@ def fit_mcmc(
     started = time.perf_counter()
     d = model.design
     seeds = mechanisms.child_seeds(rng, chains)
-    engine = _Engine(model)
+    try:
+        engine = _Engine(model)
+    except np.linalg.LinAlgError:  # the self-check factorises kappa^2 C + G at the prior's median range
+        raise ParameterError(
+            "prior_range",
+            "the field's precision cannot be factorised at the prior's median range: it is numerically singular, "
+            "as for a range many orders of magnitude larger than the window. Give a smaller prior range.",
+        ) from None
     if fixed_theta is None:
         search = HyperparameterSearch(model, scaled(progress, 0.0, 0.05))
         mode, hess = search.mode_and_hessian()

@@ -319,6 +319,25 @@ def test_mcmc_method_reports_convergence(tmp_path):
     assert "Warning: the MCMC has not converged" not in report
 
 
+def test_mcmc_with_an_absurd_prior_range_is_refused_naming_it(tmp_path):
+    # a prior median range of 1e12 m in a 1 km window makes the field's precision numerically singular: this was
+    # a raw LinAlgError traceback; now a message naming PRIOR_RANGE, and nothing is written
+    with pytest.raises(QgsProcessingException, match=r"^PRIOR_RANGE: .*numerically singular.*smaller prior range"):
+        processing.run(
+            ALG,
+            {
+                "INPUT": memory_points(spread(120, seed=5)),
+                "WINDOW": square_window(0, 0, 1000, 1000),
+                "MAX_EDGE": 100.0,
+                "METHOD": 1,
+                "DRAWS": 10,
+                "PRIOR_RANGE": 1e12,
+                "OUTPUT_MODEL": str(tmp_path / "m.npz"),
+            },
+        )
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_mcmc_chains_too_short_to_judge_are_flagged_in_the_log_and_the_report(tmp_path):
     # 10 draws in 2 chains cannot give the 20 effective draws BDA3's rule asks for (10 per chain): the user is
     # told, with what to change (a coarse mesh keeps the 500 warm-up iterations quick)
