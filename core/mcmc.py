@@ -55,7 +55,8 @@ against :meth:`.fields.SPDEMatern.precision` when the sampler is built.
 
 Diagnostics (Gelman et al. 2013, BDA3, Section 11.4-11.5; Stan reference manual, "Effective sample
 size"): split R-hat and the effective sample size with Geyer's initial monotone sequence estimator on
-the combined chains.
+the combined chains; :func:`check_convergence` judges them by BDA3's default rule and flags a stuck
+hyperparameter chain by its acceptance rate, which the two statistics cannot see.
 """
 
 from __future__ import annotations
@@ -172,6 +173,50 @@ def effective_sample_size(chains) -> float:
     tau = -1.0 + 2.0 * float(np.sum(rho[:max_t])) + float(rho[max_t + 1])
     tau = max(tau, 1.0 / math.log10(total))
     return float(total / tau)
+
+
+#: A hyperparameter chain that accepts a smaller share of its moves than this is stuck: its draws repeat a
+#: few values, which R-hat and the ESS do not see (constant draws give R-hat 1 and the full sample size).
+MIN_THETA_ACCEPTANCE = 0.01
+#: BDA3 (Section 11.5) runs a sampler until every split R-hat is below 1.1 ...
+MAX_RHAT = 1.1
+#: ... and every estimand has at least 10 effective draws per chain (5 per split half).
+MIN_ESS_PER_CHAIN = 10
+
+
+@dataclass(frozen=True)
+class ConvergenceCheck:
+    """What :func:`check_convergence` found in the diagnostics of :func:`fit_mcmc`.
+
+    Attributes:
+        acceptance_theta: the hyperparameter moves' acceptance rate if it is below ``MIN_THETA_ACCEPTANCE``
+            (the chain is stuck), else ``None``.
+        high_rhat: estimand -> split R-hat, for those above ``MAX_RHAT`` (or not finite).
+        low_ess: estimand -> effective sample size, for those below ``min_ess``.
+        min_ess: the least ESS asked for, ``MIN_ESS_PER_CHAIN`` times the number of chains.
+    """
+
+    acceptance_theta: float | None
+    high_rhat: dict
+    low_ess: dict
+    min_ess: float
+
+    @property
+    def ok(self) -> bool:
+        return self.acceptance_theta is None and not self.high_rhat and not self.low_ess
+
+
+def check_convergence(diagnostics: dict) -> ConvergenceCheck:
+    """Judge the ``diagnostics`` of :func:`fit_mcmc` by BDA3's default rule (Section 11.5: every split R-hat
+    below ``MAX_RHAT``, at least ``MIN_ESS_PER_CHAIN`` effective draws per chain for every estimand) and by the
+    hyperparameter moves' acceptance rate, which alone reveals a stuck chain (``MIN_THETA_ACCEPTANCE``)."""
+    chains = int(diagnostics.get("chains") or 1)
+    min_ess = float(MIN_ESS_PER_CHAIN * chains)
+    rate = diagnostics.get("acceptance_theta")
+    stuck = float(rate) if rate is not None and not rate >= MIN_THETA_ACCEPTANCE else None
+    high = {name: float(v) for name, v in (diagnostics.get("rhat") or {}).items() if not v <= MAX_RHAT}
+    low = {name: float(v) for name, v in (diagnostics.get("ess") or {}).items() if not v >= min_ess}
+    return ConvergenceCheck(stuck, high, low, min_ess)
 
 
 # -- Gaussian approximations as maps from standard normals ------------------------------------------
@@ -767,7 +812,14 @@ def fit_mcmc(
     started = time.perf_counter()
     d = model.design
     seeds = mechanisms.child_seeds(rng, chains)
-    engine = _Engine(model)
+    try:
+        engine = _Engine(model)
+    except np.linalg.LinAlgError:  # the self-check factorises kappa^2 C + G at the prior's median range
+        raise ParameterError(
+            "prior_range",
+            "the field's precision cannot be factorised at the prior's median range: it is numerically singular, "
+            "as for a range many orders of magnitude larger than the window. Give a smaller prior range.",
+        ) from None
     if fixed_theta is None:
         search = HyperparameterSearch(model, scaled(progress, 0.0, 0.05))
         mode, hess = search.mode_and_hessian()

@@ -358,6 +358,40 @@ def read_point_values(
     return PointValues(xs, ys, ts, source_crs, work_crs, context.transformContext())
 
 
+def parse_number_list(text: str | None, parameter: str, not_a_number: str | None = None) -> list[float]:
+    """The numbers of a list typed into a text parameter, by the one rule every such parameter follows: if the
+    text contains ';', the items are separated by ';' and a ',' inside an item is a decimal comma
+    (``'1,5; 2,5'`` is ``[1.5, 2.5]``, for locales that write decimals with a comma); otherwise the items are
+    separated by ',' (``'1.5, 2.5'``; ``'1,5'`` is then ``[1.0, 5.0]``). Whitespace around an item and empty
+    items (a trailing separator) are ignored; an empty text gives ``[]``. Values are not range-checked (``inf``
+    and ``nan`` pass): the caller does that.
+
+    Raises ``QgsProcessingException`` with ``not_a_number.format(parameter, item)`` (default
+    ``"{0}: '{1}' is not a number."``) for an item that is not a number, quoting the item as typed.
+    """
+    text = text or ""
+    decimal_comma = ";" in text
+    values = []
+    for item in text.split(";" if decimal_comma else ","):
+        item = item.strip()
+        if not item:
+            continue
+        try:
+            values.append(float(item.replace(",", ".") if decimal_comma else item))
+        except ValueError:
+            message = not_a_number if not_a_number is not None else _tr("{0}: '{1}' is not a number.")
+            raise QgsProcessingException(message.format(parameter, item)) from None
+    return values
+
+
+def number_list_help() -> str:
+    """The sentence of every list parameter's help that explains :func:`parse_number_list`'s rule."""
+    return _tr(
+        "Separate the numbers with commas ('0.5, 1, 2'), or with semicolons if you write decimals with a comma "
+        "('0,5; 1; 2')."
+    )
+
+
 def make_rng(alg, parameters, context, seed_name: str, feedback):
     """A ``numpy.random.Generator``: from the user's seed (testing only) or from OS entropy."""
     import numpy as np
@@ -551,6 +585,7 @@ def check_distinct_outputs(outputs: dict) -> None:
 _SIDECARS = {
     ".shp": (".shx", ".dbf", ".prj", ".cpg", ".qix", ".qpj"),
     ".tab": (".dat", ".map", ".id", ".ind"),
+    ".csv": (".csvt",),  # the column types, see write_csv_types
 }
 
 
@@ -558,6 +593,48 @@ def written_files(path: str) -> list[str]:
     """``path`` and the files its format writes beside it (a Shapefile's ``.shx``, ``.dbf``, ``.prj``...)."""
     stem, ext = os.path.splitext(path)
     return [path, *(stem + sidecar for sidecar in _SIDECARS.get(ext.lower(), ()))]
+
+
+def writes_csv(parameters: dict, name: str) -> bool:
+    """Whether the sink ``name`` writes a CSV file, which has no geometry column: the caller then adds the
+    location as columns (x, y for points, see :func:`write_point_sink`; :data:`CELL_LOCATION_COLUMNS` for grid
+    cells) and calls :func:`write_csv_types`."""
+    return destination_path(parameters, name).lower().endswith(".csv")
+
+
+#: The columns a grid cell written to CSV carries for its location, in the layer's CRS: centre and bounds.
+CELL_LOCATION_COLUMNS = ("x", "y", "x_min", "y_min", "x_max", "y_max")
+
+
+def cell_location(x_min: float, y_min: float, size: float, geometry, to_source) -> list[float]:
+    """Values of :data:`CELL_LOCATION_COLUMNS` for the cell with lower-left corner ``(x_min, y_min)`` (working
+    CRS) and ``geometry`` from :func:`cell_geometry` (layer CRS): the cell centre transformed to the layer's
+    CRS, and the bounding box of the cell in the layer's CRS."""
+    centre = QgsPointXY(x_min + size / 2.0, y_min + size / 2.0)
+    if to_source is not None:
+        centre = to_source.transform(centre)
+    box = geometry.boundingBox()
+    return [centre.x(), centre.y(), box.xMinimum(), box.yMinimum(), box.xMaximum(), box.yMaximum()]
+
+
+def _csv_type(field) -> str:
+    if field.type() in (QVariant.LongLong, QVariant.ULongLong):
+        return "Integer64"
+    if field.type() in (QVariant.Int, QVariant.UInt):
+        return "Integer"
+    if field.type() == QVariant.Double:
+        return "Real"
+    return "String"
+
+
+def write_csv_types(path: str, fields: QgsFields) -> None:
+    """Write the ``.csvt`` file beside the CSV ``path`` that GDAL's CSV driver reads for the column types
+    (``"String","Integer64","Real"``...), so that numbers read back as numbers and not as text. QGIS's sinks
+    do not pass GDAL's CREATE_CSVT option, hence this file of our own; its columns are ``fields`` in order, as
+    the CSV writer writes them."""
+    stem = os.path.splitext(path)[0]
+    with replaced_when_done(stem + ".csvt") as partial, open(partial, "w", encoding="utf-8") as handle:
+        handle.write(",".join(f'"{_csv_type(field)}"' for field in fields) + "\n")
 
 
 def write_html_report(path: str, title: str, sections: list[tuple[str, object]]) -> None:
@@ -699,7 +776,7 @@ def write_point_sink(alg, parameters, context, name: str, x, y, points: PointVal
         fields.append(int_field(field_name) if kind is not None and kind.kind in "iu" else double_field(field_name))
     path = destination_path(parameters, name)
     ensure_folder(path, name)
-    as_csv = path.lower().endswith(".csv")
+    as_csv = writes_csv(parameters, name)
     if as_csv:  # a CSV sink drops the geometry: keep the coordinates (in the layer's CRS) as columns
         fields.append(double_field("x"))
         fields.append(double_field("y"))
@@ -721,6 +798,8 @@ def write_point_sink(alg, parameters, context, name: str, x, y, points: PointVal
         if feedback is not None and k % WRITE_PROGRESS_EVERY == 0:
             feedback.setProgress(start + (100.0 - start) * k / len(x))
             check_cancel_while_writing(feedback, dest)
+    if as_csv:
+        write_csv_types(path, fields)
     if context.willLoadLayerOnCompletion(dest):
         context.layerToLoadOnCompletionDetails(dest).name = layer_name
     return dest

@@ -30,7 +30,9 @@ from .base import (
     ensure_folders,
     figure_data_uri,
     make_sink,
+    number_list_help,
     parameter_error,
+    parse_number_list,
     read_point_values,
     write_html_report,
 )
@@ -51,27 +53,29 @@ def parse_radii(text: str | None) -> list[float] | None:
     """The radii of the RADII parameter; ``None`` when it is empty (the default rule applies).
 
     Two numbers ``max,steps`` give ``steps + 1`` evenly spaced radii from 0 to ``max``; three or more
-    numbers are the radii themselves (>= 0, strictly increasing). Raises ``QgsProcessingException``
+    numbers are the radii themselves (>= 0, strictly increasing). The list is read by
+    :func:`~.base.parse_number_list` (``'0; 12,5; 25'`` with decimal commas). Raises ``QgsProcessingException``
     naming RADII.
     """
     text = (text or "").strip()
     if not text:
         return None
     name = KFunctionAlgorithm.RADII
-    values = []
-    for item in text.split(","):
-        try:
-            value = float(item.strip())
-        except ValueError:
-            raise QgsProcessingException(
-                _tr(
-                    "{0}: '{1}' is not a number. Give a maximum radius and a number of steps ('500,100') or a list "
-                    "of three or more radii ('0,50,100,150'), with a dot as decimal separator."
-                ).format(name, item.strip())
-            ) from None
+    values = parse_number_list(
+        text,
+        name,
+        _tr(
+            "{0}: '{1}' is not a number. Give a maximum radius and a number of steps ('500,100') or a list of three "
+            "or more radii ('0,50,100,150'); with decimal commas, separate the numbers with ';' ('0; 12,5; 25')."
+        ),
+    )
+    for value in values:
         if not math.isfinite(value):
-            raise QgsProcessingException(_tr("{0}: '{1}' is not a finite number.").format(name, item.strip()))
-        values.append(value)
+            raise QgsProcessingException(_tr("{0}: '{1}' is not a finite number.").format(name, value))
+    if not values:
+        raise QgsProcessingException(
+            _tr("{0}: '{1}' holds no number; leave it empty for the default radii.").format(name, text)
+        )
     if len(values) == 1:
         raise QgsProcessingException(
             _tr(
@@ -190,7 +194,9 @@ class KFunctionAlgorithm(SpatialPrivacyAlgorithm):
                 "evenly spaced radii from 0 to max ('500,100': 0, 5, …, 500); three or more numbers are the radii "
                 "themselves ('0,50,100,150'), >= 0 and increasing. Empty: 100 radii from 0 to spatstat's default "
                 "maximum, min(shorter side of the window's bounding box / 4, √(1000 |W| / (π n)))."
-            ),
+            )
+            + " "
+            + number_list_help(),
         )
         self.add(
             QgsProcessingParameterEnum(

@@ -336,6 +336,8 @@ class FitLGCPAlgorithm(SpatialPrivacyAlgorithm):
                 from ..core.mcmc import fit_mcmc
 
                 posterior = fit_mcmc(setup.model, rng, draws=draws, progress=fit_progress)
+                for message in self._convergence_warnings(posterior):
+                    feedback.pushWarning(message)
                 if posterior.diagnostics.get("spiky_draws"):
                     feedback.pushWarning(
                         self.tr(
@@ -436,6 +438,39 @@ class FitLGCPAlgorithm(SpatialPrivacyAlgorithm):
         bands[0, inside], bands[1, inside] = mean, sd
         return bands.reshape(2, rows, cols), xmin, ymin + rows * pixel, pixel
 
+    def _convergence_warnings(self, posterior) -> list[str]:
+        """What :func:`core.mcmc.check_convergence` found wrong with an MCMC fit, as messages that say what to
+        change; empty when the chains look converged (and for the fast method)."""
+        from ..core.mcmc import MAX_RHAT, MIN_THETA_ACCEPTANCE, check_convergence
+
+        if posterior.method != "mcmc":
+            return []
+        check = check_convergence(posterior.diagnostics)
+        messages = []
+        if check.acceptance_theta is not None:
+            messages.append(
+                self.tr(
+                    "The hyperparameter chain is stuck: it accepted {0:.2%} of its moves (fewer than {1:.0%}), so "
+                    "the range and standard deviation repeat a few values and the fit cannot be trusted, whatever "
+                    "R-hat and the effective sample sizes say. Give a {2} nearer the scale of the pattern (empty: "
+                    "1/5 of the window's larger side), or use the fast method."
+                ).format(check.acceptance_theta, MIN_THETA_ACCEPTANCE, self.PRIOR_RANGE)
+            )
+        names = list(dict.fromkeys([*check.high_rhat, *check.low_ess]))
+        if names:
+            rhat, ess = posterior.diagnostics.get("rhat", {}), posterior.diagnostics.get("ess", {})
+            details = "; ".join(
+                f"{name}: R-hat {rhat.get(name, math.nan):.3f}, ESS {ess.get(name, math.nan):.0f}" for name in names
+            )
+            messages.append(
+                self.tr(
+                    "The MCMC chains have not converged ({0}). BDA3 asks for R-hat below {1:g} and at least {2:.0f} "
+                    "effective draws of every parameter before the draws are used. Ask for more {3}, or give a {4} "
+                    "nearer the scale of the pattern (empty: 1/5 of the window's larger side)."
+                ).format(details, MAX_RHAT, check.min_ess, self.DRAWS, self.PRIOR_RANGE)
+            )
+        return messages
+
     def _report(self, posterior, setup, seed, intensity, cpo):
         tr = self.tr
         rows = [
@@ -481,7 +516,11 @@ class FitLGCPAlgorithm(SpatialPrivacyAlgorithm):
                 for name in ("log_range", "log_sigma") + tuple(posterior.names)
             ]
             rows.append((tr("Draws with spikes at mesh nodes the integration misses"), diagnostics.get("spiky_draws")))
+            if diagnostics.get("acceptance_theta") is not None:
+                rows.append((tr("Accepted hyperparameter moves"), f"{diagnostics['acceptance_theta']:.1%}"))
             sections.append((tr("MCMC convergence"), rows))
+            for message in self._convergence_warnings(posterior):
+                sections.append((tr("Warning: the MCMC has not converged"), message))
             sections.append((tr("Trace plots"), _trace_png(posterior)))
         if intensity is not None:
             sections.append((tr("Posterior mean intensity"), _png_data_uri(intensity)))

@@ -37,7 +37,9 @@ from .base import (
     figure_data_uri,
     make_rng,
     make_sink,
+    number_list_help,
     parameter_error,
+    parse_number_list,
     read_point_values,
     write_html_report,
     write_point_sink,
@@ -877,14 +879,18 @@ class RiskUtilitySweepAlgorithm(WalderAlgorithm):
         self.add_confidential()
         self.add(
             QgsProcessingParameterString(self.RADII, tr("Radial radii"), "", False, True),
-            tr("Comma-separated perturbation radii in CRS units, e.g. '50, 100, 200'. Empty: no radial sets."),
+            tr("Perturbation radii in CRS units, e.g. '50, 100, 200'. Empty: no radial sets.")
+            + " "
+            + number_list_help(),
         )
         self.add(
             QgsProcessingParameterString(self.NOISE_LEVELS, tr("ANS noise variances"), "0.25, 0.5, 1, 2", False, True),
             tr(
-                "Comma-separated marginal variances of the ANS noise field (>= 0). Default '0.25, 0.5, 1, 2'; "
-                "clear it (an empty string) for no ANS sets."
-            ),
+                "Marginal variances of the ANS noise field (>= 0). Default '0.25, 0.5, 1, 2'; clear it (an empty "
+                "string) for no ANS sets."
+            )
+            + " "
+            + number_list_help(),
         )
         self.add(
             QgsProcessingParameterNumber(self.PRS_SETS, tr("PRS replicates"), NUMBER_INTEGER, 5, False, 0, 1000),
@@ -945,25 +951,15 @@ class RiskUtilitySweepAlgorithm(WalderAlgorithm):
         )
 
     def _numbers(self, parameters, context, name, minimum_exclusive):
-        text = self.parameterAsString(parameters, name, context) or ""
-        values = []
-        for part in text.replace(";", ",").split(","):
-            if not part.strip():
-                continue
-            try:
-                value = float(part)
-            except ValueError:
-                raise QgsProcessingException(
-                    self.tr("{0}: '{1}' is not a number.").format(name, part.strip())
-                ) from None
+        values = parse_number_list(self.parameterAsString(parameters, name, context), name)
+        for value in values:
             if not math.isfinite(value) or value < 0 or (minimum_exclusive and value == 0):
                 raise QgsProcessingException(
                     self.tr(
-                        "{0}: {1} is not allowed (radii must be > 0, noise variances >= 0; separate values with commas "
-                        "and write decimals with a dot)."
+                        "{0}: {1} is not allowed (radii must be > 0, noise variances >= 0; separate values with "
+                        "commas, or with semicolons if you write decimals with a comma)."
                     ).format(name, value)
                 )
-            values.append(value)
         return values
 
     def process(self, parameters, context, feedback):

@@ -21,19 +21,24 @@ from qgis.core import (
 )
 
 from .base import (
+    CELL_LOCATION_COLUMNS,
     FeedbackProgress,
     SpatialPrivacyAlgorithm,
     add_features,
     cell_geometry,
     cell_id,
+    cell_location,
     check_cancel_while_writing,
     check_outputs,
+    destination_path,
     ensure_folders,
     make_rng,
     make_sink,
     parameter_error,
     read_point_values,
+    write_csv_types,
     write_html_report,
+    writes_csv,
 )
 from .compat import (
     FIELD_NUMERIC,
@@ -263,7 +268,9 @@ class PufferfishGridAlgorithm(SpatialPrivacyAlgorithm):
                 "noise: value units for absolute error, log scale for relative) and delta_max (0 unless bounded). "
                 "The noise is Laplace noise on a grid of 1/64 of the sensitivity 4c/n (the mean rounded to the grid, "
                 "plus whole steps of two-sided geometric noise), so no low-order bits of a float carry the true "
-                "value (Mironov 2012); noise_scale is 65/64 of the thesis's 4c/(nε) to pay for the rounding."
+                "value (Mironov 2012); noise_scale is 65/64 of the thesis's 4c/(nε) to pay for the rounding. "
+                "A CSV file has no geometry, so it also gets each cell's centre x, y and bounds x_min, y_min, "
+                "x_max, y_max in the layer's CRS, and a .csvt file beside it with the column types."
             ),
         )
         self.add(
@@ -284,7 +291,8 @@ class PufferfishGridAlgorithm(SpatialPrivacyAlgorithm):
             tr(
                 "For the analyst only, off by default: true_value, noise (the noise added, rounding included) and "
                 "error "
-                "(published − true) per cell. Publishing it undoes the protection."
+                "(published − true) per cell. Publishing it undoes the protection. As CSV, with the cell location "
+                "columns and the .csvt file of the grid output."
             ),
         )
         self.add(
@@ -452,6 +460,13 @@ class PufferfishGridAlgorithm(SpatialPrivacyAlgorithm):
             double_field("delta_max"),
         ):
             fields.append(field)
+        # a CSV has no geometry: carry each cell's location as columns, like the points of write_point_sink
+        csv_out = writes_csv(parameters, self.OUTPUT)
+        csv_confidential = writes_csv(parameters, self.CONFIDENTIAL_OUTPUT)
+        csv_any = csv_out or csv_confidential
+        if csv_out:
+            for name in CELL_LOCATION_COLUMNS:
+                fields.append(double_field(name))
         sink, dest = make_sink(self, parameters, self.OUTPUT, context, fields, WKB_POLYGON, points.source_crs)
         confidential, confidential_dest, cfields = None, None, QgsFields()
         if parameters.get(self.CONFIDENTIAL_OUTPUT) not in (None, ""):
@@ -464,6 +479,9 @@ class PufferfishGridAlgorithm(SpatialPrivacyAlgorithm):
                 double_field("error"),
             ):
                 cfields.append(field)
+            if csv_confidential:
+                for name in CELL_LOCATION_COLUMNS:
+                    cfields.append(double_field(name))
             confidential, confidential_dest = make_sink(
                 self, parameters, self.CONFIDENTIAL_OUTPUT, context, cfields, WKB_POLYGON, points.source_crs
             )
@@ -478,10 +496,12 @@ class PufferfishGridAlgorithm(SpatialPrivacyAlgorithm):
                 check_cancel_while_writing(feedback, dest)
             geom = cell_geometry(float(x_min[i]), float(y_min[i]), r, to_source)
             ident = cell_id(float(x_min[i]), float(y_min[i]), r)
+            location = cell_location(float(x_min[i]), float(y_min[i]), r, geom, to_source) if csv_any else []
             feature = QgsFeature(fields)
             feature.setGeometry(geom)
             feature.setAttributes(
                 [ident, int(grid.count[i]), float(grid.value[i]), float(grid.noise_scale[i]), float(grid.delta_max[i])]
+                + (location if csv_out else [])
             )
             add_features(sink, feature, self.OUTPUT)
             if confidential is not None:
@@ -496,8 +516,13 @@ class PufferfishGridAlgorithm(SpatialPrivacyAlgorithm):
                         float(grid.noise[i]),
                         float(grid.value[i] - grid.true_value[i]),
                     ]
+                    + (location if csv_confidential else [])
                 )
                 add_features(confidential, cfeature, self.CONFIDENTIAL_OUTPUT)
+        if csv_out:
+            write_csv_types(destination_path(parameters, self.OUTPUT), fields)
+        if csv_confidential:
+            write_csv_types(destination_path(parameters, self.CONFIDENTIAL_OUTPUT), cfields)
         statistic = self._statistic_name(grid.settings)
         if context.willLoadLayerOnCompletion(dest):
             context.layerToLoadOnCompletionDetails(dest).name = self.tr("Pufferfish grid ({0} {1})").format(

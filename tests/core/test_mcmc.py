@@ -25,6 +25,7 @@ from spatial_privacy.core.mcmc import (
     GaussianApproximation,
     _Engine,
     _Target,
+    check_convergence,
     effective_sample_size,
     fit_mcmc,
     gaussian_log_density,
@@ -84,6 +85,36 @@ def test_effective_sample_size_sees_disagreeing_chains():
     rng = np.random.default_rng(4)
     draws = rng.standard_normal((2, 5000)) + np.array([[0.0], [2.0]])
     assert effective_sample_size(draws) < 0.1 * draws.size
+
+
+def test_check_convergence_flags_a_stuck_hyperparameter_chain_and_applies_bda3s_rule():
+    good = {
+        "chains": 2,
+        "acceptance_theta": 0.6,
+        "rhat": {"log_range": 1.01, "intercept": 1.0},
+        "ess": {"log_range": 200.0, "intercept": 400.0},
+    }
+    assert check_convergence(good).ok
+    # a stuck chain repeats one value: R-hat and the ESS look perfect, only the acceptance rate shows it
+    constant = np.full((2, 50), 6.0)
+    stuck = {
+        **good,
+        "acceptance_theta": 0.0,
+        "rhat": {"log_range": split_rhat(constant)},
+        "ess": {"log_range": effective_sample_size(constant)},
+    }
+    check = check_convergence(stuck)
+    assert not check.ok and check.acceptance_theta == 0.0 and not check.high_rhat and not check.low_ess
+    assert check_convergence({**good, "acceptance_theta": 0.0099}).acceptance_theta == 0.0099
+    assert check_convergence({**good, "acceptance_theta": 0.01}).ok
+    assert check_convergence({**good, "acceptance_theta": None}).ok  # fixed hyperparameters: no theta moves
+    # BDA3: every split R-hat below 1.1 and at least 10 effective draws per chain (20 for two chains)
+    bad = check_convergence(
+        {**good, "rhat": {"log_range": 1.16, "intercept": math.nan}, "ess": {"log_range": 19.9, "intercept": 20.0}}
+    )
+    assert bad.min_ess == 20 and bad.low_ess == {"log_range": 19.9}
+    assert bad.high_rhat["log_range"] == 1.16 and math.isnan(bad.high_rhat["intercept"]) and not bad.ok
+    assert check_convergence({**good, "chains": 4, "ess": {"log_range": 39.0}}).low_ess == {"log_range": 39.0}
 
 
 def test_diagnostics_refuse_bad_input():

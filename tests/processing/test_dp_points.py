@@ -366,6 +366,36 @@ def test_default_delta_is_refused_for_one_point_and_a_large_delta_is_flagged(tmp
     assert result["DELTA"] == 0.5 and "δ = 0.5 is large" in feedback.textLog()
 
 
+def polygon_layer(wkt, crs="EPSG:28992"):
+    layer = QgsVectorLayer(f"Polygon?crs={crs}", "win", "memory")
+    f = QgsFeature()
+    f.setGeometry(QgsGeometry.fromWkt(wkt))
+    layer.dataProvider().addFeatures([f])
+    return layer
+
+
+def test_a_window_with_a_thin_corridor_warns_that_offspring_drawing_may_be_slow(tmp_path):
+    # as in tests/core/test_dp_kernel.py: at the far end of a corridor 1e-4 m wide and 1400 m long, a kernel of
+    # the calibrated bandwidth (about 300 m) keeps about 2e-7 of its mass inside the window, below
+    # MIN_KERNEL_MASS: the public warning must reach the log. The square alone gives no warning.
+    w = 1e-4
+    corridor = polygon_layer(
+        f"POLYGON((0 0, 100 0, 100 {50 - w / 2}, 1500 {50 - w / 2}, 1500 {50 + w / 2}, 100 {50 + w / 2}, "
+        "100 100, 0 100, 0 0))"
+    )
+    points = memory_points([(10.0 + 20 * i, 10.0 + 20 * j) for i in range(5) for j in range(5)], "EPSG:28992")
+    warning = "keeps only"
+    feedback = QgsProcessingFeedback()
+    result = run(points, tmp_path, feedback=feedback, METHOD=KERNEL, ALPHA=0.1, WINDOW=corridor)
+    assert result["SYNTHETIC_COUNT"] > 0
+    log = feedback.textLog()
+    assert f"{warning} " in log and f"of bandwidth {result['BANDWIDTH']:.6g} inside it" in log, log
+    square = rectangle_layer(0, 0, 100, 100)
+    feedback = QgsProcessingFeedback()
+    run(points, tmp_path / "square", feedback=feedback, METHOD=KERNEL, ALPHA=0.1, WINDOW=square)
+    assert warning not in feedback.textLog()
+
+
 def test_line_layers_are_refused_naming_the_parameter(tmp_path, deaths):
     # processing.run and qgis_process do not enforce the dialog's geometry filters
     lines = QgsVectorLayer("LineString?crs=EPSG:28992", "lines", "memory")
@@ -420,3 +450,6 @@ def test_csv_output_keeps_the_coordinates(deaths, tmp_path):
     _, _, domain = snow_domain(deaths)
     xy = np.array([[float(r["x"]), float(r["y"])] for r in rows])
     assert domain.contains(xy[:, 0], xy[:, 1]).all()
+    # the .csvt file beside it gives the column types, so OGR reads numbers, not text
+    layer = QgsVectorLayer(str(path), "syn", "ogr")
+    assert {f.name(): f.typeName() for f in layer.fields()} == {"syn_id": "Integer64", "x": "Real", "y": "Real"}

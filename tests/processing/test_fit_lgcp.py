@@ -287,10 +287,14 @@ def test_covariate_raster_that_does_not_cover_the_window_is_refused(tmp_path):
     assert list(out.iterdir()) == []
 
 
+NOT_CONVERGED = ("The MCMC chains have not converged", "The hyperparameter chain is stuck")
+
+
 def test_mcmc_method_reports_convergence(tmp_path):
     from spatial_privacy.core.lgcp import Posterior
 
     coords = spread(120, seed=5)
+    feedback = QgsProcessingFeedback()
     result = processing.run(
         ALG,
         {
@@ -302,12 +306,61 @@ def test_mcmc_method_reports_convergence(tmp_path):
             "OUTPUT_MODEL": str(tmp_path / "m.npz"),
             "OUTPUT_REPORT": str(tmp_path / "r.html"),
         },
+        feedback=feedback,
     )
     posterior = Posterior.load(result["OUTPUT_MODEL"])
     assert posterior.method == "mcmc" and posterior.n_draws == 400
     assert max(posterior.diagnostics["rhat"].values()) < 1.1
     report = Path(result["OUTPUT_REPORT"]).read_text(encoding="utf-8")
     assert "MCMC convergence" in report and "R-hat" in report and report.count("data:image/png;base64,") >= 1
+    assert "Accepted hyperparameter moves" in report
+    # the default prior mixes well: no convergence warning in the log or the report
+    assert not any(text in feedback.textLog() or text in report for text in NOT_CONVERGED)
+    assert "Warning: the MCMC has not converged" not in report
+
+
+def test_mcmc_with_an_absurd_prior_range_is_refused_naming_it(tmp_path):
+    # a prior median range of 1e12 m in a 1 km window makes the field's precision numerically singular: this was
+    # a raw LinAlgError traceback; now a message naming PRIOR_RANGE, and nothing is written
+    with pytest.raises(QgsProcessingException, match=r"^PRIOR_RANGE: .*numerically singular.*smaller prior range"):
+        processing.run(
+            ALG,
+            {
+                "INPUT": memory_points(spread(120, seed=5)),
+                "WINDOW": square_window(0, 0, 1000, 1000),
+                "MAX_EDGE": 100.0,
+                "METHOD": 1,
+                "DRAWS": 10,
+                "PRIOR_RANGE": 1e12,
+                "OUTPUT_MODEL": str(tmp_path / "m.npz"),
+            },
+        )
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_mcmc_chains_too_short_to_judge_are_flagged_in_the_log_and_the_report(tmp_path):
+    # 10 draws in 2 chains cannot give the 20 effective draws BDA3's rule asks for (10 per chain): the user is
+    # told, with what to change (a coarse mesh keeps the 500 warm-up iterations quick)
+    feedback = QgsProcessingFeedback()
+    result = processing.run(
+        ALG,
+        {
+            "INPUT": memory_points(spread(120, seed=5)),
+            "WINDOW": square_window(0, 0, 1000, 1000),
+            "MAX_EDGE": 100.0,
+            "METHOD": 1,
+            "DRAWS": 10,
+            "SEED": 11,
+            "OUTPUT_MODEL": str(tmp_path / "m.npz"),
+            "OUTPUT_REPORT": str(tmp_path / "r.html"),
+        },
+        feedback=feedback,
+    )
+    log = feedback.textLog()
+    assert "The MCMC chains have not converged (" in log and "at least 20 effective draws" in log, log
+    assert "Ask for more DRAWS, or give a PRIOR_RANGE" in log
+    report = Path(result["OUTPUT_REPORT"]).read_text(encoding="utf-8")
+    assert "Warning: the MCMC has not converged" in report and "The MCMC chains have not converged (" in report
 
 
 def test_twelve_points_fit_and_a_degenerate_fit_is_never_written(snow, tmp_path, keep_in_project, monkeypatch):

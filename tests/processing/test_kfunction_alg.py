@@ -151,6 +151,9 @@ def test_table_is_the_core_estimate_for_each_correction(deaths, snow, tmp_path, 
         pytest.param(" 1.5 , 3 ", np.linspace(0, 1.5, 4), id="max,steps"),
         pytest.param("0,0.25,0.5,1", [0, 0.25, 0.5, 1], id="list"),
         pytest.param("0.1, 0.2, 0.4", [0.1, 0.2, 0.4], id="list not from 0"),
+        # with ';' between the numbers, a ',' is a decimal comma
+        pytest.param("0; 0,25; 0,5; 1", [0, 0.25, 0.5, 1], id="list with decimal commas"),
+        pytest.param("1,5;3", np.linspace(0, 1.5, 4), id="max;steps with a decimal comma"),
     ],
 )
 def test_radii(deaths, snow, tmp_path, text, radii):
@@ -168,7 +171,9 @@ def test_radii(deaths, snow, tmp_path, text, radii):
         ("0,2,1", r"RADII: radii must be strictly increasing, but 1 follows 2"),
         ("0,1,1", r"RADII: radii must be strictly increasing"),
         ("0,1,x", r"RADII: 'x' is not a number"),
-        ("0;1;2", r"RADII: '0;1;2' is not a number"),
+        ("0;1,5;x", r"RADII: 'x' is not a number\. .*separate the numbers with ';'"),
+        ("0; 1,5,2; 3", r"RADII: '1,5,2' is not a number"),
+        (";", r"RADII: ';' holds no number"),
         ("5", r"RADII: give a maximum radius and a number of steps"),
         ("0,10", r"RADII: the maximum radius must be > 0"),
         ("5,2.5", r"RADII: the number of steps must be a whole number"),

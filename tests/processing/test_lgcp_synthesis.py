@@ -260,6 +260,30 @@ def test_sweep_table_recommendation_and_recommended_layer(snow, tmp_path):
         processing.run("spatialprivacy:riskutilitysweep", {**params, "REPLICATES": 0})
 
 
+def test_sweep_lists_with_semicolons_take_decimal_commas(snow, tmp_path):
+    # "0,5; 1,5" is two radii, 0.5 and 1.5 (a ',' is a decimal comma when ';' separates the numbers)
+    params = {
+        "INPUT": snow["deaths"],
+        "MODEL": snow["model"],
+        "RADII": "0,5; 1,5",
+        "NOISE_LEVELS": "",
+        "PRS_SETS": 0,
+        "RISK_RADIUS": 0.1,
+        "SEED": 5,
+        "OUTPUT_TABLE": str(tmp_path / "table.gpkg"),
+    }
+    result = processing.run("spatialprivacy:riskutilitysweep", params)
+    table = QgsVectorLayer(result["OUTPUT_TABLE"], "t", "ogr")
+    rows = sorted((f["method"], f["value"]) for f in table.getFeatures())
+    assert result["SETS"] == 2 and rows == [("radial", 0.5), ("radial", 1.5)]
+    with pytest.raises(QgsProcessingException, match=r"NOISE_LEVELS: '0,5,1' is not a number"):
+        processing.run(
+            "spatialprivacy:riskutilitysweep",
+            {**params, "NOISE_LEVELS": "0,25; 0,5,1", "OUTPUT_TABLE": str(tmp_path / "never.gpkg")},
+        )
+    assert not (tmp_path / "never.gpkg").exists()
+
+
 def test_without_a_model_file_it_fits_the_layer_itself(snow, tmp_path):
     result = processing.run(
         "spatialprivacy:synthesizelgcp",

@@ -278,6 +278,74 @@ def test_layer_in_degrees_with_a_working_crs(tmp_path):
     assert cells[0].geometry().boundingBox().width() == pytest.approx(0.0147, rel=0.05)
 
 
+def _cells_by_id(path):
+    _, feats = features(path)
+    return {f["cell_id"]: f for f in feats}
+
+
+LOCATION = ["x", "y", "x_min", "y_min", "x_max", "y_max"]
+
+
+def test_csv_outputs_carry_the_cell_location_and_numeric_types(enterprises, tmp_path):
+    # OGR's CSV writer drops the geometry: the cells must keep their location as columns (centre and bounds,
+    # in the layer's CRS), and a .csvt file must make the numbers read back as numbers, not text
+    gpkg = run(base(enterprises, tmp_path, SEED=7, CONFIDENTIAL_OUTPUT=str(tmp_path / "c.gpkg")))
+    csv = run(
+        base(
+            enterprises,
+            tmp_path,
+            SEED=7,
+            OUTPUT=str(tmp_path / "grid.csv"),
+            CONFIDENTIAL_OUTPUT=str(tmp_path / "c.csv"),
+        )
+    )
+    assert (tmp_path / "grid.csvt").read_text(encoding="utf-8").strip() == ",".join(
+        ['"String"', '"Integer64"'] + ['"Real"'] * 9
+    )
+    for name, columns in (("OUTPUT", ["value", "noise_scale", "delta_max"]), ("CONFIDENTIAL_OUTPUT", ["value"])):
+        layer, _ = features(csv[name])
+        types = {f.name(): f.typeName() for f in layer.fields()}
+        assert types["cell_id"] == "String" and types["n"] == "Integer64"
+        assert all(types[c] == "Real" for c in columns + LOCATION), types
+        reference, written = _cells_by_id(gpkg[name]), _cells_by_id(csv[name])
+        assert set(written) == set(reference) and len(written) == gpkg["CELLS"] > 0
+        for ident, cell in written.items():
+            geometry = reference[ident].geometry()
+            box, centre = geometry.boundingBox(), geometry.centroid().asPoint()
+            assert box.width() == box.height() == 500.0
+            expected = [centre.x(), centre.y(), box.xMinimum(), box.yMinimum(), box.xMaximum(), box.yMaximum()]
+            assert [cell[c] for c in LOCATION] == pytest.approx(expected, abs=1e-6)
+            assert isinstance(cell["n"], int) and cell["n"] == reference[ident]["n"]
+            assert cell["value"] == pytest.approx(reference[ident]["value"], rel=1e-12)
+    assert {f.name() for f in QgsVectorLayer(csv["CONFIDENTIAL_OUTPUT"], "c", "ogr").fields()} >= {
+        "true_value",
+        "noise",
+    }
+
+
+def test_csv_output_locates_cells_in_the_layers_crs(tmp_path):
+    # a layer in degrees, grid built in RD metres: the CSV's centre and bounds are in degrees, as the geometry is
+    layer = QgsVectorLayer("Point?crs=EPSG:4326&field=v:double", "wgs84", "memory")
+    feats = []
+    for i, (lon, lat) in enumerate([(5.10, 52.09), (5.101, 52.0905), (5.2, 52.1)]):
+        f = QgsFeature(layer.fields())
+        f.setGeometry(QgsGeometry.fromPointXY(QgsPointXY(lon, lat)))
+        f.setAttributes([10.0 * (i + 1)])
+        feats.append(f)
+    layer.dataProvider().addFeatures(feats)
+    params = {"INPUT": layer, "FIELD": "v", "CELL_SIZE": 1000.0, "INTERVAL": 5.0, "SEED": 1, "WORK_CRS": "EPSG:28992"}
+    reference = _cells_by_id(run({**params, "OUTPUT": str(tmp_path / "g.gpkg")})["OUTPUT"])
+    written = _cells_by_id(run({**params, "OUTPUT": str(tmp_path / "g.csv")})["OUTPUT"])
+    assert set(written) == set(reference) and len(written) == 2
+    for ident, cell in written.items():
+        box = reference[ident].geometry().boundingBox()
+        assert [cell[c] for c in LOCATION[2:]] == pytest.approx(
+            [box.xMinimum(), box.yMinimum(), box.xMaximum(), box.yMaximum()], abs=1e-9
+        )
+        assert box.xMinimum() < cell["x"] < box.xMaximum() and box.yMinimum() < cell["y"] < box.yMaximum()
+        assert 5.0 < cell["x"] < 5.3 and 52.0 < cell["y"] < 52.2
+
+
 # -- graphical modeler and batch -----------------------------------------------------------------
 
 
@@ -487,6 +555,8 @@ def test_bad_input_is_refused_and_nothing_is_written(enterprises, tmp_path, make
             r"CONFIDENTIAL_OUTPUT: writes the same file as OUTPUT \(.*pub\.(shx|dbf|prj|cpg|qix|qpj)\)",
         ),
         ({"OUTPUT": "pub.shp", "REPORT": "pub.dbf"}, r"REPORT: writes the same file as OUTPUT"),
+        # a CSV comes with its column types in pub.csvt, which a report of that name would replace
+        ({"OUTPUT": "pub.csv", "REPORT": "pub.csvt"}, r"REPORT: writes the same file as OUTPUT \(.*pub\.csvt\)"),
         # the dialog's "append a layer to a GeoPackage" form, then the whole file overwritten by another output
         (
             {"OUTPUT": "ogr:dbname='{out}/p.gpkg' table=\"pub\"", "CONFIDENTIAL_OUTPUT": "p.gpkg"},
