@@ -628,7 +628,9 @@ def fit_laplace(
         draws: number of joint draws of (beta, w, theta).
         grid_step: spacing of the grid in standard deviations.
         max_drop: cells whose log density is more than this below the mode's are not explored.
-        max_points: upper limit on the number of grid points (a safeguard for flat posteriors).
+        max_points: upper limit on the number of grid points (a safeguard for flat posteriors). A grid that
+            reaches it with cells still to explore is cut short (``diagnostics["grid_truncated"]``): the
+            posterior of the hyperparameters is flatter than the grid covers, and the draws miss its far part.
         progress: optional ``progress(fraction, message)``; may raise to cancel.
         correction: ``"mean"`` (default) shifts each grid cell's Gaussian by the first-order skewness
             correction of :func:`skewness_shift`; ``"none"`` draws from the plain Gaussian approximation.
@@ -709,6 +711,7 @@ def fit_laplace(
             "theta_hessian": hess.tolist(),
             "grid_points": len(points),
             "grid_points_rejected": rejected,
+            "grid_truncated": bool(frontier),
             "grid_step": grid_step,
             "max_drop": max_drop,
             "laplace_evaluations": len(cache),

@@ -1675,111 +1675,126 @@
     </message>
     <message>
       <location filename="../processing/lgcp_fit.py" line="352" />
+      <source>The posterior of the field's range and standard deviation is too flat for the fast method's grid: it reached its {0} points before the posterior fell off, so the draws miss part of it and the fit cannot be trusted. Give a {1} nearer the scale of the pattern (empty: 1/5 of the window's larger side), or use the MCMC method.</source>
+      <translation>De posterior van het bereik en de standaardafwijking van het veld is te vlak voor het rooster van de snelle methode: het bereikte zijn {0} punten voordat de posterior afnam, dus de trekkingen missen een deel ervan en de fit is niet betrouwbaar. Geef een {1} dichter bij de schaal van het patroon (leeg: 1/5 van de langste zijde van het venster), of gebruik de MCMC-methode.</translation>
+    </message>
+    <message>
+      <location filename="../processing/lgcp_fit.py" line="361" />
       <source>{0} hyperparameter grid points were left out as failed fits.</source>
       <translation>{0} roosterpunten van de hyperparameters zijn als mislukte fits weggelaten.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="382" />
+      <location filename="../processing/lgcp_fit.py" line="391" />
       <source>{0}: the fit to these {1} points is degenerate (every leave-one-out predictive density is 0; field variance {2:.3g}), so no model was written. An LGCP needs more points, or a prior that keeps the field smaller ({3}, {4}).</source>
       <translation>{0}: de fit aan deze {1} punten is ontaard (elke leave-one-out-voorspellende dichtheid is 0; veldvariantie {2:.3g}), dus er is geen model geschreven. Een LGCP heeft meer punten nodig, of een a-prioriverdeling die het veld kleiner houdt ({3}, {4}).</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="400" />
+      <location filename="../processing/lgcp_fit.py" line="409" />
       <source>CPO of the LGCP fit (CONFIDENTIAL)</source>
       <translation>CPO van de LGCP-schatting (VERTROUWELIJK)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="452" />
+      <location filename="../processing/lgcp_fit.py" line="461" />
       <source>The hyperparameter chain is stuck: it accepted {0:.2%} of its moves (fewer than {1:.0%}), so the range and standard deviation repeat a few values and the fit cannot be trusted, whatever R-hat and the effective sample sizes say. Give a {2} nearer the scale of the pattern (empty: 1/5 of the window's larger side), or use the fast method.</source>
       <translation>De keten van de hyperparameters zit vast: ze accepteerde {0:.2%} van haar stappen (minder dan {1:.0%}), dus het bereik en de standaardafwijking herhalen enkele waarden en de fit is niet betrouwbaar, wat R-hat en de effectieve steekproefgroottes ook zeggen. Geef een {2} dichter bij de schaal van het patroon (leeg: 1/5 van de langste zijde van het venster), of gebruik de snelle methode.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="466" />
+      <location filename="../processing/lgcp_fit.py" line="475" />
       <source>The MCMC chains have not converged ({0}). BDA3 asks for R-hat below {1:g} and at least {2:.0f} effective draws of every parameter before the draws are used. Ask for more {3}, or give a {4} nearer the scale of the pattern (empty: 1/5 of the window's larger side).</source>
       <translation>De MCMC-ketens zijn niet geconvergeerd ({0}). BDA3 vraagt een R-hat onder {1:g} en ten minste {2:.0f} effectieve trekkingen van elke parameter voordat de trekkingen worden gebruikt. Vraag meer {3}, of geef een {4} dichter bij de schaal van het patroon (leeg: 1/5 van de langste zijde van het venster).</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="480" />
+      <location filename="../processing/lgcp_fit.py" line="489" />
       <source>mean | sd | 95% interval</source>
       <translation>gemiddelde | sd | 95%-interval</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="480" />
+      <location filename="../processing/lgcp_fit.py" line="489" />
       <source>parameter</source>
       <translation>parameter</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="482" />
+      <location filename="../processing/lgcp_fit.py" line="491" />
       <source>Points</source>
       <translation>Punten</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="487" />
+      <location filename="../processing/lgcp_fit.py" line="496" />
       <source>Hyperparameter grid points</source>
       <translation>Roosterpunten van de hyperparameters</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="488" />
+      <location filename="../processing/lgcp_fit.py" line="497" />
       <source>Points sharing a location</source>
       <translation>Punten met een gedeelde locatie</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="489" />
+      <location filename="../processing/lgcp_fit.py" line="498" />
       <source>Log pseudo-marginal likelihood (sum of log CPO)</source>
       <translation>Log-pseudo-marginale aannemelijkheid (som van log CPO)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="490" />
+      <location filename="../processing/lgcp_fit.py" line="499" />
       <source>Points whose CPO rests on fewer than 20 effective draws</source>
       <translation>Punten waarvan de CPO op minder dan 20 effectieve trekkingen berust</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="494" />
+      <location filename="../processing/lgcp_fit.py" line="503" />
       <source>Grid points left out as failed fits</source>
       <translation>Roosterpunten weggelaten als mislukte fits</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="498" />
+      <location filename="../processing/lgcp_fit.py" line="505" />
+      <source>Warning</source>
+      <translation>Waarschuwing</translation>
+    </message>
+    <message>
+      <location filename="../processing/lgcp_fit.py" line="505" />
+      <source>the hyperparameter grid was cut short at its limit</source>
+      <translation>het rooster van de hyperparameters werd bij zijn limiet afgebroken</translation>
+    </message>
+    <message>
+      <location filename="../processing/lgcp_fit.py" line="509" />
       <source>This fit is derived from the confidential points. Keep the report, the model file and the intensity map internal.</source>
       <translation>Deze schatting is afgeleid van de vertrouwelijke punten. Houd het rapport, het modelbestand en de intensiteitskaart intern.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="503" />
+      <location filename="../processing/lgcp_fit.py" line="514" />
       <source>Posterior summary</source>
       <translation>Samenvatting van de a-posterioriverdeling</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="507" />
+      <location filename="../processing/lgcp_fit.py" line="518" />
       <source>A fixed seed was used (reproducible run).</source>
       <translation>Er is een vaste seed gebruikt (reproduceerbare uitvoering).</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="518" />
+      <location filename="../processing/lgcp_fit.py" line="529" />
       <source>Draws with spikes at mesh nodes the integration misses</source>
       <translation>Trekkingen met pieken op knopen van de mesh die de integratie mist</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="520" />
+      <location filename="../processing/lgcp_fit.py" line="531" />
       <source>Accepted hyperparameter moves</source>
       <translation>Geaccepteerde stappen van de hyperparameters</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="521" />
+      <location filename="../processing/lgcp_fit.py" line="532" />
       <source>MCMC convergence</source>
       <translation>Convergentie van de MCMC</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="523" />
+      <location filename="../processing/lgcp_fit.py" line="534" />
       <source>Warning: the MCMC has not converged</source>
       <translation>Waarschuwing: de MCMC is niet geconvergeerd</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="524" />
+      <location filename="../processing/lgcp_fit.py" line="535" />
       <source>Trace plots</source>
       <translation>Traceplots</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="526" />
+      <location filename="../processing/lgcp_fit.py" line="537" />
       <source>Posterior mean intensity</source>
       <translation>A-posteriorigemiddelde van de intensiteit</translation>
     </message>

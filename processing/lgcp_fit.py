@@ -347,6 +347,15 @@ class FitLGCPAlgorithm(SpatialPrivacyAlgorithm):
                     )
             else:
                 posterior = fit_laplace(setup.model, rng, draws=draws, progress=fit_progress)
+                if posterior.diagnostics.get("grid_truncated"):
+                    feedback.pushWarning(
+                        self.tr(
+                            "The posterior of the field's range and standard deviation is too flat for the fast "
+                            "method's grid: it reached its {0} points before the posterior fell off, so the draws "
+                            "miss part of it and the fit cannot be trusted. Give a {1} nearer the scale of the "
+                            "pattern (empty: 1/5 of the window's larger side), or use the MCMC method."
+                        ).format(posterior.diagnostics["grid_points"], self.PRIOR_RANGE)
+                    )
                 if posterior.diagnostics.get("grid_points_rejected"):
                     feedback.pushInfo(
                         self.tr("{0} hyperparameter grid points were left out as failed fits.").format(
@@ -492,6 +501,8 @@ class FitLGCPAlgorithm(SpatialPrivacyAlgorithm):
         if "grid_points_rejected" in posterior.diagnostics:
             rejected = posterior.diagnostics["grid_points_rejected"]
             settings.insert(6, (tr("Grid points left out as failed fits"), rejected))
+        if posterior.diagnostics.get("grid_truncated"):
+            settings.insert(6, (tr("Warning"), tr("the hyperparameter grid was cut short at its limit")))
         sections = [
             (
                 tr("Not for publication"),

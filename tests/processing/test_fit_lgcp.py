@@ -363,6 +363,36 @@ def test_mcmc_chains_too_short_to_judge_are_flagged_in_the_log_and_the_report(tm
     assert "Warning: the MCMC has not converged" in report and "The MCMC chains have not converged (" in report
 
 
+def test_a_fast_fit_whose_hyperparameter_grid_is_cut_short_warns(tmp_path, monkeypatch):
+    """The fast method maps the hyperparameters' posterior on a grid of at most 400 points. A posterior flatter
+    than that (measured: PRIOR_RANGE 1e7 m for 120 points in a 1 km square on the default mesh reaches the 400
+    points in about 50 s) is cut short and the draws miss part of it: the user is told. Here the same cut is
+    reached quickly by a limit of 30 points on a coarse mesh, whose full grid takes about 120 points."""
+    import functools
+
+    from spatial_privacy.core import lgcp
+
+    params = {
+        "INPUT": memory_points(spread(120, seed=5)),
+        "WINDOW": square_window(0, 0, 1000, 1000),
+        "MAX_EDGE": 100.0,
+        "PRIOR_RANGE": 1e7,
+        "SEED": 1,
+        "OUTPUT_MODEL": str(tmp_path / "m.npz"),
+        "OUTPUT_REPORT": str(tmp_path / "r.html"),
+    }
+    feedback = QgsProcessingFeedback()
+    processing.run(ALG, params, feedback=feedback)
+    assert "too flat for the fast method's grid" not in feedback.textLog()
+    assert "cut short" not in (tmp_path / "r.html").read_text(encoding="utf-8")
+    monkeypatch.setattr(lgcp, "fit_laplace", functools.partial(lgcp.fit_laplace, max_points=30))
+    feedback = QgsProcessingFeedback()
+    processing.run(ALG, params, feedback=feedback)
+    assert "too flat for the fast method's grid: it reached its 30 points" in feedback.textLog()
+    assert "Give a PRIOR_RANGE nearer the scale of the pattern" in feedback.textLog()
+    assert "the hyperparameter grid was cut short at its limit" in (tmp_path / "r.html").read_text(encoding="utf-8")
+
+
 def test_twelve_points_fit_and_a_degenerate_fit_is_never_written(snow, tmp_path, keep_in_project, monkeypatch):
     # 12 deaths used to give a "successful" fit with field variance ~5e11 and every CPO 0 (LPML -inf): grid
     # cells where the Laplace fit was fooled by node spikes took all the mass (core.lgcp.NodeCheck: now left out)
