@@ -869,11 +869,20 @@ class HyperparameterSearch:
         if self.model.node_check is not None and start.size == 2:
             # a prior centred on a huge field sd can put the start where node spikes fool the likelihood, and the
             # barrier is flat out there: start at the first smaller sigma (log sigma lowered 1 at a time) that is not
+            failed_fits = 0
             for _ in range(13):
                 if negative(start) < 1e12 and not self.spiky(start):
                     break
+                failed_fits += plain(start) >= 1e12
                 start = start - np.array([0.0, 1.0])
             else:
+                if failed_fits == 13:  # no fit at all, spikes or not: the field's precision itself fails
+                    raise ParameterError(
+                        "prior_range",
+                        "the Laplace fit fails numerically at every field standard deviation tried, from the prior's "
+                        "median down: the field's precision is numerically singular at the prior's median range, as "
+                        "for a range many orders of magnitude larger than the window. Give a smaller prior range.",
+                    )
                 raise ParameterError(
                     "integration",
                     "every field standard deviation tried, from the prior's median down, gives fields with spikes at "

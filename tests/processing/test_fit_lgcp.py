@@ -338,6 +338,23 @@ def test_mcmc_with_an_absurd_prior_range_is_refused_naming_it(tmp_path):
     assert list(tmp_path.iterdir()) == []
 
 
+def test_fast_fit_with_an_absurd_prior_range_is_refused_naming_it(tmp_path):
+    # the fast method failed every Laplace fit at a prior median range of 1e12 m and blamed node spikes, naming
+    # INTEGRATION (whose degree-3 rule then said the posterior was not peaked); the cause is the prior range
+    with pytest.raises(QgsProcessingException, match=r"^PRIOR_RANGE: the Laplace fit fails numerically.*smaller"):
+        processing.run(
+            ALG,
+            {
+                "INPUT": memory_points(spread(120, seed=5)),
+                "WINDOW": square_window(0, 0, 1000, 1000),
+                "MAX_EDGE": 100.0,
+                "PRIOR_RANGE": 1e12,
+                "OUTPUT_MODEL": str(tmp_path / "m.npz"),
+            },
+        )
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_mcmc_chains_too_short_to_judge_are_flagged_in_the_log_and_the_report(tmp_path):
     # 10 draws in 2 chains cannot give the 20 effective draws BDA3's rule asks for (10 per chain): the user is
     # told, with what to change (a coarse mesh keeps the 500 warm-up iterations quick)
