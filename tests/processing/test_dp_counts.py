@@ -327,6 +327,12 @@ def test_csv_table_with_text_columns_works(areas_table, tmp_path):
     result = processing.run(ALG, base(str(csv), tmp_path, OUTPUT=str(tmp_path / "csv_out.gpkg")))
     _, feats = features(result["OUTPUT"])
     assert result["GROUPS"] == 95 and sum(f["syn_1"] for f in feats) == sum(c for c, _ in truth(areas_table).values())
+    # written as CSV too, the counts read back as numbers (its .csvt gives the column types)
+    again = processing.run(ALG, base(str(csv), tmp_path, OUTPUT=str(tmp_path / "csv_out.csv")))
+    layer, rows = features(again["OUTPUT"])
+    types = {f.name(): f.typeName() for f in layer.fields()}
+    assert types["syn_1"] == "Integer64" and types["syn_rate"] == "Real", types
+    assert sorted(f["syn_1"] for f in rows) == sorted(f["syn_1"] for f in feats)
 
 
 def test_cancel_writes_nothing(areas, tmp_path):

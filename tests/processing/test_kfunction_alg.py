@@ -128,6 +128,18 @@ def test_registered_with_help_for_every_parameter():
     assert {o.name() for o in alg.outputDefinitions()} >= {"OUTPUT", "OUTPUT_CHART", "MISE", "N_POINTS"}
 
 
+def test_csv_table_reads_back_as_numbers(deaths, tmp_path):
+    # a CSV table gets a .csvt file of column types: the radii and estimates read back as numbers, not text
+    gpkg = run(deaths, tmp_path, OUTPUT=str(tmp_path / "k.gpkg"))
+    csv = run(deaths, tmp_path, OUTPUT=str(tmp_path / "k.csv"))
+    layer = QgsVectorLayer(csv["OUTPUT"], "k", "ogr")
+    assert layer.isValid() and {f.typeName() for f in layer.fields()} == {"Real"}
+    written, reference = table(csv["OUTPUT"]), table(gpkg["OUTPUT"])
+    assert set(written) == set(reference)
+    for name, values in reference.items():
+        np.testing.assert_allclose(written[name], values, rtol=1e-12, equal_nan=True)
+
+
 @pytest.mark.parametrize("correction", range(3), ids=CORRECTIONS)
 def test_table_is_the_core_estimate_for_each_correction(deaths, snow, tmp_path, correction):
     x, y, window = snow

@@ -241,7 +241,7 @@ def test_sweep_table_recommendation_and_recommended_layer(snow, tmp_path):
             "RADII": "",
             "PRS_SETS": 0,
             "REPLICATES": 2,
-            "OUTPUT_TABLE": str(tmp_path / "t2.gpkg"),
+            "OUTPUT_TABLE": str(tmp_path / "t2.csv"),  # as CSV, with its column types beside it
             "OUTPUT_RECOMMENDED": str(tmp_path / "none.gpkg"),
             "OUTPUT_REPORT": str(tmp_path / "s2.html"),
         },
@@ -251,6 +251,8 @@ def test_sweep_table_recommendation_and_recommended_layer(snow, tmp_path):
     assert "MAX_RISK = 1e-09 is below the maximum risk with nothing released" in feedback.textLog()
     # two releases of the one ANS setting: numbered in the table, summarised together in the report
     table = QgsVectorLayer(strict["OUTPUT_TABLE"], "t2", "ogr")
+    types = {f.name(): f.typeName() for f in table.fields()}
+    assert types["max_risk"] == types["pmse"] == "Real" and types["replicate"] == "Integer64", types
     releases = sorted((f["label"], f["replicate"], f["max_risk"]) for f in table.getFeatures())
     assert [(label, rep) for label, rep, _ in releases] == [("ANS noise=0.5", 0), ("ANS noise=0.5 #2", 1)]
     html = (tmp_path / "s2.html").read_text(encoding="utf-8")
