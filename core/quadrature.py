@@ -6,8 +6,10 @@
   ranges of 3-6 mesh edges), which biases the estimated range upwards.
 * ``midpoint`` (default): on every triangle inside the window, its three edge midpoints with a third
   of its area each (exact for quadratic functions on the triangle; relative error about 2e-4 in the
-  same setting); on a triangle cut by the window boundary, the centroid of the clipped part with
-  its area (exact for linear functions). Points shared by two triangles are merged.
+  same setting, but rougher fields fare worse: on the Snow posterior, whose node-to-node differences have
+  sd 2.2, it is about 1 % low, measured against the same rule on the mesh split in four); on a triangle cut
+  by the window boundary, the centroid of the clipped part with its area (exact for linear functions).
+  Points shared by two triangles are merged.
 * ``cubic``: on every triangle inside the window, its vertices (weight A/20 each), edge midpoints
   (2A/15 each) and centroid (9A/20), the positive degree-3 rule (Stroud T2:3-1); cut triangles as
   ``midpoint``. Three times the points of ``midpoint``, and it sees the nodes: with midpoints alone a
