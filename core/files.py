@@ -1,9 +1,11 @@
 """Writing files so that a failure leaves nothing half-written (no qgis, no Qt).
 
-One file: :func:`replaced_when_done` writes it beside its target and moves it onto the target when complete.
-Several files of one run: inside :func:`staged_writes`, every such move (and every folder of staged files from
-:meth:`StagedWrites.folder_beside`) waits until the whole run has succeeded; if anything fails, none of the
-targets is touched and the staged files are removed.
+A file (with whatever side files its format adds) is written under its own name into a hidden folder beside
+its target and moved onto the target when complete: :func:`replaced_when_done` for one file. Inside
+:func:`staged_writes` every such move (and every folder from :meth:`StagedWrites.folder_beside`) waits until
+the whole run has succeeded, and then all of them are made together: the files at the targets are first set
+aside, then the new ones moved in, and if any move fails the set-aside files are put back. A failure before
+that removes what was staged and leaves the targets alone.
 """
 
 from __future__ import annotations
@@ -11,40 +13,42 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
+import traceback
 from contextlib import contextmanager
 from contextvars import ContextVar
 
 #: Files SQLite keeps beside a database while it is open: a staged GeoPackage that still has one was not closed.
 _OPEN_MARKERS = ("-journal", "-wal", "-shm")
+_PREFIX = ".spatial_privacy-partial-"
+
+
+def _key(path: str) -> str:
+    return os.path.normcase(os.path.abspath(path))
 
 
 class StagedWrites:
     """The files one run has written beside their targets, moved onto them together by :meth:`commit`."""
 
     def __init__(self) -> None:
-        self._moves: list[tuple[str, str]] = []  # (staged file, target)
         self._folders: list[tuple[str, str, tuple[str, ...]]] = []  # (staging folder, target folder, stale files)
-        #: staged name -> final name of what a writer reported (a sink's destination), for the run's results
+        #: staged name -> final name of what a writer reported (a sink's destination)
         self.renamed: dict[str, str] = {}
-        self._done = False
-
-    def move_later(self, staged: str, target: str) -> None:
-        if (staged, target) not in self._moves:  # the same file written twice in one run moves once
-            self._moves.append((staged, target))
+        #: outputs written in place (they cannot be staged), as (parameter, destination)
+        self.in_place: list[tuple[str, str]] = []
 
     def folder_beside(self, target_folder: str, stale: tuple[str, ...] = ()) -> str:
-        """A new hidden folder in ``target_folder``: a writer that names its file after the target (a GeoPackage
-        names its layer after the file) writes there under the target's own name, and every file found in it
-        moves into ``target_folder`` on commit. ``stale`` are target files to remove then (a Shapefile's old
-        spatial index, which the new write did not make)."""
-        folder = tempfile.mkdtemp(prefix=".spatial_privacy-partial-", dir=target_folder)
+        """A new hidden folder in ``target_folder``: a writer writes there under the target's own name (a
+        GeoPackage names its layer after its file; a format's side files follow that name), and every file
+        found in it moves into ``target_folder`` on commit. ``stale`` are target files to remove then if the
+        new write did not make them (a Shapefile's old spatial index, a raster's old ``.aux.xml``)."""
+        folder = tempfile.mkdtemp(prefix=_PREFIX, dir=target_folder)
         self._folders.append((folder, target_folder, stale))
         return folder
 
     def commit(self) -> None:
-        """Move every staged file onto its target. Raises ``OSError`` (and removes what is left) if a staged file
-        is still open or cannot be moved."""
-        moves = list(self._moves)
+        """Move every staged file onto its target, all or none: raises ``OSError`` naming the file (and leaves
+        the targets as they were) if a staged file is still open or a target cannot be replaced."""
+        moves = []
         for folder, target_folder, _ in self._folders:
             names = sorted(os.listdir(folder))
             still_open = [name for name in names if name.endswith(_OPEN_MARKERS)]
@@ -52,25 +56,48 @@ class StagedWrites:
                 self.discard()
                 raise OSError(f"{os.path.join(target_folder, still_open[0])} was still open when the run ended")
             moves += [(os.path.join(folder, name), os.path.join(target_folder, name)) for name in names]
+        incoming = {_key(target) for _, target in moves}
+        stale = [p for _, _, files in self._folders for p in files if os.path.lexists(p) and _key(p) not in incoming]
+        # set aside every file about to be replaced or removed (on Windows a file open elsewhere fails here,
+        # before anything has changed), then move the new ones in; on any failure undo both
+        aside: list[tuple[str, str]] = []
+        moved: list[str] = []
         try:
-            for _, _, stale in self._folders:
-                for path in stale:
-                    if os.path.lexists(path) and path not in {target for _, target in moves}:
-                        os.remove(path)
+            for path in [target for _, target in moves if os.path.lexists(target)] + stale:
+                backup = os.path.join(os.path.dirname(path), f"{_PREFIX}old-{len(aside)}-{os.path.basename(path)}")
+                os.replace(path, backup)
+                aside.append((backup, path))
             for staged, target in moves:
                 os.replace(staged, target)
-        finally:
+                moved.append(target)
+        except OSError as error:
+            for target in moved:
+                _quietly(os.remove, target)
+            for backup, path in aside:
+                _quietly(os.replace, backup, path)
             self.discard()
+            raise OSError(error.errno, f"{error.strerror or error} ({error.filename or ''})") from None
+        for backup, _ in aside:
+            _quietly(os.remove, backup)
+        self.discard()
+
+    def drop(self, folder: str) -> None:
+        """Remove the staged ``folder`` now: its write failed and will not be used."""
+        self._folders = [entry for entry in self._folders if entry[0] != folder]
+        shutil.rmtree(folder, ignore_errors=True)
 
     def discard(self) -> None:
-        """Remove every staged file and folder (targets are left as they are)."""
-        self._done = True
-        for staged, _ in self._moves:
-            if os.path.exists(staged):
-                os.remove(staged)
+        """Remove every staged file and folder (targets are left as they are), as far as possible."""
         for folder, _, _ in self._folders:
             shutil.rmtree(folder, ignore_errors=True)
-        self._moves, self._folders = [], []
+        self._folders = []
+
+
+def _quietly(function, *args) -> None:
+    try:
+        function(*args)
+    except OSError:
+        pass
 
 
 _active: ContextVar[StagedWrites | None] = ContextVar("spatial_privacy_staged_writes", default=None)
@@ -90,7 +117,10 @@ def staged_writes():
     token = _active.set(writes)
     try:
         yield writes
-    except BaseException:
+    except BaseException as error:
+        # the failed frames still hold the open writers (a layer sink closes when it is deleted): let them go
+        # before their files are removed
+        traceback.clear_frames(error.__traceback__)
         writes.discard()
         raise
     finally:
@@ -99,28 +129,20 @@ def staged_writes():
 
 
 @contextmanager
-def replaced_when_done(path: str, sidecars: tuple[str, ...] = ()):
-    """A temporary path beside ``path`` (same extension, so format-by-extension writers still work) that is
-    moved onto ``path`` when the block ends without error (or, inside :func:`staged_writes`, when the run does)
-    and removed otherwise: a failed write (a full disk) neither leaves a truncated file nor destroys the file
-    that was there. ``sidecars`` are suffixes of files the writer may add beside it (GDAL's ``.aux.xml``), which
-    follow it."""
-    folder, name = os.path.split(os.path.abspath(path))
-    stem, ext = os.path.splitext(name)
-    partial = os.path.join(folder, f".{stem}.partial-{os.getpid()}{ext}")
-    pairs = [(partial, path), *((partial + suffix, path + suffix) for suffix in sidecars)]
+def replaced_when_done(path: str, stale: tuple[str, ...] = ()):
+    """A path with the target's own name in a hidden folder beside ``path`` (so format-by-extension writers,
+    and the side files a format adds under the same name, still work). Every file written there is moved next
+    to ``path`` when the block ends without error (or, inside :func:`staged_writes`, when the run does), and
+    removed otherwise: a failed write (a full disk) neither leaves a truncated file nor destroys the file that
+    was there. ``stale`` are files beside the target to remove if the new write did not make them."""
+    folder = os.path.dirname(os.path.abspath(path))
+    staging = _active.get()
+    writes = staging if staging is not None else StagedWrites()
+    partial = os.path.join(writes.folder_beside(folder, stale), os.path.basename(path))
     try:
         yield partial
     except BaseException:
-        for staged, _ in pairs:
-            if os.path.exists(staged):
-                os.remove(staged)
+        writes.drop(os.path.dirname(partial))
         raise
-    staging = _active.get()
-    for staged, target in pairs:
-        if not os.path.exists(staged):
-            continue
-        if staging is None:
-            os.replace(staged, target)
-        else:
-            staging.move_later(staged, target)
+    if staging is None:
+        writes.commit()

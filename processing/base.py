@@ -86,14 +86,22 @@ class SpatialPrivacyAlgorithm(QgsProcessingAlgorithm):
         failure, or a Cancel that came at any time (even while the outputs were being written), leaves every
         target as it was and no partial file."""
         try:
-            with staged_writes():
+            with staged_writes() as writes:
                 results = self.process(parameters, context, feedback)
                 if feedback is not None and feedback.isCanceled():
-                    raise QgsProcessingException(_tr("Cancelled: nothing was written."))
+                    if not writes.in_place:
+                        raise QgsProcessingException(_tr("Cancelled: nothing was written."))
+                    # an output written in place cannot be taken back: it was finished, and so are the others
+                    feedback.pushWarning(
+                        _tr(
+                            "Cancel came after {0} had been written in place (such outputs cannot be staged); "
+                            "it was finished so that no half-written layer is left, and the other outputs were "
+                            "written too."
+                        ).format(", ".join(name for name, _ in writes.in_place))
+                    )
         except OSError as error:
-            raise QgsProcessingException(
-                _tr("The outputs could not be written: {0}").format(error.strerror or error)
-            ) from None
+            detail = f"{error.strerror or error}" + (f" ({error.filename})" if error.filename else "")
+            raise QgsProcessingException(_tr("The outputs could not be written: {0}").format(detail)) from None
         return results
 
     def process(self, parameters, context, feedback) -> dict:
@@ -702,13 +710,21 @@ def make_sink(alg, parameters, name: str, context, fields, geometry_type, crs):
     database, a memory layer) are written in place. Returns ``(sink, destination)``; the destination is the
     target, which is also the key of the layer QGIS loads on completion."""
     staging = active_staging()
-    path, layer = destination_target(parameters, name)
+    path, _ = destination_target(parameters, name)
     value = parameters.get(name)
-    raw = value.sink.staticValue() if isinstance(value, QgsProcessingOutputLayerDefinition) else value
-    if staging is None or not path or layer is not None or not isinstance(raw, str) or "|" in raw:
+    raw = value
+    if isinstance(value, QgsProcessingOutputLayerDefinition):
+        static = value.sink.propertyType() == QgsProperty.StaticProperty and not value.useRemapping()
+        raw = value.sink.staticValue() if static else None
+    # only what QGIS writes as a whole file by its path: no "provider:" prefix (ogr:, memory:, postgis:...; a
+    # Windows drive letter is one character), no "|layername=", no expression, no append to a layer
+    plain = isinstance(raw, str) and bool(raw) and "|" not in raw and not re.match(r"^(.{3,}?):", raw)
+    if staging is None or not path or not plain:
         sink, dest = alg.parameterAsSink(parameters, name, context, fields, geometry_type, crs)
         if sink is None:
             raise QgsProcessingException(alg.invalidSinkError(parameters, name))
+        if staging is not None and dest and context.temporaryLayerStore().mapLayer(dest) is None:
+            staging.in_place.append((name, dest))
         return sink, dest
     target_folder = os.path.dirname(os.path.abspath(path))
     ensure_folder(path, name)
@@ -732,11 +748,12 @@ def make_sink(alg, parameters, name: str, context, fields, geometry_type, crs):
     return sink, dest
 
 
-def check_cancel_while_writing(feedback, dest: str) -> None:
-    """Stop writing the layer ``dest`` on Cancel if it is staged (the staged file is then removed and the target
-    left as it was); a layer written in place is finished."""
+def check_cancel_while_writing(feedback) -> None:
+    """Stop writing on Cancel unless the run writes an output in place (which would be left half-written:
+    it is finished, see :meth:`SpatialPrivacyAlgorithm.processAlgorithm`); staged files are then removed and
+    the targets left as they were."""
     staging = active_staging()
-    if feedback is not None and feedback.isCanceled() and staging is not None and dest in staging.renamed.values():
+    if feedback is not None and feedback.isCanceled() and staging is not None and not staging.in_place:
         raise QgsProcessingException(_tr("Cancelled: nothing was written."))
 
 
@@ -797,7 +814,7 @@ def write_point_sink(alg, parameters, context, name: str, x, y, points: PointVal
         add_features(sink, feature, name)
         if feedback is not None and k % WRITE_PROGRESS_EVERY == 0:
             feedback.setProgress(start + (100.0 - start) * k / len(x))
-            check_cancel_while_writing(feedback, dest)
+            check_cancel_while_writing(feedback)
     if as_csv:
         write_csv_types(path, fields)
     if context.willLoadLayerOnCompletion(dest):

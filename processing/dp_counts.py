@@ -504,13 +504,13 @@ class DPCountsAlgorithm(SpatialPrivacyAlgorithm):
                 out.setAttributes(attributes)
                 add_features(sink, out, self.OUTPUT)
                 if k % 1000 == 0:
-                    check_cancel_while_writing(feedback, dest)
+                    check_cancel_while_writing(feedback)
             if source.wkbType() != QgsWkbTypes.NoGeometry:
                 ThematicStyle.attach(context, dest, "syn_rate")
         else:
             for k, fid in enumerate(ids):
                 feedback.setProgress(85.0 + 15.0 * k / len(ids))  # per group: a group is `sets` rows
-                check_cancel_while_writing(feedback, dest)
+                check_cancel_while_writing(feedback)
                 for s in range(sets):
                     out = QgsFeature(fields)
                     out.setAttributes([int(fid), s + 1, int(synthetic[s, k])])

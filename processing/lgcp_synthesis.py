@@ -456,7 +456,7 @@ class WalderAlgorithm(SpatialPrivacyAlgorithm):
 
 # -- synthesizelgcp -------------------------------------------------------------------------------
 
-#: Largest COUNT: a million points took 31-34 s to write here (GeoPackage), and writing cannot be cancelled.
+#: Largest COUNT: a million points took 31-34 s to write here (GeoPackage).
 MAX_SYNTHETIC_COUNT = 1_000_000
 
 

@@ -493,7 +493,7 @@ class PufferfishGridAlgorithm(SpatialPrivacyAlgorithm):
         for i in range(n_cells):
             if i % 5000 == 0:
                 feedback.setProgress(90.0 + 10.0 * i / n_cells)
-                check_cancel_while_writing(feedback, dest)
+                check_cancel_while_writing(feedback)
             geom = cell_geometry(float(x_min[i]), float(y_min[i]), r, to_source)
             ident = cell_id(float(x_min[i]), float(y_min[i]), r)
             location = cell_location(float(x_min[i]), float(y_min[i]), r, geom, to_source) if csv_any else []

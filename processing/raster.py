@@ -48,8 +48,9 @@ def write_float_raster(
     bands = array[None] if array.ndim == 2 else array
     count, rows, cols = bands.shape
     options = ["COMPRESS=DEFLATE"] if driver_name == "GTiff" else []
-    # a failed write leaves neither half a raster nor no raster; GDAL's side file follows the raster
-    with replaced_when_done(path, sidecars=(".aux.xml",)) as partial:
+    # a failed write leaves neither half a raster nor no raster; GDAL's side files (.aux.xml, a SAGA grid's
+    # .sgrd header) are written under the same name and follow the raster, and an old .aux.xml goes
+    with replaced_when_done(path, stale=(path + ".aux.xml",)) as partial:
         ds = driver.Create(partial, cols, rows, count, gdal.GDT_Float64, options)
         if ds is None:
             raise QgsProcessingException(tr("{0}: cannot create {1}.").format(parameter, path))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -16,7 +17,7 @@ def test_reports_and_rasters_replace_the_old_file_only_when_complete(tmp_path):
     target.write_text("the previous report", encoding="utf-8")
     with pytest.raises(OSError):
         with replaced_when_done(str(target)) as partial:
-            assert partial.endswith(".html") and Path(partial).parent == tmp_path
+            assert Path(partial).name == "report.html" and Path(partial).parent.parent == tmp_path
             Path(partial).write_text("half a rep", encoding="utf-8")
             raise OSError(28, "No space left on device")
     assert target.read_text(encoding="utf-8") == "the previous report"
@@ -78,3 +79,46 @@ def test_a_staged_database_still_open_at_the_end_is_not_moved(tmp_path):
             (folder / "out.gpkg").write_bytes(b"new")
             (folder / "out.gpkg-journal").write_bytes(b"")
     assert [p.name for p in tmp_path.iterdir()] == ["out.gpkg"] and (tmp_path / "out.gpkg").read_bytes() == b"old"
+
+
+def test_a_move_that_fails_during_the_commit_puts_every_target_back(tmp_path, monkeypatch):
+    """The commit sets the old files aside before it moves the new ones in: if a move fails half-way (on
+    Windows, a file open in another program), the files already replaced are restored, and nothing staged or
+    set aside is left."""
+    from spatial_privacy.core import files
+
+    for name in ("map.gpkg", "report.html"):
+        (tmp_path / name).write_text(f"old {name}", encoding="utf-8")
+    real_replace = os.replace
+
+    def locked(source, target):
+        if str(target).endswith("report.html") and Path(source).parent.name.startswith(".spatial_privacy-partial-"):
+            raise PermissionError(13, "Permission denied", str(target))
+        real_replace(source, target)
+
+    monkeypatch.setattr(files.os, "replace", locked)
+    with pytest.raises(OSError, match=r"Permission denied \(.*report\.html\)"):
+        with staged_writes() as writes:
+            folder = Path(writes.folder_beside(str(tmp_path)))
+            (folder / "map.gpkg").write_text("new map", encoding="utf-8")
+            with replaced_when_done(str(tmp_path / "report.html")) as partial:
+                Path(partial).write_text("new report", encoding="utf-8")
+    assert {p.name: p.read_text(encoding="utf-8") for p in tmp_path.iterdir()} == {
+        "map.gpkg": "old map.gpkg",
+        "report.html": "old report.html",
+    }
+
+
+def test_a_side_file_of_the_old_target_goes_unless_the_new_write_makes_one(tmp_path):
+    """GDAL keeps statistics in ``grid.tif.aux.xml``: the old raster's must not stay beside a new raster that
+    has none, and a new one replaces it."""
+    target, aux = tmp_path / "grid.tif", tmp_path / "grid.tif.aux.xml"
+    target.write_bytes(b"old")
+    aux.write_bytes(b"old statistics")
+    with replaced_when_done(str(target), stale=(str(aux),)) as partial:
+        Path(partial).write_bytes(b"new")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["grid.tif"] and target.read_bytes() == b"new"
+    with replaced_when_done(str(target), stale=(str(aux),)) as partial:
+        Path(partial).write_bytes(b"newer")
+        Path(partial + ".aux.xml").write_bytes(b"new statistics")
+    assert aux.read_bytes() == b"new statistics" and target.read_bytes() == b"newer"

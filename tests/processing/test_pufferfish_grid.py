@@ -687,6 +687,29 @@ def test_staged_layers_arrive_whole_in_any_format(enterprises, tmp_path, given, 
     assert layer.isValid() and layer.featureCount() == result["CELLS"]
 
 
+def test_cancel_while_a_table_is_appended_in_place_finishes_every_output_and_says_so(enterprises, tmp_path):
+    """A table added to a GeoPackage (the dialog's "append" form) is written in place and cannot be staged:
+    a Cancel while it is written would leave it half-written, so it is finished, the other outputs are written
+    too, and the log says so (instead of a false "nothing was written")."""
+
+    class CancelWhileWriting(QgsProcessingFeedback):
+        def setProgress(self, progress):  # noqa: N802 (QGIS API name)
+            super().setProgress(progress)
+            if progress >= 90.0 and database.exists():  # the table has been created: the cells are being written
+                self.cancel()
+
+    database = tmp_path / "shared.gpkg"
+    output = f"ogr:dbname='{database}' table=\"pub\" (geom)"
+    feedback = CancelWhileWriting()
+    result = run(base(enterprises, tmp_path, SEED=4, OUTPUT=output), feedback=feedback)
+    assert feedback.isCanceled()
+    assert "Cancel came after OUTPUT had been written in place" in feedback.textLog()
+    layer = QgsVectorLayer(f"{database}|layername=pub", "pub", "ogr")
+    assert layer.isValid() and layer.featureCount() == result["CELLS"] > 0
+    assert (tmp_path / "report.html").is_file()
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]
+
+
 def test_a_layer_loaded_on_completion_is_the_target_not_the_staged_file(enterprises, tmp_path):
     """The dialog's form of an output (a layer definition that loads the result into the project): the layer
     QGIS loads on completion is the target, under its name and with its style, not the staged file."""
