@@ -31,8 +31,6 @@ class StagedWrites:
 
     def __init__(self) -> None:
         self._folders: list[tuple[str, str, tuple[str, ...]]] = []  # (staging folder, target folder, stale files)
-        #: staged name -> final name of what a writer reported (a sink's destination)
-        self.renamed: dict[str, str] = {}
         #: outputs written in place (they cannot be staged), as (parameter, destination)
         self.in_place: list[tuple[str, str]] = []
 

@@ -84,7 +84,8 @@ class SpatialPrivacyAlgorithm(QgsProcessingAlgorithm):
         """Run :meth:`process` with every output staged: layers (:func:`make_sink`), reports, rasters and model
         files are written beside their targets and moved onto them only when the whole run has succeeded. A
         failure, or a Cancel that came at any time (even while the outputs were being written), leaves every
-        target as it was and no partial file."""
+        target as it was and no partial file, unless an output that cannot be staged was already being written
+        in place: then every output is finished, with a warning."""
         try:
             with staged_writes() as writes:
                 results = self.process(parameters, context, feedback)
@@ -606,7 +607,7 @@ def written_files(path: str) -> list[str]:
 def writes_csv(parameters: dict, name: str) -> bool:
     """Whether the sink ``name`` writes a CSV file, which has no geometry column: the caller then adds the
     location as columns (x, y for points, see :func:`write_point_sink`; :data:`CELL_LOCATION_COLUMNS` for grid
-    cells) and calls :func:`write_csv_types`."""
+    cells). :func:`make_sink` writes the column types (:func:`write_csv_types`)."""
     return destination_path(parameters, name).lower().endswith(".csv")
 
 
@@ -706,9 +707,10 @@ def make_sink(alg, parameters, name: str, context, fields, geometry_type, crs):
     """``alg.parameterAsSink`` for the output ``name``, staged when it is a local file written whole: QGIS writes
     it under its own name into a hidden folder beside the target (a GeoPackage's layer is named after its file),
     and :meth:`SpatialPrivacyAlgorithm.processAlgorithm` moves it, with any side files, onto the target when
-    the run has succeeded. Outputs that cannot be staged (a table appended to an existing GeoPackage, a
-    database, a memory layer) are written in place. Returns ``(sink, destination)``; the destination is the
-    target, which is also the key of the layer QGIS loads on completion."""
+    the run has succeeded; a CSV gets its ``.csvt`` of column types. Outputs that are not plain files (a table
+    in a GeoPackage, ``|layername=``, databases, expressions, memory layers) are written in place and, except
+    memory layers, recorded in ``StagedWrites.in_place``. Returns ``(sink, destination)``; the destination is
+    the target, which is also the key of the layer QGIS loads on completion."""
     staging = active_staging()
     path, _ = destination_target(parameters, name)
     value = parameters.get(name)
@@ -738,8 +740,9 @@ def make_sink(alg, parameters, name: str, context, fields, geometry_type, crs):
     sink, staged_dest = alg.parameterAsSink({**parameters, name: definition}, name, context, fields, geometry_type, crs)
     if sink is None:
         raise QgsProcessingException(alg.invalidSinkError(parameters, name))
+    if path.lower().endswith(".csv"):  # a CSV keeps no column types: numbers would read back as text
+        write_csv_types(path, fields)
     dest = os.path.join(target_folder, os.path.relpath(staged_dest, folder))
-    staging.renamed[staged_dest] = dest
     layers = context.layersToLoadOnCompletion()
     if staged_dest in layers:  # load the target, not the staged file (nothing is attached to the entry yet)
         context.setLayersToLoadOnCompletion(
@@ -815,8 +818,6 @@ def write_point_sink(alg, parameters, context, name: str, x, y, points: PointVal
         if feedback is not None and k % WRITE_PROGRESS_EVERY == 0:
             feedback.setProgress(start + (100.0 - start) * k / len(x))
             check_cancel_while_writing(feedback)
-    if as_csv:
-        write_csv_types(path, fields)
     if context.willLoadLayerOnCompletion(dest):
         context.layerToLoadOnCompletionDetails(dest).name = layer_name
     return dest

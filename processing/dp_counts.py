@@ -26,16 +26,13 @@ from .base import (
     as_number,
     check_cancel_while_writing,
     check_outputs,
-    destination_path,
     ensure_folders,
     figure_data_uri,
     make_rng,
     make_sink,
     numeric_field_index,
     parameter_error,
-    write_csv_types,
     write_html_report,
-    writes_csv,
 )
 from .compat import FIELD_ANY, FIELD_NUMERIC, NUMBER_DOUBLE, NUMBER_INTEGER, SOURCE_VECTOR, double_field, int_field
 from .styling import ThematicStyle
@@ -519,8 +516,6 @@ class DPCountsAlgorithm(SpatialPrivacyAlgorithm):
             context.layerToLoadOnCompletionDetails(dest).name = self.tr(
                 "DP synthetic counts (ε = {0:g}: {1} set(s) of ε = {2:g})"
             ).format(sets * cal.epsilon, sets, cal.epsilon)
-        if writes_csv(parameters, self.OUTPUT):  # counts read back as numbers (a CSV keeps no area geometry)
-            write_csv_types(destination_path(parameters, self.OUTPUT), fields)
         return {self.OUTPUT: dest}
 
     def _report(self, release, y, population, seed, names, prior_param):

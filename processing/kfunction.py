@@ -27,7 +27,6 @@ from .base import (
     add_features,
     check_outputs,
     crs_key,
-    destination_path,
     ensure_folders,
     figure_data_uri,
     make_sink,
@@ -35,9 +34,7 @@ from .base import (
     parameter_error,
     parse_number_list,
     read_point_values,
-    write_csv_types,
     write_html_report,
-    writes_csv,
 )
 from .compat import SOURCE_POINT, SOURCE_POLYGON, SOURCE_VECTOR, double_field
 from .layers import read_raster, read_window
@@ -446,8 +443,6 @@ class KFunctionAlgorithm(SpatialPrivacyAlgorithm):
             feature.setAttributes([float(v) if math.isfinite(v) else None for v in row])
             features.append(feature)
         add_features(sink, features, self.OUTPUT)
-        if writes_csv(parameters, self.OUTPUT):  # numbers read back as numbers
-            write_csv_types(destination_path(parameters, self.OUTPUT), fields)
         return {self.OUTPUT: dest}
 
     def _report(self, k_ori, k_syn, value, window_text, intensity_text, crs, duplicates):

@@ -41,11 +41,9 @@ from .base import (
     parameter_error,
     parse_number_list,
     read_point_values,
-    write_csv_types,
     write_html_report,
     write_point_sink,
     write_point_table,
-    writes_csv,
 )
 from .compat import (
     NUMBER_DOUBLE,
@@ -1148,8 +1146,6 @@ class RiskUtilitySweepAlgorithm(WalderAlgorithm):
                 ]
             )
             add_features(sink, feature, self.OUTPUT_TABLE)
-        if writes_csv(parameters, self.OUTPUT_TABLE):  # numbers read back as numbers
-            write_csv_types(destination_path(parameters, self.OUTPUT_TABLE), fields)
         return dest
 
 

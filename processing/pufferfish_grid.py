@@ -30,13 +30,11 @@ from .base import (
     cell_location,
     check_cancel_while_writing,
     check_outputs,
-    destination_path,
     ensure_folders,
     make_rng,
     make_sink,
     parameter_error,
     read_point_values,
-    write_csv_types,
     write_html_report,
     writes_csv,
 )
@@ -519,10 +517,6 @@ class PufferfishGridAlgorithm(SpatialPrivacyAlgorithm):
                     + (location if csv_confidential else [])
                 )
                 add_features(confidential, cfeature, self.CONFIDENTIAL_OUTPUT)
-        if csv_out:
-            write_csv_types(destination_path(parameters, self.OUTPUT), fields)
-        if csv_confidential:
-            write_csv_types(destination_path(parameters, self.CONFIDENTIAL_OUTPUT), cfields)
         statistic = self._statistic_name(grid.settings)
         if context.willLoadLayerOnCompletion(dest):
             context.layerToLoadOnCompletionDetails(dest).name = self.tr("Pufferfish grid ({0} {1})").format(

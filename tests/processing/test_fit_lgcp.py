@@ -377,39 +377,31 @@ def test_mcmc_method_reports_convergence(tmp_path):
     assert "Warning: the MCMC has not converged" not in report
 
 
-def test_mcmc_with_an_absurd_prior_range_is_refused_naming_it(tmp_path):
-    # a prior median range of 1e12 m in a 1 km window makes the field's precision numerically singular: this was
-    # a raw LinAlgError traceback; now a message naming PRIOR_RANGE, and nothing is written
-    with pytest.raises(QgsProcessingException, match=r"^PRIOR_RANGE: .*numerically singular.*smaller prior range"):
-        processing.run(
-            ALG,
-            {
-                "INPUT": memory_points(spread(120, seed=5)),
-                "WINDOW": square_window(0, 0, 1000, 1000),
-                "MAX_EDGE": 100.0,
-                "METHOD": 1,
-                "DRAWS": 10,
-                "PRIOR_RANGE": 1e12,
-                "OUTPUT_MODEL": str(tmp_path / "m.npz"),
-            },
-        )
-    assert list(tmp_path.iterdir()) == []
+def coarse_fit(tmp_path, **extra) -> dict:
+    """fitlgcp parameters for 120 points in a 1 km square on a coarse mesh (100 m edges): quick fits."""
+    return {
+        "INPUT": memory_points(spread(120, seed=5)),
+        "WINDOW": square_window(0, 0, 1000, 1000),
+        "MAX_EDGE": 100.0,
+        "OUTPUT_MODEL": str(tmp_path / "m.npz"),
+        **extra,
+    }
 
 
-def test_fast_fit_with_an_absurd_prior_range_is_refused_naming_it(tmp_path):
-    # the fast method failed every Laplace fit at a prior median range of 1e12 m and blamed node spikes, naming
-    # INTEGRATION (whose degree-3 rule then said the posterior was not peaked); the cause is the prior range
-    with pytest.raises(QgsProcessingException, match=r"^PRIOR_RANGE: the Laplace fit fails numerically.*smaller"):
-        processing.run(
-            ALG,
-            {
-                "INPUT": memory_points(spread(120, seed=5)),
-                "WINDOW": square_window(0, 0, 1000, 1000),
-                "MAX_EDGE": 100.0,
-                "PRIOR_RANGE": 1e12,
-                "OUTPUT_MODEL": str(tmp_path / "m.npz"),
-            },
-        )
+@pytest.mark.parametrize(
+    "method, message",
+    [
+        # MCMC: the field's precision is numerically singular; this was a raw LinAlgError traceback
+        (1, r"^PRIOR_RANGE: .*numerically singular.*smaller prior range"),
+        # fast: every Laplace fit failed and the run blamed node spikes, naming INTEGRATION
+        (0, r"^PRIOR_RANGE: the Laplace fit fails numerically.*smaller prior range"),
+    ],
+    ids=["mcmc", "fast"],
+)
+def test_an_absurd_prior_range_is_refused_naming_it(tmp_path, method, message):
+    # a prior median range of 1e12 m in a 1 km window: a message naming PRIOR_RANGE, and nothing is written
+    with pytest.raises(QgsProcessingException, match=message):
+        processing.run(ALG, coarse_fit(tmp_path, METHOD=method, DRAWS=10, PRIOR_RANGE=1e12))
     assert list(tmp_path.iterdir()) == []
 
 
@@ -419,16 +411,7 @@ def test_mcmc_chains_too_short_to_judge_are_flagged_in_the_log_and_the_report(tm
     feedback = QgsProcessingFeedback()
     result = processing.run(
         ALG,
-        {
-            "INPUT": memory_points(spread(120, seed=5)),
-            "WINDOW": square_window(0, 0, 1000, 1000),
-            "MAX_EDGE": 100.0,
-            "METHOD": 1,
-            "DRAWS": 10,
-            "SEED": 11,
-            "OUTPUT_MODEL": str(tmp_path / "m.npz"),
-            "OUTPUT_REPORT": str(tmp_path / "r.html"),
-        },
+        coarse_fit(tmp_path, METHOD=1, DRAWS=10, SEED=11, OUTPUT_REPORT=str(tmp_path / "r.html")),
         feedback=feedback,
     )
     log = feedback.textLog()
@@ -447,15 +430,7 @@ def test_a_fast_fit_whose_hyperparameter_grid_is_cut_short_warns(tmp_path, monke
 
     from spatial_privacy.core import lgcp
 
-    params = {
-        "INPUT": memory_points(spread(120, seed=5)),
-        "WINDOW": square_window(0, 0, 1000, 1000),
-        "MAX_EDGE": 100.0,
-        "PRIOR_RANGE": 1e7,
-        "SEED": 1,
-        "OUTPUT_MODEL": str(tmp_path / "m.npz"),
-        "OUTPUT_REPORT": str(tmp_path / "r.html"),
-    }
+    params = coarse_fit(tmp_path, PRIOR_RANGE=1e7, SEED=1, OUTPUT_REPORT=str(tmp_path / "r.html"))
     feedback = QgsProcessingFeedback()
     processing.run(ALG, params, feedback=feedback)
     assert "too flat for the fast method's grid" not in feedback.textLog()
