@@ -33,6 +33,26 @@ class StagedWrites:
         self._folders: list[tuple[str, str, tuple[str, ...]]] = []  # (staging folder, target folder, stale files)
         #: outputs written in place (they cannot be staged), as (parameter, destination)
         self.in_place: list[tuple[str, str]] = []
+        self._made: list[str] = []  # folders this run created for its targets, outermost first
+
+    def make_folders(self, folder: str) -> None:
+        """Create ``folder`` and its missing parents, remembered so that a failed run removes them again."""
+        missing = []
+        folder = os.path.abspath(folder)
+        while not os.path.isdir(folder):
+            missing.append(folder)
+            parent = os.path.dirname(folder)
+            if parent == folder:
+                break
+            folder = parent
+        os.makedirs(missing[0] if missing else folder, exist_ok=True)
+        self._made += reversed(missing)
+
+    def remove_made_folders(self) -> None:
+        """Remove the folders :meth:`make_folders` created, innermost first, as far as they are still empty."""
+        for folder in reversed(self._made):
+            _quietly(os.rmdir, folder)
+        self._made = []
 
     def folder_beside(self, target_folder: str, stale: tuple[str, ...] = ()) -> str:
         """A new hidden folder in ``target_folder``: a writer writes there under the target's own name (a
@@ -110,7 +130,7 @@ def active_staging() -> StagedWrites | None:
 def staged_writes():
     """Within the block, :func:`replaced_when_done` and writers using :meth:`StagedWrites.folder_beside` leave
     their targets alone; the block's normal end moves every staged file onto its target, an exception removes
-    them all."""
+    them all (and the folders the run created for its targets with :meth:`StagedWrites.make_folders`)."""
     writes = StagedWrites()
     token = _active.set(writes)
     try:
@@ -120,10 +140,15 @@ def staged_writes():
         # before their files are removed
         traceback.clear_frames(error.__traceback__)
         writes.discard()
+        writes.remove_made_folders()
         raise
     finally:
         _active.reset(token)
-    writes.commit()
+    try:
+        writes.commit()
+    except OSError:
+        writes.remove_made_folders()
+        raise
 
 
 @contextmanager

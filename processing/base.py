@@ -463,8 +463,12 @@ def ensure_folder(path: str, parameter: str, create: bool = True) -> None:
             raise QgsProcessingException(_tr("{0}: {1} cannot be written (no permission).").format(parameter, path))
         return
     if not os.path.isdir(folder):
+        staging = active_staging()
         try:
-            os.makedirs(folder, exist_ok=True)
+            if staging is not None:
+                staging.make_folders(folder)  # removed again if the run fails
+            else:
+                os.makedirs(folder, exist_ok=True)
         except OSError as error:
             raise QgsProcessingException(
                 _tr("{0}: cannot create the folder {1} ({2}).").format(parameter, folder, error.strerror)

@@ -122,3 +122,23 @@ def test_a_side_file_of_the_old_target_goes_unless_the_new_write_makes_one(tmp_p
         Path(partial).write_bytes(b"newer")
         Path(partial + ".aux.xml").write_bytes(b"new statistics")
     assert aux.read_bytes() == b"new statistics" and target.read_bytes() == b"newer"
+
+
+def test_folders_made_for_a_failed_run_are_removed_but_not_those_that_hold_other_files(tmp_path):
+    """make_folders remembers the folders it created; a failed run removes them, innermost first, as far as
+    they are empty (another program may have put a file in one meanwhile); a successful run keeps them."""
+    deep, other = tmp_path / "a" / "b" / "c", tmp_path / "a" / "keep.txt"
+    with pytest.raises(OSError):
+        with staged_writes() as writes:
+            writes.make_folders(str(deep))
+            assert deep.is_dir()
+            with replaced_when_done(str(deep / "report.html")) as partial:
+                Path(partial).write_text("half", encoding="utf-8")
+            other.write_text("not ours", encoding="utf-8")
+            raise OSError(28, "No space left on device")
+    assert not (tmp_path / "a" / "b").exists() and other.exists()
+    with staged_writes() as writes:
+        writes.make_folders(str(deep))
+        with replaced_when_done(str(deep / "report.html")) as partial:
+            Path(partial).write_text("whole", encoding="utf-8")
+    assert (deep / "report.html").read_text(encoding="utf-8") == "whole"

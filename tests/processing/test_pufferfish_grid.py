@@ -669,6 +669,27 @@ def test_a_failing_output_leaves_every_earlier_output_as_it_was(enterprises, tmp
     assert set(after) == set(before) and after["grid.gpkg"] != before["grid.gpkg"]
 
 
+def test_a_failed_run_removes_the_folders_it_created_for_its_outputs(enterprises, tmp_path, monkeypatch):
+    """Output folders that do not exist yet are created when the writing starts; if the run then fails, they
+    are removed again, so a failed run leaves the disk as it found it."""
+    from spatial_privacy.processing import pufferfish_grid
+
+    def full_disk(path, title, sections):
+        with replaced_when_done(path) as partial, open(partial, "w", encoding="utf-8") as handle:
+            handle.write("<!DOCTYPE html>")
+            raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(pufferfish_grid, "write_html_report", full_disk)
+    new = tmp_path / "new folder" / "maps"
+    params = {**base(enterprises, tmp_path, SEED=1), "OUTPUT": str(new / "grid.gpkg"), "REPORT": str(new / "r.html")}
+    with pytest.raises(QgsProcessingException, match="No space left on device"):
+        run(params)
+    assert list(tmp_path.iterdir()) == []
+    monkeypatch.undo()
+    run(params)
+    assert sorted(p.name for p in new.iterdir()) == ["grid.gpkg", "r.html"]
+
+
 @pytest.mark.parametrize(
     "given, written",
     [
