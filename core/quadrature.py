@@ -7,7 +7,11 @@
 * ``midpoint`` (default): on every triangle inside the window, its three edge midpoints with a third
   of its area each (exact for quadratic functions on the triangle; relative error about 2e-4 in the
   same setting, but rougher fields fare worse: on the Snow posterior, whose node-to-node differences have
-  sd 2.2, it is about 1 % low, measured against the same rule on the mesh split in four); on a triangle cut
+  sd 2.2, it is about 1 % low, measured against the same rule on the mesh split in four). That error hardly
+  moves the fit: refitting Snow (578 points, 1,924 nodes) with the midpoints of the mesh split in four (4x the
+  points, 1.8x the time) moved every posterior mean by at most 0.1 posterior sd, whereas the ``cubic`` rule,
+  1-3 % high on the same fields, lengthened the range by 1.1 sd (0.56 to 0.67) and lowered the variance by
+  1 sd. On a triangle cut
   by the window boundary, the centroid of the clipped part with its area (exact for linear functions).
   Points shared by two triangles are merged.
 * ``cubic``: on every triangle inside the window, its vertices (weight A/20 each), edge midpoints
