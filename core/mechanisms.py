@@ -174,6 +174,22 @@ def standard_normals(rng: np.random.Generator, size: int | tuple[int, ...]) -> n
     return rng.standard_normal(size)
 
 
+def disc_offsets(rng: np.random.Generator, radius: float, count: int) -> tuple[np.ndarray, np.ndarray]:
+    """``count`` offsets ``(dx, dy)`` uniform on the disc of ``radius`` (> 0): the perturbation of radial
+    synthesis (Walder et al. Section 5.1), distance ``radius * sqrt(U1)`` (so that the density is uniform in
+    area, not in distance) at angle ``2 pi U2``.
+
+    Returns:
+        two float64 arrays of length ``count``.
+    """
+    if not (math.isfinite(radius) and radius > 0):
+        raise ValueError("the disc radius must be a finite number > 0")
+    u = uniforms(rng, (2, count))
+    dist = radius * np.sqrt(u[0])
+    angle = 2.0 * math.pi * u[1]
+    return dist * np.cos(angle), dist * np.sin(angle)
+
+
 def choice_without_replacement(rng: np.random.Generator, weights: np.ndarray, size: int) -> np.ndarray:
     """``size`` distinct indices drawn sequentially with probability proportional to ``weights``
     (the weighted sampling without replacement of Walder et al. Section 5's candidate scheme).

@@ -544,7 +544,10 @@ class DPPointsAlgorithm(SpatialPrivacyAlgorithm):
                 tr("Seed"),
                 tr("none (operating-system entropy)")
                 if release["seed"] is None
-                else tr("{0} (reproducible: NOT for release)").format(release["seed"]),
+                else tr(
+                    "fixed by the user (its value is not shown: with it anyone can recompute the noise; NOT for "
+                    "release)"
+                ),
             ),
         ]
         if method != LAPLACE:

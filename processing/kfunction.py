@@ -232,11 +232,14 @@ class KFunctionAlgorithm(SpatialPrivacyAlgorithm):
             tr("Needed only when the layers are in degrees; radii and intensity are then in this CRS's units.")
         )
         self.add(
-            QgsProcessingParameterFeatureSink(self.OUTPUT, tr("K-function table (CONFIDENTIAL)"), SOURCE_VECTOR),
+            QgsProcessingParameterFeatureSink(
+                self.OUTPUT, tr("K-function table (CONFIDENTIAL)"), SOURCE_VECTOR, None, True, False
+            ),
             tr(
                 "Table without geometry, one row per radius: r, K, L, theo (π r², K of a Poisson process) and, with "
                 "a synthetic layer, K_syn and L_syn. Empty where the border estimator has no point far enough from "
-                "the boundary."
+                "the boundary. It reveals pairwise distances of the confidential points, so it is not written "
+                "unless asked for."
             ),
         )
         self.add(
@@ -253,6 +256,11 @@ class KFunctionAlgorithm(SpatialPrivacyAlgorithm):
         self.addOutput(QgsProcessingOutputNumber(self.N_POINTS, tr("Number of input points")))
 
     def parameter_problem(self, parameters, context) -> str | None:
+        if not self._wants_table(parameters) and parameters.get(self.OUTPUT_CHART) in (None, ""):
+            if parameters.get(self.SYNTHETIC) in (None, ""):
+                return self.tr(
+                    "Nothing to compute: set {0} (the table) or {1} (the chart), or give {2} to get the MISE."
+                ).format(self.OUTPUT, self.OUTPUT_CHART, self.SYNTHETIC)
         try:
             parse_radii(self.parameterAsString(parameters, self.RADII, context))
         except QgsProcessingException as error:
@@ -416,7 +424,7 @@ class KFunctionAlgorithm(SpatialPrivacyAlgorithm):
             )
             intensity_text = intensity_layer.name() if intensity_layer is not None else None
             report = self._report(k_ori, k_syn, value, window_text, intensity_text, crs, duplicates)
-        results = self._write(parameters, context, k_ori, k_syn)
+        results = self._write(parameters, context, k_ori, k_syn) if self._wants_table(parameters) else {}
         if report is not None:
             write_html_report(chart_path, self.tr("K-function (CONFIDENTIAL utility diagnostic)"), report)
             results[self.OUTPUT_CHART] = chart_path
@@ -425,6 +433,9 @@ class KFunctionAlgorithm(SpatialPrivacyAlgorithm):
         return results
 
     # -- outputs --------------------------------------------------------------------------------
+
+    def _wants_table(self, parameters) -> bool:
+        return parameters.get(self.OUTPUT) not in (None, "")
 
     def _write(self, parameters, context, k_ori, k_syn):
         fields = QgsFields()

@@ -424,6 +424,7 @@ class WalderAlgorithm(SpatialPrivacyAlgorithm):
             "No differential-privacy guarantee: assess the disclosure risk (eq. 16) "
             "with spatialprivacy:disclosurerisk before publishing."
         )
+        title = self.tr("{0} (CONFIDENTIAL: not for publication)").format(title)
         write_html_report(path, title, [(self.tr("Guarantee"), guarantee)] + sections)
         return {self.OUTPUT_REPORT: path}
 
@@ -786,9 +787,12 @@ class PMSEAlgorithm(WalderAlgorithm):
         self.add_common()
         self.add(
             QgsProcessingParameterFileDestination(
-                self.OUTPUT_REPORT, tr("Report"), tr("HTML files (*.html)"), None, True, False
+                self.OUTPUT_REPORT, tr("Report (CONFIDENTIAL)"), tr("HTML files (*.html)"), None, True, False
             ),
-            tr("The pMSE, its scale and the settings. It holds no location."),
+            tr(
+                "The pMSE, its scale and the settings. It holds no location, but it describes the confidential "
+                "points (their number, the fit to them): keep it with the steward's files."
+            ),
         )
         self.addOutput(QgsProcessingOutputNumber(self.PMSE, tr("pMSE")))
 

@@ -519,9 +519,10 @@ class PufferfishGridAlgorithm(SpatialPrivacyAlgorithm):
                 add_features(confidential, cfeature, self.CONFIDENTIAL_OUTPUT)
         statistic = self._statistic_name(grid.settings)
         if context.willLoadLayerOnCompletion(dest):
-            context.layerToLoadOnCompletionDetails(dest).name = self.tr("Pufferfish grid ({0} {1})").format(
-                statistic, field_name
-            )
+            name = self.tr("Pufferfish grid ({0} {1})").format(statistic, field_name)
+            if grid.limits is not None and grid.limits.from_data:  # the help, the log and the report say why
+                name = self.tr("NOT PRIVATE (bounds from the data): {0}").format(name)
+            context.layerToLoadOnCompletionDetails(dest).name = name
         ThematicStyle.attach(context, dest, "value")
         results = {self.OUTPUT: dest}
         if confidential_dest:

@@ -85,10 +85,7 @@ def radial(
         raise ParameterError("window", "keep_inside needs the study window")
 
     def draw(count: int) -> tuple[np.ndarray, np.ndarray]:
-        u = mechanisms.uniforms(rng, (2, count))
-        dist = radius * np.sqrt(u[0])
-        angle = 2.0 * math.pi * u[1]
-        return dist * np.cos(angle), dist * np.sin(angle)
+        return mechanisms.disc_offsets(rng, radius, count)
 
     dx, dy = draw(x.size)
     out_x, out_y = x + dx, y + dy

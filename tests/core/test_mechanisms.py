@@ -150,3 +150,18 @@ def test_every_random_draw_of_the_core_goes_through_this_module():
         "line 1: rng.standard_normal(...)",
         "line 2: rng.uniform(...)",
     ]
+
+
+def test_disc_offsets_are_uniform_on_the_disc():
+    """Uniform on the disc of radius r: the distance d has P(d <= t) = (t / r)^2 and the angle is uniform (and
+    independent), so a KS test of (d / r)^2 and of the angle against U(0, 1) must pass; the sqrt matters: a
+    distance uniform in [0, r] (the common mistake) is rejected."""
+    rng = np.random.default_rng(51)
+    dx, dy = mechanisms.disc_offsets(rng, 2.5, 20_000)
+    d = np.hypot(dx, dy)
+    assert d.max() <= 2.5
+    assert stats.kstest((d / 2.5) ** 2, "uniform").pvalue > ALPHA
+    assert stats.kstest((np.arctan2(dy, dx) / (2 * np.pi)) % 1.0, "uniform").pvalue > ALPHA
+    assert stats.kstest(d / 2.5, "uniform").pvalue < ALPHA  # power against uniform-in-distance
+    with pytest.raises(ValueError, match="radius"):
+        mechanisms.disc_offsets(rng, 0.0, 3)

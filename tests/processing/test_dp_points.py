@@ -143,6 +143,8 @@ def test_kernel_bandwidth_is_the_core_calibration_and_nothing_is_copied(deaths, 
     assert "data:image/png;base64," in text
     # the report holds no original point: no original coordinate appears in it
     assert not any(f"{v:.6g}" in text for v in x[:50])
+    # nor the seed (1854): with it anyone could recompute the noise; the report says one was fixed
+    assert "1854" not in text and "NOT for release" in text
 
 
 def test_lgcp_ratio_is_the_core_calibration_on_the_same_lattice(deaths, tmp_path):

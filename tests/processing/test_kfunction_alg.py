@@ -214,6 +214,19 @@ def test_synthetic_equal_to_the_input_has_mise_zero_and_a_chart(deaths, tmp_path
         assert phrase in html, phrase
 
 
+def test_the_confidential_table_is_written_only_when_asked_for(deaths, tmp_path):
+    """The table reveals pairwise distances of the confidential points, so (like every confidential output) it
+    is not a default: a run with a synthetic layer and no output gives only the MISE; a run that would compute
+    nothing at all is refused, naming the outputs."""
+    alg = QgsApplication.processingRegistry().algorithmById(ALG)
+    table_parameter = alg.parameterDefinition("OUTPUT")
+    assert table_parameter.flags() & table_parameter.FlagOptional and not table_parameter.createByDefault()
+    result = processing.run(ALG, {"INPUT": deaths, "SYNTHETIC": deaths, "RADII": "2,40"})
+    assert result["MISE"] == 0.0 and result.get("OUTPUT") is None
+    with pytest.raises(QgsProcessingException, match="OUTPUT.*OUTPUT_CHART.*SYNTHETIC"):
+        processing.run(ALG, {"INPUT": deaths, "RADII": "2,40"})
+
+
 def test_synthetic_subset_mise_is_the_core_mise(deaths, snow, tmp_path):
     x, y, window = snow
     subset = memory_points(list(zip(x[::2], y[::2])), deaths.crs())

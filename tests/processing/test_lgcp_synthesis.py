@@ -204,7 +204,11 @@ def test_pmse_is_near_zero_for_the_confidential_points_and_larger_for_a_broad_ra
     # (about 3.3 on this mesh): E pMSE <= 2 * 3.3 / (16 * 200) ~ 0.002 with the default 200 draws
     assert 0 <= same["PMSE"] < 0.002
     assert broad["PMSE"] > 4 * same["PMSE"] and broad["PMSE"] <= 0.25
-    assert "No differential-privacy guarantee" in (tmp_path / "pmse.html").read_text(encoding="utf-8")
+    html = (tmp_path / "pmse.html").read_text(encoding="utf-8")
+    assert (
+        "No differential-privacy guarantee" in html
+        and "<h1>Utility of synthetic points (model-based pMSE) (CONFIDENTIAL: not for publication)" in html
+    )
 
 
 def test_sweep_table_recommendation_and_recommended_layer(snow, tmp_path):
@@ -230,7 +234,8 @@ def test_sweep_table_recommendation_and_recommended_layer(snow, tmp_path):
     assert result["RECOMMENDED_PMSE"] == pytest.approx(best["pmse"])
     assert 0 < result["BASELINE_MAX_RISK"] < [r["max_risk"] for r in rows][0]  # below the radial set's
     assert QgsVectorLayer(result["OUTPUT_RECOMMENDED"], "b", "ogr").featureCount() == 578
-    assert "data:image/png;base64," in (tmp_path / "sweep.html").read_text()
+    html = (tmp_path / "sweep.html").read_text(encoding="utf-8")
+    assert "data:image/png;base64," in html and "(CONFIDENTIAL: not for publication)</h1>" in html
     # a threshold no set meets (below the risk with nothing released): nothing recommended, and the log says why
     feedback = QgsProcessingFeedback()
     strict = processing.run(

@@ -751,6 +751,12 @@ def test_a_layer_loaded_on_completion_is_the_target_not_the_staged_file(enterpri
     assert details.name.startswith("Pufferfish grid") and details.postProcessor() is not None
     assert QgsVectorLayer(target, "grid", "ogr").featureCount() > 0
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]
+    # bounds taken from the data make the map not private (the smallest value can be read back): the layer
+    # says so in its name, not only the help, the log and the report
+    params.update(BOUNDED=True, BOUNDS_FROM_DATA=True)
+    results, ok = alg.run(params, context, feedback)
+    assert ok, feedback.textLog()
+    assert context.layerToLoadOnCompletionDetails(target).name.startswith("NOT PRIVATE (bounds from the data)")
 
 
 # -- loading into a project applies a style ------------------------------------------------------
