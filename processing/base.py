@@ -405,9 +405,21 @@ def make_rng(alg, parameters, context, seed_name: str, feedback):
     """A ``numpy.random.Generator``: from the user's seed (testing only) or from OS entropy."""
     import numpy as np
 
-    if parameters.get(seed_name) is None or parameters.get(seed_name) == "":
+    if parameters.get(seed_name) is None:
         return np.random.default_rng(), None
-    value = alg.parameterAsDouble(parameters, seed_name, context)
+    # read as text and parse strictly: QGIS 3.22 accepts any string for a number parameter and converts
+    # text that is no number to 0, which would silently fix the seed (and let anyone recompute the noise)
+    text = (alg.parameterAsString(parameters, seed_name, context) or "").strip()
+    if not text:
+        return np.random.default_rng(), None
+    try:
+        value = float(text)
+    except ValueError:
+        raise QgsProcessingException(
+            _tr("{0}: the seed must be a whole number from 0 to {1} (or empty for a real release), got '{2}'.").format(
+                seed_name, MAX_SEED, text
+            )
+        ) from None
     if not (math.isfinite(value) and 0 <= value <= MAX_SEED and value == int(value)):
         # QGIS's integer conversion wraps large values to 0, which would silently repeat another seed
         raise QgsProcessingException(

@@ -439,6 +439,18 @@ def point_at_infinity():
     return layer
 
 
+def test_a_blank_seed_means_no_seed(enterprises, tmp_path):
+    """A seed of only spaces is no seed (operating-system entropy, no 'reproducible' warning), not seed 0."""
+    values = []
+    for name in ("a", "b"):
+        feedback = QgsProcessingFeedback()
+        params = base(enterprises, tmp_path, SEED="  ", OUTPUT=str(tmp_path / f"{name}.gpkg"), REPORT=None)
+        result = run(params, feedback=feedback)
+        assert "reproducible" not in feedback.textLog()
+        values.append(sorted(f["value"] for f in features(result["OUTPUT"])[1]))
+    assert values[0] != values[1]
+
+
 @pytest.mark.parametrize(
     "make_layer, extra, pattern",
     [
@@ -503,6 +515,11 @@ def point_at_infinity():
         ),
         pytest.param(lambda e: e, {"SEED": -1}, r"SEED", id="negative seed"),
         pytest.param(lambda e: e, {"SEED": 2**40}, r"SEED", id="seed above 32 bits (QGIS would wrap it to 0)"),
+        # QGIS 3.22 accepts any text for a number and would read it as 0: a fixed seed the user never chose
+        pytest.param(
+            lambda e: e, {"SEED": "abc"}, r"SEED: the seed must be a whole number .*got 'abc'", id="seed text"
+        ),
+        pytest.param(lambda e: e, {"SEED": "1.5"}, r"SEED: the seed must be a whole number", id="seed fraction"),
         pytest.param(
             lambda e: memory_points("", [1.0]),
             {"WORK_CRS": "EPSG:28992"},
