@@ -191,9 +191,10 @@ class FitLGCPAlgorithm(SpatialPrivacyAlgorithm):
                 "Quadrature of the intensity integral in the likelihood. The papers' dual-mesh rule overestimates the "
                 "integral of a rough field and so the range; edge midpoints do not. Edge midpoints do not see the "
                 "mesh nodes, so a field with spikes at single nodes can fool them: the fit stays away from such "
-                "fields (hyperparameters where they occur are left out) and, if the posterior leans into them, "
-                "stops and suggests the degree-3 rule, which sees the nodes (it overestimates the integral of rough "
-                "fields by 1-3%, which lengthened the range by one posterior sd on John Snow's data)."
+                "fields (hyperparameters where they occur are left out) and, if the posterior leans into them (a "
+                "clustered pattern), the fast method refits with the degree-3 rule and says so (MCMC warns). The "
+                "degree-3 rule sees the nodes, but it overestimates the integral of rough fields by 1-3%, which "
+                "lengthened the range by one posterior sd on John Snow's data."
             ),
             advanced=True,
         )
@@ -268,8 +269,7 @@ class FitLGCPAlgorithm(SpatialPrivacyAlgorithm):
         import numpy as np
 
         from ..core.errors import ParameterError
-        from ..core.lgcp import fit_laplace
-        from ..core.lgcp_setup import build_lgcp
+        from ..core.lgcp_setup import build_lgcp, fit_laplace_any_rule
         from ..core.metrics.risk import posterior_cpo
 
         # every destination is checked before the (possibly long) fit
@@ -306,7 +306,12 @@ class FitLGCPAlgorithm(SpatialPrivacyAlgorithm):
             )
         rng, seed = make_rng(self, parameters, context, self.SEED, feedback)
         names = {**CORE_NAMES, "offset": self.OFFSET}
-        try:
+        raster_path = self.parameterAsOutputLayer(parameters, self.OUTPUT_INTENSITY, context)
+        scheme = ("midpoint", "vertex", "cubic")[self.parameterAsEnum(parameters, self.INTEGRATION, context)]
+
+        told = []
+
+        def build(scheme):
             setup = build_lgcp(
                 x,
                 y,
@@ -317,25 +322,31 @@ class FitLGCPAlgorithm(SpatialPrivacyAlgorithm):
                 prior_range=optional[self.PRIOR_RANGE],
                 prior_sigma=self.parameterAsDouble(parameters, self.PRIOR_SIGMA, context),
                 prior=("lognormal", "pc")[self.parameterAsEnum(parameters, self.PRIOR, context)],
-                scheme=("midpoint", "vertex", "cubic")[self.parameterAsEnum(parameters, self.INTEGRATION, context)],
+                scheme=scheme,
                 progress=FeedbackProgress(feedback, 30.0, 40.0),
             )
-            feedback.pushInfo(
-                self.tr("Mesh: {0} nodes, largest edge {1:g}.").format(setup.mesh.n_nodes, setup.max_edge)
-            )
-            if setup.duplicates:
-                feedback.pushWarning(
-                    self.tr("{0} points share their location with another point.").format(setup.duplicates)
-                )
-            raster_path = self.parameterAsOutputLayer(parameters, self.OUTPUT_INTENSITY, context)
             if raster_path:  # refuse a raster too large before the fit, not after it
                 _pixel_grid(setup, optional[self.PIXEL_SIZE])
+            if not told:  # once, not again if the model is rebuilt with another integration rule
+                told.append(True)
+                feedback.pushInfo(
+                    self.tr("Mesh: {0} nodes, largest edge {1:g}.").format(setup.mesh.n_nodes, setup.max_edge)
+                )
+                if setup.duplicates:
+                    feedback.pushWarning(
+                        self.tr("{0} points share their location with another point.").format(setup.duplicates)
+                    )
+            return setup
+
+        try:
             draws = self.parameterAsInt(parameters, self.DRAWS, context)
             fit_progress = FeedbackProgress(feedback, 40.0, 85.0)
             if self.parameterAsEnum(parameters, self.METHOD, context) == 1:
                 from ..core.mcmc import fit_mcmc
 
+                setup = build(scheme)
                 posterior = fit_mcmc(setup.model, rng, draws=draws, progress=fit_progress)
+                posterior.diagnostics["integration"] = scheme
                 for message in self._convergence_warnings(posterior):
                     feedback.pushWarning(message)
                 if posterior.diagnostics.get("spiky_draws"):
@@ -346,7 +357,16 @@ class FitLGCPAlgorithm(SpatialPrivacyAlgorithm):
                         ).format(posterior.diagnostics["spiky_draws"], posterior.n_draws)
                     )
             else:
-                posterior = fit_laplace(setup.model, rng, draws=draws, progress=fit_progress)
+                setup, posterior, used = fit_laplace_any_rule(build, scheme, rng, draws, fit_progress)
+                if used != scheme:
+                    feedback.pushWarning(
+                        self.tr(
+                            "{0}: the edge-midpoint rule was fooled by fields with spikes at single mesh nodes (a "
+                            "clustered pattern), so the model was refitted with the degree-3 rule, which sees the "
+                            "nodes; it overestimates the integral of rough fields by 1-3%, which lengthens the "
+                            "estimated range a little."
+                        ).format(self.INTEGRATION)
+                    )
                 if posterior.diagnostics.get("grid_truncated"):
                     feedback.pushWarning(
                         self.tr(
@@ -384,14 +404,16 @@ class FitLGCPAlgorithm(SpatialPrivacyAlgorithm):
         report_path = self.parameterAsFileOutput(parameters, self.OUTPUT_REPORT, context)
         cpo = posterior_cpo(posterior, setup.model.design)
         lpml = float(np.sum(cpo[1]))
-        if not math.isfinite(lpml):
-            # a guard: before core.lgcp.GRID_EXCESS, 10-15 points gave field variance ~1e12 and every CPO 0
+        if not (math.isfinite(lpml) and np.all(np.isfinite(cpo[0]))):
+            # a guard: before core.lgcp.GRID_EXCESS, 10-15 points gave field variance ~1e12 and every CPO 0; a
+            # collapsed fit can also give densities that overflow (a covariate separating the points from the
+            # window, now refused by core.lgcp_setup); no such fit is written
             variance = posterior.summary()[-1][1]
             raise QgsProcessingException(
                 self.tr(
-                    "{0}: the fit to these {1} points is degenerate (every leave-one-out predictive density is 0; "
-                    "field variance {2:.3g}), so no model was written. An LGCP needs more points, or a prior that "
-                    "keeps the field smaller ({3}, {4})."
+                    "{0}: the fit to these {1} points is degenerate (leave-one-out predictive densities of 0 or "
+                    "infinity; field variance {2:.3g}), so no model was written. An LGCP needs more points, "
+                    "covariates that vary among the points, or a prior that keeps the field smaller ({3}, {4})."
                 ).format(self.INPUT, len(x), variance, self.PRIOR_RANGE, self.PRIOR_SIGMA)
             )
         ensure_folders(output_files)
@@ -480,6 +502,14 @@ class FitLGCPAlgorithm(SpatialPrivacyAlgorithm):
             )
         return messages
 
+    def _rule_name(self, scheme) -> str:
+        names = {
+            "midpoint": self.tr("edge midpoints"),
+            "vertex": self.tr("dual mesh"),
+            "cubic": self.tr("degree 3 (nodes, midpoints and centroids)"),
+        }
+        return names.get(scheme, self.tr("as chosen (INTEGRATION)"))
+
     def _report(self, posterior, setup, seed, intensity, cpo):
         tr = self.tr
         rows = [
@@ -493,6 +523,7 @@ class FitLGCPAlgorithm(SpatialPrivacyAlgorithm):
             (tr("Largest mesh edge"), f"{setup.max_edge:g}"),
             (tr("Window area"), f"{setup.window.area:g}"),
             (tr("Posterior draws"), posterior.n_draws),
+            (tr("Integration rule"), self._rule_name(posterior.diagnostics.get("integration"))),
             (tr("Hyperparameter grid points"), posterior.diagnostics.get("grid_points")),
             (tr("Points sharing a location"), setup.duplicates),
             (tr("Log pseudo-marginal likelihood (sum of log CPO)"), f"{float(cpo[1].sum()):.6g}"),
@@ -557,7 +588,7 @@ def read_covariates(alg, parameters, context, crs, rasters="COVARIATES", distanc
             func = lambda u, v, p=data: distance_to_points(u, v, *p)  # noqa: E731
         else:
             func = lambda u, v, s=data: distance_to_segments(u, v, s)  # noqa: E731
-        covariates.append(Covariate("distance", func))
+        covariates.append(Covariate("distance", func, parameter="distance_to"))
     log_offset = None
     offset_layer = alg.parameterAsRasterLayer(parameters, offset, context) if offset in names else None
     if offset_layer is not None:

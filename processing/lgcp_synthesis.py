@@ -127,6 +127,7 @@ class WalderAlgorithm(SpatialPrivacyAlgorithm):
             "integration": self.MODEL,  # the remedy: a model from fitlgcp with INTEGRATION = degree 3
             "covariates": self.COVARIATES,
             "distance": self.DISTANCE_TO,
+            "distance_to": self.DISTANCE_TO,
             "offset": self.OFFSET,
             "theta": self.MODEL,
             "prior_range": self.MODEL,
@@ -290,8 +291,8 @@ class WalderAlgorithm(SpatialPrivacyAlgorithm):
         import numpy as np
 
         from ..core.errors import ParameterError
-        from ..core.lgcp import Posterior, fit_laplace
-        from ..core.lgcp_setup import build_lgcp
+        from ..core.lgcp import Posterior
+        from ..core.lgcp_setup import build_lgcp, fit_laplace_any_rule
         from ..core.progress import scaled
         from ..core.synthesis.risk_utility import ConfidentialFit
 
@@ -340,19 +341,35 @@ class WalderAlgorithm(SpatialPrivacyAlgorithm):
                     if self.given(parameters, self.MAX_EDGE)
                     else None
                 )
-                setup = build_lgcp(
-                    x,
-                    y,
-                    window=window,
-                    max_edge=max_edge,
-                    covariates=tuple(covariates),
-                    offset=offset,
-                    progress=scaled(progress, 0.0, 0.1),
+
+                def build(scheme):
+                    setup = build_lgcp(
+                        x,
+                        y,
+                        window=window,
+                        max_edge=max_edge,
+                        covariates=tuple(covariates),
+                        offset=offset,
+                        scheme=scheme,
+                        progress=scaled(progress, 0.0, 0.1),
+                    )
+                    feedback.pushInfo(
+                        self.tr("Fitting the LGCP to the confidential points ({0} mesh nodes).").format(
+                            setup.mesh.n_nodes
+                        )
+                    )
+                    return setup
+
+                setup, posterior, used = fit_laplace_any_rule(
+                    build, "midpoint", rng, FIT_DRAWS, scaled(progress, 0.1, 1.0)
                 )
-                feedback.pushInfo(
-                    self.tr("Fitting the LGCP to the confidential points ({0} mesh nodes).").format(setup.mesh.n_nodes)
-                )
-                posterior = fit_laplace(setup.model, rng, draws=FIT_DRAWS, progress=scaled(progress, 0.1, 1.0))
+                if used != "midpoint":
+                    feedback.pushWarning(
+                        self.tr(
+                            "The edge-midpoint integration was fooled by fields with spikes at single mesh nodes (a "
+                            "clustered pattern), so the confidential points were refitted with the degree-3 rule."
+                        )
+                    )
                 conf = ConfidentialFit(setup.model, posterior, setup.window, x, y, tuple(covariates), offset, draws)
         except ParameterError as error:
             if getattr(error, "parameter", None) == "integration":

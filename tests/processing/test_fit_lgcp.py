@@ -293,6 +293,11 @@ def test_an_invalid_window_polygon_is_refused_even_when_invalid_geometries_are_s
             id="covariate layer with a CRS beside points without one",
         ),
         pytest.param(
+            lambda: {"INPUT": memory_points(spread(30)), "DISTANCE_TO": memory_points(spread(30))},
+            r"DISTANCE_TO: covariate 'distance' takes its smallest or largest value over the window at every point",
+            id="distance to the points themselves (0 at every point: the coefficient runs off to -inf)",
+        ),
+        pytest.param(
             lambda: {"INPUT": memory_points(spread(30)), "MAX_EDGE": 3.0},
             r"MAX_EDGE: max_edge 3 gives a mesh of [\d,]+ nodes",
             id="mesh too large to fit (memory)",
@@ -469,12 +474,13 @@ def test_twelve_points_fit_and_a_degenerate_fit_is_never_written(snow, tmp_path,
     assert not out.exists()
 
 
-def test_a_fit_that_fools_the_edge_midpoints_names_integration_and_the_degree_3_rule_fits(
+def test_a_fit_that_fools_the_edge_midpoints_is_refitted_with_the_degree_3_rule(
     snow, tmp_path, keep_in_project, integrates_to_about_n
 ):
     # a prior median of 1e6 for the field's sd pulls 12 points towards fields with a spike on single mesh nodes
-    # that the edge midpoints do not see (core.lgcp.NodeCheck): such a likelihood cannot be trusted, so the run
-    # stops; the degree-3 rule sees the nodes and fits, with E[int lambda | S] about N = 12
+    # that the edge midpoints do not see (core.lgcp.NodeCheck): such a likelihood cannot be trusted, so the fast
+    # method refits with the degree-3 rule, which sees the nodes, and says so; that fit has E[int lambda | S]
+    # about N = 12
     from spatial_privacy.core.lgcp import BetaPrior, Posterior
 
     deaths, _ = snow
@@ -482,17 +488,41 @@ def test_a_fit_that_fools_the_edge_midpoints_names_integration_and_the_degree_3_
     twelve.setSubsetString('"fid" <= 12')
     out = tmp_path / "out"
     params = {"INPUT": twelve, "PRIOR_SIGMA": 1e6, "OUTPUT_MODEL": str(out / "m.npz"), "SEED": 1}
-    with pytest.raises(QgsProcessingException, match=r"INTEGRATION: the fit leans towards fields with spikes"):
-        processing.run(ALG, params)
-    assert not out.exists()
-    result = processing.run(ALG, {**params, "INTEGRATION": 2})
+    feedback = QgsProcessingFeedback()
+    result = processing.run(ALG, {**params, "OUTPUT_REPORT": str(out / "r.html")}, feedback=feedback)
+    assert "INTEGRATION: the edge-midpoint rule was fooled" in feedback.textLog()
+    assert "degree 3 (nodes, midpoints and centroids)" in (out / "r.html").read_text(encoding="utf-8")
     posterior = Posterior.load(result["OUTPUT_MODEL"])
+    assert posterior.diagnostics["integration"] == "cubic"
     # E[int lambda | S] by the intercept's score identity (tests/conftest.py): E[Lambda] = N - E[beta_0 - m] / s^2
     # plus the Laplace fit's mode-to-mean gap (~1/2) and the draws' Monte Carlo error, about 1.5 here. The old
     # 3 sqrt(N) = 10.4 took the posterior sd of Lambda for the error of its mean and let it be 87 % off.
     # The intercept's prior is core.lgcp.BetaPrior.default: N(log(N / |W|), 10^2), no offset.
     prior = BetaPrior(np.array([math.log(12 / posterior.int_weights.sum())]), np.array([10.0]))
     integrates_to_about_n(posterior, prior, 12)
+
+
+def test_clustered_points_with_repeated_locations_fit_with_the_defaults(
+    enterprises, tmp_path, keep_in_project, integrates_to_about_n
+):
+    """300 of the enterprises (30 repeated locations, tight clusters) fool the edge midpoints at every setting;
+    with the defaults the run must still give a model (refitted with the degree-3 rule, with a warning), since
+    the synthesis tools fit with the defaults when no MODEL is given. The fitted intensity then integrates to
+    about the number of points (the intercept's score identity, tests/conftest.py)."""
+    from spatial_privacy.core.lgcp import BetaPrior, Posterior
+
+    layer = keep_in_project(QgsVectorLayer(enterprises, "first 300", "ogr"))
+    layer.setSubsetString('"fid" <= 300')
+    assert layer.featureCount() == 300
+    feedback = QgsProcessingFeedback()
+    result = processing.run(
+        ALG, {"INPUT": layer, "DRAWS": 100, "SEED": 1, "OUTPUT_MODEL": str(tmp_path / "m.npz")}, feedback=feedback
+    )
+    assert "refitted with the degree-3 rule" in feedback.textLog()
+    posterior = Posterior.load(result["OUTPUT_MODEL"])
+    assert posterior.diagnostics["integration"] == "cubic"
+    prior = BetaPrior(np.array([math.log(300 / posterior.int_weights.sum())]), np.array([10.0]))
+    integrates_to_about_n(posterior, prior, 300)
 
 
 def test_raster_whose_crs_is_set_only_in_qgis_is_warped_from_it(tmp_path):
