@@ -433,14 +433,15 @@ def test_a_fast_fit_whose_hyperparameter_grid_is_cut_short_warns(tmp_path, monke
     reached quickly by a limit of 30 points on a coarse mesh, whose full grid takes about 120 points."""
     import functools
 
-    from spatial_privacy.core import lgcp
+    from spatial_privacy.core import lgcp, lgcp_setup
 
     params = coarse_fit(tmp_path, PRIOR_RANGE=1e7, SEED=1, OUTPUT_REPORT=str(tmp_path / "r.html"))
     feedback = QgsProcessingFeedback()
     processing.run(ALG, params, feedback=feedback)
     assert "too flat for the fast method's grid" not in feedback.textLog()
     assert "cut short" not in (tmp_path / "r.html").read_text(encoding="utf-8")
-    monkeypatch.setattr(lgcp, "fit_laplace", functools.partial(lgcp.fit_laplace, max_points=30))
+    # the fast method's fit is lgcp_setup.fit_laplace_any_rule's call of core.lgcp.fit_laplace
+    monkeypatch.setattr(lgcp_setup, "fit_laplace", functools.partial(lgcp.fit_laplace, max_points=30))
     feedback = QgsProcessingFeedback()
     processing.run(ALG, params, feedback=feedback)
     assert "too flat for the fast method's grid: it reached its 30 points" in feedback.textLog()

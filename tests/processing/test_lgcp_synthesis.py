@@ -554,16 +554,14 @@ def test_progress_moves_while_many_synthetic_points_are_written(snow, tmp_path):
     assert "Writing 20000 points." in feedback.textLog() and "Drawing 20000 synthetic points" in feedback.textLog()
 
 
-def test_an_untrusted_integration_is_refitted_with_the_degree_3_rule(snow, tmp_path, monkeypatch):
+def test_an_untrusted_integration_is_refitted_with_the_degree_3_rule(enterprises, tmp_path, keep_in_project):
     # the Walder tools fit with the default (edge-midpoint) integration and have no INTEGRATION parameter, so when
-    # that fit is fooled by node spikes they refit with the degree-3 rule and say so. A limit below 1 makes every
-    # edge-midpoint fit count as spiky (the degree-3 rule sees the nodes and has no such check)
-    from spatial_privacy.core import lgcp
-
-    monkeypatch.setattr(lgcp, "SPIKE_LIMIT", 0.5)
-    out = tmp_path / "out"
-    params = {"INPUT": snow["deaths"], "METHOD": 2, "SEED": 1, "MAX_EDGE": MAX_EDGE, "OUTPUT": str(out / "s.gpkg")}
+    # that fit is fooled by node spikes they refit with the degree-3 rule and say so: 300 of the enterprises (tight
+    # clusters, 30 repeated locations) fool the edge midpoints at the default settings
+    layer = keep_in_project(QgsVectorLayer(enterprises, "first 300", "ogr"))
+    layer.setSubsetString('"fid" <= 300')
+    params = {"INPUT": layer, "METHOD": 2, "SEED": 1, "OUTPUT": str(tmp_path / "s.gpkg")}
     feedback = QgsProcessingFeedback()
     result = processing.run("spatialprivacy:synthesizelgcp", params, feedback=feedback)
     assert "refitted with the degree-3 rule" in feedback.textLog()
-    assert result["SYNTHETIC_COUNT"] == 578
+    assert result["SYNTHETIC_COUNT"] == 300
