@@ -449,7 +449,7 @@ def ensure_folder(path: str, parameter: str, create: bool = True) -> None:
     or a folder or existing file we cannot write."""
     if not path:
         return
-    if os.path.isdir(path):
+    if names_folder(path):
         raise QgsProcessingException(_tr("{0}: {1} is a folder; give a file name.").format(parameter, path))
     folder = os.path.dirname(os.path.abspath(path))
     if not create:
@@ -477,6 +477,12 @@ def ensure_folder(path: str, parameter: str, create: bool = True) -> None:
         raise QgsProcessingException(_tr("{0}: {1} cannot be written (no permission).").format(parameter, path))
 
 
+def names_folder(path: str) -> bool:
+    """Whether ``path`` names a folder rather than a file: an existing folder, or a path ending in a separator
+    (no file name), even when that folder does not exist yet."""
+    return path.endswith(tuple(sep for sep in (os.sep, os.altsep, "/") if sep)) or os.path.isdir(path)
+
+
 _OGR_DBNAME = re.compile(r"""dbname=(?:'([^']*)'|"([^"]*)"|(\S+))""")
 _OGR_TABLE = re.compile(r"""table=(?:"([^"]*)"|'([^']*)'|(\S+))""")
 
@@ -498,7 +504,7 @@ def output_target(value: str, sink: bool = False) -> tuple[str, str | None]:
     if "://" in value or value.startswith("spatialite:"):
         return "", None
     path = value.split("|")[0]
-    if sink:
+    if sink and not names_folder(path):  # a folder keeps its name, for ensure_folder to refuse it
         path = _sink_file(path)
     return path, None
 

@@ -531,6 +531,11 @@ def test_bad_input_is_refused_and_nothing_is_written(enterprises, tmp_path, make
         ({"OUTPUT_RASTER": "raster.gpkg"}, r"OUTPUT_RASTER: GDAL cannot create 64-bit float 'gpkg' rasters"),
         ({"OUTPUT": "same.gpkg", "OUTPUT_RASTER": "same.gpkg"}, r"OUTPUT_RASTER: writes the same file as OUTPUT"),
         ({"REPORT": "a_folder"}, r"REPORT: .*a_folder is a folder"),
+        # QGIS would add .gpkg to a layer output's path and write a hidden a_folder/.gpkg
+        ({"OUTPUT": "{out}/a_folder/"}, r"OUTPUT: .*a_folder/ is a folder; give a file name"),
+        ({"OUTPUT": "a_folder"}, r"OUTPUT: .*a_folder is a folder; give a file name"),
+        ({"CONFIDENTIAL_OUTPUT": "{out}/new_folder/"}, r"CONFIDENTIAL_OUTPUT: .*new_folder/ is a folder"),
+        ({"REPORT": "{out}/new_folder/"}, r"REPORT: .*new_folder/ is a folder"),
         ({"REPORT": "report.png"}, r"REPORT: this output is an HTML page; give a file name ending in \.html"),
         # QGIS adds .gpkg to a sink path without extension: the confidential layer would replace the public one
         ({"OUTPUT": "pub", "CONFIDENTIAL_OUTPUT": "pub.gpkg"}, r"CONFIDENTIAL_OUTPUT: writes the same file as OUTPUT"),
@@ -574,6 +579,7 @@ def test_output_problems_are_refused_before_anything_is_written(enterprises, tmp
     with pytest.raises(QgsProcessingException, match=pattern):
         run(params)
     assert [p.name for p in out.iterdir()] == ["a_folder"]
+    assert list((out / "a_folder").iterdir()) == []
 
 
 def test_a_refused_feature_is_an_error_not_a_silent_loss():
