@@ -578,25 +578,34 @@ def ensure_folders(output_files: dict[str, str]) -> None:
 
 
 def check_distinct_outputs(outputs: dict) -> None:
-    """Refuse two outputs that would write the same file (one would destroy the other), naming the second
-    parameter. ``outputs`` maps a parameter to a resolved path or to a ``(file, layer)`` target; two layers
-    appended to one GeoPackage under different names do not clash."""
-    seen: dict[str, list[tuple[str, str | None]]] = {}
+    """Refuse two outputs that would write the same file (one would destroy the other), naming both parameters
+    and the path given for the second (and, when the clash is in a file a format writes beside the one named,
+    such as a CSV's .csvt, that file too). ``outputs`` maps a parameter to a resolved path or to a
+    ``(file, layer)`` target; two layers appended to one GeoPackage under different names do not clash."""
+    seen: dict[str, list[tuple[str, str | None, str]]] = {}
     for parameter, destination in outputs.items():
         path, layer = destination if isinstance(destination, tuple) else output_target(destination)
         if not path:
             continue
-        keys = {os.path.realpath(file) for file in written_files(path)}
-        for key in keys:
-            for other, other_layer in seen.get(key, []):
-                if layer is None or other_layer is None or layer == other_layer:
+        files = {os.path.realpath(file): file for file in written_files(path)}
+        for key in sorted(files):
+            for other, other_layer, other_path in seen.get(key, []):
+                if not (layer is None or other_layer is None or layer == other_layer):
+                    continue
+                if os.path.realpath(path) == os.path.realpath(other_path):
                     raise QgsProcessingException(
                         _tr("{0}: writes the same file as {1} ({2}); choose another file.").format(
-                            parameter, other, key
+                            parameter, other, path
                         )
                     )
-        for key in keys:
-            seen.setdefault(key, []).append((parameter, layer))
+                raise QgsProcessingException(
+                    _tr(
+                        "{0}: writes the same file as {1}: {2} ({0}) and {3} ({1}) both write {4}; choose another "
+                        "file."
+                    ).format(parameter, other, path, other_path, files[key])
+                )
+        for key in files:
+            seen.setdefault(key, []).append((parameter, layer, path))
 
 
 # Files a format writes beside the one named: a Shapefile's attribute table (.dbf) is a file of its own, so

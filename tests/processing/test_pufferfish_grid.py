@@ -557,11 +557,18 @@ def test_bad_input_is_refused_and_nothing_is_written(enterprises, tmp_path, make
         # the attribute table of the publishable pub.shp; a report named pub.dbf would replace that table
         (
             {"OUTPUT": "pub.shp", "CONFIDENTIAL_OUTPUT": "pub.SHP"},
-            r"CONFIDENTIAL_OUTPUT: writes the same file as OUTPUT \(.*pub\.(shx|dbf|prj|cpg|qix|qpj)\)",
+            r"CONFIDENTIAL_OUTPUT: writes the same file as OUTPUT: .*/pub\.SHP \(CONFIDENTIAL_OUTPUT\) and "
+            r".*/pub\.shp \(OUTPUT\) both write .*/pub\.(shx|dbf|prj|cpg|qix|qpj);",
         ),
         ({"OUTPUT": "pub.shp", "REPORT": "pub.dbf"}, r"REPORT: writes the same file as OUTPUT"),
         # a CSV comes with its column types in pub.csvt, which a report of that name would replace
-        ({"OUTPUT": "pub.csv", "REPORT": "pub.csvt"}, r"REPORT: writes the same file as OUTPUT \(.*pub\.csvt\)"),
+        (
+            {"OUTPUT": "pub.csv", "REPORT": "pub.csvt"},
+            r"REPORT: writes the same file as OUTPUT: .*/pub\.csvt \(REPORT\) and .*/pub\.csv \(OUTPUT\) both "
+            r"write .*/pub\.csvt;",
+        ),
+        # the same path twice: the message quotes it, not a side file (the table's .csvt)
+        ({"OUTPUT": "k.csv", "REPORT": "k.csv"}, r"REPORT: writes the same file as OUTPUT \(.*/k\.csv\);"),
         # the dialog's "append a layer to a GeoPackage" form, then the whole file overwritten by another output
         (
             {"OUTPUT": "ogr:dbname='{out}/p.gpkg' table=\"pub\"", "CONFIDENTIAL_OUTPUT": "p.gpkg"},
