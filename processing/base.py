@@ -25,11 +25,14 @@ from qgis.core import (
     QgsPointXY,
     QgsProcessingAlgorithm,
     QgsProcessingException,
+    QgsProcessingFeatureSourceDefinition,
     QgsProcessingFeedback,
     QgsProcessingOutputLayerDefinition,
     QgsProcessingParameterCrs,
+    QgsProcessingParameterFile,
     QgsProcessingParameterNumber,
     QgsProperty,
+    QgsProviderRegistry,
     QgsRectangle,
     QgsUnitTypes,
     QgsVectorFileWriter,
@@ -554,6 +557,7 @@ def check_outputs(alg, parameters, context, sinks=(), files=(), rasters=()) -> d
     targets.update({name: destination_target(parameters, name, sink=False) for name in rasters})
     targets.update({name: (alg.parameterAsFileOutput(parameters, name, context), None) for name in files})
     check_distinct_outputs(targets)
+    check_inputs_not_overwritten(targets, input_files(alg, parameters, context))
     for name, (path, _) in targets.items():
         ensure_folder(path, name, create=False)
         if path and name in rasters:
@@ -606,6 +610,84 @@ def check_distinct_outputs(outputs: dict) -> None:
                 )
         for key in files:
             seen.setdefault(key, []).append((parameter, layer, path))
+
+
+#: Parameter types whose value is a layer (a feature source, vector, raster or any map layer).
+_LAYER_INPUTS = ("source", "vector", "raster", "layer")
+
+
+def input_files(alg, parameters, context) -> list[tuple[str, str, str | None, bool]]:
+    """``(parameter, file, layer name, is_layer)`` for every input layer, raster or file of ``alg`` that is read
+    from a local file; the layer name (``|layername=``) is ``None`` when the source does not give one. Layers
+    given by path are loaded into the context's layer store, where the algorithm finds them again."""
+    found = []
+    registry = QgsProviderRegistry.instance()
+    for definition in alg.parameterDefinitions():
+        name = definition.name()
+        value = parameters.get(name)
+        if definition.isDestination() or value is None or value == "":
+            continue
+        kind = definition.type()
+        if kind == "file":
+            if definition.behavior() == QgsProcessingParameterFile.File:
+                path = alg.parameterAsFile(parameters, name, context)
+                if path:
+                    found.append((name, path, None, False))
+            continue
+        if kind == "multilayer":
+            layers = alg.parameterAsLayerList(parameters, name, context)
+        elif kind in _LAYER_INPUTS:
+            if isinstance(value, QgsProcessingFeatureSourceDefinition):  # parameterAsLayer does not unwrap it
+                static = value.source.propertyType() == QgsProperty.StaticProperty
+                value = value.source.staticValue() if static else None
+            layers = [alg.parameterAsLayer({name: value}, name, context)] if value else []
+        else:
+            continue
+        for layer in layers:
+            if layer is None:
+                continue
+            parts = registry.decodeUri(layer.providerType(), layer.source())
+            path, layer_name = parts.get("path"), parts.get("layerName")
+            if isinstance(path, str) and path:
+                found.append((name, path, layer_name if isinstance(layer_name, str) and layer_name else None, True))
+    return found
+
+
+def check_inputs_not_overwritten(targets: dict, inputs: list) -> None:
+    """Refuse an output that would replace an input before it is read: a whole file (or one a format writes
+    beside it) that is, or belongs to, an input's file (a GeoPackage holds other layers too), or a table
+    appended to a GeoPackage under the name of the input layer it would replace. ``targets`` maps an output
+    parameter to its ``(file, layer)`` (:func:`output_target`), ``inputs`` is :func:`input_files`."""
+    for name, (path, layer) in targets.items():
+        if not path:
+            continue
+        written = {os.path.realpath(file) for file in written_files(path)}
+        for source, source_path, source_layer, is_layer in inputs:
+            if layer is None and written & {os.path.realpath(file) for file in written_files(source_path)}:
+                if is_layer:
+                    raise QgsProcessingException(
+                        _tr(
+                            "{0}: {1} is the file of {2}; writing it would replace that layer and every other layer "
+                            "in the file. Choose another file."
+                        ).format(name, path, source)
+                    )
+                raise QgsProcessingException(
+                    _tr(
+                        "{0}: {1} is the file of {2}; writing it would replace that input. Choose another file."
+                    ).format(name, path, source)
+                )
+            if (
+                layer is not None
+                and source_layer is not None
+                and layer.lower() == source_layer.lower()
+                and os.path.realpath(path) == os.path.realpath(source_path)
+            ):
+                raise QgsProcessingException(
+                    _tr(
+                        "{0}: the table {1} in {2} is the layer of {3}; writing it would replace that layer. Choose "
+                        "another table name."
+                    ).format(name, layer, path, source)
+                )
 
 
 # Files a format writes beside the one named: a Shapefile's attribute table (.dbf) is a file of its own, so

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import math
 import re
+import shutil
+import sqlite3
 from pathlib import Path
 
 import numpy as np
@@ -17,6 +19,7 @@ from qgis.core import (
     QgsPointXY,
     QgsProcessingContext,
     QgsProcessingException,
+    QgsProcessingFeatureSourceDefinition,
     QgsProcessingFeedback,
     QgsProcessingModelAlgorithm,
     QgsProcessingModelChildAlgorithm,
@@ -603,6 +606,67 @@ def test_a_refused_feature_is_an_error_not_a_silent_loss():
     with pytest.raises(QgsProcessingException, match=r"^OUTPUT: the output could not be written: .*Polygon"):
         add_features(layer.dataProvider(), polygon, "OUTPUT")
     assert layer.featureCount() == 2
+
+
+@pytest.fixture
+def own_input(data_copy, tmp_path):
+    """A copy of the enterprises GeoPackage of the test's own, with a second layer (tables) beside the points."""
+    path = tmp_path / "in" / "enterprises.gpkg"
+    path.parent.mkdir()
+    shutil.copy(data_copy / "sdcspatial_enterprises.gpkg", path)
+    with sqlite3.connect(path) as db:
+        db.execute("CREATE TABLE notes (id INTEGER PRIMARY KEY, note TEXT)")
+        db.execute("INSERT INTO gpkg_contents (table_name, data_type, identifier) VALUES ('notes', 'attributes', 'n')")
+    assert gpkg_tables(path) == ["enterprises", "notes"]
+    return path
+
+
+def gpkg_tables(path) -> list[str]:
+    with sqlite3.connect(path) as db:
+        return sorted(name for (name,) in db.execute("SELECT table_name FROM gpkg_contents"))
+
+
+@pytest.mark.parametrize(
+    ("input_form", "output", "target", "pattern"),
+    [
+        ("path", "OUTPUT", "{gpkg}", r"^OUTPUT: .*enterprises\.gpkg is the file of INPUT; writing it would replace"),
+        ("layer", "CONFIDENTIAL_OUTPUT", "{gpkg}", r"^CONFIDENTIAL_OUTPUT: .*enterprises\.gpkg is the file of INPUT"),
+        ("selected", "OUTPUT", "{gpkg}", r"^OUTPUT: .*enterprises\.gpkg is the file of INPUT"),
+        ("path", "REPORT", "{gpkg}", r"^REPORT: .*enterprises\.gpkg is the file of INPUT"),
+        ("path", "OUTPUT", "{folder}/../in/enterprises.gpkg", r"^OUTPUT: .*enterprises\.gpkg is the file of INPUT"),
+        (
+            "path",
+            "OUTPUT",
+            "ogr:dbname='{gpkg}' table=\"enterprises\" (geom)",
+            r"^OUTPUT: the table enterprises in .*enterprises\.gpkg is the layer of INPUT",
+        ),
+    ],
+)
+def test_an_output_on_an_input_file_is_refused_before_anything_is_written(
+    own_input, tmp_path, keep_in_project, input_form, output, target, pattern
+):
+    """Writing the input's GeoPackage as a whole would replace it, with every other layer in it."""
+    source = f"{own_input}|layername=enterprises"
+    layer = {
+        "path": source,
+        "layer": keep_in_project(QgsVectorLayer(source, "enterprises", "ogr")),
+        "selected": QgsProcessingFeatureSourceDefinition(source, False),
+    }[input_form]
+    out = tmp_path / "out"
+    params = base(layer, out, **{output: target.format(gpkg=own_input, folder=own_input.parent)})
+    with pytest.raises(QgsProcessingException, match=pattern):
+        run(params)
+    assert gpkg_tables(own_input) == ["enterprises", "notes"]
+    assert QgsVectorLayer(source, "check", "ogr").featureCount() == 8348
+    assert not out.exists()
+
+
+def test_a_table_appended_to_the_input_geopackage_is_allowed(own_input, tmp_path):
+    source = f"{own_input}|layername=enterprises"
+    run(base(source, tmp_path, SEED=3, OUTPUT=f"ogr:dbname='{own_input}' table=\"published\" (geom)"))
+    assert gpkg_tables(own_input) == ["enterprises", "notes", "published"]
+    assert QgsVectorLayer(source, "check", "ogr").featureCount() == 8348
+    assert QgsVectorLayer(f"{own_input}|layername=published", "published", "ogr").featureCount() > 0
 
 
 def test_two_layers_in_one_geopackage_are_allowed(enterprises, tmp_path):
