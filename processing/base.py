@@ -288,6 +288,24 @@ def as_number(value, parameter: str, field: str, feature_id) -> float:
         ) from None
 
 
+def check_point_layer(source, input_name: str) -> None:
+    """Refuse a layer whose geometry type is not points (unknown types are checked feature by feature when the
+    points are read): a table without geometry, such as a CSV file, is told how to load its coordinates."""
+    kind = QgsWkbTypes.geometryType(source.wkbType())
+    if kind == QgsWkbTypes.NullGeometry:
+        raise QgsProcessingException(
+            _tr(
+                "{0}: the layer has no point geometry (it is a table, such as a CSV file read without its "
+                "coordinates). Load a CSV as a delimited text layer (Layer > Add Layer > Add Delimited Text Layer) "
+                "with its x and y columns as the point geometry, in the layer's CRS, and give that layer."
+            ).format(input_name)
+        )
+    if kind in (QgsWkbTypes.LineGeometry, QgsWkbTypes.PolygonGeometry):
+        raise QgsProcessingException(
+            _tr("{0}: needs a point layer, got {1}.").format(input_name, QgsWkbTypes.displayString(source.wkbType()))
+        )
+
+
 def read_point_values(
     alg, parameters, context, feedback, input_name: str, field_name: str | None, crs_name: str
 ) -> PointValues:
@@ -304,11 +322,7 @@ def read_point_values(
     if field_name is not None:
         field = alg.parameterAsString(parameters, field_name, context)
         idx = numeric_field_index(source, field_name, field)
-    kind = QgsWkbTypes.geometryType(source.wkbType())  # unknown types are checked feature by feature below
-    if kind in (QgsWkbTypes.LineGeometry, QgsWkbTypes.PolygonGeometry, QgsWkbTypes.NullGeometry):
-        raise QgsProcessingException(
-            _tr("{0}: needs a point layer, got {1}.").format(input_name, QgsWkbTypes.displayString(source.wkbType()))
-        )
+    check_point_layer(source, input_name)
     source_crs, work_crs = working_crs(alg, parameters, context, source, input_name, crs_name, feedback)
     request = QgsFeatureRequest().setSubsetOfAttributes([idx] if idx >= 0 else [])
     if work_crs != source_crs:
