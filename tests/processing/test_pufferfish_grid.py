@@ -473,6 +473,13 @@ def point_at_infinity():
         pytest.param(
             lambda e: memory_points(values=[1.0, -2.0]), {}, r"FIELD: 1 values are negative", id="negative value"
         ),
+        pytest.param(
+            lambda e: e,
+            {"INTERVAL": None},
+            r"INTERVAL: give the interval half-width c for absolute error: a number > 0 in the values' units",
+            id="no interval",
+        ),
+        pytest.param(lambda e: e, {"INTERVAL": 0.0}, r"INTERVAL: the interval c must be a number > 0", id="interval 0"),
         pytest.param(lambda e: e, {"EPSILON": 0.0}, r"EPSILON: epsilon must be a number > 0", id="epsilon 0"),
         pytest.param(lambda e: e, {"EPSILON": -0.5}, r"EPSILON: epsilon must be a number > 0", id="epsilon < 0"),
         pytest.param(
