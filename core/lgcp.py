@@ -408,13 +408,20 @@ class Posterior:
             raise ParameterError(
                 "model", f"the model was fitted to {source['n_points']} points, but the point layer has {n}"
             )
+        refit = (
+            "points reprojected (or rounded) count as different points, even at the same places: fit the model on "
+            "the layer as it is given here, in the same CRS and working CRS (WORK_CRS)"
+        )
         if source.get("crs", "") != str(crs):
             raise ParameterError(
                 "model",
-                f"the model was fitted in CRS {source.get('crs') or 'none'!r}, the points are in {crs or 'none'!r}",
+                f"the model was fitted in CRS {source.get('crs') or 'none'!r}, the points are in {crs or 'none'!r}; "
+                f"{refit}",
             )
         if source["digest"] != points_digest(x, y):
-            raise ParameterError("model", "the model was fitted to other points (same count, different locations)")
+            raise ParameterError(
+                "model", f"the model was fitted to other points (same count, different locations); {refit}"
+            )
 
     def window(self):
         """The study window stored by :meth:`record_source` (a :class:`core.window.Window`), or None."""

@@ -108,6 +108,12 @@ class PufferfishSettings:
         if self.epsilon > MAX_EPSILON:
             raise ParameterError("epsilon", f"epsilon must be at most {MAX_EPSILON:g} (e^epsilon overflows)")
         if self.error_model == ErrorModel.ABSOLUTE:
+            if self.interval is None:
+                raise ParameterError(
+                    "interval",
+                    "give the interval half-width c for absolute error: a number > 0 in the values' units (which "
+                    "interval of width 2c holds a value is protected), or choose relative error",
+                )
             if not (_finite(self.interval) and self.interval > 0):
                 raise ParameterError(
                     "interval", f"the interval c must be a number > 0 for absolute error, got {self.interval!r}"

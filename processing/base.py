@@ -25,11 +25,14 @@ from qgis.core import (
     QgsPointXY,
     QgsProcessingAlgorithm,
     QgsProcessingException,
+    QgsProcessingFeatureSourceDefinition,
     QgsProcessingFeedback,
     QgsProcessingOutputLayerDefinition,
     QgsProcessingParameterCrs,
+    QgsProcessingParameterFile,
     QgsProcessingParameterNumber,
     QgsProperty,
+    QgsProviderRegistry,
     QgsRectangle,
     QgsUnitTypes,
     QgsVectorFileWriter,
@@ -285,6 +288,24 @@ def as_number(value, parameter: str, field: str, feature_id) -> float:
         ) from None
 
 
+def check_point_layer(source, input_name: str) -> None:
+    """Refuse a layer whose geometry type is not points (unknown types are checked feature by feature when the
+    points are read): a table without geometry, such as a CSV file, is told how to load its coordinates."""
+    kind = QgsWkbTypes.geometryType(source.wkbType())
+    if kind == QgsWkbTypes.NullGeometry:
+        raise QgsProcessingException(
+            _tr(
+                "{0}: the layer has no point geometry (it is a table, such as a CSV file read without its "
+                "coordinates). Load a CSV as a delimited text layer (Layer > Add Layer > Add Delimited Text Layer) "
+                "with its x and y columns as the point geometry, in the layer's CRS, and give that layer."
+            ).format(input_name)
+        )
+    if kind in (QgsWkbTypes.LineGeometry, QgsWkbTypes.PolygonGeometry):
+        raise QgsProcessingException(
+            _tr("{0}: needs a point layer, got {1}.").format(input_name, QgsWkbTypes.displayString(source.wkbType()))
+        )
+
+
 def read_point_values(
     alg, parameters, context, feedback, input_name: str, field_name: str | None, crs_name: str
 ) -> PointValues:
@@ -301,11 +322,7 @@ def read_point_values(
     if field_name is not None:
         field = alg.parameterAsString(parameters, field_name, context)
         idx = numeric_field_index(source, field_name, field)
-    kind = QgsWkbTypes.geometryType(source.wkbType())  # unknown types are checked feature by feature below
-    if kind in (QgsWkbTypes.LineGeometry, QgsWkbTypes.PolygonGeometry, QgsWkbTypes.NullGeometry):
-        raise QgsProcessingException(
-            _tr("{0}: needs a point layer, got {1}.").format(input_name, QgsWkbTypes.displayString(source.wkbType()))
-        )
+    check_point_layer(source, input_name)
     source_crs, work_crs = working_crs(alg, parameters, context, source, input_name, crs_name, feedback)
     request = QgsFeatureRequest().setSubsetOfAttributes([idx] if idx >= 0 else [])
     if work_crs != source_crs:
@@ -461,7 +478,7 @@ def ensure_folder(path: str, parameter: str, create: bool = True) -> None:
     or a folder or existing file we cannot write."""
     if not path:
         return
-    if os.path.isdir(path):
+    if names_folder(path):
         raise QgsProcessingException(_tr("{0}: {1} is a folder; give a file name.").format(parameter, path))
     folder = os.path.dirname(os.path.abspath(path))
     if not create:
@@ -489,6 +506,12 @@ def ensure_folder(path: str, parameter: str, create: bool = True) -> None:
         raise QgsProcessingException(_tr("{0}: {1} cannot be written (no permission).").format(parameter, path))
 
 
+def names_folder(path: str) -> bool:
+    """Whether ``path`` names a folder rather than a file: an existing folder, or a path ending in a separator
+    (no file name), even when that folder does not exist yet."""
+    return path.endswith(tuple(sep for sep in (os.sep, os.altsep, "/") if sep)) or os.path.isdir(path)
+
+
 _OGR_DBNAME = re.compile(r"""dbname=(?:'([^']*)'|"([^"]*)"|(\S+))""")
 _OGR_TABLE = re.compile(r"""table=(?:"([^"]*)"|'([^']*)'|(\S+))""")
 
@@ -510,7 +533,7 @@ def output_target(value: str, sink: bool = False) -> tuple[str, str | None]:
     if "://" in value or value.startswith("spatialite:"):
         return "", None
     path = value.split("|")[0]
-    if sink:
+    if sink and not names_folder(path):  # a folder keeps its name, for ensure_folder to refuse it
         path = _sink_file(path)
     return path, None
 
@@ -560,6 +583,7 @@ def check_outputs(alg, parameters, context, sinks=(), files=(), rasters=()) -> d
     targets.update({name: destination_target(parameters, name, sink=False) for name in rasters})
     targets.update({name: (alg.parameterAsFileOutput(parameters, name, context), None) for name in files})
     check_distinct_outputs(targets)
+    check_inputs_not_overwritten(targets, input_files(alg, parameters, context))
     for name, (path, _) in targets.items():
         ensure_folder(path, name, create=False)
         if path and name in rasters:
@@ -584,25 +608,112 @@ def ensure_folders(output_files: dict[str, str]) -> None:
 
 
 def check_distinct_outputs(outputs: dict) -> None:
-    """Refuse two outputs that would write the same file (one would destroy the other), naming the second
-    parameter. ``outputs`` maps a parameter to a resolved path or to a ``(file, layer)`` target; two layers
-    appended to one GeoPackage under different names do not clash."""
-    seen: dict[str, list[tuple[str, str | None]]] = {}
+    """Refuse two outputs that would write the same file (one would destroy the other), naming both parameters
+    and the path given for the second (and, when the clash is in a file a format writes beside the one named,
+    such as a CSV's .csvt, that file too). ``outputs`` maps a parameter to a resolved path or to a
+    ``(file, layer)`` target; two layers appended to one GeoPackage under different names do not clash."""
+    seen: dict[str, list[tuple[str, str | None, str]]] = {}
     for parameter, destination in outputs.items():
         path, layer = destination if isinstance(destination, tuple) else output_target(destination)
         if not path:
             continue
-        keys = {os.path.realpath(file) for file in written_files(path)}
-        for key in keys:
-            for other, other_layer in seen.get(key, []):
-                if layer is None or other_layer is None or layer == other_layer:
+        files = {os.path.realpath(file): file for file in written_files(path)}
+        for key in sorted(files):
+            for other, other_layer, other_path in seen.get(key, []):
+                if not (layer is None or other_layer is None or layer == other_layer):
+                    continue
+                if os.path.realpath(path) == os.path.realpath(other_path):
                     raise QgsProcessingException(
                         _tr("{0}: writes the same file as {1} ({2}); choose another file.").format(
-                            parameter, other, key
+                            parameter, other, path
                         )
                     )
-        for key in keys:
-            seen.setdefault(key, []).append((parameter, layer))
+                raise QgsProcessingException(
+                    _tr(
+                        "{0}: writes the same file as {1}: {2} ({0}) and {3} ({1}) both write {4}; choose another "
+                        "file."
+                    ).format(parameter, other, path, other_path, files[key])
+                )
+        for key in files:
+            seen.setdefault(key, []).append((parameter, layer, path))
+
+
+#: Parameter types whose value is a layer (a feature source, vector, raster or any map layer).
+_LAYER_INPUTS = ("source", "vector", "raster", "layer")
+
+
+def input_files(alg, parameters, context) -> list[tuple[str, str, str | None, bool]]:
+    """``(parameter, file, layer name, is_layer)`` for every input layer, raster or file of ``alg`` that is read
+    from a local file; the layer name (``|layername=``) is ``None`` when the source does not give one. Layers
+    given by path are loaded into the context's layer store, where the algorithm finds them again."""
+    found = []
+    registry = QgsProviderRegistry.instance()
+    for definition in alg.parameterDefinitions():
+        name = definition.name()
+        value = parameters.get(name)
+        if definition.isDestination() or value is None or value == "":
+            continue
+        kind = definition.type()
+        if kind == "file":
+            if definition.behavior() == QgsProcessingParameterFile.File:
+                path = alg.parameterAsFile(parameters, name, context)
+                if path:
+                    found.append((name, path, None, False))
+            continue
+        if kind == "multilayer":
+            layers = alg.parameterAsLayerList(parameters, name, context)
+        elif kind in _LAYER_INPUTS:
+            if isinstance(value, QgsProcessingFeatureSourceDefinition):  # parameterAsLayer does not unwrap it
+                static = value.source.propertyType() == QgsProperty.StaticProperty
+                value = value.source.staticValue() if static else None
+            layers = [alg.parameterAsLayer({name: value}, name, context)] if value else []
+        else:
+            continue
+        for layer in layers:
+            if layer is None:
+                continue
+            parts = registry.decodeUri(layer.providerType(), layer.source())
+            path, layer_name = parts.get("path"), parts.get("layerName")
+            if isinstance(path, str) and path:
+                found.append((name, path, layer_name if isinstance(layer_name, str) and layer_name else None, True))
+    return found
+
+
+def check_inputs_not_overwritten(targets: dict, inputs: list) -> None:
+    """Refuse an output that would replace an input before it is read: a whole file (or one a format writes
+    beside it) that is, or belongs to, an input's file (a GeoPackage holds other layers too), or a table
+    appended to a GeoPackage under the name of the input layer it would replace. ``targets`` maps an output
+    parameter to its ``(file, layer)`` (:func:`output_target`), ``inputs`` is :func:`input_files`."""
+    for name, (path, layer) in targets.items():
+        if not path:
+            continue
+        written = {os.path.realpath(file) for file in written_files(path)}
+        for source, source_path, source_layer, is_layer in inputs:
+            if layer is None and written & {os.path.realpath(file) for file in written_files(source_path)}:
+                if is_layer:
+                    raise QgsProcessingException(
+                        _tr(
+                            "{0}: {1} is the file of {2}; writing it would replace that layer and every other layer "
+                            "in the file. Choose another file."
+                        ).format(name, path, source)
+                    )
+                raise QgsProcessingException(
+                    _tr(
+                        "{0}: {1} is the file of {2}; writing it would replace that input. Choose another file."
+                    ).format(name, path, source)
+                )
+            if (
+                layer is not None
+                and source_layer is not None
+                and layer.lower() == source_layer.lower()
+                and os.path.realpath(path) == os.path.realpath(source_path)
+            ):
+                raise QgsProcessingException(
+                    _tr(
+                        "{0}: the table {1} in {2} is the layer of {3}; writing it would replace that layer. Choose "
+                        "another table name."
+                    ).format(name, layer, path, source)
+                )
 
 
 # Files a format writes beside the one named: a Shapefile's attribute table (.dbf) is a file of its own, so

@@ -31,6 +31,7 @@ from .base import (
     SpatialPrivacyAlgorithm,
     add_features,
     check_outputs,
+    check_point_layer,
     crs_key,
     destination_path,
     ensure_folder,
@@ -382,14 +383,17 @@ class WalderAlgorithm(SpatialPrivacyAlgorithm):
             raise parameter_error(error, names) from None
         return points, conf
 
-    def synthetic_points(self, parameters, context, feedback, points):
-        """The SYNTHETIC layer's points in the working CRS; refuses a layer in another CRS."""
-        import numpy as np
-
+    def check_synthetic(self, parameters, context):
+        """Refuse a SYNTHETIC layer without point geometry (geometry first: a CSV table has no CRS either) or in
+        another CRS than INPUT; cheap, so the assessments call it before the (long) fit."""
         source = self.parameterAsSource(parameters, self.SYNTHETIC, context)
         if source is None:
             raise QgsProcessingException(self.invalidSourceError(parameters, self.SYNTHETIC))
-        if crs_key(source.sourceCrs()) != crs_key(points.source_crs):
+        check_point_layer(source, self.SYNTHETIC)
+        confidential = self.parameterAsSource(parameters, self.INPUT, context)
+        if confidential is None:
+            raise QgsProcessingException(self.invalidSourceError(parameters, self.INPUT))
+        if crs_key(source.sourceCrs()) != crs_key(confidential.sourceCrs()):
             raise QgsProcessingException(
                 self.tr(
                     "{0}: the synthetic layer's CRS ({1}) differs from the confidential layer's ({2}). Reproject it to "
@@ -397,9 +401,15 @@ class WalderAlgorithm(SpatialPrivacyAlgorithm):
                 ).format(
                     self.SYNTHETIC,
                     source.sourceCrs().authid() or self.tr("none"),
-                    points.source_crs.authid() or self.tr("none"),
+                    confidential.sourceCrs().authid() or self.tr("none"),
                 )
             )
+
+    def synthetic_points(self, parameters, context, feedback):
+        """The SYNTHETIC layer's points in the working CRS (see :meth:`check_synthetic`)."""
+        import numpy as np
+
+        self.check_synthetic(parameters, context)
         syn = read_point_values(self, parameters, context, feedback, self.SYNTHETIC, None, self.WORK_CRS)
         return np.array(syn.x), np.array(syn.y)
 
@@ -679,6 +689,7 @@ class DisclosureRiskAlgorithm(WalderAlgorithm):
     def process(self, parameters, context, feedback):
         self.check_dependencies(feedback)
         check_outputs(self, parameters, context, sinks=(self.OUTPUT,), files=(self.OUTPUT_REPORT,))
+        self.check_synthetic(parameters, context)
         from ..core.errors import ParameterError
         from ..core.progress import scaled
         from ..core.synthesis.risk_utility import SyntheticSet, disclosure_risk, link_radial
@@ -693,7 +704,7 @@ class DisclosureRiskAlgorithm(WalderAlgorithm):
         rng, _ = make_rng(self, parameters, context, self.SEED, feedback)
         progress = FeedbackProgress(feedback, 0.0, 95.0)
         points, conf = self.confidential(parameters, context, feedback, rng, scaled(progress, 0.0, 0.5))
-        xs, ys = self.synthetic_points(parameters, context, feedback, points)
+        xs, ys = self.synthetic_points(parameters, context, feedback)
         try:
             if method == "radial":
                 if xs.size != conf.n:
@@ -816,6 +827,7 @@ class PMSEAlgorithm(WalderAlgorithm):
     def process(self, parameters, context, feedback):
         self.check_dependencies(feedback)
         check_outputs(self, parameters, context, files=(self.OUTPUT_REPORT,))
+        self.check_synthetic(parameters, context)
         from ..core.errors import ParameterError
         from ..core.progress import scaled
         from ..core.synthesis.risk_utility import utility
@@ -823,7 +835,7 @@ class PMSEAlgorithm(WalderAlgorithm):
         rng, _ = make_rng(self, parameters, context, self.SEED, feedback)
         progress = FeedbackProgress(feedback, 0.0, 95.0)
         points, conf = self.confidential(parameters, context, feedback, rng, scaled(progress, 0.0, 0.7))
-        xs, ys = self.synthetic_points(parameters, context, feedback, points)
+        xs, ys = self.synthetic_points(parameters, context, feedback)
         if xs.size != conf.n:
             raise QgsProcessingException(
                 self.tr("{0}: the pMSE compares sets of equal size: {1} synthetic points, {2} confidential.").format(

@@ -4,6 +4,7 @@ and a box of the (synthetic) enterprises in EPSG:28992; every table is checked a
 from __future__ import annotations
 
 import math
+import re
 from pathlib import Path
 
 import numpy as np
@@ -197,6 +198,17 @@ def test_bad_radii_are_refused_and_nothing_is_written(deaths, tmp_path, text, pa
     out = tmp_path / "out"
     with pytest.raises(QgsProcessingException, match=pattern):
         run(deaths, out, RADII=text, OUTPUT_CHART=str(out / "chart.html"))
+    assert not out.exists()
+
+
+def test_a_chart_on_the_table_is_refused_naming_both_outputs_and_the_path_given(deaths, tmp_path):
+    """The table and the chart given one path: the message quotes that path, not the table's .csvt beside it."""
+    out = tmp_path / "o"
+    path = str(out / "k.csv")
+    with pytest.raises(
+        QgsProcessingException, match=rf"^OUTPUT_CHART: writes the same file as OUTPUT \({re.escape(path)}\);"
+    ):
+        run(deaths, out, RADII="2,40", OUTPUT=path, OUTPUT_CHART=path)
     assert not out.exists()
 
 

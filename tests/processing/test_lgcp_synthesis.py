@@ -398,6 +398,29 @@ def test_bad_input_is_refused_naming_the_parameter_and_nothing_is_written(snow, 
     assert not out.exists()
 
 
+@pytest.mark.parametrize(
+    ("alg", "parameter"),
+    [("spatialprivacy:disclosurerisk", "SYNTHETIC"), ("spatialprivacy:pmse", "SYNTHETIC"), (None, "INPUT")],
+)
+def test_a_csv_table_without_point_geometry_is_told_how_to_load_it(snow, tmp_path, keep_in_project, alg, parameter):
+    """The plugin's own CSV output read as a table (OGR: no geometry, no CRS) against points in EPSG:28992: the
+    message is about the missing geometry, not the CRS, and comes before the fit."""
+    csv = tmp_path / "syn.csv"
+    synthesize(snow, tmp_path, OUTPUT=str(csv))
+    table = keep_in_project(QgsVectorLayer(str(csv), "syn", "ogr"))
+    assert table.isValid() and table.featureCount() == 578 and {"x", "y"} <= set(table.fields().names())
+    params = {"INPUT": other_crs_copy(snow), "SYNTHETIC": table, "MAX_EDGE": 2.0, "RISK_RADIUS": 0.1, "SEED": 1}
+    if parameter == "INPUT":
+        alg, params = "spatialprivacy:synthesizelgcp", {"INPUT": table, "MODEL": snow["model"]}
+    out = tmp_path / "out"
+    params["OUTPUT"] = str(out / "never.gpkg")
+    with pytest.raises(
+        QgsProcessingException, match=rf"^{parameter}: the layer has no point geometry .* delimited text layer"
+    ):
+        processing.run(alg, params)
+    assert not out.exists()
+
+
 def test_cancel_writes_nothing(snow, tmp_path, cancel_after):
     out = tmp_path / "cancelled.gpkg"
     syn = synthesize(snow, tmp_path, METHOD=2)

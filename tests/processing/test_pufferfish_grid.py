@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import math
 import re
+import shutil
+import sqlite3
 from pathlib import Path
 
 import numpy as np
@@ -17,6 +19,7 @@ from qgis.core import (
     QgsPointXY,
     QgsProcessingContext,
     QgsProcessingException,
+    QgsProcessingFeatureSourceDefinition,
     QgsProcessingFeedback,
     QgsProcessingModelAlgorithm,
     QgsProcessingModelChildAlgorithm,
@@ -482,6 +485,13 @@ def test_a_blank_seed_means_no_seed(enterprises, tmp_path):
         pytest.param(
             lambda e: memory_points(values=[1.0, -2.0]), {}, r"FIELD: 1 values are negative", id="negative value"
         ),
+        pytest.param(
+            lambda e: e,
+            {"INTERVAL": None},
+            r"INTERVAL: give the interval half-width c for absolute error: a number > 0 in the values' units",
+            id="no interval",
+        ),
+        pytest.param(lambda e: e, {"INTERVAL": 0.0}, r"INTERVAL: the interval c must be a number > 0", id="interval 0"),
         pytest.param(lambda e: e, {"EPSILON": 0.0}, r"EPSILON: epsilon must be a number > 0", id="epsilon 0"),
         pytest.param(lambda e: e, {"EPSILON": -0.5}, r"EPSILON: epsilon must be a number > 0", id="epsilon < 0"),
         pytest.param(
@@ -548,6 +558,11 @@ def test_bad_input_is_refused_and_nothing_is_written(enterprises, tmp_path, make
         ({"OUTPUT_RASTER": "raster.gpkg"}, r"OUTPUT_RASTER: GDAL cannot create 64-bit float 'gpkg' rasters"),
         ({"OUTPUT": "same.gpkg", "OUTPUT_RASTER": "same.gpkg"}, r"OUTPUT_RASTER: writes the same file as OUTPUT"),
         ({"REPORT": "a_folder"}, r"REPORT: .*a_folder is a folder"),
+        # QGIS would add .gpkg to a layer output's path and write a hidden a_folder/.gpkg
+        ({"OUTPUT": "{out}/a_folder/"}, r"OUTPUT: .*a_folder/ is a folder; give a file name"),
+        ({"OUTPUT": "a_folder"}, r"OUTPUT: .*a_folder is a folder; give a file name"),
+        ({"CONFIDENTIAL_OUTPUT": "{out}/new_folder/"}, r"CONFIDENTIAL_OUTPUT: .*new_folder/ is a folder"),
+        ({"REPORT": "{out}/new_folder/"}, r"REPORT: .*new_folder/ is a folder"),
         ({"REPORT": "report.png"}, r"REPORT: this output is an HTML page; give a file name ending in \.html"),
         # QGIS adds .gpkg to a sink path without extension: the confidential layer would replace the public one
         ({"OUTPUT": "pub", "CONFIDENTIAL_OUTPUT": "pub.gpkg"}, r"CONFIDENTIAL_OUTPUT: writes the same file as OUTPUT"),
@@ -569,11 +584,18 @@ def test_bad_input_is_refused_and_nothing_is_written(enterprises, tmp_path, make
         # the attribute table of the publishable pub.shp; a report named pub.dbf would replace that table
         (
             {"OUTPUT": "pub.shp", "CONFIDENTIAL_OUTPUT": "pub.SHP"},
-            r"CONFIDENTIAL_OUTPUT: writes the same file as OUTPUT \(.*pub\.(shx|dbf|prj|cpg|qix|qpj)\)",
+            r"CONFIDENTIAL_OUTPUT: writes the same file as OUTPUT: .*/pub\.SHP \(CONFIDENTIAL_OUTPUT\) and "
+            r".*/pub\.shp \(OUTPUT\) both write .*/pub\.(shx|dbf|prj|cpg|qix|qpj);",
         ),
         ({"OUTPUT": "pub.shp", "REPORT": "pub.dbf"}, r"REPORT: writes the same file as OUTPUT"),
         # a CSV comes with its column types in pub.csvt, which a report of that name would replace
-        ({"OUTPUT": "pub.csv", "REPORT": "pub.csvt"}, r"REPORT: writes the same file as OUTPUT \(.*pub\.csvt\)"),
+        (
+            {"OUTPUT": "pub.csv", "REPORT": "pub.csvt"},
+            r"REPORT: writes the same file as OUTPUT: .*/pub\.csvt \(REPORT\) and .*/pub\.csv \(OUTPUT\) both "
+            r"write .*/pub\.csvt;",
+        ),
+        # the same path twice: the message quotes it, not a side file (the table's .csvt)
+        ({"OUTPUT": "k.csv", "REPORT": "k.csv"}, r"REPORT: writes the same file as OUTPUT \(.*/k\.csv\);"),
         # the dialog's "append a layer to a GeoPackage" form, then the whole file overwritten by another output
         (
             {"OUTPUT": "ogr:dbname='{out}/p.gpkg' table=\"pub\"", "CONFIDENTIAL_OUTPUT": "p.gpkg"},
@@ -591,6 +613,7 @@ def test_output_problems_are_refused_before_anything_is_written(enterprises, tmp
     with pytest.raises(QgsProcessingException, match=pattern):
         run(params)
     assert [p.name for p in out.iterdir()] == ["a_folder"]
+    assert list((out / "a_folder").iterdir()) == []
 
 
 def test_a_refused_feature_is_an_error_not_a_silent_loss():
@@ -607,6 +630,67 @@ def test_a_refused_feature_is_an_error_not_a_silent_loss():
     with pytest.raises(QgsProcessingException, match=r"^OUTPUT: the output could not be written: .*Polygon"):
         add_features(layer.dataProvider(), polygon, "OUTPUT")
     assert layer.featureCount() == 2
+
+
+@pytest.fixture
+def own_input(data_copy, tmp_path):
+    """A copy of the enterprises GeoPackage of the test's own, with a second layer (tables) beside the points."""
+    path = tmp_path / "in" / "enterprises.gpkg"
+    path.parent.mkdir()
+    shutil.copy(data_copy / "sdcspatial_enterprises.gpkg", path)
+    with sqlite3.connect(path) as db:
+        db.execute("CREATE TABLE notes (id INTEGER PRIMARY KEY, note TEXT)")
+        db.execute("INSERT INTO gpkg_contents (table_name, data_type, identifier) VALUES ('notes', 'attributes', 'n')")
+    assert gpkg_tables(path) == ["enterprises", "notes"]
+    return path
+
+
+def gpkg_tables(path) -> list[str]:
+    with sqlite3.connect(path) as db:
+        return sorted(name for (name,) in db.execute("SELECT table_name FROM gpkg_contents"))
+
+
+@pytest.mark.parametrize(
+    ("input_form", "output", "target", "pattern"),
+    [
+        ("path", "OUTPUT", "{gpkg}", r"^OUTPUT: .*enterprises\.gpkg is the file of INPUT; writing it would replace"),
+        ("layer", "CONFIDENTIAL_OUTPUT", "{gpkg}", r"^CONFIDENTIAL_OUTPUT: .*enterprises\.gpkg is the file of INPUT"),
+        ("selected", "OUTPUT", "{gpkg}", r"^OUTPUT: .*enterprises\.gpkg is the file of INPUT"),
+        ("path", "REPORT", "{gpkg}", r"^REPORT: .*enterprises\.gpkg is the file of INPUT"),
+        ("path", "OUTPUT", "{folder}/../in/enterprises.gpkg", r"^OUTPUT: .*enterprises\.gpkg is the file of INPUT"),
+        (
+            "path",
+            "OUTPUT",
+            "ogr:dbname='{gpkg}' table=\"enterprises\" (geom)",
+            r"^OUTPUT: the table enterprises in .*enterprises\.gpkg is the layer of INPUT",
+        ),
+    ],
+)
+def test_an_output_on_an_input_file_is_refused_before_anything_is_written(
+    own_input, tmp_path, keep_in_project, input_form, output, target, pattern
+):
+    """Writing the input's GeoPackage as a whole would replace it, with every other layer in it."""
+    source = f"{own_input}|layername=enterprises"
+    layer = {
+        "path": source,
+        "layer": keep_in_project(QgsVectorLayer(source, "enterprises", "ogr")),
+        "selected": QgsProcessingFeatureSourceDefinition(source, False),
+    }[input_form]
+    out = tmp_path / "out"
+    params = base(layer, out, **{output: target.format(gpkg=own_input, folder=own_input.parent)})
+    with pytest.raises(QgsProcessingException, match=pattern):
+        run(params)
+    assert gpkg_tables(own_input) == ["enterprises", "notes"]
+    assert QgsVectorLayer(source, "check", "ogr").featureCount() == 8348
+    assert not out.exists()
+
+
+def test_a_table_appended_to_the_input_geopackage_is_allowed(own_input, tmp_path):
+    source = f"{own_input}|layername=enterprises"
+    run(base(source, tmp_path, SEED=3, OUTPUT=f"ogr:dbname='{own_input}' table=\"published\" (geom)"))
+    assert gpkg_tables(own_input) == ["enterprises", "notes", "published"]
+    assert QgsVectorLayer(source, "check", "ogr").featureCount() == 8348
+    assert QgsVectorLayer(f"{own_input}|layername=published", "published", "ogr").featureCount() > 0
 
 
 def test_two_layers_in_one_geopackage_are_allowed(enterprises, tmp_path):
