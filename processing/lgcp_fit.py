@@ -307,9 +307,7 @@ class FitLGCPAlgorithm(SpatialPrivacyAlgorithm):
         rng, seed = make_rng(self, parameters, context, self.SEED, feedback)
         names = {**CORE_NAMES, "offset": self.OFFSET}
         raster_path = self.parameterAsOutputLayer(parameters, self.OUTPUT_INTENSITY, context)
-        scheme = ("midpoint", "vertex", "cubic")[self.parameterAsEnum(parameters, self.INTEGRATION, context)]
-
-        told = []
+        chosen = ("midpoint", "vertex", "cubic")[self.parameterAsEnum(parameters, self.INTEGRATION, context)]
 
         def build(scheme):
             setup = build_lgcp(
@@ -327,8 +325,7 @@ class FitLGCPAlgorithm(SpatialPrivacyAlgorithm):
             )
             if raster_path:  # refuse a raster too large before the fit, not after it
                 _pixel_grid(setup, optional[self.PIXEL_SIZE])
-            if not told:  # once, not again if the model is rebuilt with another integration rule
-                told.append(True)
+            if scheme == chosen:  # not again when rebuilt with the degree-3 rule
                 feedback.pushInfo(
                     self.tr("Mesh: {0} nodes, largest edge {1:g}.").format(setup.mesh.n_nodes, setup.max_edge)
                 )
@@ -344,9 +341,9 @@ class FitLGCPAlgorithm(SpatialPrivacyAlgorithm):
             if self.parameterAsEnum(parameters, self.METHOD, context) == 1:
                 from ..core.mcmc import fit_mcmc
 
-                setup = build(scheme)
+                setup = build(chosen)
                 posterior = fit_mcmc(setup.model, rng, draws=draws, progress=fit_progress)
-                posterior.diagnostics["integration"] = scheme
+                posterior.diagnostics["integration"] = chosen
                 for message in self._convergence_warnings(posterior):
                     feedback.pushWarning(message)
                 if posterior.diagnostics.get("spiky_draws"):
@@ -357,8 +354,8 @@ class FitLGCPAlgorithm(SpatialPrivacyAlgorithm):
                         ).format(posterior.diagnostics["spiky_draws"], posterior.n_draws)
                     )
             else:
-                setup, posterior, used = fit_laplace_any_rule(build, scheme, rng, draws, fit_progress)
-                if used != scheme:
+                setup, posterior, used = fit_laplace_any_rule(build, chosen, rng, draws, fit_progress)
+                if used != chosen:
                     feedback.pushWarning(
                         self.tr(
                             "{0}: the edge-midpoint rule was fooled by fields with spikes at single mesh nodes (a "
@@ -508,7 +505,7 @@ class FitLGCPAlgorithm(SpatialPrivacyAlgorithm):
             "vertex": self.tr("dual mesh"),
             "cubic": self.tr("degree 3 (nodes, midpoints and centroids)"),
         }
-        return names.get(scheme, self.tr("as chosen (INTEGRATION)"))
+        return names[scheme]
 
     def _report(self, posterior, setup, seed, intensity, cpo):
         tr = self.tr
@@ -523,7 +520,7 @@ class FitLGCPAlgorithm(SpatialPrivacyAlgorithm):
             (tr("Largest mesh edge"), f"{setup.max_edge:g}"),
             (tr("Window area"), f"{setup.window.area:g}"),
             (tr("Posterior draws"), posterior.n_draws),
-            (tr("Integration rule"), self._rule_name(posterior.diagnostics.get("integration"))),
+            (tr("Integration rule"), self._rule_name(posterior.diagnostics["integration"])),
             (tr("Hyperparameter grid points"), posterior.diagnostics.get("grid_points")),
             (tr("Points sharing a location"), setup.duplicates),
             (tr("Log pseudo-marginal likelihood (sum of log CPO)"), f"{float(cpo[1].sum()):.6g}"),

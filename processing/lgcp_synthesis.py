@@ -125,7 +125,7 @@ class WalderAlgorithm(SpatialPrivacyAlgorithm):
             "risk_radius": self.RISK_RADIUS,
             "mesh": self.MAX_EDGE,
             "max_edge": self.MAX_EDGE,
-            "integration": self.MODEL,  # the remedy: a model from fitlgcp with INTEGRATION = degree 3
+            "integration": self.MODEL,  # (fit_laplace_any_rule refits with the degree-3 rule instead)
             "covariates": self.COVARIATES,
             "distance": self.DISTANCE_TO,
             "distance_to": self.DISTANCE_TO,
@@ -354,11 +354,12 @@ class WalderAlgorithm(SpatialPrivacyAlgorithm):
                         scheme=scheme,
                         progress=scaled(progress, 0.0, 0.1),
                     )
-                    feedback.pushInfo(
-                        self.tr("Fitting the LGCP to the confidential points ({0} mesh nodes).").format(
-                            setup.mesh.n_nodes
+                    if scheme == "midpoint":  # not again when refitted with the degree-3 rule
+                        feedback.pushInfo(
+                            self.tr("Fitting the LGCP to the confidential points ({0} mesh nodes).").format(
+                                setup.mesh.n_nodes
+                            )
                         )
-                    )
                     return setup
 
                 setup, posterior, used = fit_laplace_any_rule(
@@ -373,13 +374,6 @@ class WalderAlgorithm(SpatialPrivacyAlgorithm):
                     )
                 conf = ConfidentialFit(setup.model, posterior, setup.window, x, y, tuple(covariates), offset, draws)
         except ParameterError as error:
-            if getattr(error, "parameter", None) == "integration":
-                raise QgsProcessingException(
-                    self.tr(
-                        "{0}: {1}. Fit the model with 'Fit a log-Gaussian Cox process' (INTEGRATION: degree 3) and "
-                        "give it as {0}."
-                    ).format(self.MODEL, error)
-                ) from None
             raise parameter_error(error, names) from None
         return points, conf
 
@@ -406,10 +400,9 @@ class WalderAlgorithm(SpatialPrivacyAlgorithm):
             )
 
     def synthetic_points(self, parameters, context, feedback):
-        """The SYNTHETIC layer's points in the working CRS (see :meth:`check_synthetic`)."""
+        """The SYNTHETIC layer's points in the working CRS (after :meth:`check_synthetic`)."""
         import numpy as np
 
-        self.check_synthetic(parameters, context)
         syn = read_point_values(self, parameters, context, feedback, self.SYNTHETIC, None, self.WORK_CRS)
         return np.array(syn.x), np.array(syn.y)
 
