@@ -136,8 +136,8 @@ class DPPointsAlgorithm(SpatialPrivacyAlgorithm):
             tr(
                 "Polygons of the study region (holes allowed); every point must lie inside. It is public: it "
                 "fixes the diameter B, the cells and the lattice. Empty: the points' bounding box enlarged by 5% "
-                "of its larger side on each side (which depends on the extreme points; give a public window for a "
-                "real release)."
+                "of its larger side on each side (which depends on the extreme points, so the layer is named NOT "
+                "PRIVATE; give a public window for a real release)."
             ),
         )
         self.add(
@@ -522,6 +522,8 @@ class DPPointsAlgorithm(SpatialPrivacyAlgorithm):
         name = self.tr("DP synthetic points ({0}, ε = {1:g})").format(
             METHOD_KEYS[release["method"]], release["epsilon"]
         )
+        if release.get("window_from_data"):  # the help, the log and the report say why
+            name = self.tr("NOT PRIVATE (window from the data): {0}").format(name)
         dest = write_point_sink(
             self, parameters, context, self.OUTPUT, release["x"], release["y"], points, [("syn_id", ids)], name
         )

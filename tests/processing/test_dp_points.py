@@ -335,19 +335,34 @@ def test_graphical_model_chain(deaths, tmp_path):
 
 
 def test_default_window_warns_that_it_follows_the_extreme_points(deaths, tmp_path, enterprises_box):
-    feedback = QgsProcessingFeedback()
-    report = tmp_path / "a.html"
-    params = {"INPUT": deaths, "METHOD": 2, "OUTPUT": str(tmp_path / "a.gpkg"), "OUTPUT_REPORT": str(report)}
-    processing.run(ALG, params, feedback=feedback)
-    assert "No WINDOW given" in feedback.textLog()
-    assert "NOT covered by this guarantee" in report.read_text(encoding="utf-8")  # the report says so too
+    """Without a public WINDOW the log, the report and the name of the layer loaded into the project say that
+    the release is not covered by the guarantee; with one, none of them does."""
+    from qgis.core import QgsProcessingContext, QgsProcessingOutputLayerDefinition
+
+    project = QgsProject.instance()
+    alg = QgsApplication.processingRegistry().createAlgorithmById(ALG)
+
+    def run_loaded(layer, name, **extra):
+        context, feedback = QgsProcessingContext(), QgsProcessingFeedback()
+        context.setProject(project)
+        target, report = str(tmp_path / f"{name}.gpkg"), tmp_path / f"{name}.html"
+        params = {"INPUT": layer, "METHOD": 2, "OUTPUT_REPORT": str(report), **extra}
+        params["OUTPUT"] = QgsProcessingOutputLayerDefinition(target, project)
+        results, ok = alg.run(params, context, feedback)
+        assert ok, feedback.textLog()
+        assert list(context.layersToLoadOnCompletion()) == [target]
+        details = context.layerToLoadOnCompletionDetails(target)
+        return feedback.textLog(), report.read_text(encoding="utf-8"), details.name
+
+    log, report, name = run_loaded(deaths, "a")
+    assert "No WINDOW given" in log
+    assert "NOT covered by this guarantee" in report
+    assert name.startswith("NOT PRIVATE (window from the data): DP synthetic points"), name
     layer, _ = enterprises_box
-    feedback = QgsProcessingFeedback()
-    report = tmp_path / "b.html"
-    params = {"INPUT": layer, "WINDOW": rectangle_layer(*BOX), "METHOD": 2, "OUTPUT": str(tmp_path / "b.gpkg")}
-    processing.run(ALG, {**params, "OUTPUT_REPORT": str(report)}, feedback=feedback)
-    assert "No WINDOW given" not in feedback.textLog()
-    assert "NOT covered by this guarantee" not in report.read_text(encoding="utf-8")
+    log, report, name = run_loaded(layer, "b", WINDOW=rectangle_layer(*BOX))
+    assert "No WINDOW given" not in log
+    assert "NOT covered by this guarantee" not in report
+    assert name.startswith("DP synthetic points"), name
 
 
 def test_outputs_on_one_file_are_refused_before_any_work(deaths, tmp_path):
