@@ -210,14 +210,22 @@ def synthetic_counts(out: Path, render) -> bool:
 
 def synthetic_points(out: Path, render) -> bool:
     """spatialprivacy:dppoints on John Snow's cholera deaths (578 points), epsilon = 1, alpha = 0.1 map units
-    (about 10 m): the Laplace and LGCP synthesizers of Kim & Lim."""
-    from qgis.core import QgsProject, QgsVectorLayer
+    (about 10 m): the Laplace and LGCP synthesizers of Kim & Lim. The window is public: the extent of the
+    streets map, not the deaths' own bounding box (which would follow the extreme confidential points)."""
+    from qgis.core import QgsFeature, QgsGeometry, QgsProject, QgsVectorLayer
 
     snow = data("snow_cholera.gpkg")
+    streets = QgsVectorLayer(f"{snow}|layername=streets", "streets", "ogr")
+    window = QgsVectorLayer("Polygon", "Snow map extent", "memory")
+    window.setCrs(streets.crs())  # none, like the deaths (a memory layer made without a CRS is given EPSG:4326)
+    frame = QgsFeature()
+    frame.setGeometry(QgsGeometry.fromRect(streets.extent()))
+    window.dataProvider().addFeatures([frame])
     layers = []
     for method, index in (("laplace", 2), ("lgcp", 1)):
         params = {
             "INPUT": f"{snow}|layername=deaths",
+            "WINDOW": window,
             "METHOD": index,
             "EPSILON": 1.0,
             "ALPHA": 0.1,
