@@ -47,6 +47,9 @@ between its children by the inverse CDF of ``p_left(s) p_right(t - s)``. An expo
 ``theta^z_i`` (which leaves the conditional distribution unchanged, since ``prod theta^z_i = theta^T``)
 centres the node distributions on ``T``. Node tails below ``1e-300`` of a node's largest probability are
 dropped: they are not representable in double precision relative to the probabilities that are kept.
+"Exactly" means up to double rounding: where the cut falls depends on the counts, and the inverse CDF uses
+53-bit uniforms, a delta of the order of 1e-16 that the stated guarantee does not count (see
+:mod:`.mechanisms`).
 """
 
 from __future__ import annotations
@@ -146,7 +149,8 @@ def check_privacy(epsilon: float, alpha: float | None, c: float) -> None:
 
 
 def default_alpha(groups: int) -> float:
-    """The paper's rule of thumb ``alpha = 1/I`` (Section 4; it uses 1/47,034), kept below 1/2."""
+    """The paper's rule of thumb ``alpha = 1/I`` (Section 4; it uses 1/47,034); 1/3 for two groups, since alpha
+    must stay below 1/2."""
     return 1.0 / max(int(groups), 3)
 
 
@@ -296,8 +300,8 @@ def calibrate(
     * ``"paper"``: eq. (7) (untruncated) or eq. (14) (truncated), solved jointly as described in the module
       docstring. The paper derives these from the two-group reduction "group i versus the rest", which is
       not exact for three or more groups; our exact enumeration (:func:`privacy_loss_by_enumeration`)
-      finds privacy losses above epsilon on small problems: up to 1.57 epsilon with three or four groups,
-      and up to 1.18 epsilon for eq. (7) even with two very unequal groups. This rule is kept for
+      finds privacy losses above epsilon on small problems: close to 2 epsilon (1.93) with three or four
+      groups, and up to about 1.3 epsilon for eq. (7) even with two unequal groups. This rule is kept for
       comparison with the paper only.
 
     Args:

@@ -8,9 +8,16 @@ Floating-point noise. Mironov (2012, "On significance of the least significant b
 privacy") showed that a value published as ``true + Laplace noise`` in doubles leaks through its low bits:
 many doubles one data set can publish cannot come from its neighbour, so the privacy loss is unbounded.
 Published values therefore go through :func:`grid_laplace`, the Laplace mechanism on a public grid (the
-true value rounded to the grid, plus integer two-sided geometric noise): every grid point can be published
-whatever the data, and the pmf ratio is bounded by ``e^epsilon`` exactly. :func:`laplace` is kept for noise
-that is not published as such (Kim & Lim's noisy cell intensities only drive a Poisson draw of points).
+true value rounded to the grid, plus integer two-sided geometric noise): every grid point within the range
+numpy's draw can reach can be published whatever the data, and the pmf ratio is bounded by ``e^epsilon``
+exactly. :func:`laplace` is kept for noise that is not published as such (Kim & Lim's noisy cell intensities
+only drive a Poisson draw of points).
+
+What remains of floating point, here and in :func:`uniforms`, is a delta of the order of double rounding,
+not counted in the stated guarantees: numpy draws geometric noise from a double-precision exponential, whose
+largest value (about 37 to 45 noise scales, a probability near 1e-16) bounds the range, and that range moves
+with the true value; the count synthesizer's inverse-CDF draw matches its distribution up to rounding of
+about 1e-16 in each probability, and it drops tails below 1e-300 of a node's largest probability.
 """
 
 from __future__ import annotations
@@ -77,8 +84,9 @@ def grid_laplace(
     grid point ``y`` the ratio of its probabilities under the two values is at most ``e^epsilon`` (the
     discrete Laplace mechanism of Ghosh, Roughgarden & Sundararajan 2012, sensitivity ``steps + 1``). Unlike
     ``value + continuous Laplace`` in doubles (Mironov 2012), the set of possible outputs is the same for every
-    input. ``Z`` is the difference of two geometric draws; numpy draws them by inversion of doubles, which is
-    exact up to relative errors of about 1e-16 in each probability.
+    input, up to the ends of the range numpy's draw reaches (see the module docstring). ``Z`` is the
+    difference of two geometric draws; numpy draws them from doubles, which is exact up to relative errors of
+    about 1e-16 in each probability.
 
     Args:
         rng: the generator; the only source of randomness.
@@ -134,7 +142,8 @@ def uniforms(rng: np.random.Generator, size: int | tuple[int, ...]) -> np.ndarra
     """Independent ``U(0, 1)`` draws: the randomness of the posterior-predictive count synthesizer
     (:mod:`.counts`), whose exact sampler turns one uniform per split of its tree into a draw of the
     synthetic counts by the inverse-CDF method. The privacy of that mechanism comes from its output
-    distribution (Quick 2021, eqs. 4 and 10), which the sampler reproduces exactly. Also the
+    distribution (Quick 2021, eqs. 4 and 10), which the sampler reproduces up to double rounding (see the
+    module docstring). Also the
     Metropolis-Hastings acceptance draws and step jitter of the posterior samplers (:mod:`.mcmc`) and the
     within-cell jitter of the hyperparameters drawn from a grid posterior (:mod:`.lgcp`), whose released
     posterior draws are the output of posterior-sampling mechanisms (Kim & Lim Theorem 3.8).

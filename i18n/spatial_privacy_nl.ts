@@ -265,376 +265,376 @@
     </message>
     <message>
       <location filename="../processing/dp_counts.py" line="88" />
-      <source>&lt;p&gt;Replaces the event count of every group (an area, or one row per area and stratum such as age or sex) by synthetic counts drawn from a Poisson-gamma posterior predictive distribution, following Quick (2021), &lt;i&gt;Improving the utility of Poisson-distributed, differentially private synthetic data via prior predictive truncation&lt;/i&gt;. Each group's prior rate comes from public information (e.g. national rates); the gamma priors are made just informative enough for the release to be ε-differentially private. With truncation, each synthetic count is kept within a plausible range computed from the prior alone (eq. 9), which makes the priors far less informative, so the synthetic counts keep more of the real geographic differences.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Guarantee.&lt;/b&gt; ε-differential privacy for each synthetic data set: two data sets are neighbours when one event (one person) is moved from one group to another, the total staying the same. For any such pair, the probability of any set of synthetic counts changes by at most a factor e&lt;sup&gt;ε&lt;/sup&gt; (δ = 0). The priors are calibrated with a bound proven for any number of groups (the loss from the group that loses the event plus the group that gains it, each at most ε/2); the paper's own rule (eqs. 7 and 14) comes from a two-group argument and can exceed ε with more groups, so it is not used. Populations, prior rates, the bounds and the priors are public and are written to the output, so they must be fixed without looking at the confidential counts (for example rates from an earlier census or a national rate); a prior or population field that is the count field itself is refused.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Several sets cost more.&lt;/b&gt; The L synthetic data sets are independent draws, so the output, which holds all L of them and their mean, is (L·ε)-differentially private (sequential composition). The result TOTAL_EPSILON, the layer name and the report give L·ε. (The paper draws L = 1,000 sets to average its utility measures; publishing them all would cost 1,000·ε.)&lt;/p&gt;&lt;p&gt;&lt;b&gt;Not protected:&lt;/b&gt; the total of all counts is published exactly (the mechanism keeps it invariant).&lt;/p&gt;&lt;p&gt;The quality of the synthetic counts depends on the quality of the prior rates: a group whose true count lies far outside its prior range is pulled into it.&lt;/p&gt;</source>
-      <translation>&lt;p&gt;Vervangt het aantal gebeurtenissen van elke groep (een gebied, of één rij per gebied en stratum, zoals leeftijd of geslacht) door synthetische aantallen die worden getrokken uit een a-posteriori-predictieve Poisson-gammaverdeling, volgens Quick (2021), &lt;i&gt;Improving the utility of Poisson-distributed, differentially private synthetic data via prior predictive truncation&lt;/i&gt;. Het a-prioricijfer van elke groep komt uit openbare informatie (bijv. landelijke cijfers); de a-priori-gammaverdelingen worden net informatief genoeg gemaakt om de publicatie ε-differentiële privacy te laten bieden. Met afkapping blijft elk synthetisch aantal binnen een plausibel interval dat alleen uit de a-prioriverdeling wordt berekend (vgl. 9); daardoor kunnen de a-prioriverdelingen veel minder informatief zijn, zodat de synthetische aantallen meer van de werkelijke geografische verschillen behouden.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Garantie.&lt;/b&gt; ε-differentiële privacy voor elke synthetische dataset: twee datasets zijn naburig als één gebeurtenis (één persoon) van de ene groep naar een andere wordt verplaatst, terwijl het totaal gelijk blijft. Voor elk zulk paar verandert de kans op elke verzameling synthetische aantallen met ten hoogste een factor e&lt;sup&gt;ε&lt;/sup&gt; (δ = 0). De a-prioriverdelingen zijn gekalibreerd met een grens die voor elk aantal groepen is bewezen (het verlies van de groep die de gebeurtenis kwijtraakt plus dat van de groep die haar erbij krijgt, elk ten hoogste ε/2); de eigen regel van het artikel (vgl. 7 en 14) berust op een redenering met twee groepen en kan bij meer groepen ε overschrijden, en wordt daarom niet gebruikt. Populaties, a-prioricijfers, de grenzen en de a-prioriverdelingen zijn openbaar en worden naar de uitvoer geschreven; ze moeten dus worden vastgelegd zonder naar de vertrouwelijke aantallen te kijken (bijvoorbeeld cijfers uit een eerdere volkstelling of een landelijk cijfer). Een a-priori- of populatieveld dat zelf het aantallenveld is, wordt geweigerd.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Meer datasets kosten meer.&lt;/b&gt; De L synthetische datasets zijn onafhankelijke trekkingen, dus de uitvoer, die alle L datasets en hun gemiddelde bevat, is (L·ε)-differentieel privaat (sequentiële compositie). Het resultaat TOTAL_EPSILON, de laagnaam en het rapport geven L·ε. (Het artikel trekt L = 1.000 datasets om zijn bruikbaarheidsmaten erover te middelen; ze allemaal publiceren zou 1.000·ε kosten.)&lt;/p&gt;&lt;p&gt;&lt;b&gt;Niet beschermd:&lt;/b&gt; het totaal van alle aantallen wordt exact gepubliceerd (het mechanisme houdt het invariant).&lt;/p&gt;&lt;p&gt;De kwaliteit van de synthetische aantallen hangt af van de kwaliteit van de a-prioricijfers: een groep waarvan het ware aantal ver buiten het a-priori-interval ligt, wordt in dat interval gedrukt.&lt;/p&gt;</translation>
+      <source>&lt;p&gt;Replaces the event count of every group (an area, or one row per area and stratum such as age or sex) by synthetic counts drawn from a Poisson-gamma posterior predictive distribution, following Quick (2021), &lt;i&gt;Improving the utility of Poisson-distributed, differentially private synthetic data via prior predictive truncation&lt;/i&gt;. Each group's prior rate comes from public information (e.g. national rates); the gamma priors are made just informative enough for the release to be ε-differentially private. With truncation, each synthetic count is kept within a plausible range computed from the prior alone (eq. 9), which makes the priors far less informative, so the synthetic counts keep more of the real geographic differences.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Guarantee.&lt;/b&gt; ε-differential privacy for each synthetic data set: two data sets are neighbours when one event (one person) is moved from one group to another, the total staying the same. For any such pair, the probability of any set of synthetic counts changes by at most a factor e&lt;sup&gt;ε&lt;/sup&gt; (δ = 0 for the distribution sampled; the double-precision draw reproduces it up to rounding, about 1e-16 in each probability, as with any floating-point mechanism). The priors are calibrated with a bound proven for any number of groups (the loss from the group that loses the event plus the group that gains it, each at most ε/2); the paper's own rule (eqs. 7 and 14) comes from a two-group argument and can exceed ε with more groups, so it is not used. Populations, prior rates, the bounds and the priors are public and are written to the output, so they must be fixed without looking at the confidential counts (for example rates from an earlier census or a national rate); a prior or population field that is the count field itself is refused.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Several sets cost more.&lt;/b&gt; The L synthetic data sets are independent draws, so the output, which holds all L of them and their mean, is (L·ε)-differentially private (sequential composition). The result TOTAL_EPSILON, the layer name and the report give L·ε. (The paper draws L = 1,000 sets to average its utility measures; publishing them all would cost 1,000·ε.)&lt;/p&gt;&lt;p&gt;&lt;b&gt;Not protected:&lt;/b&gt; the total of all counts is published exactly (the mechanism keeps it invariant).&lt;/p&gt;&lt;p&gt;The quality of the synthetic counts depends on the quality of the prior rates: a group whose true count lies far outside its prior range is pulled into it.&lt;/p&gt;</source>
+      <translation>&lt;p&gt;Vervangt het aantal gebeurtenissen van elke groep (een gebied, of één rij per gebied en stratum, zoals leeftijd of geslacht) door synthetische aantallen die worden getrokken uit een a-posteriori-predictieve Poisson-gammaverdeling, volgens Quick (2021), &lt;i&gt;Improving the utility of Poisson-distributed, differentially private synthetic data via prior predictive truncation&lt;/i&gt;. Het a-prioricijfer van elke groep komt uit openbare informatie (bijv. landelijke cijfers); de a-priori-gammaverdelingen worden net informatief genoeg gemaakt om de publicatie ε-differentiële privacy te laten bieden. Met afkapping blijft elk synthetisch aantal binnen een plausibel interval dat alleen uit de a-prioriverdeling wordt berekend (vgl. 9); daardoor kunnen de a-prioriverdelingen veel minder informatief zijn, zodat de synthetische aantallen meer van de werkelijke geografische verschillen behouden.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Garantie.&lt;/b&gt; ε-differentiële privacy voor elke synthetische dataset: twee datasets zijn naburig als één gebeurtenis (één persoon) van de ene groep naar een andere wordt verplaatst, terwijl het totaal gelijk blijft. Voor elk zulk paar verandert de kans op elke verzameling synthetische aantallen met ten hoogste een factor e&lt;sup&gt;ε&lt;/sup&gt; (δ = 0 voor de verdeling waaruit getrokken wordt; de trekking in dubbele precisie geeft die weer op afronding na, ongeveer 1e-16 in elke kans, zoals bij elk mechanisme met drijvende-kommagetallen). De a-prioriverdelingen zijn gekalibreerd met een grens die voor elk aantal groepen is bewezen (het verlies van de groep die de gebeurtenis kwijtraakt plus dat van de groep die haar erbij krijgt, elk ten hoogste ε/2); de eigen regel van het artikel (vgl. 7 en 14) berust op een redenering met twee groepen en kan bij meer groepen ε overschrijden, en wordt daarom niet gebruikt. Populaties, a-prioricijfers, de grenzen en de a-prioriverdelingen zijn openbaar en worden naar de uitvoer geschreven; ze moeten dus worden vastgelegd zonder naar de vertrouwelijke aantallen te kijken (bijvoorbeeld cijfers uit een eerdere volkstelling of een landelijk cijfer). Een a-priori- of populatieveld dat zelf het aantallenveld is, wordt geweigerd.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Meer datasets kosten meer.&lt;/b&gt; De L synthetische datasets zijn onafhankelijke trekkingen, dus de uitvoer, die alle L datasets en hun gemiddelde bevat, is (L·ε)-differentieel privaat (sequentiële compositie). Het resultaat TOTAL_EPSILON, de laagnaam en het rapport geven L·ε. (Het artikel trekt L = 1.000 datasets om zijn bruikbaarheidsmaten erover te middelen; ze allemaal publiceren zou 1.000·ε kosten.)&lt;/p&gt;&lt;p&gt;&lt;b&gt;Niet beschermd:&lt;/b&gt; het totaal van alle aantallen wordt exact gepubliceerd (het mechanisme houdt het invariant).&lt;/p&gt;&lt;p&gt;De kwaliteit van de synthetische aantallen hangt af van de kwaliteit van de a-prioricijfers: een groep waarvan het ware aantal ver buiten het a-priori-interval ligt, wordt in dat interval gedrukt.&lt;/p&gt;</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="123" />
+      <location filename="../processing/dp_counts.py" line="125" />
       <source>Areas (polygon layer or table)</source>
       <translation>Gebieden (polygoonlaag of tabel)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="124" />
+      <location filename="../processing/dp_counts.py" line="126" />
       <source>One feature per group: an area, or an area and stratum (e.g. a table with one row per county, age group and sex). Geometry is optional and copied to the output.</source>
       <translation>Eén object per groep: een gebied, of een gebied en stratum (bijv. een tabel met één rij per gemeente, leeftijdsgroep en geslacht). Geometrie is optioneel en wordt naar de uitvoer gekopieerd.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="131" />
+      <location filename="../processing/dp_counts.py" line="133" />
       <source>Count field (confidential)</source>
       <translation>Veld met aantallen (vertrouwelijk)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="133" />
+      <location filename="../processing/dp_counts.py" line="135" />
       <source>The confidential number of events per group: whole numbers &gt;= 0. It is not copied to the output.</source>
       <translation>Het vertrouwelijke aantal gebeurtenissen per groep: gehele getallen &gt;= 0. Dit veld wordt niet naar de uitvoer gekopieerd.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="136" />
+      <location filename="../processing/dp_counts.py" line="138" />
       <source>Population field</source>
       <translation>Populatieveld</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="137" />
+      <location filename="../processing/dp_counts.py" line="139" />
       <source>The public population at risk of each group (&gt; 0), e.g. census or bridged-race estimates.</source>
       <translation>De openbare risicopopulatie van elke groep (&gt; 0), bijv. uit een volkstelling of bridged-race-schattingen.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="141" />
+      <location filename="../processing/dp_counts.py" line="143" />
       <source>Prior rate field</source>
       <translation>Veld met a-prioricijfer</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="143" />
+      <location filename="../processing/dp_counts.py" line="145" />
       <source>A public prior event rate per group (&gt; 0), e.g. the national rate of the group's stratum, per 'Rate per' people. Give this or the expected count field.</source>
       <translation>Een openbaar a-prioricijfer voor gebeurtenissen per groep (&gt; 0), bijv. het landelijke cijfer voor het stratum van de groep, per 'Cijfer per' personen. Geef dit veld of het veld met het verwachte aantal op.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="150" />
+      <location filename="../processing/dp_counts.py" line="152" />
       <source>Prior expected count field</source>
       <translation>Veld met a priori verwacht aantal</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="152" />
+      <location filename="../processing/dp_counts.py" line="154" />
       <source>A public prior expected number of events per group (&gt; 0). Give this or the prior rate field.</source>
       <translation>Een openbaar a priori verwacht aantal gebeurtenissen per groep (&gt; 0). Geef dit veld of het veld met het a-prioricijfer op.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="157" />
+      <location filename="../processing/dp_counts.py" line="159" />
       <source>Fields to copy to the output</source>
       <translation>Velden die naar de uitvoer worden gekopieerd</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="164" />
+      <location filename="../processing/dp_counts.py" line="166" />
       <source>Input fields copied to the publishable output, e.g. an area code and name. The output is published as it is, so leave out everything derived from the confidential counts (rates, percentages, counts by subgroup); the count field itself is refused. Empty: none; every output row has group_fid, the input feature's id, to join on. The long table (more than {0} sets) has only group_fid.</source>
       <translation>Invoervelden die naar de publiceerbare uitvoer worden gekopieerd, bijv. een gebiedscode en -naam. De uitvoer wordt gepubliceerd zoals hij is, dus laat alles weg wat uit de vertrouwelijke aantallen is afgeleid (cijfers, percentages, aantallen per subgroep); het aantallenveld zelf wordt geweigerd. Leeg: geen; elke uitvoerrij heeft group_fid, de id van het invoerobject, om op te koppelen. De lange tabel (meer dan {0} datasets) heeft alleen group_fid.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="173" />
+      <location filename="../processing/dp_counts.py" line="175" />
       <source>Rate per (people)</source>
       <translation>Cijfer per (personen)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="174" />
+      <location filename="../processing/dp_counts.py" line="176" />
       <source>The population the prior rates refer to: 1 for a rate per person, 100000 for a rate per 100,000.</source>
       <translation>De populatie waarop de a-prioricijfers betrekking hebben: 1 voor een cijfer per persoon, 100000 voor een cijfer per 100.000.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="178" />
+      <location filename="../processing/dp_counts.py" line="180" />
       <source>Rescale prior to the total</source>
       <translation>A priori verwachte aantallen herschalen naar het totaal</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="179" />
+      <location filename="../processing/dp_counts.py" line="181" />
       <source>Scale the prior expected counts so they add up to the published total, as the paper does with national rates. This uses only the total, which is public.</source>
       <translation>Schaal de a priori verwachte aantallen zo dat ze optellen tot het gepubliceerde totaal, zoals het artikel doet met landelijke cijfers. Hiervoor wordt alleen het totaal gebruikt, en dat is openbaar.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="186" />
+      <location filename="../processing/dp_counts.py" line="188" />
       <source>Epsilon (ε)</source>
       <translation>Epsilon (ε)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="187" />
+      <location filename="../processing/dp_counts.py" line="189" />
       <source>The privacy budget ε &gt; 0 of one synthetic data set; the output with L sets costs L·ε in all. Smaller is more private and less accurate.</source>
       <translation>Het privacybudget ε &gt; 0 van één synthetische dataset; de uitvoer met L datasets kost in totaal L·ε. Een kleinere waarde beschermt beter, maar is minder nauwkeurig.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="193" />
+      <location filename="../processing/dp_counts.py" line="195" />
       <source>Prior predictive truncation</source>
       <translation>A-priori-predictieve afkapping</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="194" />
+      <location filename="../processing/dp_counts.py" line="196" />
       <source>Restrict each synthetic count to the range [L, U] of eq. (9), computed from the prior only (Quick 2021). Strongly recommended: without it the priors must be so informative that the synthetic counts mostly repeat the prior.</source>
       <translation>Beperk elk synthetisch aantal tot het interval [L, U] uit vgl. (9), dat alleen uit de a-prioriverdeling wordt berekend (Quick 2021). Sterk aanbevolen: zonder afkapping moeten de a-prioriverdelingen zo informatief zijn dat de synthetische aantallen grotendeels de a-prioriverdeling herhalen.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="203" />
+      <location filename="../processing/dp_counts.py" line="205" />
       <source>Alpha (tail probability of the bounds)</source>
       <translation>Alfa (staartkans van de grenzen)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="210" />
-      <source>α in (0, 1/2): L and U are the α/2 and 1 − α/2 quantiles of Poisson prior predictive distributions (eq. 9). Smaller α gives wider ranges and more informative priors. Empty: 1/I for I groups (the paper's rule of thumb).</source>
-      <translation>α in (0, 1/2): L en U zijn de α/2- en 1 − α/2-kwantielen van a-priori-predictieve Poisson-verdelingen (vgl. 9). Een kleinere α geeft bredere intervallen en informatievere a-prioriverdelingen. Leeg: 1/I bij I groepen (de vuistregel uit het artikel).</translation>
+      <location filename="../processing/dp_counts.py" line="212" />
+      <source>α in (0, 1/2): L and U are the α/2 and 1 − α/2 quantiles of Poisson prior predictive distributions (eq. 9). Smaller α gives wider ranges and more informative priors. Empty: 1/I for I ≥ 3 groups (the paper's rule of thumb), 1/3 for two (α must stay below 1/2).</source>
+      <translation>α in (0, 1/2): L en U zijn de α/2- en 1 − α/2-kwantielen van a-priori-predictieve Poisson-verdelingen (vgl. 9). Een kleinere α geeft bredere intervallen en informatievere a-prioriverdelingen. Leeg: 1/I bij I ≥ 3 groepen (de vuistregel uit het artikel), 1/3 bij twee (α moet onder 1/2 blijven).</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="217" />
+      <location filename="../processing/dp_counts.py" line="219" />
       <source>c (widening of the bounds)</source>
       <translation>c (verbreding van de grenzen)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="218" />
+      <location filename="../processing/dp_counts.py" line="220" />
       <source>c &gt;= 1 widens the range: L uses the expected count divided by c, U the expected count times c. Use c &gt; 1 when the prior rates may miss large real differences (e.g. urban versus rural).</source>
       <translation>c &gt;= 1 verbreedt het interval: L gebruikt het verwachte aantal gedeeld door c, U het verwachte aantal maal c. Gebruik c &gt; 1 als de a-prioricijfers grote werkelijke verschillen kunnen missen (bijv. stad versus platteland).</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="225" />
+      <location filename="../processing/dp_counts.py" line="227" />
       <source>Synthetic data sets</source>
       <translation>Synthetische datasets</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="227" />
+      <location filename="../processing/dp_counts.py" line="229" />
       <source>How many independent synthetic data sets L to draw; publishing them costs L·ε. Up to {0} are written as fields syn_1 … syn_L of the input features; more are written as a long table (group, set, count) without geometry. Sets × groups may be at most {1}.</source>
       <translation>Hoeveel onafhankelijke synthetische datasets L er worden getrokken; ze publiceren kost L·ε. Tot {0} worden ze weggeschreven als velden syn_1 … syn_L van de invoerobjecten; bij meer worden ze weggeschreven als lange tabel (groep, dataset, aantal) zonder geometrie. Datasets × groepen mag ten hoogste {1} zijn.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="236" />
+      <location filename="../processing/dp_counts.py" line="238" />
       <source>Publishable: the input features' geometry, group_fid and the fields in 'Fields to copy' (never the count field), with the synthetic counts, their mean and mean rate (per 'Rate per' people), and the public prior of every group: expected count, gamma shape a and rate b, and bounds L and U.</source>
       <translation>Publiceerbaar: de geometrie van de invoerobjecten, group_fid en de velden uit 'Velden die naar de uitvoer worden gekopieerd' (nooit het aantallenveld), met de synthetische aantallen, hun gemiddelde en het gemiddelde cijfer (per 'Cijfer per' personen), en de openbare a-prioriverdeling van elke groep: verwacht aantal, vormparameter a en inverse schaalparameter b, en grenzen L en U.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="245" />
+      <location filename="../processing/dp_counts.py" line="247" />
       <source>Report (CONFIDENTIAL)</source>
       <translation>Rapport (VERTROUWELIJK)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="246" />
+      <location filename="../processing/dp_counts.py" line="248" />
       <source>HTML files (*.html)</source>
       <translation>HTML-bestanden (*.html)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="250" />
+      <location filename="../processing/dp_counts.py" line="252" />
       <source>CONFIDENTIAL HTML report for the data steward: settings, the guarantee, prior informativeness, how many true counts fell outside their bounds, and true versus synthetic rates. Do not publish.</source>
       <translation>VERTROUWELIJK HTML-rapport voor de databeheerder: instellingen, de garantie, het informatiegehalte van de a-prioriverdelingen, hoeveel ware aantallen buiten hun grenzen vielen, en ware versus synthetische cijfers. Niet publiceren.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="255" />
+      <location filename="../processing/dp_counts.py" line="257" />
       <source>Epsilon of one synthetic data set</source>
       <translation>Epsilon van één synthetische dataset</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="256" />
+      <location filename="../processing/dp_counts.py" line="258" />
       <source>Epsilon of the whole output (L·ε)</source>
       <translation>Epsilon van de hele uitvoer (L·ε)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="257" />
+      <location filename="../processing/dp_counts.py" line="259" />
       <source>Number of groups</source>
       <translation>Aantal groepen</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="258" />
+      <location filename="../processing/dp_counts.py" line="260" />
       <source>Median prior shape a</source>
       <translation>Mediaan van de a-priori-vormparameter a</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="259" />
+      <location filename="../processing/dp_counts.py" line="261" />
       <source>Largest prior shape a</source>
       <translation>Grootste a-priori-vormparameter a</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="283" />
+      <location filename="../processing/dp_counts.py" line="285" />
       <source>{0} / {1}: give exactly one of the prior rate field and the expected count field.</source>
       <translation>{0} / {1}: geef precies één van beide op: het veld met het a-prioricijfer of het veld met het verwachte aantal.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="289" />
+      <location filename="../processing/dp_counts.py" line="291" />
       <source>{0}: '{1}' is the count field; the confidential counts are never copied to the output.</source>
       <translation>{0}: '{1}' is het aantallenveld; de vertrouwelijke aantallen worden nooit naar de uitvoer gekopieerd.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="295" />
+      <location filename="../processing/dp_counts.py" line="297" />
       <source>{0}: '{1}' is the count field. The prior and the populations are published, so they must not come from the confidential counts; use public rates or populations.</source>
       <translation>{0}: '{1}' is het aantallenveld. De a-prioriverdeling en de populaties worden gepubliceerd en mogen dus niet uit de vertrouwelijke aantallen komen; gebruik openbare cijfers of populaties.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="303" />
+      <location filename="../processing/dp_counts.py" line="305" />
       <source>{0}: alpha must lie strictly between 0 and 1/2, got {1}.</source>
       <translation>{0}: alfa moet strikt tussen 0 en 1/2 liggen; opgegeven: {1}.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="331" />
+      <location filename="../processing/dp_counts.py" line="333" />
       <source>{0}: feature {1} has no value in '{2}'.</source>
       <translation>{0}: object {1} heeft geen waarde in '{2}'.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="335" />
+      <location filename="../processing/dp_counts.py" line="337" />
       <source>{0}: need at least two groups (features).</source>
       <translation>{0}: er zijn ten minste twee groepen (objecten) nodig.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="359" />
+      <location filename="../processing/dp_counts.py" line="361" />
       <source>{0}: {1} sets of {2} groups are {3} synthetic counts; at most {4} can be made in one run.</source>
       <translation>{0}: {1} datasets van {2} groepen zijn {3} synthetische aantallen; in één run kunnen er ten hoogste {4} worden gemaakt.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="377" />
+      <location filename="../processing/dp_counts.py" line="379" />
       <source>{0} groups, total {1}: median prior shape a = {2:.4g}, largest {3:.4g}.</source>
       <translation>{0} groepen, totaal {1}: mediaan van de a-priori-vormparameter a = {2:.4g}, grootste {3:.4g}.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="392" />
+      <location filename="../processing/dp_counts.py" line="394" />
       <source>CONFIDENTIAL: DP synthetic counts, steward's report</source>
       <translation>VERTROUWELIJK: synthetische DP-aantallen, rapport voor de databeheerder</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="429" />
+      <location filename="../processing/dp_counts.py" line="431" />
       <source>{0}: not copied, because more than {1} sets are written as a long table (join on group_fid).</source>
       <translation>{0}: niet gekopieerd, omdat meer dan {1} datasets als lange tabel worden weggeschreven (koppel op group_fid).</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="456" />
+      <location filename="../processing/dp_counts.py" line="458" />
       <source>{0}: the layer already has a field named '{1}'; rename it first.</source>
       <translation>{0}: de laag heeft al een veld met de naam '{1}'; wijzig eerst de naam daarvan.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="516" />
+      <location filename="../processing/dp_counts.py" line="518" />
       <source>DP synthetic counts (ε = {0:g}: {1} set(s) of ε = {2:g})</source>
       <translation>Synthetische DP-aantallen (ε = {0:g}: {1} dataset(s) van ε = {2:g})</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="528" />
+      <location filename="../processing/dp_counts.py" line="530" />
       <source>Epsilon (ε) of one synthetic data set</source>
       <translation>Epsilon (ε) van één synthetische dataset</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="529" />
+      <location filename="../processing/dp_counts.py" line="531" />
       <source>Epsilon of the output (L·ε)</source>
       <translation>Epsilon van de uitvoer (L·ε)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="530" />
+      <location filename="../processing/dp_counts.py" line="532" />
       <source>δ</source>
       <translation>δ</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="531" />
+      <location filename="../processing/dp_counts.py" line="533" />
       <source>Mechanism</source>
       <translation>Mechanisme</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="531" />
+      <location filename="../processing/dp_counts.py" line="533" />
       <source>truncated (Quick 2021)</source>
       <translation>met afkapping (Quick 2021)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="531" />
+      <location filename="../processing/dp_counts.py" line="533" />
       <source>untruncated (Quick 2019)</source>
       <translation>zonder afkapping (Quick 2019)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="532" />
+      <location filename="../processing/dp_counts.py" line="534" />
       <source>Alpha</source>
       <translation>Alfa</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="533" />
+      <location filename="../processing/dp_counts.py" line="535" />
       <source>c</source>
       <translation>c</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="534" />
+      <location filename="../processing/dp_counts.py" line="536" />
       <source>Groups</source>
       <translation>Groepen</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="535" />
+      <location filename="../processing/dp_counts.py" line="537" />
       <source>Public total</source>
       <translation>Openbaar totaal</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="537" />
+      <location filename="../processing/dp_counts.py" line="539" />
       <source>Certified ε of the priors (two largest loss terms)</source>
       <translation>Gecertificeerde ε van de a-prioriverdelingen (twee grootste verliestermen)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="538" />
+      <location filename="../processing/dp_counts.py" line="540" />
       <source>Seed</source>
       <translation>Seed</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="538" />
+      <location filename="../processing/dp_counts.py" line="540" />
       <source>none (operating-system entropy)</source>
       <translation>geen (entropie van het besturingssysteem)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="539" />
+      <location filename="../processing/dp_counts.py" line="541" />
       <source>Fields</source>
       <translation>Velden</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="542" />
+      <location filename="../processing/dp_counts.py" line="544" />
       <source>Median a</source>
       <translation>Mediaan van a</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="543" />
+      <location filename="../processing/dp_counts.py" line="545" />
       <source>Largest a</source>
       <translation>Grootste a</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="544" />
+      <location filename="../processing/dp_counts.py" line="546" />
       <source>Smallest a</source>
       <translation>Kleinste a</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="545" />
+      <location filename="../processing/dp_counts.py" line="547" />
       <source>Median weight of the prior, a / (a + E)</source>
       <translation>Mediaan van het gewicht van de a-prioriverdeling, a / (a + E)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="548" />
+      <location filename="../processing/dp_counts.py" line="550" />
       <source>True counts outside their bounds [L, U]</source>
       <translation>Ware aantallen buiten hun grenzen [L, U]</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="549" />
+      <location filename="../processing/dp_counts.py" line="551" />
       <source>Correlation of true and mean synthetic rates</source>
       <translation>Correlatie tussen ware en gemiddelde synthetische cijfers</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="550" />
+      <location filename="../processing/dp_counts.py" line="552" />
       <source>Mean absolute difference of counts (mean synthetic − true)</source>
       <translation>Gemiddeld absoluut verschil van de aantallen (gemiddeld synthetisch − waar)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="554" />
+      <location filename="../processing/dp_counts.py" line="556" />
       <source>Guarantee</source>
       <translation>Garantie</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="555" />
-      <source>ε-differential privacy (δ = 0) for each synthetic data set: moving one event from one group to another (the total unchanged) changes the probability of any output by at most a factor e^ε. The L sets together (and their mean) are (L·ε)-differentially private. The total is published exactly. Priors calibrated with the pairwise bound (each of the two groups involved contributes at most ε/2); they and the populations must not be derived from the confidential counts.</source>
-      <translation>ε-differentiële privacy (δ = 0) voor elke synthetische dataset: het verplaatsen van één gebeurtenis van de ene groep naar een andere (bij een ongewijzigd totaal) verandert de kans op elke mogelijke uitvoer met ten hoogste een factor e^ε. De L datasets samen (en hun gemiddelde) zijn (L·ε)-differentieel privaat. Het totaal wordt exact gepubliceerd. De a-prioriverdelingen zijn gekalibreerd met de paarsgewijze grens (elk van de twee betrokken groepen draagt ten hoogste ε/2 bij); zij en de populaties mogen niet uit de vertrouwelijke aantallen worden afgeleid.</translation>
+      <location filename="../processing/dp_counts.py" line="557" />
+      <source>ε-differential privacy (δ = 0, up to floating-point rounding) for each synthetic data set: moving one event from one group to another (the total unchanged) changes the probability of any output by at most a factor e^ε. The L sets together (and their mean) are (L·ε)-differentially private. The total is published exactly. Priors calibrated with the pairwise bound (each of the two groups involved contributes at most ε/2); they and the populations must not be derived from the confidential counts.</source>
+      <translation>ε-differentiële privacy (δ = 0, op afronding van drijvende-kommagetallen na) voor elke synthetische dataset: het verplaatsen van één gebeurtenis van de ene groep naar een andere (bij een ongewijzigd totaal) verandert de kans op elke mogelijke uitvoer met ten hoogste een factor e^ε. De L datasets samen (en hun gemiddelde) zijn (L·ε)-differentieel privaat. Het totaal wordt exact gepubliceerd. De a-prioriverdelingen zijn gekalibreerd met de paarsgewijze grens (elk van de twee betrokken groepen draagt ten hoogste ε/2 bij); zij en de populaties mogen niet uit de vertrouwelijke aantallen worden afgeleid.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="563" />
+      <location filename="../processing/dp_counts.py" line="566" />
       <source>Settings</source>
       <translation>Instellingen</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="564" />
+      <location filename="../processing/dp_counts.py" line="567" />
       <source>Prior informativeness</source>
       <translation>Informatiegehalte van de a-prioriverdelingen</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="565" />
+      <location filename="../processing/dp_counts.py" line="568" />
       <source>CONFIDENTIAL: comparison with the true counts (do not publish)</source>
       <translation>VERTROUWELIJK: vergelijking met de ware aantallen (niet publiceren)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="566" />
+      <location filename="../processing/dp_counts.py" line="569" />
       <source>CONFIDENTIAL: true versus synthetic rates</source>
       <translation>VERTROUWELIJK: ware versus synthetische cijfers</translation>
     </message>
@@ -2760,251 +2760,251 @@
     </message>
     <message>
       <location filename="../processing/pufferfish_grid.py" line="264" />
-      <source>Publishable grid: cell_id, n, value (the published statistic), noise_scale (scale of the noise: value units for absolute error, log scale for relative) and delta_max (0 unless bounded). The noise is Laplace noise on a grid of 1/64 of the sensitivity 4c/n (the mean rounded to the grid, plus whole steps of two-sided geometric noise), so no low-order bits of a float carry the true value (Mironov 2012); noise_scale is 65/64 of the thesis's 4c/(nε) to pay for the rounding. A CSV file has no geometry, so it also gets each cell's centre x, y and bounds x_min, y_min, x_max, y_max in the layer's CRS, and a .csvt file beside it with the column types.</source>
-      <translation>Publiceerbaar raster: cell_id, n, value (de gepubliceerde statistiek), noise_scale (schaal van de ruis: in eenheden van de waarde bij absolute fout, logschaal bij relatieve) en delta_max (0 tenzij begrensd). De ruis is Laplace-ruis op een rooster van 1/64 van de gevoeligheid 4c/n (het gemiddelde afgerond op het rooster, plus hele stappen tweezijdige geometrische ruis), zodat geen laagste bits van een float de ware waarde dragen (Mironov 2012); noise_scale is 65/64 van de 4c/(nε) van het proefschrift om de afronding te betalen. Een CSV-bestand heeft geen geometrie, dus het krijgt ook het middelpunt x, y en de grenzen x_min, y_min, x_max, y_max van elke cel in het CRS van de laag, en een .csvt-bestand ernaast met de kolomtypen.</translation>
+      <source>Publishable grid: cell_id, n, value (the published statistic), noise_scale (scale of the noise: value units for absolute error, log scale for relative) and delta_max (0 unless bounded). The noise is Laplace noise on a grid of 1/64 of the sensitivity (4c/n for absolute error, −4 ln k/n on the log scale for relative error): the statistic rounded to the grid, plus whole steps of two-sided geometric noise, so no low-order bits of a float carry the true value (Mironov 2012); noise_scale is 65/64 of the thesis's scale (4c/(nε) or −4 ln k/(nε)) to pay for the rounding. A CSV file has no geometry, so it also gets each cell's centre x, y and bounds x_min, y_min, x_max, y_max in the layer's CRS, and a .csvt file beside it with the column types.</source>
+      <translation>Publiceerbaar raster: cell_id, n, value (de gepubliceerde statistiek), noise_scale (schaal van de ruis: in eenheden van de waarde bij absolute fout, logschaal bij relatieve) en delta_max (0 tenzij begrensd). De ruis is Laplace-ruis op een rooster van 1/64 van de gevoeligheid (4c/n bij absolute fout, −4 ln k/n op de logschaal bij relatieve fout): de statistiek afgerond op het rooster, plus hele stappen tweezijdige geometrische ruis, zodat geen laagste bits van een float de ware waarde dragen (Mironov 2012); noise_scale is 65/64 van de schaal van het proefschrift (4c/(nε) of −4 ln k/(nε)) om de afronding te betalen. Een CSV-bestand heeft geen geometrie, dus het krijgt ook het middelpunt x, y en de grenzen x_min, y_min, x_max, y_max van elke cel in het CRS van de laag, en een .csvt-bestand ernaast met de kolomtypen.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="276" />
+      <location filename="../processing/pufferfish_grid.py" line="277" />
       <source>Published value raster</source>
       <translation>Raster met gepubliceerde waarden</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="278" />
+      <location filename="../processing/pufferfish_grid.py" line="279" />
       <source>Optional GeoTIFF of the published value in the working CRS; cells not published are NoData.</source>
       <translation>Optionele GeoTIFF van de gepubliceerde waarde in het werk-CRS; niet-gepubliceerde cellen zijn NoData.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="283" />
+      <location filename="../processing/pufferfish_grid.py" line="284" />
       <source>CONFIDENTIAL comparison (true values and noise; do not publish)</source>
       <translation>VERTROUWELIJKE vergelijking (ware waarden en ruis; niet publiceren)</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="289" />
+      <location filename="../processing/pufferfish_grid.py" line="290" />
       <source>For the analyst only, off by default: true_value, noise (the noise added, rounding included) and error (published − true) per cell. Publishing it undoes the protection. As CSV, with the cell location columns and the .csvt file of the grid output.</source>
       <translation>Alleen voor de analist, standaard uit: true_value, noise (de toegevoegde ruis, afronding inbegrepen) en error (gepubliceerd − waar) per cel. Publiceren ervan maakt de bescherming ongedaan. Als CSV met de locatiekolommen van de cellen en het .csvt-bestand, zoals de rasteruitvoer.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="300" />
+      <location filename="../processing/pufferfish_grid.py" line="301" />
       <source>HTML report of the settings and the privacy guarantee (ε, δ, what is protected). Publishable.</source>
       <translation>HTML-rapport van de instellingen en de privacygarantie (ε, δ, wat er beschermd is). Publiceerbaar.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="302" />
+      <location filename="../processing/pufferfish_grid.py" line="303" />
       <source>Grid bound Δ on δ</source>
       <translation>Bovengrens Δ van δ voor het raster</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="303" />
+      <location filename="../processing/pufferfish_grid.py" line="304" />
       <source>Privacy parameter ε</source>
       <translation>Privacyparameter ε</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="304" />
+      <location filename="../processing/pufferfish_grid.py" line="305" />
       <source>Number of published cells</source>
       <translation>Aantal gepubliceerde cellen</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="339" />
+      <location filename="../processing/pufferfish_grid.py" line="340" />
       <source>{0}: ignored, because {1} is off.</source>
       <translation>{0}: genegeerd, omdat {1} uit staat.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="343" />
+      <location filename="../processing/pufferfish_grid.py" line="344" />
       <source>{0}: ignored, because {1} takes the bounds from the data.</source>
       <translation>{0}: genegeerd, omdat {1} de grenzen uit de gegevens haalt.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="363" />
+      <location filename="../processing/pufferfish_grid.py" line="364" />
       <source>CELL_SIZE: the cell size must be &gt; 0, got {0}.</source>
       <translation>CELL_SIZE: de celgrootte moet &gt; 0 zijn; opgegeven: {0}.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="410" />
+      <location filename="../processing/pufferfish_grid.py" line="411" />
       <source>{0}: no cell has at least {1} contributors, so nothing would be published.</source>
       <translation>{0}: geen enkele cel heeft ten minste {1} bijdragers, dus er zou niets worden gepubliceerd.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="431" />
+      <location filename="../processing/pufferfish_grid.py" line="432" />
       <source>{0}: the map is NOT private. The clamp limits come from the smallest and largest value, which can be read back from it, so no ε holds for whoever has them; fix the bounds from public knowledge before publishing.</source>
       <translation>{0}: de kaart is NIET privé. De afkapgrenzen komen van de kleinste en grootste waarde, die uit de kaart terug te lezen zijn, dus voor wie die waarden heeft geldt geen enkele ε; leg de grenzen vast uit openbare kennis voordat u publiceert.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="438" />
+      <location filename="../processing/pufferfish_grid.py" line="439" />
       <source>Δ = {0:.3g} ≥ 1: the thesis's δ bound says nothing here.</source>
       <translation>Δ = {0:.3g} ≥ 1: de bovengrens van δ uit de scriptie zegt hier niets.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="522" />
+      <location filename="../processing/pufferfish_grid.py" line="523" />
       <source>Pufferfish grid ({0} {1})</source>
       <translation>Pufferfish-raster ({0} {1})</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="524" />
+      <location filename="../processing/pufferfish_grid.py" line="525" />
       <source>NOT PRIVATE (bounds from the data): {0}</source>
       <translation>NIET PRIVÉ (grenzen uit de gegevens): {0}</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="530" />
+      <location filename="../processing/pufferfish_grid.py" line="531" />
       <source>CONFIDENTIAL true values and noise ({0})</source>
       <translation>VERTROUWELIJK: ware waarden en ruis ({0})</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="540" />
+      <location filename="../processing/pufferfish_grid.py" line="541" />
       <source>total</source>
       <translation>totaal</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="541" />
+      <location filename="../processing/pufferfish_grid.py" line="542" />
       <source>geometric mean</source>
       <translation>meetkundig gemiddelde</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="541" />
+      <location filename="../processing/pufferfish_grid.py" line="542" />
       <source>mean</source>
       <translation>gemiddelde</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="550" />
+      <location filename="../processing/pufferfish_grid.py" line="551" />
       <source>whether a person's value lies in [x−c, x+c) or in [x+c, x+3c), for c = {0:g}</source>
       <translation>of de waarde van een persoon in [x−c, x+c) of in [x+c, x+3c) ligt, voor c = {0:g}</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="554" />
+      <location filename="../processing/pufferfish_grid.py" line="555" />
       <source>a person's value up to a factor k = {0:g} (relative intervals [ky, y/k))</source>
       <translation>wat de waarde van een persoon is, tot op een factor k = {0:g} (relatieve intervallen [ky, y/k))</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="555" />
+      <location filename="../processing/pufferfish_grid.py" line="556" />
       <source>ε-Pufferfish privacy with ε = {0:g} (ter Steege 2021, {1}): from the published map an attacker cannot learn {2} by more than a factor e^ε = {3:.4g}, whatever they believe about the values, as long as people's values are independent (eq. 5). Each person contributes to one cell, so this holds for the whole map.</source>
       <translation>ε-Pufferfish-privacy met ε = {0:g} (ter Steege 2021, {1}): uit de gepubliceerde kaart kan een aanvaller, ongeacht diens aannames over de waarden, niet met meer dan een factor e^ε = {3:.4g} afleiden {2}, zolang de waarden van personen onafhankelijk zijn (vgl. 5). Elke persoon draagt bij aan één cel, dus dit geldt voor de hele kaart.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="560" />
+      <location filename="../processing/pufferfish_grid.py" line="561" />
       <source>Corollary 3.2</source>
       <translation>Gevolg 3.2</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="560" />
+      <location filename="../processing/pufferfish_grid.py" line="561" />
       <source>Theorem 3.1</source>
       <translation>Stelling 3.1</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="562" />
+      <location filename="../processing/pufferfish_grid.py" line="563" />
       <source>Outputs are clamped to [L, U] (mechanism B, Section 4). The thesis analyses this as (ε, δ)-Pufferfish in its cumulative form (Definition 4.2) with δ ≤ Δ = {0:.4g}, the largest per-cell bound δ_max of a published cell ({1}). With bounds fixed before looking at the data, clamping is post-processing and the ε guarantee above holds unchanged; Δ is then a conservative figure.</source>
       <translation>De uitvoer wordt afgekapt tot [L, U] (mechanisme B, Sectie 4). De scriptie analyseert dit als (ε, δ)-Pufferfish in de cumulatieve vorm (Definitie 4.2) met δ ≤ Δ = {0:.4g}, de grootste bovengrens δ_max per cel onder de gepubliceerde cellen ({1}). Als de grenzen zijn vastgelegd voordat naar de gegevens is gekeken, is het afkappen een nabewerking en blijft de bovenstaande ε-garantie onverkort gelden; Δ is dan een conservatieve waarde.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="568" />
+      <location filename="../processing/pufferfish_grid.py" line="569" />
       <source>Corollary 4.5</source>
       <translation>Gevolg 4.5</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="568" />
+      <location filename="../processing/pufferfish_grid.py" line="569" />
       <source>Theorem 4.4</source>
       <translation>Stelling 4.4</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="570" />
+      <location filename="../processing/pufferfish_grid.py" line="571" />
       <source>None. The clamp limits were derived from the data (BOUNDS_FROM_DATA): the smallest and largest value can be read back from the map, and Pufferfish privacy must hold for every person under every prior, so no ε holds for this map. ε = {0:g} only sets the noise. Fix the bounds from public knowledge for a release.</source>
       <translation>Geen. De afkapgrenzen zijn uit de gegevens afgeleid (BOUNDS_FROM_DATA): de kleinste en grootste waarde zijn uit de kaart terug te lezen, en Pufferfish-privacy moet voor elke persoon onder elke a-prioriverdeling gelden, dus voor deze kaart geldt geen enkele ε. ε = {0:g} bepaalt alleen de ruis. Leg de grenzen voor een publicatie vast uit openbare kennis.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="582" />
+      <location filename="../processing/pufferfish_grid.py" line="583" />
       <source>absolute</source>
       <translation>absoluut</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="582" />
+      <location filename="../processing/pufferfish_grid.py" line="583" />
       <source>relative</source>
       <translation>relatief</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="585" />
+      <location filename="../processing/pufferfish_grid.py" line="586" />
       <source>Bounded mechanism</source>
       <translation>Begrensd mechanisme</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="585" />
+      <location filename="../processing/pufferfish_grid.py" line="586" />
       <source>no</source>
       <translation>nee</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="585" />
+      <location filename="../processing/pufferfish_grid.py" line="586" />
       <source>yes</source>
       <translation>ja</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="586" />
+      <location filename="../processing/pufferfish_grid.py" line="587" />
       <source>Minimum contributors per cell</source>
       <translation>Minimumaantal bijdragers per cel</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="587" />
+      <location filename="../processing/pufferfish_grid.py" line="588" />
       <source>Published cells</source>
       <translation>Gepubliceerde cellen</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="588" />
+      <location filename="../processing/pufferfish_grid.py" line="589" />
       <source>Occupied cells left out (n below the minimum)</source>
       <translation>Weggelaten bezette cellen (n onder het minimum)</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="594" />
+      <location filename="../processing/pufferfish_grid.py" line="595" />
       <source>Contribution bounds</source>
       <translation>Grenzen voor bijdragen</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="594" />
+      <location filename="../processing/pufferfish_grid.py" line="595" />
       <source>derived from the data (NOT private)</source>
       <translation>afgeleid uit de gegevens (NIET privacyveilig)</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="598" />
+      <location filename="../processing/pufferfish_grid.py" line="599" />
       <source>derived from the data</source>
       <translation>afgeleid uit de gegevens</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="607" />
+      <location filename="../processing/pufferfish_grid.py" line="608" />
       <source>Privacy guarantee</source>
       <translation>Privacygarantie</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="610" />
+      <location filename="../processing/pufferfish_grid.py" line="611" />
       <source>What is not protected</source>
       <translation>Wat niet beschermd is</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="611" />
+      <location filename="../processing/pufferfish_grid.py" line="612" />
       <source>Locations and counts: the map shows which cells are occupied and publishes the number of contributors n of each cell exactly. The secrets protected are the values only.</source>
       <translation>Locaties en aantallen: de kaart laat zien welke cellen bezet zijn en publiceert het aantal bijdragers n van elke cel exact. Alleen de waarden zijn als geheimen beschermd.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="620" />
+      <location filename="../processing/pufferfish_grid.py" line="621" />
       <source>Warning: bounds derived from the data</source>
       <translation>Waarschuwing: grenzen afgeleid uit de gegevens</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="621" />
+      <location filename="../processing/pufferfish_grid.py" line="622" />
       <source>The clamp limits L and U were computed from the smallest and largest value in the data. Both values can be recovered from the map: from cells published at the limits, and from delta_max or Δ together with noise_scale (with the default margin γ = L_t). This is not private.</source>
       <translation>De afkapgrenzen L en U zijn berekend uit de kleinste en de grootste waarde in de gegevens. Beide waarden zijn uit de kaart te herleiden: uit cellen die op de grenzen zijn gepubliceerd, en uit delta_max of Δ in combinatie met noise_scale (bij de standaardmarge γ = L_t). Dit is niet privacyveilig.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="632" />
+      <location filename="../processing/pufferfish_grid.py" line="633" />
       <source>Warning: Δ ≥ 1</source>
       <translation>Waarschuwing: Δ ≥ 1</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="633" />
+      <location filename="../processing/pufferfish_grid.py" line="634" />
       <source>The thesis's bound on δ is at least 1 here, so it guarantees nothing for the clamped map.</source>
       <translation>De bovengrens van δ uit de scriptie is hier ten minste 1 en biedt dus geen enkele garantie voor de afgekapte kaart.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="639" />
+      <location filename="../processing/pufferfish_grid.py" line="640" />
       <source>Warning: fixed seed</source>
       <translation>Waarschuwing: vaste seed</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="640" />
+      <location filename="../processing/pufferfish_grid.py" line="641" />
       <source>A random seed was given, so the noise can be recomputed by anyone who knows it. Do not publish this map.</source>
       <translation>Er is een seed opgegeven, dus iedereen die deze kent kan de ruis opnieuw berekenen. Publiceer deze kaart niet.</translation>
     </message>

@@ -98,7 +98,9 @@ class DPCountsAlgorithm(SpatialPrivacyAlgorithm):
                 "neighbours when "
                 "one event (one person) is moved from one group to another, the total staying the same. For any "
                 "such pair, the probability of any set of synthetic counts changes by at most a factor "
-                "e<sup>ε</sup> (δ = 0). The priors are calibrated with a bound proven for any number of groups "
+                "e<sup>ε</sup> (δ = 0 for the distribution sampled; the double-precision draw reproduces it up to "
+                "rounding, about 1e-16 in each probability, as with any floating-point mechanism). The priors are "
+                "calibrated with a bound proven for any number of groups "
                 "(the loss from the group that loses the event plus the group that gains it, each at most ε/2); "
                 "the paper's own rule (eqs. 7 and 14) comes from a two-group argument and can exceed ε with more "
                 "groups, so it is not used. Populations, prior rates, the bounds and the priors are public and "
@@ -210,7 +212,7 @@ class DPCountsAlgorithm(SpatialPrivacyAlgorithm):
             tr(
                 "α in (0, 1/2): L and U are the α/2 and 1 − α/2 quantiles of Poisson prior predictive "
                 "distributions (eq. 9). Smaller α gives wider ranges and more informative priors. Empty: 1/I "
-                "for I groups (the paper's rule of thumb)."
+                "for I ≥ 3 groups (the paper's rule of thumb), 1/3 for two (α must stay below 1/2)."
             ),
         )
         self.add(
@@ -553,7 +555,8 @@ class DPCountsAlgorithm(SpatialPrivacyAlgorithm):
             (
                 tr("Guarantee"),
                 tr(
-                    "ε-differential privacy (δ = 0) for each synthetic data set: moving one event from one group to "
+                    "ε-differential privacy (δ = 0, up to floating-point rounding) for each synthetic data set: "
+                    "moving one event from one group to "
                     "another (the total unchanged) changes the probability of any output by at most a factor e^ε. "
                     "The L sets together (and their mean) are (L·ε)-differentially private. The total is published "
                     "exactly. Priors calibrated with the pairwise bound (each of the two groups involved contributes "

@@ -264,9 +264,10 @@ class PufferfishGridAlgorithm(SpatialPrivacyAlgorithm):
             tr(
                 "Publishable grid: cell_id, n, value (the published statistic), noise_scale (scale of the "
                 "noise: value units for absolute error, log scale for relative) and delta_max (0 unless bounded). "
-                "The noise is Laplace noise on a grid of 1/64 of the sensitivity 4c/n (the mean rounded to the grid, "
-                "plus whole steps of two-sided geometric noise), so no low-order bits of a float carry the true "
-                "value (Mironov 2012); noise_scale is 65/64 of the thesis's 4c/(nε) to pay for the rounding. "
+                "The noise is Laplace noise on a grid of 1/64 of the sensitivity (4c/n for absolute error, −4 ln k/n "
+                "on the log scale for relative error): the statistic rounded to the grid, plus whole steps of "
+                "two-sided geometric noise, so no low-order bits of a float carry the true value (Mironov 2012); "
+                "noise_scale is 65/64 of the thesis's scale (4c/(nε) or −4 ln k/(nε)) to pay for the rounding. "
                 "A CSV file has no geometry, so it also gets each cell's centre x, y and bounds x_min, y_min, "
                 "x_max, y_max in the layer's CRS, and a .csvt file beside it with the column types."
             ),
