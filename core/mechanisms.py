@@ -15,9 +15,10 @@ only drive a Poisson draw of points).
 
 What remains of floating point, here and in :func:`uniforms`, is a delta of the order of double rounding,
 not counted in the stated guarantees: numpy draws geometric noise from a double-precision exponential, whose
-largest value (about 37 to 45 noise scales, a probability near 1e-16) bounds the range, and that range moves
-with the true value; the count synthesizer's inverse-CDF draw matches its distribution up to rounding of
-about 1e-16 in each probability, and it drops tails below 1e-300 of a node's largest probability.
+largest value (about 44 noise scales in numpy's ziggurat; beyond 37 scales the probability is below 1e-16)
+bounds the range, and that range moves with the true value; the count synthesizer's inverse-CDF draw
+matches its distribution up to rounding of about 1e-16 in each probability, and it drops tails below 1e-300
+of a node's largest probability.
 """
 
 from __future__ import annotations
