@@ -184,6 +184,64 @@ def standard_normals(rng: np.random.Generator, size: int | tuple[int, ...]) -> n
     return rng.standard_normal(size)
 
 
+#: Grid steps per bandwidth (or radius) for :func:`snap_to_grid`: fine against the noise, coarse against a double.
+SNAP_STEPS = 1024
+
+
+def snap_to_grid(x: np.ndarray, y: np.ndarray, step: float, inside) -> tuple[np.ndarray, np.ndarray]:
+    """Coordinates ``true location + continuous noise`` rounded to the public grid ``step * Z^2`` before release.
+
+    The planar form of :func:`grid_laplace`'s rounding. A location published as ``x_i + h z`` in doubles shows
+    its low-order bits, and which doubles are reachable depends on ``x_i`` (Mironov 2012); rounded to a public
+    grid whose step is far above a double's resolution, every grid point near ``x_i`` is reachable from any
+    neighbouring location too, with the probability of the ideal (continuous) mechanism up to rounding of the
+    order of a double's resolution over ``step``. The rounding is a deterministic function of the released
+    draw (post-processing), so the ideal mechanism's guarantee is unchanged.
+
+    A rounded point that ``inside`` (a vectorised ``(x, y) -> bool`` test of the window) rejects is moved to
+    the first corner of its grid cell that lies inside (in a fixed order), then to a grid of half the step, up
+    to 20 halvings; a point no such grid point inside the window is near (a sliver thinner than
+    ``step / 2^20``) is left as drawn.
+
+    Args:
+        x, y: the drawn coordinates (inside the window).
+        step: the grid step (> 0, public: e.g. the bandwidth / :data:`SNAP_STEPS`).
+        inside: the window test.
+
+    Returns:
+        the rounded coordinates, inside the window.
+    """
+    if not (math.isfinite(step) and step > 0):
+        raise ValueError("the grid step must be a finite number > 0")
+    x = np.asarray(x, dtype=np.float64)
+    y = np.asarray(y, dtype=np.float64)
+    out_x, out_y = x.copy(), y.copy()
+    pending = np.arange(x.size)
+    for _ in range(21):
+        if pending.size == 0:
+            break
+        px, py = x[pending] / step, y[pending] / step
+        done = np.zeros(pending.size, dtype=bool)
+        for gx, gy in (
+            (np.rint(px), np.rint(py)),
+            (np.floor(px), np.floor(py)),
+            (np.ceil(px), np.floor(py)),
+            (np.floor(px), np.ceil(py)),
+            (np.ceil(px), np.ceil(py)),
+        ):
+            todo = np.flatnonzero(~done)
+            if todo.size == 0:
+                break
+            cx, cy = gx[todo] * step, gy[todo] * step
+            ok = np.asarray(inside(cx, cy), dtype=bool)
+            out_x[pending[todo[ok]]] = cx[ok]
+            out_y[pending[todo[ok]]] = cy[ok]
+            done[todo[ok]] = True
+        pending = pending[~done]
+        step /= 2.0
+    return out_x, out_y
+
+
 def disc_offsets(rng: np.random.Generator, radius: float, count: int) -> tuple[np.ndarray, np.ndarray]:
     """``count`` offsets ``(dx, dy)`` uniform on the disc of ``radius`` (> 0): the perturbation of radial
     synthesis (Walder et al. Section 5.1), distance ``radius * sqrt(U1)`` (so that the density is uniform in

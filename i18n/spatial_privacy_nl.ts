@@ -650,456 +650,461 @@
     </message>
     <message>
       <location filename="../processing/dp_points.py" line="86" />
-      <source>Replace a point pattern by synthetic points that are (ε, δ)-differentially private when one point moves by at most α.</source>
-      <translation>Vervang een puntpatroon door synthetische punten met (ε, δ)-differentiële privacy wanneer één punt over ten hoogste α wordt verplaatst.</translation>
+      <source>Replace a point pattern by synthetic points that are (ε, δ)-differentially private when one point moves by at most α (for the LGCP method nominally, see the help).</source>
+      <translation>Vervang een puntpatroon door synthetische punten met (ε, δ)-differentiële privacy wanneer één punt over ten hoogste α wordt verplaatst (voor de LGCP-methode nominaal, zie de help).</translation>
     </message>
     <message>
       <location filename="../processing/dp_points.py" line="93" />
-      <source>&lt;p&gt;Draws a synthetic point pattern with one of the three differentially private synthesizers of Kim &amp;amp; Lim, &lt;i&gt;Differentially private synthesis of spatial point processes&lt;/i&gt; (Sections 3.2–3.3). You state ε, δ and α; the tool derives the smoothing the guarantee needs and reports it.&lt;/p&gt;&lt;ul&gt;&lt;li&gt;&lt;b&gt;Kernel&lt;/b&gt; (Section 3.2.1, Theorem 3.6): a Poisson process whose intensity is a Gaussian kernel estimate with Diggle's edge correction. The bandwidth is the smallest one that satisfies (2αB + α²)/(2h²) + r&lt;sub&gt;α&lt;/sub&gt;(h) ≤ ε/k (B: the window's diameter; k: the 1 − δ quantile of Poisson(n)). Privacy needs large bandwidths: the synthetic points keep the broad pattern only.&lt;/li&gt;&lt;li&gt;&lt;b&gt;LGCP&lt;/b&gt; (Section 3.3.1, Theorem 3.8): a log-Gaussian Cox process on a right-triangle lattice of knots, with a Gaussian covariance whose ratio σ/l is fixed by the privacy condition; one draw of the fitted field, then a Poisson process from it. The theorem is stated for an exact posterior draw, and even there its proof has gaps (a bound that must hold for every β, and the bad event's probability taken under the prior rather than the posterior); the draw here comes from a fast (Laplace) approximation of the posterior. The stated (ε, δ) is therefore &lt;b&gt;nominal, not proven&lt;/b&gt; (Kim &amp;amp; Lim's own draws come from a finite MCMC chain, not exact either).&lt;/li&gt;&lt;li&gt;&lt;b&gt;Laplace&lt;/b&gt; (Section 3.3.2, Theorem 3.10): points per grid cell divided by the cell area, plus Laplace noise, clamped at 0; then a Poisson process with that intensity. Pure ε-differential privacy (δ = 0) for every α. At small ε the noise in empty cells creates many points; a share of ε can buy a noisy total the intensity is rescaled to (beyond the paper).&lt;/li&gt;&lt;/ul&gt;&lt;p&gt;&lt;b&gt;Guarantee.&lt;/b&gt; (ε, δ)-differential privacy under the α-neighbourhood: two data sets are neighbours when one point is moved by at most α (in the CRS units). For any such pair, the probability of any synthetic pattern changes by at most a factor e&lt;sup&gt;ε&lt;/sup&gt;, except with probability δ (for the LGCP method: nominally, see above).&lt;/p&gt;&lt;p&gt;&lt;b&gt;Not protected:&lt;/b&gt; the number of points n. A neighbour moves a point but never adds or removes one, so n is public under this guarantee (the kernel and LGCP methods use it, and the default δ = 1/n reveals it). The Laplace method alone also bounds the effect of adding or removing a point, which its report states. Every synthetic pattern is a separate release: publishing several spends the budget several times.&lt;/p&gt;&lt;p&gt;No attribute of the input is copied: the output has only a synthetic identifier.&lt;/p&gt;</source>
-      <translation>&lt;p&gt;Trekt een synthetisch puntpatroon met een van de drie synthesemethoden met differentiële privacy van Kim &amp;amp; Lim, &lt;i&gt;Differentially private synthesis of spatial point processes&lt;/i&gt; (Secties 3.2–3.3). U geeft ε, δ en α op; het hulpmiddel leidt de gladding af die de garantie vereist en rapporteert die.&lt;/p&gt;&lt;ul&gt;&lt;li&gt;&lt;b&gt;Kernel&lt;/b&gt; (Sectie 3.2.1, Stelling 3.6): een Poisson-proces waarvan de intensiteit een Gaussische kernelschatting met de randcorrectie van Diggle is. De bandbreedte is de kleinste die voldoet aan (2αB + α²)/(2h²) + r&lt;sub&gt;α&lt;/sub&gt;(h) ≤ ε/k (B: de diameter van het studiegebied; k: het 1 − δ-kwantiel van Poisson(n)). Privacy vereist grote bandbreedtes: de synthetische punten behouden alleen het globale patroon.&lt;/li&gt;&lt;li&gt;&lt;b&gt;LGCP&lt;/b&gt; (Sectie 3.3.1, Stelling 3.8): een log-Gaussisch Cox-proces op een rooster van knopen met rechthoekige driehoeken, met een Gaussische covariantie waarvan de verhouding σ/l door de privacyvoorwaarde wordt vastgelegd; één trekking van het geschatte veld, en daaruit een Poisson-proces. De stelling is geformuleerd voor een exacte trekking uit de a-posterioriverdeling, en zelfs daar heeft het bewijs lacunes (een grens die voor elke β moet gelden, en de kans op de ongunstige gebeurtenis berekend onder de a-prioriverdeling in plaats van de a-posterioriverdeling); de trekking hier komt uit een snelle (Laplace-)benadering van de a-posterioriverdeling. De opgegeven (ε, δ) is daarom &lt;b&gt;nominaal, niet bewezen&lt;/b&gt; (ook de trekkingen van Kim &amp;amp; Lim komen uit een eindige MCMC-keten en zijn niet exact).&lt;/li&gt;&lt;li&gt;&lt;b&gt;Laplace&lt;/b&gt; (Sectie 3.3.2, Stelling 3.10): het aantal punten per rastercel gedeeld door de oppervlakte van de cel, plus Laplace-ruis, afgekapt op 0; daarna een Poisson-proces met die intensiteit. Zuivere ε-differentiële privacy (δ = 0) voor elke α. Bij een kleine ε ontstaan door de ruis in lege cellen veel punten; met een deel van ε kan een totaal met ruis worden gekocht waarnaar de intensiteit wordt herschaald (buiten het artikel om).&lt;/li&gt;&lt;/ul&gt;&lt;p&gt;&lt;b&gt;Garantie.&lt;/b&gt; (ε, δ)-differentiële privacy onder de α-naburigheid: twee datasets zijn naburig als één punt over ten hoogste α (in CRS-eenheden) wordt verplaatst. Voor elk zulk paar verandert de kans op elk synthetisch patroon met ten hoogste een factor e&lt;sup&gt;ε&lt;/sup&gt;, behalve met kans δ (voor de LGCP-methode: nominaal, zie hierboven).&lt;/p&gt;&lt;p&gt;&lt;b&gt;Niet beschermd:&lt;/b&gt; het aantal punten n. Een naburige dataset verplaatst een punt, maar voegt er nooit een toe of verwijdert er een, dus n is onder deze garantie openbaar (de kernel- en LGCP-methode gebruiken het, en de standaardwaarde δ = 1/n verraadt het). Alleen de Laplace-methode begrenst ook het effect van het toevoegen of verwijderen van een punt; dat staat in haar rapport. Elk synthetisch patroon is een afzonderlijke publicatie: wie er meerdere publiceert, verbruikt het budget meerdere keren.&lt;/p&gt;&lt;p&gt;Er wordt geen attribuut van de invoer gekopieerd: de uitvoer bevat alleen een synthetische identificatiecode.&lt;/p&gt;</translation>
+      <source>&lt;p&gt;Draws a synthetic point pattern with one of the three differentially private synthesizers of Kim &amp;amp; Lim, &lt;i&gt;Differentially private synthesis of spatial point processes&lt;/i&gt; (Sections 3.2–3.3). You state ε, δ and α; the tool derives the smoothing the guarantee needs and reports it.&lt;/p&gt;&lt;ul&gt;&lt;li&gt;&lt;b&gt;Kernel&lt;/b&gt; (Section 3.2.1, Theorem 3.6): a Poisson process whose intensity is a Gaussian kernel estimate with Diggle's edge correction. The bandwidth is the smallest one that satisfies (2αB + α²)/(2h²) + r&lt;sub&gt;α&lt;/sub&gt;(h) ≤ ε/k (B: the window's diameter; k: the 1 − δ quantile of Poisson(n); r&lt;sub&gt;α&lt;/sub&gt; is replaced by a safe upper bound). Privacy needs large bandwidths: the synthetic points keep the broad pattern only. The coordinates are rounded to a grid of h/1024, so that no low-order bits of a point's position plus noise are published.&lt;/li&gt;&lt;li&gt;&lt;b&gt;LGCP&lt;/b&gt; (Section 3.3.1, Theorem 3.8): a log-Gaussian Cox process on a right-triangle lattice of knots, with a Gaussian covariance whose ratio σ/l is fixed by the privacy condition; one draw of the fitted field, then a Poisson process from it. The theorem is stated for an exact posterior draw, and even there its proof has gaps (a bound that must hold for every β, and the bad event's probability taken under the prior rather than the posterior); the draw here comes from a fast (Laplace) approximation of the posterior. The stated (ε, δ) is therefore &lt;b&gt;nominal, not proven&lt;/b&gt; (Kim &amp;amp; Lim's own draws come from a finite MCMC chain, not exact either).&lt;/li&gt;&lt;li&gt;&lt;b&gt;Laplace&lt;/b&gt; (Section 3.3.2, Theorem 3.10): points per grid cell divided by the cell area, plus Laplace noise, clamped at 0; then a Poisson process with that intensity. Pure ε-differential privacy (δ = 0) for every α. At small ε the noise in empty cells creates many points; a share of ε can buy a noisy total the intensity is rescaled to (beyond the paper).&lt;/li&gt;&lt;/ul&gt;&lt;p&gt;&lt;b&gt;Guarantee.&lt;/b&gt; (ε, δ)-differential privacy under the α-neighbourhood: two data sets are neighbours when one point is moved by at most α (in the CRS units). For any such pair, the probability of any synthetic pattern changes by at most a factor e&lt;sup&gt;ε&lt;/sup&gt;, except with probability δ (for the LGCP method: nominally, see above).&lt;/p&gt;&lt;p&gt;&lt;b&gt;Not protected:&lt;/b&gt; the number of points n. A neighbour moves a point but never adds or removes one, so n is public under this guarantee (the kernel and LGCP methods use it, and the default δ = 1/n reveals it). The Laplace method alone also bounds the effect of adding or removing a point, which its report states. Every synthetic pattern is a separate release: publishing several spends the budget several times.&lt;/p&gt;&lt;p&gt;No attribute of the input is copied: the output has only a synthetic identifier.&lt;/p&gt;</source>
+      <translation>&lt;p&gt;Trekt een synthetisch puntpatroon met een van de drie synthesemethoden met differentiële privacy van Kim &amp;amp; Lim, &lt;i&gt;Differentially private synthesis of spatial point processes&lt;/i&gt; (Secties 3.2–3.3). U geeft ε, δ en α op; het hulpmiddel leidt de gladding af die de garantie vereist en rapporteert die.&lt;/p&gt;&lt;ul&gt;&lt;li&gt;&lt;b&gt;Kernel&lt;/b&gt; (Sectie 3.2.1, Stelling 3.6): een Poisson-proces waarvan de intensiteit een Gaussische kernelschatting met de randcorrectie van Diggle is. De bandbreedte is de kleinste die voldoet aan (2αB + α²)/(2h²) + r&lt;sub&gt;α&lt;/sub&gt;(h) ≤ ε/k (B: de diameter van het studiegebied; k: het 1 − δ-kwantiel van Poisson(n); r&lt;sub&gt;α&lt;/sub&gt; wordt vervangen door een veilige bovengrens). Privacy vereist grote bandbreedtes: de synthetische punten behouden alleen het globale patroon. De coördinaten worden afgerond op een raster van h/1024, zodat geen laagste bits van de positie van een punt plus ruis worden gepubliceerd.&lt;/li&gt;&lt;li&gt;&lt;b&gt;LGCP&lt;/b&gt; (Sectie 3.3.1, Stelling 3.8): een log-Gaussisch Cox-proces op een rooster van knopen met rechthoekige driehoeken, met een Gaussische covariantie waarvan de verhouding σ/l door de privacyvoorwaarde wordt vastgelegd; één trekking van het geschatte veld, en daaruit een Poisson-proces. De stelling is geformuleerd voor een exacte trekking uit de a-posterioriverdeling, en zelfs daar heeft het bewijs lacunes (een grens die voor elke β moet gelden, en de kans op de ongunstige gebeurtenis berekend onder de a-prioriverdeling in plaats van de a-posterioriverdeling); de trekking hier komt uit een snelle (Laplace-)benadering van de a-posterioriverdeling. De opgegeven (ε, δ) is daarom &lt;b&gt;nominaal, niet bewezen&lt;/b&gt; (ook de trekkingen van Kim &amp;amp; Lim komen uit een eindige MCMC-keten en zijn niet exact).&lt;/li&gt;&lt;li&gt;&lt;b&gt;Laplace&lt;/b&gt; (Sectie 3.3.2, Stelling 3.10): het aantal punten per rastercel gedeeld door de oppervlakte van de cel, plus Laplace-ruis, afgekapt op 0; daarna een Poisson-proces met die intensiteit. Zuivere ε-differentiële privacy (δ = 0) voor elke α. Bij een kleine ε ontstaan door de ruis in lege cellen veel punten; met een deel van ε kan een totaal met ruis worden gekocht waarnaar de intensiteit wordt herschaald (buiten het artikel om).&lt;/li&gt;&lt;/ul&gt;&lt;p&gt;&lt;b&gt;Garantie.&lt;/b&gt; (ε, δ)-differentiële privacy onder de α-naburigheid: twee datasets zijn naburig als één punt over ten hoogste α (in CRS-eenheden) wordt verplaatst. Voor elk zulk paar verandert de kans op elk synthetisch patroon met ten hoogste een factor e&lt;sup&gt;ε&lt;/sup&gt;, behalve met kans δ (voor de LGCP-methode: nominaal, zie hierboven).&lt;/p&gt;&lt;p&gt;&lt;b&gt;Niet beschermd:&lt;/b&gt; het aantal punten n. Een naburige dataset verplaatst een punt, maar voegt er nooit een toe of verwijdert er een, dus n is onder deze garantie openbaar (de kernel- en LGCP-methode gebruiken het, en de standaardwaarde δ = 1/n verraadt het). Alleen de Laplace-methode begrenst ook het effect van het toevoegen of verwijderen van een punt; dat staat in haar rapport. Elk synthetisch patroon is een afzonderlijke publicatie: wie er meerdere publiceert, verbruikt het budget meerdere keren.&lt;/p&gt;&lt;p&gt;Er wordt geen attribuut van de invoer gekopieerd: de uitvoer bevat alleen een synthetische identificatiecode.&lt;/p&gt;</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="131" />
+      <location filename="../processing/dp_points.py" line="132" />
       <source>Point layer</source>
       <translation>Puntenlaag</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="132" />
+      <location filename="../processing/dp_points.py" line="133" />
       <source>The confidential points (cases, addresses, ...). Only their locations are used.</source>
       <translation>De vertrouwelijke punten (ziektegevallen, adressen, ...). Alleen hun locaties worden gebruikt.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="135" />
+      <location filename="../processing/dp_points.py" line="136" />
       <source>Study window</source>
       <translation>Studiegebied</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="136" />
+      <location filename="../processing/dp_points.py" line="137" />
       <source>Polygons of the study region (holes allowed); every point must lie inside. It is public: it fixes the diameter B, the cells and the lattice. Empty: the points' bounding box enlarged by 5% of its larger side on each side (which depends on the extreme points, so the layer is named NOT PRIVATE; give a public window for a real release).</source>
       <translation>Polygonen van het studiegebied (gaten toegestaan); elk punt moet erbinnen liggen. Het is openbaar: het legt de diameter B, de cellen en het rooster vast. Leeg: de omhullende rechthoek van de punten, aan elke kant vergroot met 5% van de langste zijde (die van de uiterste punten afhangt, dus heet de laag NIET PRIVÉ; geef een openbaar venster voor een echte publicatie).</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="146" />
+      <location filename="../processing/dp_points.py" line="147" />
       <source>Method</source>
       <translation>Methode</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="148" />
+      <location filename="../processing/dp_points.py" line="149" />
       <source>Kernel Poisson synthesizer (Theorem 3.6)</source>
       <translation>Kernel-Poisson-synthese (Stelling 3.6)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="149" />
+      <location filename="../processing/dp_points.py" line="150" />
       <source>LGCP Cox synthesizer (Theorem 3.8)</source>
       <translation>LGCP-Cox-synthese (Stelling 3.8)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="150" />
+      <location filename="../processing/dp_points.py" line="151" />
       <source>Laplace Cox synthesizer (Theorem 3.10)</source>
       <translation>Laplace-Cox-synthese (Stelling 3.10)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="155" />
+      <location filename="../processing/dp_points.py" line="156" />
       <source>Kernel: smooth, needs ε, δ and α. LGCP: model-based, needs ε, δ and α. Laplace: cell counts with noise, pure ε-DP (δ = 0) for every α.</source>
       <translation>Kernel: glad, vereist ε, δ en α. LGCP: modelgebaseerd, vereist ε, δ en α. Laplace: aantallen per cel met ruis, zuivere ε-DP (δ = 0) voor elke α.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="162" />
+      <location filename="../processing/dp_points.py" line="163" />
       <source>The privacy budget ε &gt; 0 of one synthetic pattern. Smaller is more private and less accurate.</source>
       <translation>Het privacybudget ε &gt; 0 van één synthetisch patroon. Een kleinere waarde beschermt beter, maar is minder nauwkeurig.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="165" />
+      <location filename="../processing/dp_points.py" line="166" />
       <source>Delta (δ)</source>
       <translation>Delta (δ)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="166" />
+      <location filename="../processing/dp_points.py" line="167" />
       <source>The probability δ in (0, 1) with which the ε bound may fail (kernel and LGCP). Empty: 1/n for n points, as in Kim &amp; Lim's experiments; that is weak (a mechanism that publishes one random person's point unprotected meets δ = 1/n), so for a real release give δ well below 1/n, e.g. 1/n² or 1e-6. Not used by the Laplace method, which is pure ε-DP (δ = 0).</source>
       <translation>De kans δ in (0, 1) waarmee de ε-grens mag falen (kernel en LGCP). Leeg: 1/n bij n punten, zoals in de experimenten van Kim &amp; Lim; dat is zwak (een mechanisme dat het punt van één willekeurige persoon onbeschermd publiceert, voldoet aan δ = 1/n), dus geef voor een echte publicatie een δ ruim onder 1/n, bijv. 1/n² of 1e-6. Niet gebruikt door de Laplace-methode, die zuivere ε-DP biedt (δ = 0).</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="175" />
+      <location filename="../processing/dp_points.py" line="176" />
       <source>Alpha (α, neighbourhood radius)</source>
       <translation>Alfa (α, naburigheidsstraal)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="177" />
+      <location filename="../processing/dp_points.py" line="178" />
       <source>α &gt; 0: how far one point may move between neighbouring data sets, in the units of the layer's (or working) CRS, e.g. metres. The guarantee hides any one point's location within α; a larger α needs more smoothing. Required for the kernel and LGCP methods; the Laplace guarantee holds for every α (a value given is only reported).</source>
       <translation>α &gt; 0: hoe ver één punt mag worden verplaatst tussen naburige datasets, in de eenheden van het CRS van de laag (of het werk-CRS), bijv. meters. De garantie verbergt de locatie van elk afzonderlijk punt binnen α; een grotere α vereist meer gladding. Verplicht voor de kernel- en LGCP-methode; de Laplace-garantie geldt voor elke α (een opgegeven waarde wordt alleen gerapporteerd).</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="185" />
+      <location filename="../processing/dp_points.py" line="186" />
       <source>Cell size (Laplace)</source>
       <translation>Celgrootte (Laplace)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="186" />
+      <location filename="../processing/dp_points.py" line="187" />
       <source>Side of the square cells of the Laplace method, in CRS units. Cells are clipped to the window and slivers under 1/4 of a cell are merged into a neighbour. Empty: 1/10 of the window's larger side (Kim &amp; Lim's 11 x 11 knots).</source>
       <translation>Zijde van de vierkante cellen van de Laplace-methode, in CRS-eenheden. De cellen worden bijgesneden tot het studiegebied en snippers kleiner dan 1/4 cel worden samengevoegd met een buurcel. Leeg: 1/10 van de langste zijde van het studiegebied (de 11 x 11 knopen van Kim &amp; Lim).</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="194" />
+      <location filename="../processing/dp_points.py" line="195" />
       <source>Knots per dimension (LGCP)</source>
       <translation>Knopen per dimensie (LGCP)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="196" />
+      <location filename="../processing/dp_points.py" line="197" />
       <source>Number of lattice knots along each side of the window's bounding box for the LGCP method (Kim &amp; Lim use 11), at most {0}. More knots give a finer field and a smaller σ/l; the field is dense, so its cost grows steeply (about 2 s at 21, 30 s at 41, a minute at 45).</source>
       <translation>Aantal roosterknopen langs elke zijde van de omhullende rechthoek van het studiegebied voor de LGCP-methode (Kim &amp; Lim gebruiken er 11), ten hoogste {0}. Meer knopen geven een fijner veld en een kleinere σ/l; het veld is dicht, dus de rekentijd stijgt snel (ongeveer 2 s bij 21, 30 s bij 41, een minuut bij 45).</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="203" />
+      <location filename="../processing/dp_points.py" line="204" />
       <source>Bandwidth (kernel)</source>
       <translation>Bandbreedte (kernel)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="204" />
+      <location filename="../processing/dp_points.py" line="205" />
       <source>Standard deviation h of the Gaussian kernel, in CRS units. Empty: the smallest bandwidth that gives the guarantee (recommended). A larger one is allowed (smoother, still private); a smaller one is refused.</source>
       <translation>Standaardafwijking h van de Gaussische kernel, in CRS-eenheden. Leeg: de kleinste bandbreedte die de garantie geeft (aanbevolen). Een grotere is toegestaan (gladder, nog steeds privacyveilig); een kleinere wordt geweigerd.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="213" />
+      <location filename="../processing/dp_points.py" line="214" />
       <source>Share of ε for a noisy total (Laplace)</source>
       <translation>Deel van ε voor een totaal met ruis (Laplace)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="215" />
+      <location filename="../processing/dp_points.py" line="216" />
       <source>s in [0, 1): spend s·ε on a noisy count of all points and rescale the intensity to it, which removes the surplus of points that the clamped noise creates at small ε. The cells get (1 − s)·ε. 0: Kim &amp; Lim's mechanism. The report states the composed guarantee.</source>
       <translation>s in [0, 1): besteed s·ε aan een aantal met ruis van alle punten en herschaal de intensiteit daarnaar; dat verwijdert het overschot aan punten dat de afgekapte ruis bij een kleine ε veroorzaakt. De cellen krijgen (1 − s)·ε. 0: het mechanisme van Kim &amp; Lim. Het rapport vermeldt de samengestelde garantie.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="223" />
+      <location filename="../processing/dp_points.py" line="224" />
       <source>Needed only when the layer is in degrees: α, the cell size and the bandwidth are then in this CRS's units; the output is written back in the layer's CRS.</source>
       <translation>Alleen nodig als de laag in graden is: α, de celgrootte en de bandbreedte zijn dan in de eenheden van dit CRS; de uitvoer wordt teruggeschreven in het CRS van de laag.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="231" />
+      <location filename="../processing/dp_points.py" line="232" />
       <source>Publishable: the synthetic points in the layer's CRS, with one field syn_id. No attribute of the input is copied.</source>
       <translation>Publiceerbaar: de synthetische punten in het CRS van de laag, met één veld syn_id. Er wordt geen attribuut van de invoer gekopieerd.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="238" />
+      <location filename="../processing/dp_points.py" line="239" />
       <source>Report</source>
       <translation>Rapport</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="240" />
+      <location filename="../processing/dp_points.py" line="241" />
       <source>HTML report: the guarantee in words, ε, δ, α, the calibrated quantities, the number of synthetic points and a map of them. It holds no original point; for the kernel and LGCP methods it prints n, which this guarantee does not protect.</source>
       <translation>HTML-rapport: de garantie in woorden, ε, δ, α, de gekalibreerde grootheden, het aantal synthetische punten en een kaart daarvan. Het bevat geen enkel oorspronkelijk punt; bij de kernel- en LGCP-methode vermeldt het n, dat deze garantie niet beschermt.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="246" />
+      <location filename="../processing/dp_points.py" line="247" />
       <source>Epsilon</source>
       <translation>Epsilon</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="247" />
+      <location filename="../processing/dp_points.py" line="248" />
       <source>Delta (0 for Laplace)</source>
       <translation>Delta (0 bij Laplace)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="248" />
+      <location filename="../processing/dp_points.py" line="249" />
       <source>Alpha (NaN if not given for Laplace)</source>
       <translation>Alfa (NaN als niet opgegeven bij Laplace)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="249" />
+      <location filename="../processing/dp_points.py" line="250" />
       <source>Number of synthetic points</source>
       <translation>Aantal synthetische punten</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="250" />
+      <location filename="../processing/dp_points.py" line="251" />
       <source>Kernel bandwidth used (NaN for other methods)</source>
       <translation>Gebruikte kernelbandbreedte (NaN bij andere methoden)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="251" />
+      <location filename="../processing/dp_points.py" line="252" />
       <source>LGCP ratio σ/l (NaN for other methods)</source>
       <translation>LGCP-verhouding σ/l (NaN bij andere methoden)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="252" />
+      <location filename="../processing/dp_points.py" line="253" />
       <source>Laplace noise scale (NaN for other methods)</source>
       <translation>Schaal van de Laplace-ruis (NaN bij andere methoden)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="255" />
+      <location filename="../processing/dp_points.py" line="256" />
       <source>Laplace ε when a point is added or removed (NaN for other methods)</source>
       <translation>Laplace-ε bij het toevoegen of verwijderen van een punt (NaN bij andere methoden)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="274" />
+      <location filename="../processing/dp_points.py" line="275" />
       <source>{0}: epsilon must be a number &gt; 0, got {1}.</source>
       <translation>{0}: epsilon moet een getal &gt; 0 zijn; opgegeven: {1}.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="277" />
+      <location filename="../processing/dp_points.py" line="278" />
       <source>{0}: delta must lie strictly between 0 and 1, got {1}.</source>
       <translation>{0}: delta moet strikt tussen 0 en 1 liggen; opgegeven: {1}.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="279" />
+      <location filename="../processing/dp_points.py" line="280" />
       <source>{0}: the kernel and LGCP methods need the neighbourhood radius alpha &gt; 0 (in CRS units).</source>
       <translation>{0}: de kernel- en LGCP-methode vereisen de naburigheidsstraal alfa &gt; 0 (in CRS-eenheden).</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="285" />
+      <location filename="../processing/dp_points.py" line="286" />
       <source>{0}: must be a distance &gt; 0, got {1}.</source>
       <translation>{0}: moet een afstand &gt; 0 zijn; opgegeven: {1}.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="288" />
+      <location filename="../processing/dp_points.py" line="289" />
       <source>{0}: the share must lie in [0, 1), got {1}.</source>
       <translation>{0}: het deel moet in [0, 1) liggen; opgegeven: {1}.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="302" />
+      <location filename="../processing/dp_points.py" line="303" />
       <source>No {0} given: the window is the points' bounding box, so its extent follows the extreme confidential points. Give a public {0} for a real release.</source>
       <translation>Geen {0} opgegeven: het studiegebied is de omhullende rechthoek van de punten, dus de omvang ervan volgt de uiterste vertrouwelijke punten. Geef voor een echte publicatie een openbaar {0} op.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="337" />
+      <location filename="../processing/dp_points.py" line="338" />
       <source>{0}: one point gives the default δ = 1/n = 1, which protects nothing.</source>
       <translation>{0}: één punt geeft de standaard-δ = 1/n = 1, die niets beschermt.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="341" />
+      <location filename="../processing/dp_points.py" line="342" />
       <source>{0} empty: using 1/n = {1:.6g}, as Kim &amp; Lim's experiments do. That is weak: δ = 1/n allows publishing one random person's point unprotected. For a real release give a smaller {0} (e.g. 1/n² or 1e-6).</source>
       <translation>{0} leeg: 1/n = {1:.6g} wordt gebruikt, zoals in de experimenten van Kim &amp; Lim. Dat is zwak: δ = 1/n staat toe dat het punt van één willekeurige persoon onbeschermd wordt gepubliceerd. Geef voor een echte publicatie een kleinere {0} (bijv. 1/n² of 1e-6).</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="349" />
+      <location filename="../processing/dp_points.py" line="350" />
       <source>δ = {0:.3g} is large: the guarantee may fail with probability up to δ, and δ ≥ 1/n allows releasing a whole point unprotected. Give a smaller {1} (e.g. well below 1/n).</source>
       <translation>δ = {0:.3g} is groot: de garantie kan met een kans tot δ falen, en δ ≥ 1/n staat toe dat een heel punt onbeschermd wordt gepubliceerd. Geef een kleinere {1} (bijv. ruim onder 1/n).</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="382" />
+      <location filename="../processing/dp_points.py" line="383" />
       <source>{0} synthetic points.</source>
       <translation>{0} synthetische punten.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="384" />
+      <location filename="../processing/dp_points.py" line="385" />
       <source>The synthetic pattern is empty (no points).</source>
       <translation>Het synthetische patroon is leeg (geen punten).</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="394" />
+      <location filename="../processing/dp_points.py" line="395" />
       <source>The noise alone is expected to add about {0:.0f} of the {1} synthetic points (window area × Δ / 2ε): the pattern is mostly noise. A larger {2} or ε gives a usable pattern.</source>
       <translation>Naar verwachting voegt alleen de ruis al ongeveer {0:.0f} van de {1} synthetische punten toe (oppervlakte van het studiegebied × Δ / 2ε): het patroon is vooral ruis. Een grotere {2} of ε geeft een bruikbaar patroon.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="401" />
+      <location filename="../processing/dp_points.py" line="402" />
       <source>{0} synthetic points, over ten times the original count: the noise dominates. A larger {1} gives a usable pattern.</source>
       <translation>{0} synthetische punten, meer dan tien keer het oorspronkelijke aantal: de ruis overheerst. Een grotere {1} geeft een bruikbaar patroon.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="413" />
+      <location filename="../processing/dp_points.py" line="414" />
       <source>Differentially private synthetic points</source>
       <translation>Synthetische punten met differentiële privacy</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="441" />
+      <location filename="../processing/dp_points.py" line="442" />
       <source>{0} is not used by the {1} method.</source>
       <translation>{0} wordt niet gebruikt door de methode {1}.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="454" />
+      <location filename="../processing/dp_points.py" line="455" />
       <source>A corner of the window keeps only {0:.2g} of a kernel of bandwidth {1:.6g} inside it (a spike or a corridor far narrower than the bandwidth). A point there needs about {2:.2g} draws; the run may be slow (it can be cancelled). Simplifying the window avoids it.</source>
       <translation>Een hoek van het studiegebied houdt maar {0:.2g} van een kernel met bandbreedte {1:.6g} binnen het gebied (een uitsteeksel of een gang die veel smaller is dan de bandbreedte). Een punt daar vraagt ongeveer {2:.2g} trekkingen; de berekening kan traag zijn (ze kan worden geannuleerd). Een eenvoudiger studiegebied voorkomt dit.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="522" />
+      <location filename="../processing/dp_points.py" line="523" />
       <source>DP synthetic points ({0}, ε = {1:g})</source>
       <translation>Synthetische DP-punten ({0}, ε = {1:g})</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="526" />
+      <location filename="../processing/dp_points.py" line="527" />
       <source>NOT PRIVATE (window from the data): {0}</source>
       <translation>NIET PRIVÉ (venster uit de gegevens): {0}</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="536" />
+      <location filename="../processing/dp_points.py" line="539" />
       <source>every α</source>
       <translation>elke α</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="541" />
+      <location filename="../processing/dp_points.py" line="544" />
       <source>Alpha (α, CRS units)</source>
       <translation>Alfa (α, CRS-eenheden)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="542" />
+      <location filename="../processing/dp_points.py" line="545" />
       <source>Window area (squared CRS units)</source>
       <translation>Oppervlakte van het studiegebied (vierkante CRS-eenheden)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="543" />
+      <location filename="../processing/dp_points.py" line="546" />
       <source>Window diameter B (CRS units)</source>
       <translation>Diameter B van het studiegebied (CRS-eenheden)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="549" />
+      <location filename="../processing/dp_points.py" line="552" />
       <source>fixed by the user (its value is not shown: with it anyone can recompute the noise; NOT for release)</source>
       <translation>vastgezet door de gebruiker (de waarde wordt niet getoond: daarmee kan iedereen de ruis herberekenen; NIET voor publicatie)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="556" />
+      <location filename="../processing/dp_points.py" line="559" />
       <source>Original points n (public under this guarantee)</source>
       <translation>Oorspronkelijke punten n (openbaar onder deze garantie)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="557" />
+      <location filename="../processing/dp_points.py" line="560" />
       <source>Two data sets are neighbours when one point is moved by at most α; the number of points n is the same in both, so n is not protected by this guarantee.</source>
       <translation>Twee datasets zijn naburig als één punt over ten hoogste α wordt verplaatst; het aantal punten n is in beide gelijk, dus n wordt door deze garantie niet beschermd.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="563" />
+      <location filename="../processing/dp_points.py" line="566" />
       <source>({0:g}, {1:g})-differential privacy under the α-neighbourhood with α = {2:g} (Kim &amp; Lim, Theorem 3.6): for any synthetic pattern, its probability changes by at most a factor e^ε between neighbouring data sets, except with probability δ. {3} The number of points n = {4} is printed in this report and is public under this guarantee.</source>
       <translation>({0:g}, {1:g})-differentiële privacy onder de α-naburigheid met α = {2:g} (Kim &amp; Lim, Stelling 3.6): voor elk synthetisch patroon verandert de kans erop tussen naburige datasets met ten hoogste een factor e^ε, behalve met kans δ. {3} Het aantal punten n = {4} staat in dit rapport en is onder deze garantie openbaar.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="570" />
+      <location filename="../processing/dp_points.py" line="573" />
       <source>Bandwidth used h (CRS units)</source>
       <translation>Gebruikte bandbreedte h (CRS-eenheden)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="571" />
+      <location filename="../processing/dp_points.py" line="574" />
       <source>Smallest private bandwidth (CRS units)</source>
       <translation>Kleinste privacyveilige bandbreedte (CRS-eenheden)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="572" />
+      <location filename="../processing/dp_points.py" line="575" />
       <source>k: 1 − δ quantile of Poisson(n)</source>
       <translation>k: 1 − δ-kwantiel van Poisson(n)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="573" />
+      <location filename="../processing/dp_points.py" line="576" />
       <source>B: window diameter</source>
       <translation>B: diameter van het studiegebied</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="574" />
+      <location filename="../processing/dp_points.py" line="577" />
       <source>Upper bound of r_α(h) at the smallest bandwidth</source>
       <translation>Bovengrens van r_α(h) bij de kleinste bandbreedte</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="575" />
+      <location filename="../processing/dp_points.py" line="578" />
       <source>(2αB + α²)/(2h²) + r_α(h) at the bandwidth used</source>
       <translation>(2αB + α²)/(2h²) + r_α(h) bij de gebruikte bandbreedte</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="576" />
+      <location filename="../processing/dp_points.py" line="579" />
       <source>ε / k</source>
       <translation>ε / k</translation>
     </message>
     <message>
       <location filename="../processing/dp_points.py" line="581" />
+      <source>Grid the coordinates are rounded to (h/1024, CRS units)</source>
+      <translation>Raster waarop de coördinaten zijn afgerond (h/1024, CRS-eenheden)</translation>
+    </message>
+    <message>
+      <location filename="../processing/dp_points.py" line="588" />
       <source>({0:g}, {1:g})-differential privacy under the α-neighbourhood with α = {2:g} (Kim &amp; Lim, Theorem 3.8): for any synthetic pattern, its probability changes by at most a factor e^ε between neighbouring data sets, except with probability δ. {3} The number of points n = {4} is printed in this report and is public under this guarantee. The theorem is stated for one exact draw from the posterior, and its proof has gaps even there (a bound that must hold for every β; the bad event's probability taken under the prior); this tool draws from a fast (Laplace) approximation of the posterior. The stated (ε, δ) is therefore nominal, not proven.</source>
       <translation>({0:g}, {1:g})-differentiële privacy onder de α-naburigheid met α = {2:g} (Kim &amp; Lim, Stelling 3.8): voor elk synthetisch patroon verandert de kans erop tussen naburige datasets met ten hoogste een factor e^ε, behalve met kans δ. {3} Het aantal punten n = {4} staat in dit rapport en is onder deze garantie openbaar. De stelling is geformuleerd voor één exacte trekking uit de a-posterioriverdeling, en zelfs daar heeft het bewijs lacunes (een grens die voor elke β moet gelden; de kans op de ongunstige gebeurtenis berekend onder de a-prioriverdeling); dit hulpmiddel trekt uit een snelle (Laplace-)benadering van de a-posterioriverdeling. De opgegeven (ε, δ) is daarom nominaal, niet bewezen.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="591" />
+      <location filename="../processing/dp_points.py" line="598" />
       <source>Ratio R = σ/l</source>
       <translation>Verhouding R = σ/l</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="592" />
+      <location filename="../processing/dp_points.py" line="599" />
       <source>Triangle pairs within α</source>
       <translation>Driehoeksparen binnen α</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="593" />
+      <location filename="../processing/dp_points.py" line="600" />
       <source>Sum over pairs of the largest squared vertex distance</source>
       <translation>Som over de paren van de grootste gekwadrateerde afstand tussen hoekpunten</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="595" />
+      <location filename="../processing/dp_points.py" line="602" />
       <source>Vertex pairs of the union bound that also covers points in one triangle, and their Σd²</source>
       <translation>Hoekpuntparen van de verenigingsgrens die ook punten in één driehoek dekt, en hun Σd²</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="598" />
+      <location filename="../processing/dp_points.py" line="605" />
       <source>Knots per dimension</source>
       <translation>Knopen per dimensie</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="599" />
+      <location filename="../processing/dp_points.py" line="606" />
       <source>Drawn length scale l (CRS units)</source>
       <translation>Getrokken lengteschaal l (CRS-eenheden)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="600" />
+      <location filename="../processing/dp_points.py" line="607" />
       <source>Drawn σ = R l</source>
       <translation>Getrokken σ = R l</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="607" />
+      <location filename="../processing/dp_points.py" line="614" />
       <source>{0:.6g}-differential privacy when one point is moved any distance (Kim &amp; Lim, Theorem 3.10, for every α; the noisy total costs nothing there because n does not change), and {1:.6g}-differential privacy when one point is added or removed ({2:.6g} for the noisy total plus {3:.6g} × {4:.6g} / {5:.6g} for the cells). δ = 0. {6} Only the add-or-remove guarantee covers n, so n is not printed in this report.</source>
       <translation>{0:.6g}-differentiële privacy wanneer één punt over een willekeurige afstand wordt verplaatst (Kim &amp; Lim, Stelling 3.10, voor elke α; het totaal met ruis kost daar niets, omdat n niet verandert), en {1:.6g}-differentiële privacy wanneer één punt wordt toegevoegd of verwijderd ({2:.6g} voor het totaal met ruis plus {3:.6g} × {4:.6g} / {5:.6g} voor de cellen). δ = 0. {6} Alleen de garantie voor toevoegen of verwijderen dekt n, dus n staat niet in dit rapport.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="623" />
+      <location filename="../processing/dp_points.py" line="630" />
       <source>{0:.6g}-differential privacy when one point is moved any distance (Kim &amp; Lim, Theorem 3.10, for every α), and {1:.6g}-differential privacy when one point is added or removed ({0:.6g} × {2:.6g} / {3:.6g}). δ = 0. {4} Only the add-or-remove guarantee covers n, so n is not printed in this report.</source>
       <translation>{0:.6g}-differentiële privacy wanneer één punt over een willekeurige afstand wordt verplaatst (Kim &amp; Lim, Stelling 3.10, voor elke α), en {1:.6g}-differentiële privacy wanneer één punt wordt toegevoegd of verwijderd ({0:.6g} × {2:.6g} / {3:.6g}). δ = 0. {4} Alleen de garantie voor toevoegen of verwijderen dekt n, dus n staat niet in dit rapport.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="630" />
+      <location filename="../processing/dp_points.py" line="637" />
       <source>Cell size (CRS units)</source>
       <translation>Celgrootte (CRS-eenheden)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="631" />
+      <location filename="../processing/dp_points.py" line="638" />
       <source>Cells (after merging slivers)</source>
       <translation>Cellen (na samenvoegen van snippers)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="632" />
+      <location filename="../processing/dp_points.py" line="639" />
       <source>Slivers merged into a neighbour</source>
       <translation>Met een buurcel samengevoegde snippers</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="633" />
+      <location filename="../processing/dp_points.py" line="640" />
       <source>Sensitivity Δ = 1/|S_p| + 1/|S_q| (per squared unit)</source>
       <translation>Gevoeligheid Δ = 1/|S_p| + 1/|S_q| (per vierkante eenheid)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="634" />
+      <location filename="../processing/dp_points.py" line="641" />
       <source>Laplace noise scale Δ / ε_cells (points per squared unit)</source>
       <translation>Schaal van de Laplace-ruis Δ / ε_cells (punten per vierkante eenheid)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="635" />
+      <location filename="../processing/dp_points.py" line="642" />
       <source>ε for the cells</source>
       <translation>ε voor de cellen</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="636" />
+      <location filename="../processing/dp_points.py" line="643" />
       <source>Share of ε for the noisy total</source>
       <translation>Deel van ε voor het totaal met ruis</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="637" />
+      <location filename="../processing/dp_points.py" line="644" />
       <source>ε when a point is added or removed</source>
       <translation>ε bij het toevoegen of verwijderen van een punt</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="640" />
+      <location filename="../processing/dp_points.py" line="647" />
       <source>Noisy total</source>
       <translation>Totaal met ruis</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="641" />
+      <location filename="../processing/dp_points.py" line="648" />
       <source>Note</source>
       <translation>Opmerking</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="644" />
+      <location filename="../processing/dp_points.py" line="651" />
       <source>Caveat: no WINDOW was given, so the window is the confidential points' bounding box enlarged by 5%. Its extent, and the window area, diameter and sizes derived from it in this report and in the map, follow the extreme points and are NOT covered by this guarantee. Give a public WINDOW for a release.</source>
       <translation>Let op: er is geen WINDOW opgegeven, dus het venster is de omhullende rechthoek van de vertrouwelijke punten, vergroot met 5%. De omvang ervan, en de oppervlakte, diameter en maten van het venster die daaruit volgen in dit rapport en op de kaart, volgen de uiterste punten en vallen NIET onder deze garantie. Geef een openbaar WINDOW op voor een publicatie.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="653" />
+      <location filename="../processing/dp_points.py" line="660" />
       <source>Calibration</source>
       <translation>Kalibratie</translation>
     </message>

@@ -85,7 +85,7 @@ class DPPointsAlgorithm(SpatialPrivacyAlgorithm):
     def shortDescription(self):
         return self.tr(
             "Replace a point pattern by synthetic points that are (ε, δ)-differentially private when one point "
-            "moves by at most α."
+            "moves by at most α (for the LGCP method nominally, see the help)."
         )
 
     def shortHelpString(self):
@@ -98,8 +98,9 @@ class DPPointsAlgorithm(SpatialPrivacyAlgorithm):
                 "<ul><li><b>Kernel</b> (Section 3.2.1, Theorem 3.6): a Poisson process whose intensity is a "
                 "Gaussian kernel estimate with Diggle's edge correction. The bandwidth is the smallest one that "
                 "satisfies (2αB + α²)/(2h²) + r<sub>α</sub>(h) ≤ ε/k (B: the window's diameter; k: the 1 − δ "
-                "quantile of Poisson(n)). Privacy needs large bandwidths: the synthetic points keep the broad "
-                "pattern only.</li>"
+                "quantile of Poisson(n); r<sub>α</sub> is replaced by a safe upper bound). Privacy needs large "
+                "bandwidths: the synthetic points keep the broad pattern only. The coordinates are rounded to a "
+                "grid of h/1024, so that no low-order bits of a point's position plus noise are published.</li>"
                 "<li><b>LGCP</b> (Section 3.3.1, Theorem 3.8): a log-Gaussian Cox process on a right-triangle "
                 "lattice of knots, with a Gaussian covariance whose ratio σ/l is fixed by the privacy condition; "
                 "one draw of the fitted field, then a Poisson process from it. The theorem is stated for an exact "
@@ -530,6 +531,8 @@ class DPPointsAlgorithm(SpatialPrivacyAlgorithm):
         return {self.OUTPUT: dest}
 
     def _report(self, release):
+        from ..core.mechanisms import SNAP_STEPS
+
         tr = self.tr
         method, epsilon, alpha, n = release["method"], release["epsilon"], release["alpha"], release["n"]
         domain, synthesis = release["domain"], release["core"]
@@ -574,6 +577,10 @@ class DPPointsAlgorithm(SpatialPrivacyAlgorithm):
                 (tr("Upper bound of r_α(h) at the smallest bandwidth"), f"{cal.r_alpha:.6g}"),
                 (tr("(2αB + α²)/(2h²) + r_α(h) at the bandwidth used"), f"{synthesis.lhs:.6g}"),
                 (tr("ε / k"), f"{cal.rhs:.6g}"),
+                (
+                    tr("Grid the coordinates are rounded to (h/1024, CRS units)"),
+                    f"{synthesis.bandwidth / SNAP_STEPS:.6g}",
+                ),
             ]
             background = None
         elif method == LGCP:

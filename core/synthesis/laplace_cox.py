@@ -86,7 +86,9 @@ class LaplaceCoxSynthesis:
         intensity: the intensity of each region the points were drawn from (points per squared unit):
             ``noisy_intensity``, rescaled to integrate to ``noisy_total`` when a total share is used;
             publishable (a post-processing of the DP release).
-        noisy_intensity: ``gamma`` of eq. (13) per region (the DP release itself); publishable.
+        noisy_intensity: ``gamma`` of eq. (13) per region (the DP release itself): publishable as the
+            Poisson points drawn from it and as a colour map; its values are continuous Laplace draws in
+            doubles, so publishing them as numbers would need :func:`..mechanisms.grid_laplace` (Mironov 2012).
         noisy_total: ``T~`` (or ``None`` without a total share); publishable.
         partition: the cells (public: they depend on the window only).
         guarantee: the privacy guarantee.
@@ -152,7 +154,8 @@ def laplace_guarantee(region_measure, epsilon: float, total_share: float = 0.0) 
             f"{eps_ar:.6g}-differential privacy when one point is added or removed "
             f"({eps_total:.6g} for the noisy total + {eps_cells:.6g} x {delta_ar:.6g} / {delta:.6g} for the cells). "
             f"Cell noise: Laplace with scale Delta / epsilon_cells = {scale:.6g} per unit area "
-            f"(Delta = {delta:.6g}); total noise: Laplace with scale {1 / eps_total:.6g} points."
+            f"(Delta = {delta:.6g}); total noise: discrete Laplace on a grid of 1/64 point with scale "
+            f"{65 / 64 / eps_total:.6g} points."
         )
     else:
         text = (

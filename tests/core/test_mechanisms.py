@@ -165,3 +165,41 @@ def test_disc_offsets_are_uniform_on_the_disc():
     assert stats.kstest(d / 2.5, "uniform").pvalue < ALPHA  # power against uniform-in-distance
     with pytest.raises(ValueError, match="radius"):
         mechanisms.disc_offsets(rng, 0.0, 3)
+
+
+def _on_grid(values, step):
+    return np.array_equal(np.rint(values / step) * step, values)
+
+
+def test_snap_to_grid_releases_grid_points_inside_the_window():
+    """Every released coordinate is a whole number of steps of the public grid, inside the window; a draw that
+    rounds out of the window goes to a corner of its cell inside it, and one in a sliver narrower than the step
+    to a finer grid."""
+    from spatial_privacy.core.window import Window
+
+    # a square with edges off the grid lines and an island [0.503, 0.508] x [1.2, 1.5] narrower than the step
+    island = [(0.503, 1.2), (0.508, 1.2), (0.508, 1.5), (0.503, 1.5)]
+    a, b = 0.0025, 0.9975
+    window = Window.from_polygons([[(a, a), (b, a), (b, b), (a, b)], island])
+    rng = np.random.default_rng(21)
+    x, y = rng.uniform(a, b, 5000), rng.uniform(a, b, 5000)
+    # draws hugging the edges, where plain rounding leaves the window, and draws on the island
+    x = np.concatenate([x, [0.0028, 0.9972, 0.5, 0.5035, 0.5075]])
+    y = np.concatenate([y, [0.0028, 0.9972, 0.9973, 1.3, 1.4]])
+    assert window.contains(x, y).all()
+    step = 0.01
+    sx, sy = mechanisms.snap_to_grid(x, y, step, window.contains)
+    assert window.contains(sx, sy).all()
+    assert _on_grid(sx[:5003], step) and _on_grid(sy[:5003], step)
+    moved = np.hypot(sx[:5003] - x[:5003], sy[:5003] - y[:5003])
+    assert np.max(moved) <= step * np.sqrt(2)  # a corner of the draw's grid cell at worst
+    assert np.mean(moved <= step / np.sqrt(2) + 1e-12) > 0.98  # mostly the nearest grid point
+    # the island draws went to the first halving with grid points on the island
+    assert _on_grid(sx[5003:], step / 2) and _on_grid(sy[5003:], step / 2) and not _on_grid(sx[5003:], step)
+    # the plain rounding of the edge draws left the window; the corner rule kept them in
+    assert not window.contains(np.rint(x[5000:5003] / step) * step, np.rint(y[5000:5003] / step) * step).any()
+
+
+def test_snap_to_grid_refuses_a_bad_step():
+    with pytest.raises(ValueError, match="grid step"):
+        mechanisms.snap_to_grid(np.zeros(1), np.zeros(1), 0.0, lambda x, y: np.ones(x.size, bool))
