@@ -184,7 +184,7 @@ def standard_normals(rng: np.random.Generator, size: int | tuple[int, ...]) -> n
     return rng.standard_normal(size)
 
 
-#: Grid steps per bandwidth (or radius) for :func:`snap_to_grid`: fine against the noise, coarse against a double.
+#: Grid steps per kernel bandwidth for :func:`snap_to_grid`: fine against the noise, coarse against a double.
 SNAP_STEPS = 1024
 
 

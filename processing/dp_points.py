@@ -531,8 +531,6 @@ class DPPointsAlgorithm(SpatialPrivacyAlgorithm):
         return {self.OUTPUT: dest}
 
     def _report(self, release):
-        from ..core.mechanisms import SNAP_STEPS
-
         tr = self.tr
         method, epsilon, alpha, n = release["method"], release["epsilon"], release["alpha"], release["n"]
         domain, synthesis = release["domain"], release["core"]
@@ -579,7 +577,7 @@ class DPPointsAlgorithm(SpatialPrivacyAlgorithm):
                 (tr("ε / k"), f"{cal.rhs:.6g}"),
                 (
                     tr("Grid the coordinates are rounded to (h/1024, CRS units)"),
-                    f"{synthesis.bandwidth / SNAP_STEPS:.6g}",
+                    f"{synthesis.grid_step:.6g}",
                 ),
             ]
             background = None

@@ -107,6 +107,16 @@ class KernelSynthesis:
     lhs: float
     calibration: KernelCalibration
 
+    @property
+    def grid_step(self) -> float:
+        """The public grid the coordinates are released on (:func:`..mechanisms.snap_to_grid`)."""
+        return grid_step(self.bandwidth)
+
+
+def grid_step(bandwidth: float) -> float:
+    """The step of the grid kernel offspring are rounded to: the bandwidth / :data:`..mechanisms.SNAP_STEPS`."""
+    return bandwidth / mechanisms.SNAP_STEPS
+
 
 def _check_privacy(n, epsilon, delta, alpha) -> tuple[int, float, float, float]:
     if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
@@ -326,7 +336,7 @@ def synthesize_kernel(
     counts = mechanisms.poisson_counts(rng, np.ones(n))
     sx, sy = domain.sample_gaussian_offspring(rng, x, y, h, counts, progress=scaled(progress, 0.6, 1.0))
     # each offspring is "x_i + h z": released on a public grid, not with the low-order bits of a double
-    sx, sy = mechanisms.snap_to_grid(sx, sy, h / mechanisms.SNAP_STEPS, domain.window.contains)
+    sx, sy = mechanisms.snap_to_grid(sx, sy, grid_step(h), domain.window.contains)
     order = np.lexsort((sy, sx))
     return KernelSynthesis(sx[order], sy[order], h, lhs, calibration)
 

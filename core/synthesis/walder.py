@@ -84,10 +84,7 @@ def radial(
     if keep_inside and window is None:
         raise ParameterError("window", "keep_inside needs the study window")
 
-    def draw(count: int) -> tuple[np.ndarray, np.ndarray]:
-        return mechanisms.disc_offsets(rng, radius, count)
-
-    dx, dy = draw(x.size)
+    dx, dy = mechanisms.disc_offsets(rng, radius, x.size)
     out_x, out_y = x + dx, y + dy
     if keep_inside:
         todo = np.flatnonzero(~window.contains(out_x, out_y))
@@ -100,7 +97,7 @@ def radial(
                     f"{todo.size} points could not be kept inside the window after {max_rounds} redraws: the radius "
                     f"{radius:g} is much larger than the window around them (or they lie outside it)",
                 )
-            dx, dy = draw(todo.size)
+            dx, dy = mechanisms.disc_offsets(rng, radius, todo.size)
             out_x[todo], out_y[todo] = x[todo] + dx, y[todo] + dy
             todo = todo[~window.contains(out_x[todo], out_y[todo])]
     return out_x, out_y

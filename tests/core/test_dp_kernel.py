@@ -412,13 +412,12 @@ def test_offspring_of_a_point_with_a_tiny_kernel_mass_are_drawn_not_refused():
 def test_offspring_are_released_on_the_public_grid_of_the_bandwidth():
     """An offspring is x_i + h z: its coordinates are published rounded to the grid h / 1024 (public), not with
     the low-order bits of the double (Mironov 2012), and still inside the window."""
-    from spatial_privacy.core import mechanisms
-
     rng = np.random.default_rng(12)
     n = 30
     x, y = rng.uniform(0.05, 0.95, n), rng.uniform(0.05, 0.95, n)
     out = kernel.synthesize_kernel(x, y, UNIT, rng, epsilon=5.0, delta=1 / n, alpha=0.001)
-    step = out.bandwidth / mechanisms.SNAP_STEPS
+    step = out.bandwidth / 1024
+    assert out.grid_step == step
     assert out.x.size > 0 and UNIT.contains(out.x, out.y).all()
     assert np.array_equal(np.rint(out.x / step) * step, out.x)
     assert np.array_equal(np.rint(out.y / step) * step, out.y)

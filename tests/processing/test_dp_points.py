@@ -136,9 +136,13 @@ def test_kernel_bandwidth_is_the_core_calibration_and_nothing_is_copied(deaths, 
     assert len(xy) == result["SYNTHETIC_COUNT"] == layer.featureCount()
     assert abs(len(xy) - 578) < 5 * math.sqrt(578)  # Poisson(n) synthetic points
     assert domain.contains(xy[:, 0], xy[:, 1]).all()
+    # released on the public grid h/1024 (no low-order bits of x_i + h z), also after the GeoPackage round trip
+    step = result["BANDWIDTH"] / 1024
+    assert np.array_equal(np.rint(xy / step) * step, xy)
     assert sorted(f["syn_id"] for f in layer.getFeatures()) == list(range(1, len(xy) + 1))
     text = report.read_text(encoding="utf-8")
-    for word in ("Epsilon (ε)", "Delta (δ)", "Alpha (α", "not protected", "n = 578", f"{cal.h:.6g}", str(cal.k)):
+    words = ("Epsilon (ε)", "Delta (δ)", "Alpha (α", "not protected", "n = 578", f"{cal.h:.6g}", str(cal.k))
+    for word in words + (f"rounded to (h/1024, CRS units)</th><td>{step:.6g}",):
         assert word in text, word
     assert "data:image/png;base64," in text
     # the report holds no original point: no original coordinate appears in it
