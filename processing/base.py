@@ -29,6 +29,7 @@ from qgis.core import (
     QgsProcessingFeedback,
     QgsProcessingOutputLayerDefinition,
     QgsProcessingParameterCrs,
+    QgsProcessingParameterDistance,
     QgsProcessingParameterFile,
     QgsProcessingParameterNumber,
     QgsProperty,
@@ -44,6 +45,10 @@ from ..core.files import active_staging, replaced_when_done, staged_writes
 from ..plugin import dependencies
 from ..plugin.i18n import tr as _tr
 from .compat import FLAG_ADVANCED, NUMBER_INTEGER, double_field, int_field
+
+# Processing imports a widget_wrapper class from its dotted path; the plugin's package name is whatever QGIS
+# imported it as, so the path is built from this module's own package, not written out.
+DISTANCE_WIDGET = f"{__package__.rpartition('.')[0]}.ui.distance_widget.DistanceWidget"
 
 #: Largest SEED: QGIS integer parameters are 32-bit.
 MAX_SEED = 2**31 - 1
@@ -128,8 +133,13 @@ class SpatialPrivacyAlgorithm(QgsProcessingAlgorithm):
         return "https://github.com/spatial-privacy/spatial_privacy#readme"
 
     def add(self, parameter, help_text: str, advanced: bool = False):
-        """Add ``parameter`` with its help text (shown as tooltip and in the help panel)."""
+        """Add ``parameter`` with its help text (shown as tooltip and in the help panel).
+
+        A distance gets the plugin's widget in the algorithm dialog, which shows the units of WORK_CRS when
+        one is picked and else the layer's (QGIS's own follows the layer only; see ui.distance_widget)."""
         parameter.setHelp(help_text)
+        if isinstance(parameter, QgsProcessingParameterDistance):
+            parameter.setMetadata({"widget_wrapper": {"class": DISTANCE_WIDGET, "work_crs": "WORK_CRS"}})
         if advanced:
             parameter.setFlags(parameter.flags() | FLAG_ADVANCED)
         self.addParameter(parameter)
@@ -232,10 +242,7 @@ def working_crs(alg, parameters, context, source, input_name: str, crs_name: str
             )
         if source_crs.mapUnits() != picked.mapUnits():
             feedback.pushWarning(
-                _tr(
-                    "Distances and sizes are read in the units of {0} {1} ({2}), not in the {3} of {4} that the "
-                    "dialog shows next to them."
-                ).format(
+                _tr("Distances and sizes are read in the units of {0} {1} ({2}), not in the {3} of {4}'s CRS.").format(
                     crs_name,
                     picked.authid(),
                     QgsUnitTypes.toString(picked.mapUnits()),

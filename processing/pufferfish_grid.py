@@ -10,6 +10,7 @@ from qgis.core import (
     QgsProcessingException,
     QgsProcessingOutputNumber,
     QgsProcessingParameterBoolean,
+    QgsProcessingParameterDistance,
     QgsProcessingParameterEnum,
     QgsProcessingParameterFeatureSink,
     QgsProcessingParameterFeatureSource,
@@ -149,7 +150,7 @@ class PufferfishGridAlgorithm(SpatialPrivacyAlgorithm):
             tr("Numeric field with each contribution t_i; must be >= 0 (> 0 for relative error) and not NULL."),
         )
         self.add(
-            QgsProcessingParameterNumber(self.CELL_SIZE, tr("Cell size r"), NUMBER_DOUBLE, 500.0, False, 0.0),
+            QgsProcessingParameterDistance(self.CELL_SIZE, tr("Cell size r"), 500.0, self.INPUT, False, 0.0),
             tr("Side of a square cell, in the units of the layer's (or working) CRS, e.g. metres."),
         )
         self.add(

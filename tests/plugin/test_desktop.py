@@ -14,12 +14,13 @@ from qgis.core import QgsVectorLayer
 
 REPO = Path(__file__).resolve().parent.parent.parent
 SCRIPT = Path(__file__).resolve().parent / "desktop_check.py"
+DIALOGS = Path(__file__).resolve().parent / "dialogs_check.py"
 
 # scripts/bootstrap.sh installs Debian's qgis and xvfb: their absence is a broken set-up, not a skip.
 assert shutil.which("qgis.bin") and shutil.which("xvfb-run"), "run scripts/bootstrap.sh (qgis, xvfb)"
 
 
-def run_desktop(tmp_path: Path, *args: str, **env: str) -> dict:
+def run_desktop(tmp_path: Path, *args: str, script: Path = SCRIPT, **env: str) -> dict:
     plugins = tmp_path / "plugins"
     plugins.mkdir()
     (plugins / "spatial_privacy").symlink_to(REPO)
@@ -44,7 +45,7 @@ def run_desktop(tmp_path: Path, *args: str, **env: str) -> dict:
         str(tmp_path / "profiles"),
         *args,
         "--code",
-        str(SCRIPT),
+        str(script),
     ]
     proc = subprocess.run(cmd, env=environment, capture_output=True, text=True, timeout=180)
     assert result.exists(), f"QGIS wrote no result (exit {proc.returncode}):\n{proc.stderr[-3000:]}"
@@ -118,3 +119,35 @@ def dutch(source: str) -> str:
 def test_dutch_interface(tmp_path):
     out = run_desktop(tmp_path, "--lang", "nl")
     assert out["algorithm"] == dutch("Pufferfish-private grid map") != "Pufferfish-private grid map"
+
+
+def test_dialogs_build_and_distances_show_the_units_they_are_read_in(tmp_path, data_copy):
+    """Every algorithm's dialog, batch dialog and model-child dialog builds; a distance shows the units of the
+    CRS to work in when one is picked, else the layer's (QGIS's own widget showed the layer's degrees)."""
+    gpkg = str(data_copy / "sdcspatial_enterprises.gpkg") + "|layername=enterprises"
+    out = run_desktop(tmp_path, script=DIALOGS, INPUT=gpkg)
+    built = out["built"]
+    assert len(built) == 9
+    for alg_id, (standard, batch, child, distances) in built.items():
+        assert (standard, batch, child) == ("AlgorithmDialog", "BatchAlgorithmDialog", "ModelerParametersDialog")
+        for name, (in_dialog, in_model) in distances.items():
+            assert in_dialog == "WorkCrsDistanceWrapper", (alg_id, name)
+            assert in_model == "QgsProcessingModelerParameterWidget", (alg_id, name)
+    assert set(built["spatialprivacy:synthesizelgcp"][3]) == {"MAX_EDGE", "RADIUS"}
+    assert set(built["spatialprivacy:pufferfishgrid"][3]) == {"CELL_SIZE"}
+
+    seen = out["seen"]
+    assert seen["projected"]["combos"] == ["meters"] and seen["projected"]["labels"] == []
+    # a layer in degrees: the widget says so and asks for a CRS to work in
+    assert seen["degrees"]["combos"] == []
+    assert seen["degrees"]["labels"][0] == "degrees" and "projected CRS" in seen["degrees"]["labels"][1]
+    # with WORK_CRS (metres) the widget shows metres, as the algorithm reads the radius
+    assert seen["degrees_work_crs"] == {**seen["projected"], "value": seen["degrees_work_crs"]["value"]}
+    assert seen["degrees_work_crs"]["value"] is None  # RADIUS is optional and not set yet
+    assert seen["set_250"]["value"] == pytest.approx(250)
+    # typed in kilometres, handed to the algorithm in the CRS's metres
+    assert seen["250_km"]["combos"] == ["kilometers"]
+    assert seen["250_km"]["value"] == pytest.approx(250_000) == seen["parameters_km"]
+    assert seen["work_crs_cleared"]["labels"][0] == "degrees"
+    assert seen["not_set"]["value"] is None
+    assert seen["prepopulated"]["combos"] == ["meters"] and seen["prepopulated"]["value"] == pytest.approx(750)
