@@ -57,6 +57,29 @@ MAX_SEED = 2**31 - 1
 TOOLBOX_TAG = "spatialprivacy"
 
 
+def _bound(value: float) -> str:
+    return str(int(value)) if value == int(value) and abs(value) < 1e15 else f"{value:g}"
+
+
+def number_range_problem(parameter, value, context) -> str | None:
+    """What is allowed, for a number or distance that its parameter refuses (QGIS itself says only "Incorrect
+    parameter value for NAME"); ``None`` if the value is acceptable or not given."""
+    if parameter.type() not in ("number", "distance") or value is None or value == "" or isinstance(value, QgsProperty):
+        return None
+    if parameter.checkValueIsAcceptable(value, context):
+        return None
+    low, high = parameter.minimum(), parameter.maximum()
+    span = ""
+    if low > -1e300 and high < 1e300:
+        span = _tr("from {0} to {1}").format(_bound(low), _bound(high))
+    elif low > -1e300:
+        span = _tr("of at least {0}").format(_bound(low))
+    elif high < 1e300:
+        span = _tr("of at most {0}").format(_bound(high))
+    kind = _tr("a whole number") if parameter.dataType() == NUMBER_INTEGER else _tr("a number")
+    return _tr("{0}: '{1}' is not allowed; give {2}.").format(parameter.name(), value, f"{kind} {span}".strip())
+
+
 def seed_help() -> str:
     """Help text of every algorithm's SEED parameter."""
     return _tr(
@@ -84,6 +107,9 @@ class SpatialPrivacyAlgorithm(QgsProcessingAlgorithm):
 
     def checkParameterValues(self, parameters, context):  # noqa: N802 (QGIS API name)
         problem = self.parameter_problem(parameters, context)
+        for parameter in self.parameterDefinitions():
+            if problem is None:
+                problem = number_range_problem(parameter, parameters.get(parameter.name()), context)
         if problem is not None:
             return False, problem
         return super().checkParameterValues(parameters, context)

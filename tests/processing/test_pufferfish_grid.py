@@ -442,6 +442,22 @@ def point_at_infinity():
     return layer
 
 
+@pytest.mark.parametrize(
+    "extra, message",
+    [
+        ({"SEED": -5}, "SEED: '-5' is not allowed; give a whole number from 0 to 2147483647."),
+        ({"SEED": 3e9}, "SEED: '3000000000.0' is not allowed; give a whole number from 0 to 2147483647."),
+        ({"EPSILON": "abc"}, "EPSILON: 'abc' is not allowed; give a number of at least 0."),
+    ],
+)
+def test_a_number_out_of_its_range_is_told_what_is_allowed(enterprises, tmp_path, extra, message):
+    """QGIS's own check says only 'Incorrect parameter value for SEED'; ours says what would be accepted."""
+    with pytest.raises(QgsProcessingException) as raised:
+        run(base(enterprises, tmp_path, **extra))
+    assert message in str(raised.value) and "Incorrect parameter value" not in str(raised.value)
+    assert not (tmp_path / "grid.gpkg").exists()
+
+
 def test_a_blank_seed_means_no_seed(enterprises, tmp_path):
     """A seed of only spaces is no seed (operating-system entropy, no 'reproducible' warning), not seed 0."""
     values = []
