@@ -846,6 +846,10 @@ def figure_data_uri(fig) -> str:
     return "data:image/png;base64," + base64.b64encode(buffer.getvalue()).decode("ascii")
 
 
+#: What GDAL reads from a GeoPackage whose layer has no CRS (srs_id -1); outputs of layers without a CRS get it.
+UNDEFINED_CRS_WKT = 'LOCAL_CS["Undefined Cartesian SRS",UNIT["Meter",1],AXIS["Easting",EAST],AXIS["Northing",NORTH]]'
+
+
 def defined_crs(crs: QgsCoordinateReferenceSystem) -> QgsCoordinateReferenceSystem:
     """``crs``, or an invalid CRS when it only says "undefined" (a GeoPackage's srs_id 0 or -1 reads as a
     valid "Undefined ... SRS"), so that such layers are treated as having no CRS rather than transformed."""
@@ -871,6 +875,10 @@ def make_sink(alg, parameters, name: str, context, fields, geometry_type, crs):
     in a GeoPackage, ``|layername=``, databases, expressions, memory layers) are written in place and, except
     memory layers, recorded in ``StagedWrites.in_place``. Returns ``(sink, destination)``; the destination is
     the target, which is also the key of the layer QGIS loads on completion."""
+    if crs is None or not crs.isValid():
+        # QGIS would make a memory layer without a CRS EPSG:4326 (and a GeoPackage "Undefined geographic SRS"):
+        # write it as QGIS's own tools write a layer whose GeoPackage has no CRS
+        crs = QgsCoordinateReferenceSystem.fromWkt(UNDEFINED_CRS_WKT)
     staging = active_staging()
     path, _ = destination_target(parameters, name)
     value = parameters.get(name)

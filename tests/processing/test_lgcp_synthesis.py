@@ -183,6 +183,28 @@ def test_radial_risk_exceeds_prs_risk_and_the_layer_holds_every_person(snow, tmp
     assert "data:image/png;base64," in (tmp_path / "risk_radial.html").read_text()
 
 
+def test_synthetic_points_of_a_layer_without_crs_have_none_either_and_can_be_assessed(snow, tmp_path):
+    """Snow's deaths have no CRS (GeoPackage srs_id -1). A memory layer created without a CRS becomes EPSG:4326,
+    and a GeoPackage "Undefined geographic SRS": the synthetic points were then refused by pmse and
+    disclosurerisk as 'in another CRS' (and drawn in Africa). They are written with no CRS, as QGIS's own tools
+    write the outputs of such a layer."""
+    import sqlite3
+
+    from spatial_privacy.processing.base import crs_key
+
+    params = {"INPUT": snow["deaths"], "MODEL": snow["model"], "METHOD": 2, "SEED": 2}
+    memory = processing.run("spatialprivacy:synthesizelgcp", {**params, "OUTPUT": "TEMPORARY_OUTPUT"})["OUTPUT"]
+    assert memory.featureCount() == 578 and memory.crs().authid() != "EPSG:4326" and crs_key(memory.crs()) == ""
+    gpkg = synthesize(snow, tmp_path, METHOD=2)["OUTPUT"]
+    with sqlite3.connect(gpkg) as db:
+        assert db.execute("select srs_id from gpkg_contents").fetchall() == [(-1,)]  # Undefined Cartesian SRS
+    for synthetic in (memory, gpkg):
+        result = processing.run(
+            "spatialprivacy:pmse", {"INPUT": snow["deaths"], "MODEL": snow["model"], "SYNTHETIC": synthetic, "SEED": 1}
+        )
+        assert 0 < result["PMSE"] <= 0.25
+
+
 def test_pmse_is_near_zero_for_the_confidential_points_and_larger_for_a_broad_radial_set(snow, tmp_path):
     same = processing.run(
         "spatialprivacy:pmse", {"INPUT": snow["deaths"], "MODEL": snow["model"], "SYNTHETIC": snow["deaths"], "SEED": 1}
