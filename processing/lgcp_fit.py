@@ -35,6 +35,7 @@ from .base import (
 from .compat import NUMBER_DOUBLE, NUMBER_INTEGER, SOURCE_POINT, SOURCE_POLYGON
 from .layers import read_distance_features, read_raster, read_window
 from .raster import write_float_raster
+from .styling import ThematicStyle
 
 CORE_NAMES = {
     "points": "INPUT",
@@ -427,6 +428,7 @@ class FitLGCPAlgorithm(SpatialPrivacyAlgorithm):
                 [("cpo", cpo[0]), ("log_cpo", cpo[1]), ("cpo_ess", cpo[2])],
                 self.tr("CPO of the LGCP fit (CONFIDENTIAL)"),
             )
+            ThematicStyle.attach(context, results[self.OUTPUT_CPO], "log_cpo")
         if intensity is not None:
             bands, x_min, y_max, size = intensity
             write_float_raster(
@@ -440,6 +442,7 @@ class FitLGCPAlgorithm(SpatialPrivacyAlgorithm):
                 parameter=self.OUTPUT_INTENSITY,
             )
             results[self.OUTPUT_INTENSITY] = raster_path
+            ThematicStyle.attach(context, raster_path, "")  # band 1, the posterior mean, in pseudocolour
         if report is not None:
             write_html_report(report_path, self.displayName(), report)
             results[self.OUTPUT_REPORT] = report_path

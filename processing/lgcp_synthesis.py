@@ -58,6 +58,7 @@ from .compat import (
 )
 from .layers import read_window
 from .lgcp_fit import read_covariates
+from .styling import ThematicStyle
 
 METHOD_KEYS = ("radial", "ans", "prs")
 #: Posterior draws of the confidential fit made here when no model file is given.
@@ -739,6 +740,7 @@ class DisclosureRiskAlgorithm(WalderAlgorithm):
                 [("risk", risk.risk), ("cpo", risk.cpo), ("cpo_ess", risk.ess)],
                 self.tr("Disclosure risk (CONFIDENTIAL)"),
             )
+            ThematicStyle.attach(context, results[self.OUTPUT], "risk")
         feedback.pushInfo(self.tr("Maximum risk {0:.4g}, mean {1:.4g}.").format(risk.maximum, float(risk.risk.mean())))
         unstable = int((risk.ess < 20).sum())
         if unstable:

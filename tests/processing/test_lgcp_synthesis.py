@@ -611,3 +611,22 @@ def test_an_untrusted_integration_is_refitted_with_the_degree_3_rule(enterprises
     result = processing.run("spatialprivacy:synthesizelgcp", params, feedback=feedback)
     assert "refitted with the degree-3 rule" in feedback.textLog()
     assert result["SYNTHETIC_COUNT"] == 300
+
+
+def test_loaded_risk_layer_is_graduated_on_the_risk(snow, tmp_path):
+    from qgis.core import QgsApplication, QgsGraduatedSymbolRenderer, QgsProcessingContext, QgsProject
+
+    radial = synthesize(snow, tmp_path, METHOD=0, RADIUS=0.5)
+    target = str(tmp_path / "risk.gpkg")
+    params = {"INPUT": snow["deaths"], "MODEL": snow["model"], "SYNTHETIC": radial["OUTPUT"], "METHOD": 0,
+              "RADIUS": 0.5, "RISK_RADIUS": 0.1, "SEED": 3, "OUTPUT": target}  # fmt: skip
+    context = QgsProcessingContext()
+    context.setProject(QgsProject.instance())
+    context.addLayerToLoadOnCompletion(target, QgsProcessingContext.LayerDetails("risk", QgsProject.instance(), "o"))
+    feedback = QgsProcessingFeedback()
+    alg = QgsApplication.processingRegistry().createAlgorithmById("spatialprivacy:disclosurerisk")
+    results, ok = alg.run(params, context, feedback)
+    assert ok, feedback.textLog()
+    layer = QgsVectorLayer(target, "risk", "ogr")
+    context.layerToLoadOnCompletionDetails(target).postProcessor().postProcessLayer(layer, context, feedback)
+    assert isinstance(layer.renderer(), QgsGraduatedSymbolRenderer) and layer.renderer().classAttribute() == "risk"
