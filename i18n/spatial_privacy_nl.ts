@@ -89,192 +89,192 @@
       <translation>Geprojecteerd werk-CRS</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="197" />
+      <location filename="../processing/base.py" line="201" />
       <source>Parameters</source>
       <translation>Parameters</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="259" />
+      <location filename="../processing/base.py" line="263" />
       <source>{0}: {1} has no CRS, so it cannot be transformed; set the layer's CRS or leave {0} empty.</source>
       <translation>{0}: {1} heeft geen CRS en kan dus niet worden getransformeerd; stel het CRS van de laag in of laat {0} leeg.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="265" />
+      <location filename="../processing/base.py" line="269" />
       <source>{0}: pick a projected CRS (metres or feet), not the geographic {1}.</source>
       <translation>{0}: kies een geprojecteerd CRS (meters of voet), niet het geografische {1}.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="271" />
+      <location filename="../processing/base.py" line="275" />
       <source>Distances and sizes are read in the units of {0} {1} ({2}), not in the {3} of {4}'s CRS.</source>
       <translation>Afstanden en maten worden gelezen in de eenheden van {0} {1} ({2}), niet in de {3} van het CRS van {4}.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="281" />
+      <location filename="../processing/base.py" line="285" />
       <source>{0} has no CRS: distances are taken in its coordinate units.</source>
       <translation>{0} heeft geen CRS: afstanden worden gemeten in de coördinaateenheden van de laag.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="285" />
+      <location filename="../processing/base.py" line="289" />
       <source>{0} is in the geographic CRS {1} (degrees), where square cells and distances are meaningless. Pick a projected working CRS in {2} (e.g. a UTM zone or your national grid), or reproject the layer.</source>
       <translation>{0} staat in het geografische CRS {1} (graden), waarin vierkante cellen en afstanden geen betekenis hebben. Kies in {2} een geprojecteerd werk-CRS (bijv. een UTM-zone of uw nationale coördinatenstelsel), of herprojecteer de laag.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="301" />
+      <location filename="../processing/base.py" line="305" />
       <source>{0}: the layer has no field '{1}'.</source>
       <translation>{0}: de laag heeft geen veld '{1}'.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="305" />
+      <location filename="../processing/base.py" line="309" />
       <source>{0}: field '{1}' is not numeric (it is {2}); choose a numeric field.</source>
       <translation>{0}: veld '{1}' is niet numeriek (het is {2}); kies een numeriek veld.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="318" />
+      <location filename="../processing/base.py" line="322" />
       <source>{0}: feature {1} has '{2}' in '{3}', which is not a number.</source>
       <translation>{0}: object {1} heeft '{2}' in '{3}', en dat is geen getal.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="330" />
+      <location filename="../processing/base.py" line="334" />
       <source>{0}: the layer has no point geometry (it is a table, such as a CSV file read without its coordinates). Load a CSV as a delimited text layer (Layer &gt; Add Layer &gt; Add Delimited Text Layer) with its x and y columns as the point geometry, in the layer's CRS, and give that layer.</source>
       <translation>{0}: de laag heeft geen puntgeometrie (het is een tabel, zoals een CSV-bestand dat zonder zijn coördinaten is gelezen). Laad een CSV als tekstgescheiden laag (Kaartlagen &gt; Laag toevoegen &gt; Tekstgescheiden laag toevoegen) met de kolommen x en y als puntgeometrie, in het CRS van de laag, en geef die laag op.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="338" />
+      <location filename="../processing/base.py" line="342" />
       <source>{0}: needs a point layer, got {1}.</source>
       <translation>{0}: vereist een puntlaag, maar kreeg {1}.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="369" />
+      <location filename="../processing/base.py" line="373" />
       <source>Reading points</source>
       <translation>Punten inlezen</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="393" />
+      <location filename="../processing/base.py" line="397" />
       <source>{0} features have no geometry</source>
       <translation>{0} objecten hebben geen geometrie</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="395" />
+      <location filename="../processing/base.py" line="399" />
       <source>{0} features are multipoints with several parts</source>
       <translation>{0} objecten zijn multipunten met meerdere delen</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="398" />
+      <location filename="../processing/base.py" line="402" />
       <source>{0} features have coordinates that are not finite numbers in {1}</source>
       <translation>{0} objecten hebben coördinaten die geen eindige getallen zijn in {1}</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="404" />
+      <location filename="../processing/base.py" line="408" />
       <source>{0}: {1}. Each feature must be one point; fix or deselect those features.</source>
       <translation>{0}: {1}. Elk object moet één punt zijn; corrigeer die objecten of hef de selectie ervan op.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="410" />
+      <location filename="../processing/base.py" line="414" />
       <source>{0}: {1} features have a NULL value in '{2}'. Fill them in or select only the other features.</source>
       <translation>{0}: {1} objecten hebben een NULL-waarde in '{2}'. Vul die aan of selecteer alleen de overige objecten.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="415" />
+      <location filename="../processing/base.py" line="419" />
       <source>{0}: the layer has no features (or none is selected).</source>
       <translation>{0}: de laag heeft geen objecten (of er is geen object geselecteerd).</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="416" />
+      <location filename="../processing/base.py" line="420" />
       <source>Read {0} points in {1}.</source>
       <translation>{0} punten ingelezen in {1}.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="416" />
+      <location filename="../processing/base.py" line="420" />
       <source>layer units</source>
       <translation>laageenheden</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="441" />
+      <location filename="../processing/base.py" line="445" />
       <source>{0}: '{1}' is not a number.</source>
       <translation>{0}: '{1}' is geen getal.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="448" />
+      <location filename="../processing/base.py" line="452" />
       <source>Separate the numbers with commas ('0.5, 1, 2'), or with semicolons if you write decimals with a comma ('0,5; 1; 2').</source>
       <translation>Scheid de getallen met komma's ('0.5, 1, 2'), of met puntkomma's als u decimalen met een komma schrijft ('0,5; 1; 2').</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="469" />
+      <location filename="../processing/base.py" line="473" />
       <source>{0}: the seed must be a whole number from 0 to {1} (or empty for a real release), got '{2}'.</source>
       <translation>{0}: de seed moet een geheel getal van 0 tot {1} zijn (of leeg voor een echte publicatie), niet '{2}'.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="476" />
+      <location filename="../processing/base.py" line="480" />
       <source>{0}: the seed must be a whole number from 0 to {1}, got {2}.</source>
       <translation>{0}: de seed moet een geheel getal van 0 tot en met {1} zijn, maar is {2}.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="480" />
+      <location filename="../processing/base.py" line="484" />
       <source>{0} = {1}: the output is reproducible. Do not publish it; leave the seed empty for a real release.</source>
       <translation>{0} = {1}: de uitvoer is reproduceerbaar. Publiceer deze niet; laat de seed leeg voor een echte publicatie.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="515" />
+      <location filename="../processing/base.py" line="519" />
       <source>{0}: {1} is a folder; give a file name.</source>
       <translation>{0}: {1} is een map; geef een bestandsnaam.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="522" />
+      <location filename="../processing/base.py" line="526" />
       <source>{0}: cannot create the folder of {1} inside {2}.</source>
       <translation>{0}: kan de map van {1} niet aanmaken in {2}.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="536" />
+      <location filename="../processing/base.py" line="540" />
       <source>{0}: cannot create the folder {1} ({2}).</source>
       <translation>{0}: kan de map {1} niet aanmaken ({2}).</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="539" />
+      <location filename="../processing/base.py" line="543" />
       <source>{0}: {1} cannot be written (no permission).</source>
       <translation>{0}: {1} kan niet worden geschreven (geen toestemming).</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="630" />
+      <location filename="../processing/base.py" line="634" />
       <source>{0}: this output is an HTML page; give a file name ending in .html (got {1}).</source>
       <translation>{0}: deze uitvoer is een HTML-pagina; geef een bestandsnaam die op .html eindigt (gekregen: {1}).</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="660" />
+      <location filename="../processing/base.py" line="664" />
       <source>{0}: writes the same file as {1} ({2}); choose another file.</source>
       <translation>{0}: schrijft hetzelfde bestand als {1} ({2}); kies een ander bestand.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="665" />
+      <location filename="../processing/base.py" line="669" />
       <source>{0}: writes the same file as {1}: {2} ({0}) and {3} ({1}) both write {4}; choose another file.</source>
       <translation>{0}: schrijft hetzelfde bestand als {1}: {2} ({0}) en {3} ({1}) schrijven allebei {4}; kies een ander bestand.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="728" />
+      <location filename="../processing/base.py" line="732" />
       <source>{0}: {1} is the file of {2}; writing it would replace that layer and every other layer in the file. Choose another file.</source>
       <translation>{0}: {1} is het bestand van {2}; het schrijven ervan zou die laag en elke andere laag in het bestand vervangen. Kies een ander bestand.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="734" />
+      <location filename="../processing/base.py" line="738" />
       <source>{0}: {1} is the file of {2}; writing it would replace that input. Choose another file.</source>
       <translation>{0}: {1} is het bestand van {2}; het schrijven ervan zou die invoer vervangen. Kies een ander bestand.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="745" />
+      <location filename="../processing/base.py" line="749" />
       <source>{0}: the table {1} in {2} is the layer of {3}; writing it would replace that layer. Choose another table name.</source>
       <translation>{0}: de tabel {1} in {2} is de laag van {3}; het schrijven ervan zou die laag vervangen. Kies een andere tabelnaam.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="920" />
+      <location filename="../processing/base.py" line="932" />
       <source>Cancelled: nothing was written.</source>
       <translation>Geannuleerd: er is niets weggeschreven.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="932" />
+      <location filename="../processing/base.py" line="944" />
       <source>{0}: the output could not be written: {1}</source>
       <translation>{0}: de uitvoer kon niet worden weggeschreven: {1}</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="952" />
+      <location filename="../processing/base.py" line="964" />
       <source>Writing {0} points.</source>
       <translation>{0} punten worden weggeschreven.</translation>
     </message>
@@ -530,141 +530,146 @@
     </message>
     <message>
       <location filename="../processing/dp_counts.py" line="518" />
-      <source>DP synthetic counts (ε = {0:g}: {1} set(s) of ε = {2:g})</source>
-      <translation>Synthetische DP-aantallen (ε = {0:g}: {1} dataset(s) van ε = {2:g})</translation>
+      <source>DP synthetic counts (ε = {0:g})</source>
+      <translation>Synthetische DP-aantallen (ε = {0:g})</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="530" />
+      <location filename="../processing/dp_counts.py" line="520" />
+      <source>DP synthetic counts (total ε = {0:g}: {1} sets of ε = {2:g})</source>
+      <translation>Synthetische DP-aantallen (totale ε = {0:g}: {1} datasets van ε = {2:g})</translation>
+    </message>
+    <message>
+      <location filename="../processing/dp_counts.py" line="533" />
       <source>Epsilon (ε) of one synthetic data set</source>
       <translation>Epsilon (ε) van één synthetische dataset</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="531" />
+      <location filename="../processing/dp_counts.py" line="534" />
       <source>Epsilon of the output (L·ε)</source>
       <translation>Epsilon van de uitvoer (L·ε)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="532" />
+      <location filename="../processing/dp_counts.py" line="535" />
       <source>δ</source>
       <translation>δ</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="533" />
+      <location filename="../processing/dp_counts.py" line="536" />
       <source>Mechanism</source>
       <translation>Mechanisme</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="533" />
+      <location filename="../processing/dp_counts.py" line="536" />
       <source>truncated (Quick 2021)</source>
       <translation>met afkapping (Quick 2021)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="533" />
+      <location filename="../processing/dp_counts.py" line="536" />
       <source>untruncated (Quick 2019)</source>
       <translation>zonder afkapping (Quick 2019)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="534" />
+      <location filename="../processing/dp_counts.py" line="537" />
       <source>Alpha</source>
       <translation>Alfa</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="535" />
+      <location filename="../processing/dp_counts.py" line="538" />
       <source>c</source>
       <translation>c</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="536" />
+      <location filename="../processing/dp_counts.py" line="539" />
       <source>Groups</source>
       <translation>Groepen</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="537" />
+      <location filename="../processing/dp_counts.py" line="540" />
       <source>Public total</source>
       <translation>Openbaar totaal</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="539" />
+      <location filename="../processing/dp_counts.py" line="542" />
       <source>Certified ε of the priors (two largest loss terms)</source>
       <translation>Gecertificeerde ε van de a-prioriverdelingen (twee grootste verliestermen)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="540" />
+      <location filename="../processing/dp_counts.py" line="543" />
       <source>Seed</source>
       <translation>Seed</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="540" />
+      <location filename="../processing/dp_counts.py" line="543" />
       <source>none (operating-system entropy)</source>
       <translation>geen (entropie van het besturingssysteem)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="541" />
+      <location filename="../processing/dp_counts.py" line="544" />
       <source>Fields</source>
       <translation>Velden</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="544" />
+      <location filename="../processing/dp_counts.py" line="547" />
       <source>Median a</source>
       <translation>Mediaan van a</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="545" />
+      <location filename="../processing/dp_counts.py" line="548" />
       <source>Largest a</source>
       <translation>Grootste a</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="546" />
+      <location filename="../processing/dp_counts.py" line="549" />
       <source>Smallest a</source>
       <translation>Kleinste a</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="547" />
+      <location filename="../processing/dp_counts.py" line="550" />
       <source>Median weight of the prior, a / (a + E)</source>
       <translation>Mediaan van het gewicht van de a-prioriverdeling, a / (a + E)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="550" />
+      <location filename="../processing/dp_counts.py" line="553" />
       <source>True counts outside their bounds [L, U]</source>
       <translation>Ware aantallen buiten hun grenzen [L, U]</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="551" />
+      <location filename="../processing/dp_counts.py" line="554" />
       <source>Correlation of true and mean synthetic rates</source>
       <translation>Correlatie tussen ware en gemiddelde synthetische cijfers</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="552" />
+      <location filename="../processing/dp_counts.py" line="555" />
       <source>Mean absolute difference of counts (mean synthetic − true)</source>
       <translation>Gemiddeld absoluut verschil van de aantallen (gemiddeld synthetisch − waar)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="556" />
+      <location filename="../processing/dp_counts.py" line="559" />
       <source>Guarantee</source>
       <translation>Garantie</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="557" />
+      <location filename="../processing/dp_counts.py" line="560" />
       <source>ε-differential privacy (δ = 0, up to floating-point rounding) for each synthetic data set: moving one event from one group to another (the total unchanged) changes the probability of any output by at most a factor e^ε. The L sets together (and their mean) are (L·ε)-differentially private. The total is published exactly. Priors calibrated with the pairwise bound (each of the two groups involved contributes at most ε/2); they and the populations must not be derived from the confidential counts.</source>
       <translation>ε-differentiële privacy (δ = 0, op afronding van drijvende-kommagetallen na) voor elke synthetische dataset: het verplaatsen van één gebeurtenis van de ene groep naar een andere (bij een ongewijzigd totaal) verandert de kans op elke mogelijke uitvoer met ten hoogste een factor e^ε. De L datasets samen (en hun gemiddelde) zijn (L·ε)-differentieel privaat. Het totaal wordt exact gepubliceerd. De a-prioriverdelingen zijn gekalibreerd met de paarsgewijze grens (elk van de twee betrokken groepen draagt ten hoogste ε/2 bij); zij en de populaties mogen niet uit de vertrouwelijke aantallen worden afgeleid.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="566" />
+      <location filename="../processing/dp_counts.py" line="569" />
       <source>Settings</source>
       <translation>Instellingen</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="567" />
+      <location filename="../processing/dp_counts.py" line="570" />
       <source>Prior informativeness</source>
       <translation>Informatiegehalte van de a-prioriverdelingen</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="568" />
+      <location filename="../processing/dp_counts.py" line="571" />
       <source>CONFIDENTIAL: comparison with the true counts (do not publish)</source>
       <translation>VERTROUWELIJK: vergelijking met de ware aantallen (niet publiceren)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="569" />
+      <location filename="../processing/dp_counts.py" line="572" />
       <source>CONFIDENTIAL: true versus synthetic rates</source>
       <translation>VERTROUWELIJK: ware versus synthetische cijfers</translation>
     </message>
@@ -1504,1087 +1509,1087 @@
       <translation>{0}: de laag heeft geen objecten waartoe afstanden kunnen worden gemeten.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="84" />
+      <location filename="../processing/lgcp_fit.py" line="85" />
       <source>Fit a log-Gaussian Cox process</source>
       <translation>Log-Gaussisch Cox-proces schatten</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="87" />
+      <location filename="../processing/lgcp_fit.py" line="88" />
       <source>Point process models</source>
       <translation>Puntprocesmodellen</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="93" />
+      <location filename="../processing/lgcp_fit.py" line="94" />
       <source>Bayesian fit of an LGCP (SPDE Matérn field, covariates, offset) to a point pattern.</source>
       <translation>Bayesiaanse schatting van een LGCP (SPDE-Matérnveld, covariaten, offset) op basis van een puntpatroon.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="97" />
+      <location filename="../processing/lgcp_fit.py" line="98" />
       <source>&lt;p&gt;Fits log λ(s) = offset(s) + x(s)'β + w(s), where w is a Gaussian field with Matérn covariance (smoothness 1) represented on a triangular mesh by the SPDE approach (Lindgren et al. 2011; Walder et al., Appendix A.1), with unknown effective range and marginal variance. The fast method integrates Laplace approximations over a grid of the two hyperparameters (INLA-style) and draws independent posterior samples. The model file feeds the synthesis tools.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Not a privacy mechanism.&lt;/b&gt; The model, intensity map and report are derived from the confidential points and are for the analyst: do not publish them. Publish synthetic points made from the model instead.&lt;/p&gt;</source>
       <translation>&lt;p&gt;Schat log λ(s) = offset(s) + x(s)'β + w(s), waarin w een Gaussisch veld met Matérn-covariantie (gladheid 1) is dat met de SPDE-aanpak (Lindgren et al. 2011; Walder et al., Appendix A.1) op een driehoeksnet (mesh) wordt weergegeven, met onbekend effectief bereik en onbekende marginale variantie. De snelle methode integreert Laplace-benaderingen over een rooster van de twee hyperparameters (zoals in INLA) en genereert onafhankelijke trekkingen uit de a-posterioriverdeling. Het modelbestand dient als invoer voor de synthesehulpmiddelen.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Geen privacymechanisme.&lt;/b&gt; Het model, de intensiteitskaart en het rapport zijn afgeleid van de vertrouwelijke punten en zijn bedoeld voor de analist: publiceer ze niet. Publiceer in plaats daarvan synthetische punten die met het model zijn gemaakt.&lt;/p&gt;</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="115" />
+      <location filename="../processing/lgcp_fit.py" line="116" />
       <source>The confidential points (cases, crimes, ...). At least 10.</source>
       <translation>De vertrouwelijke punten (ziektegevallen, misdrijven, ...). Ten minste 10.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="119" />
+      <location filename="../processing/lgcp_fit.py" line="120" />
       <source>Polygons of the study region (holes allowed); every point must lie inside. Empty: the points' bounding box enlarged by 5%.</source>
       <translation>Polygonen van het studiegebied (gaten toegestaan); elk punt moet erbinnen liggen. Leeg: de omhullende rechthoek van de punten, vergroot met 5%.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="125" />
+      <location filename="../processing/lgcp_fit.py" line="126" />
       <source>Covariate rasters</source>
       <translation>Covariaatrasters</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="126" />
+      <location filename="../processing/lgcp_fit.py" line="127" />
       <source>Rasters (band 1) used as covariates; each must cover the whole window. Reprojected to the working CRS if needed.</source>
       <translation>Rasters (band 1) die als covariaten worden gebruikt; elk raster moet het hele studiegebied bedekken. Zo nodig geherprojecteerd naar het werk-CRS.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="132" />
+      <location filename="../processing/lgcp_fit.py" line="133" />
       <source>Distance to features</source>
       <translation>Afstand tot objecten</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="133" />
+      <location filename="../processing/lgcp_fit.py" line="134" />
       <source>Adds the covariate 'distance to the nearest feature of this layer' (points, lines or polygon boundaries), e.g. John Snow's Broad Street pump.</source>
       <translation>Voegt de covariaat 'afstand tot het dichtstbijzijnde object van deze laag' toe (punten, lijnen of polygoongrenzen), bijv. de pomp in Broad Street van John Snow.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="139" />
+      <location filename="../processing/lgcp_fit.py" line="140" />
       <source>Offset raster (log scale)</source>
       <translation>Offsetraster (logschaal)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="140" />
+      <location filename="../processing/lgcp_fit.py" line="141" />
       <source>Known log-intensity offset, e.g. log population density; must cover the window.</source>
       <translation>Bekende offset van de log-intensiteit, bijv. de logaritme van de bevolkingsdichtheid; moet het studiegebied bedekken.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="143" />
+      <location filename="../processing/lgcp_fit.py" line="144" />
       <source>Largest mesh edge</source>
       <translation>Langste zijde van het driehoeksnet</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="144" />
+      <location filename="../processing/lgcp_fit.py" line="145" />
       <source>Mesh resolution inside the window, in CRS units. Empty: 1/40 of the window's larger side. Smaller is more accurate and slower (the number of nodes grows as 1/edge²).</source>
       <translation>Resolutie van het driehoeksnet binnen het studiegebied, in CRS-eenheden. Leeg: 1/40 van de langste zijde van het studiegebied. Een kleinere waarde is nauwkeuriger, maar trager (het aantal knopen groeit als 1/zijde²).</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="151" />
+      <location filename="../processing/lgcp_fit.py" line="152" />
       <source>Prior median of the range</source>
       <translation>A-priorimediaan van het bereik</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="153" />
-      <source>Centre of the log-normal prior on the effective range (Walder et al., Appendix A.5). Empty: 1/5 of the window's larger side.</source>
-      <translation>Centrum van de lognormale a-prioriverdeling van het effectieve bereik (Walder et al., Appendix A.5). Leeg: 1/5 van de langste zijde van het studiegebied.</translation>
+      <location filename="../processing/lgcp_fit.py" line="154" />
+      <source>Centre (&gt; 0, in CRS units) of the log-normal prior on the effective range (Walder et al., Appendix A.5). Empty: 1/5 of the window's larger side.</source>
+      <translation>Centrum (&gt; 0, in CRS-eenheden) van de lognormale a-prioriverdeling van het effectieve bereik (Walder et al., Appendix A.5). Leeg: 1/5 van de langste zijde van het studiegebied.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="160" />
+      <location filename="../processing/lgcp_fit.py" line="161" />
       <source>Prior median of the field's standard deviation</source>
       <translation>A-priorimediaan van de standaardafwijking van het veld</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="162" />
-      <source>Centre of the log-normal prior on the marginal standard deviation of the field (log scale).</source>
-      <translation>Centrum van de lognormale a-prioriverdeling van de marginale standaardafwijking van het veld (logschaal).</translation>
+      <location filename="../processing/lgcp_fit.py" line="163" />
+      <source>Centre (&gt; 0) of the log-normal prior on the marginal standard deviation of the field, which is on the scale of the log intensity (dimensionless).</source>
+      <translation>Centrum (&gt; 0) van de lognormale a-prioriverdeling van de marginale standaardafwijking van het veld, dat op de schaal van de log-intensiteit ligt (dimensieloos).</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="167" />
+      <location filename="../processing/lgcp_fit.py" line="171" />
       <source>Prior on range and standard deviation</source>
       <translation>A-prioriverdeling van bereik en standaardafwijking</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="168" />
+      <location filename="../processing/lgcp_fit.py" line="172" />
       <source>Log-normal (Walder et al., Appendix A.5)</source>
       <translation>Lognormaal (Walder et al., Appendix A.5)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="168" />
+      <location filename="../processing/lgcp_fit.py" line="172" />
       <source>Penalised complexity (Fuglstad et al. 2019)</source>
       <translation>Penalised complexity (Fuglstad et al. 2019)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="172" />
+      <location filename="../processing/lgcp_fit.py" line="176" />
       <source>Log-normal: log-sd 1 around the two medians. Penalised complexity: P(range &lt; median) = 0.5 and P(sd &gt; median) = 0.05, which shrinks towards a smooth, weak field.</source>
       <translation>Lognormaal: log-sd 1 rond de twee medianen. Penalised complexity: P(bereik &lt; mediaan) = 0.5 en P(sd &gt; mediaan) = 0.05, wat krimpt naar een glad, zwak veld.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="181" />
+      <location filename="../processing/lgcp_fit.py" line="185" />
       <source>Integration of the intensity</source>
       <translation>Integratie van de intensiteit</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="183" />
+      <location filename="../processing/lgcp_fit.py" line="187" />
       <source>Edge midpoints (accurate)</source>
       <translation>Middens van de zijden (nauwkeurig)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="184" />
+      <location filename="../processing/lgcp_fit.py" line="188" />
       <source>Mesh nodes (dual mesh, as in the papers)</source>
       <translation>Knopen van het driehoeksnet (duaal net, zoals in de artikelen)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="185" />
+      <location filename="../processing/lgcp_fit.py" line="189" />
       <source>Nodes, midpoints and centroids (degree 3)</source>
       <translation>Knopen, middens en zwaartepunten (graad 3)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="190" />
+      <location filename="../processing/lgcp_fit.py" line="194" />
       <source>Quadrature of the intensity integral in the likelihood. The papers' dual-mesh rule overestimates the integral of a rough field and so the range; edge midpoints do not. Edge midpoints do not see the mesh nodes, so a field with spikes at single nodes can fool them: the fit stays away from such fields (hyperparameters where they occur are left out) and, if the posterior leans into them (a clustered pattern), the fast method refits with the degree-3 rule and says so (MCMC warns). The degree-3 rule sees the nodes, but it overestimates the integral of rough fields by 1-3%, which lengthened the range by one posterior sd on John Snow's data.</source>
       <translation>Kwadratuur van de integraal van de intensiteit in de likelihood. De duale-meshregel uit de artikelen overschat de integraal van een ruw veld en daarmee het bereik; ribbemiddens doen dat niet. Ribbemiddens zien de knopen van de mesh niet, dus een veld met pieken op afzonderlijke knopen kan ze misleiden: de fit blijft weg van zulke velden (hyperparameters waar ze optreden worden weggelaten) en als de a-posterioriverdeling ernaar overhelt (een geclusterd patroon), fit de snelle methode opnieuw met de graad-3-regel en meldt dat (MCMC waarschuwt). De graad-3-regel ziet de knopen wel, maar overschat de integraal van ruwe velden met 1-3%, wat op de gegevens van John Snow het bereik met één a-posteriori-standaardafwijking verlengde.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="205" />
+      <location filename="../processing/lgcp_fit.py" line="209" />
       <source>Exact MCMC (slower; reference)</source>
       <translation>Exacte MCMC (langzamer; referentie)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="205" />
+      <location filename="../processing/lgcp_fit.py" line="209" />
       <source>Fast (Laplace + hyperparameter grid)</source>
       <translation>Snel (Laplace + rooster van hyperparameters)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="209" />
+      <location filename="../processing/lgcp_fit.py" line="213" />
       <source>Fast: Laplace approximations integrated over the hyperparameters, independent draws, seconds. MCMC: exact Metropolis-Hastings sampler (2 chains) with R-hat and effective sample sizes in the report; minutes.</source>
       <translation>Snel: Laplace-benaderingen geïntegreerd over de hyperparameters, onafhankelijke trekkingen, seconden. MCMC: exacte Metropolis-Hastings-sampler (2 ketens) met R-hat en effectieve steekproefomvang in het rapport; minuten.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="216" />
+      <location filename="../processing/lgcp_fit.py" line="220" />
       <source>Posterior draws</source>
       <translation>Trekkingen uit de a-posterioriverdeling</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="217" />
+      <location filename="../processing/lgcp_fit.py" line="221" />
       <source>Number of joint posterior draws stored in the model file.</source>
       <translation>Aantal gezamenlijke trekkingen uit de a-posterioriverdeling dat in het modelbestand wordt opgeslagen.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="221" />
+      <location filename="../processing/lgcp_fit.py" line="225" />
       <source>Intensity raster pixel size</source>
       <translation>Pixelgrootte van het intensiteitsraster</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="223" />
-      <source>Pixel size of the intensity raster. Empty: half the largest mesh edge.</source>
-      <translation>Pixelgrootte van het intensiteitsraster. Leeg: de helft van de langste zijde van het driehoeksnet.</translation>
+      <location filename="../processing/lgcp_fit.py" line="227" />
+      <source>Pixel size (&gt; 0, in CRS units) of the intensity raster. Empty: half the largest mesh edge.</source>
+      <translation>Pixelgrootte (&gt; 0, in CRS-eenheden) van het intensiteitsraster. Leeg: de helft van de langste zijde van het driehoeksnet.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="226" />
+      <location filename="../processing/lgcp_fit.py" line="230" />
       <source>Needed only when the layer is in degrees.</source>
       <translation>Alleen nodig als de laag in graden is.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="230" />
+      <location filename="../processing/lgcp_fit.py" line="234" />
       <source>Fitted model (CONFIDENTIAL)</source>
       <translation>Geschat model (VERTROUWELIJK)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="230" />
+      <location filename="../processing/lgcp_fit.py" line="234" />
       <source>LGCP model files (*.npz)</source>
       <translation>LGCP-modelbestanden (*.npz)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="232" />
+      <location filename="../processing/lgcp_fit.py" line="236" />
       <source>The posterior draws, mesh and covariate design, for the synthesis and risk tools.</source>
       <translation>De trekkingen uit de a-posterioriverdeling, het driehoeksnet en de opzet van de covariaten, voor de synthese- en risicohulpmiddelen.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="236" />
+      <location filename="../processing/lgcp_fit.py" line="240" />
       <source>Posterior intensity (CONFIDENTIAL)</source>
       <translation>A-posteriori-intensiteit (VERTROUWELIJK)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="238" />
+      <location filename="../processing/lgcp_fit.py" line="242" />
       <source>GeoTIFF: band 1 posterior mean, band 2 posterior sd of the intensity (points per squared CRS unit); NoData outside the window.</source>
       <translation>GeoTIFF: band 1 het a-posteriorigemiddelde, band 2 de a-posteriori-sd van de intensiteit (punten per vierkante CRS-eenheid); NoData buiten het studiegebied.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="247" />
+      <location filename="../processing/lgcp_fit.py" line="251" />
       <source>Parameter table (mean, sd, 95% interval), settings and a map of the intensity.</source>
       <translation>Parametertabel (gemiddelde, sd, 95%-interval), instellingen en een kaart van de intensiteit.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="251" />
+      <location filename="../processing/lgcp_fit.py" line="255" />
       <source>Conditional predictive ordinates (CONFIDENTIAL)</source>
       <translation>Conditionele predictieve ordinaten (VERTROUWELIJK)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="253" />
+      <location filename="../processing/lgcp_fit.py" line="257" />
       <source>Model check: the input points with cpo, the leave-one-out predictive density of each point given all the others (Walder et al. eqs. 7 and 9, per squared CRS unit), log_cpo, and cpo_ess, the effective number of posterior draws behind it (below about 20 the estimate is unstable). Low values flag points the model does not expect. Holds the confidential locations.</source>
       <translation>Modelcontrole: de invoerpunten met cpo, de leave-one-out-predictieve dichtheid van elk punt gegeven alle andere (Walder et al. vgl. 7 en 9, per vierkante CRS-eenheid), log_cpo, en cpo_ess, het effectieve aantal trekkingen uit de a-posterioriverdeling waarop die berust (onder ongeveer 20 is de schatting instabiel). Lage waarden markeren punten die het model niet verwacht. Bevat de vertrouwelijke locaties.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="260" />
+      <location filename="../processing/lgcp_fit.py" line="264" />
       <source>Mesh nodes</source>
       <translation>Knopen van het driehoeksnet</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="263" />
+      <location filename="../processing/lgcp_fit.py" line="267" />
       <source>Log pseudo-marginal likelihood (sum of log CPO; higher is better)</source>
       <translation>Log-pseudo-marginale aannemelijkheid (som van log CPO; hoger is beter)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="279" />
+      <location filename="../processing/lgcp_fit.py" line="283" />
       <source>{0}: the model file must end in .npz (the other tools read only .npz files), got {1}.</source>
       <translation>{0}: het modelbestand moet op .npz eindigen (de andere hulpmiddelen lezen alleen .npz-bestanden), gekregen: {1}.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="303" />
+      <location filename="../processing/lgcp_fit.py" line="307" />
       <source>{0}: the pixel size must be &gt; 0 (leave it empty for half the mesh edge).</source>
       <translation>{0}: de pixelgrootte moet &gt; 0 zijn (laat leeg voor de helft van de rand van het mesh).</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="330" />
+      <location filename="../processing/lgcp_fit.py" line="334" />
       <source>Mesh: {0} nodes, largest edge {1:g}.</source>
       <translation>Driehoeksnet: {0} knopen, langste zijde {1:g}.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="334" />
+      <location filename="../processing/lgcp_fit.py" line="338" />
       <source>{0} points share their location with another point.</source>
       <translation>{0} punten delen hun locatie met een ander punt.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="351" />
+      <location filename="../processing/lgcp_fit.py" line="355" />
       <source>{0} of {1} draws have a field with spikes at mesh nodes that the integration points do not see; refit with the degree-3 integration (INTEGRATION).</source>
       <translation>{0} van de {1} trekkingen hebben een veld met pieken op knopen van de mesh die de integratiepunten niet zien; fit opnieuw met de graad-3-integratie (INTEGRATION).</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="360" />
+      <location filename="../processing/lgcp_fit.py" line="364" />
       <source>{0}: the edge-midpoint rule was fooled by fields with spikes at single mesh nodes (a clustered pattern), so the model was refitted with the degree-3 rule, which sees the nodes; it overestimates the integral of rough fields by 1-3%, which lengthens the estimated range a little.</source>
       <translation>{0}: de ribbemiddenregel werd misleid door velden met pieken op afzonderlijke meshknopen (een geclusterd patroon), dus is het model opnieuw gefit met de graad-3-regel, die de knopen wel ziet; die overschat de integraal van ruwe velden met 1-3%, waardoor het geschatte bereik iets langer wordt.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="369" />
+      <location filename="../processing/lgcp_fit.py" line="373" />
       <source>The posterior of the field's range and standard deviation is too flat for the fast method's grid: it reached its {0} points before the posterior fell off, so the draws miss part of it and the fit cannot be trusted. Give a {1} nearer the scale of the pattern (empty: 1/5 of the window's larger side), or use the MCMC method.</source>
       <translation>De posterior van het bereik en de standaardafwijking van het veld is te vlak voor het rooster van de snelle methode: het bereikte zijn {0} punten voordat de posterior afnam, dus de trekkingen missen een deel ervan en de fit is niet betrouwbaar. Geef een {1} dichter bij de schaal van het patroon (leeg: 1/5 van de langste zijde van het venster), of gebruik de MCMC-methode.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="378" />
+      <location filename="../processing/lgcp_fit.py" line="382" />
       <source>{0} hyperparameter grid points were left out as failed fits.</source>
       <translation>{0} roosterpunten van de hyperparameters zijn als mislukte fits weggelaten.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="410" />
+      <location filename="../processing/lgcp_fit.py" line="414" />
       <source>{0}: the fit to these {1} points is degenerate (leave-one-out predictive densities of 0 or infinity; field variance {2:.3g}), so no model was written. An LGCP needs more points, covariates that vary among the points, or a prior that keeps the field smaller ({3}, {4}).</source>
       <translation>{0}: de fit aan deze {1} punten is ontaard (leave-one-out-voorspellende dichtheden van 0 of oneindig; veldvariantie {2:.3g}), dus er is geen model geschreven. Een LGCP heeft meer punten nodig, covariaten die tussen de punten variëren, of een prior die het veld kleiner houdt ({3}, {4}).</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="428" />
+      <location filename="../processing/lgcp_fit.py" line="432" />
       <source>CPO of the LGCP fit (CONFIDENTIAL)</source>
       <translation>CPO van de LGCP-schatting (VERTROUWELIJK)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="480" />
+      <location filename="../processing/lgcp_fit.py" line="486" />
       <source>The hyperparameter chain is stuck: it accepted {0:.2%} of its moves (fewer than {1:.0%}), so the range and standard deviation repeat a few values and the fit cannot be trusted, whatever R-hat and the effective sample sizes say. Give a {2} nearer the scale of the pattern (empty: 1/5 of the window's larger side), or use the fast method.</source>
       <translation>De keten van de hyperparameters zit vast: ze accepteerde {0:.2%} van haar stappen (minder dan {1:.0%}), dus het bereik en de standaardafwijking herhalen enkele waarden en de fit is niet betrouwbaar, wat R-hat en de effectieve steekproefgroottes ook zeggen. Geef een {2} dichter bij de schaal van het patroon (leeg: 1/5 van de langste zijde van het venster), of gebruik de snelle methode.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="494" />
+      <location filename="../processing/lgcp_fit.py" line="500" />
       <source>The MCMC chains have not converged ({0}). BDA3 asks for R-hat below {1:g} and at least {2:.0f} effective draws of every parameter before the draws are used. Ask for more {3}, or give a {4} nearer the scale of the pattern (empty: 1/5 of the window's larger side).</source>
       <translation>De MCMC-ketens zijn niet geconvergeerd ({0}). BDA3 vraagt een R-hat onder {1:g} en ten minste {2:.0f} effectieve trekkingen van elke parameter voordat de trekkingen worden gebruikt. Vraag meer {3}, of geef een {4} dichter bij de schaal van het patroon (leeg: 1/5 van de langste zijde van het venster).</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="504" />
+      <location filename="../processing/lgcp_fit.py" line="510" />
       <source>edge midpoints</source>
       <translation>ribbemiddens</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="505" />
+      <location filename="../processing/lgcp_fit.py" line="511" />
       <source>dual mesh</source>
       <translation>duale mesh</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="506" />
+      <location filename="../processing/lgcp_fit.py" line="512" />
       <source>degree 3 (nodes, midpoints and centroids)</source>
       <translation>graad 3 (knopen, ribbemiddens en zwaartepunten)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="516" />
+      <location filename="../processing/lgcp_fit.py" line="522" />
       <source>mean | sd | 95% interval</source>
       <translation>gemiddelde | sd | 95%-interval</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="516" />
+      <location filename="../processing/lgcp_fit.py" line="522" />
       <source>parameter</source>
       <translation>parameter</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="518" />
+      <location filename="../processing/lgcp_fit.py" line="524" />
       <source>Points</source>
       <translation>Punten</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="523" />
+      <location filename="../processing/lgcp_fit.py" line="529" />
       <source>Integration rule</source>
       <translation>Integratieregel</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="524" />
+      <location filename="../processing/lgcp_fit.py" line="530" />
       <source>Hyperparameter grid points</source>
       <translation>Roosterpunten van de hyperparameters</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="525" />
+      <location filename="../processing/lgcp_fit.py" line="531" />
       <source>Points sharing a location</source>
       <translation>Punten met een gedeelde locatie</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="526" />
+      <location filename="../processing/lgcp_fit.py" line="532" />
       <source>Log pseudo-marginal likelihood (sum of log CPO)</source>
       <translation>Log-pseudo-marginale aannemelijkheid (som van log CPO)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="527" />
+      <location filename="../processing/lgcp_fit.py" line="533" />
       <source>Points whose CPO rests on fewer than 20 effective draws</source>
       <translation>Punten waarvan de CPO op minder dan 20 effectieve trekkingen berust</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="531" />
+      <location filename="../processing/lgcp_fit.py" line="537" />
       <source>Grid points left out as failed fits</source>
       <translation>Roosterpunten weggelaten als mislukte fits</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="533" />
+      <location filename="../processing/lgcp_fit.py" line="539" />
       <source>Warning</source>
       <translation>Waarschuwing</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="533" />
+      <location filename="../processing/lgcp_fit.py" line="539" />
       <source>the hyperparameter grid was cut short at its limit</source>
       <translation>het rooster van de hyperparameters werd bij zijn limiet afgebroken</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="537" />
+      <location filename="../processing/lgcp_fit.py" line="543" />
       <source>This fit is derived from the confidential points. Keep the report, the model file and the intensity map internal.</source>
       <translation>Deze schatting is afgeleid van de vertrouwelijke punten. Houd het rapport, het modelbestand en de intensiteitskaart intern.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="542" />
+      <location filename="../processing/lgcp_fit.py" line="548" />
       <source>Posterior summary</source>
       <translation>Samenvatting van de a-posterioriverdeling</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="546" />
+      <location filename="../processing/lgcp_fit.py" line="552" />
       <source>A fixed seed was used (reproducible run).</source>
       <translation>Er is een vaste seed gebruikt (reproduceerbare uitvoering).</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="557" />
+      <location filename="../processing/lgcp_fit.py" line="563" />
       <source>Draws with spikes at mesh nodes the integration misses</source>
       <translation>Trekkingen met pieken op knopen van de mesh die de integratie mist</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="559" />
+      <location filename="../processing/lgcp_fit.py" line="565" />
       <source>Accepted hyperparameter moves</source>
       <translation>Geaccepteerde stappen van de hyperparameters</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="560" />
+      <location filename="../processing/lgcp_fit.py" line="566" />
       <source>MCMC convergence</source>
       <translation>Convergentie van de MCMC</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="562" />
+      <location filename="../processing/lgcp_fit.py" line="568" />
       <source>Warning: the MCMC has not converged</source>
       <translation>Waarschuwing: de MCMC is niet geconvergeerd</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="563" />
+      <location filename="../processing/lgcp_fit.py" line="569" />
       <source>Trace plots</source>
       <translation>Traceplots</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="565" />
+      <location filename="../processing/lgcp_fit.py" line="571" />
       <source>Posterior mean intensity</source>
       <translation>A-posteriorigemiddelde van de intensiteit</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="70" />
+      <location filename="../processing/lgcp_synthesis.py" line="71" />
       <source>Radial perturbation (Section 5.1, baseline)</source>
       <translation>Radiale verstoring (Sectie 5.1, referentiemethode)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="71" />
+      <location filename="../processing/lgcp_synthesis.py" line="72" />
       <source>Additive noise synthesis, ANS (Section 5.2, eq. 10)</source>
       <translation>Synthese met additieve ruis, ANS (Sectie 5.2, vgl. 10)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="72" />
+      <location filename="../processing/lgcp_synthesis.py" line="73" />
       <source>Posterior resampling synthesis, PRS (Section 5.3, eq. 11)</source>
       <translation>Synthese door hertrekking uit de a-posterioriverdeling, PRS (Sectie 5.3, vgl. 11)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="107" />
+      <location filename="../processing/lgcp_synthesis.py" line="108" />
       <source>&lt;p&gt;&lt;b&gt;Guarantee.&lt;/b&gt; None in the sense of differential privacy (no ε or δ): Walder et al. measure protection empirically. The disclosure risk of person k is the probability that an intruder who knows every other confidential location, the synthetic points and the method places k within the risk radius of the truth (eq. 16). Run spatialprivacy:disclosurerisk (or the sweep) before publishing, and publish only the synthetic points.&lt;/p&gt;</source>
       <translation>&lt;p&gt;&lt;b&gt;Garantie.&lt;/b&gt; Geen in de zin van differentiële privacy (geen ε of δ): Walder et al. meten de bescherming empirisch. Het onthullingsrisico van persoon k is de kans dat een aanvaller die elke andere vertrouwelijke locatie, de synthetische punten en de methode kent, k binnen de risicostraal van de werkelijke locatie plaatst (vgl. 16). Voer vóór publicatie spatialprivacy:disclosurerisk (of de risico-bruikbaarheidsverkenning) uit, en publiceer alleen de synthetische punten.&lt;/p&gt;</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="143" />
+      <location filename="../processing/lgcp_synthesis.py" line="144" />
       <source>Confidential points</source>
       <translation>Vertrouwelijke punten</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="144" />
+      <location filename="../processing/lgcp_synthesis.py" line="145" />
       <source>The confidential points (cases, crimes, ...). Only their locations are used. At least 10.</source>
       <translation>De vertrouwelijke punten (ziektegevallen, misdrijven, ...). Alleen hun locaties worden gebruikt. Ten minste 10.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="148" />
+      <location filename="../processing/lgcp_synthesis.py" line="149" />
       <source>Fitted model (from 'Fit a log-Gaussian Cox process')</source>
       <translation>Geschat model (uit 'Log-Gaussisch Cox-proces schatten')</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="150" />
+      <location filename="../processing/lgcp_synthesis.py" line="151" />
       <source>The .npz model file written by spatialprivacy:fitlgcp for this very layer (checked: same number of points, same locations, same CRS). It fixes the window, mesh and covariates. Empty: the model is fitted here with the fast method and the options below.</source>
       <translation>Het .npz-modelbestand dat spatialprivacy:fitlgcp voor precies deze laag heeft geschreven (gecontroleerd: hetzelfde aantal punten, dezelfde locaties, hetzelfde CRS). Het legt het studiegebied, het driehoeksnet en de covariaten vast. Leeg: het model wordt hier geschat met de snelle methode en de onderstaande opties.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="158" />
+      <location filename="../processing/lgcp_synthesis.py" line="159" />
       <source>Used only when no model file is given: polygons of the study region; every point must lie inside. Empty: the points' bounding box enlarged by 5%. Synthetic points are drawn inside it.</source>
       <translation>Alleen gebruikt als er geen modelbestand is opgegeven: polygonen van het studiegebied; elk punt moet erbinnen liggen. Leeg: de omhullende rechthoek van de punten, vergroot met 5%. Synthetische punten worden daarbinnen getrokken.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="165" />
+      <location filename="../processing/lgcp_synthesis.py" line="166" />
       <source>Used only when no model file is given: adds the covariate 'distance to the nearest feature of this layer', e.g. John Snow's Broad Street pump.</source>
       <translation>Alleen gebruikt als er geen modelbestand is opgegeven: voegt de covariaat 'afstand tot het dichtstbijzijnde object van deze laag' toe, bijv. de pomp in Broad Street van John Snow.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="172" />
+      <location filename="../processing/lgcp_synthesis.py" line="173" />
       <source>Used only when no model file is given: rasters (band 1) used as covariates; they must cover the window.</source>
       <translation>Alleen gebruikt als er geen modelbestand is opgegeven: rasters (band 1) die als covariaten worden gebruikt; ze moeten het studiegebied bedekken.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="180" />
+      <location filename="../processing/lgcp_synthesis.py" line="181" />
       <source>Used only when no model file is given: known log-intensity offset, e.g. log population density.</source>
       <translation>Alleen gebruikt als er geen modelbestand is opgegeven: bekende offset van de log-intensiteit, bijv. de logaritme van de bevolkingsdichtheid.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="185" />
-      <source>Used only when no model file is given: mesh resolution (CRS units). Empty: 1/40 of the window's side.</source>
-      <translation>Alleen gebruikt als er geen modelbestand is opgegeven: resolutie van het driehoeksnet (CRS-eenheden). Leeg: 1/40 van de zijde van het studiegebied.</translation>
+      <location filename="../processing/lgcp_synthesis.py" line="186" />
+      <source>Used only when no model file is given: mesh resolution (CRS units). Empty: 1/40 of the window's larger side.</source>
+      <translation>Alleen gebruikt als er geen modelbestand is opgegeven: resolutie van het driehoeksnet (CRS-eenheden). Leeg: 1/40 van de langste zijde van het studiegebied.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="192" />
+      <location filename="../processing/lgcp_synthesis.py" line="196" />
       <source>The synthetic points to assess, e.g. the output of spatialprivacy:synthesizelgcp. Must be in the same CRS as the confidential layer and inside the model's window.</source>
       <translation>De te beoordelen synthetische punten, bijv. de uitvoer van spatialprivacy:synthesizelgcp. Ze moeten in hetzelfde CRS staan als de vertrouwelijke laag en binnen het studiegebied van het model liggen.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="201" />
+      <location filename="../processing/lgcp_synthesis.py" line="205" />
       <source>Synthesis method</source>
       <translation>Synthesemethode</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="202" />
+      <location filename="../processing/lgcp_synthesis.py" line="206" />
       <source>Radial: each point moved uniformly within RADIUS (the usual practice). ANS: the posterior-mean intensity times exp(noise field) with the fitted spatial scale. PRS: a fresh random field with the fitted range and variance (Walder et al. recommend it: lowest risk).</source>
       <translation>Radiaal: elk punt wordt uniform binnen RADIUS verplaatst (de gangbare praktijk). ANS: het a-posteriorigemiddelde van de intensiteit maal exp(ruisveld) met de geschatte ruimtelijke schaal. PRS: een nieuw toevalsveld met het geschatte bereik en de geschatte variantie (aanbevolen door Walder et al.: laagste risico).</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="210" />
+      <location filename="../processing/lgcp_synthesis.py" line="214" />
       <source>Perturbation radius (radial)</source>
       <translation>Verstoringsstraal (radiaal)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="212" />
+      <location filename="../processing/lgcp_synthesis.py" line="216" />
       <source>Radius r &gt; 0 of the uniform disc of radial perturbation, in CRS units. Required for radial.</source>
       <translation>Straal r &gt; 0 van de uniforme schijf van de radiale verstoring, in CRS-eenheden. Verplicht voor radiaal.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="216" />
+      <location filename="../processing/lgcp_synthesis.py" line="220" />
       <source>Noise variance (ANS)</source>
       <translation>Ruisvariantie (ANS)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="218" />
+      <location filename="../processing/lgcp_synthesis.py" line="222" />
       <source>Marginal variance of the ANS noise field added to the log intensity (dimensionless; 0 = Quick et al.'s plug-in synthesis). Walder et al.'s noise level σ² (eq. 10) is on the scale of the field's variance parameter ξ², which depends on the CRS unit; σ² = 4πκ̂² × this value, which the report prints. More noise: lower utility and, usually, lower risk.</source>
       <translation>Marginale variantie van het ANS-ruisveld dat bij de log-intensiteit wordt opgeteld (dimensieloos; 0 = de plug-in-synthese van Quick et al.). Het ruisniveau σ² van Walder et al. (vgl. 10) ligt op de schaal van de variantieparameter ξ² van het veld, die van de CRS-eenheid afhangt; σ² = 4πκ̂² × deze waarde, die in het rapport wordt vermeld. Meer ruis: lagere bruikbaarheid en doorgaans een lager risico.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="230" />
+      <location filename="../processing/lgcp_synthesis.py" line="234" />
       <source>Risk radius</source>
       <translation>Risicostraal</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="232" />
+      <location filename="../processing/lgcp_synthesis.py" line="236" />
       <source>Radius r &gt; 0 (CRS units) within which the intruder must place a person for a disclosure (eq. 16), e.g. the size of a house or plot.</source>
       <translation>Straal r &gt; 0 (CRS-eenheden) waarbinnen de aanvaller een persoon moet plaatsen om tot een onthulling te komen (vgl. 16), bijv. de grootte van een huis of perceel.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="240" />
+      <location filename="../processing/lgcp_synthesis.py" line="244" />
       <source>Risk density</source>
       <translation>Risicodichtheid</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="241" />
+      <location filename="../processing/lgcp_synthesis.py" line="245" />
       <source>Exact leave-one-out density</source>
       <translation>Exacte leave-one-out-dichtheid</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="241" />
+      <location filename="../processing/lgcp_synthesis.py" line="245" />
       <source>Paper: normalised CPO density (eqs. 17-18, 21)</source>
       <translation>Artikel: genormaliseerde CPO-dichtheid (vgl. 17-18, 21)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="245" />
+      <location filename="../processing/lgcp_synthesis.py" line="249" />
       <source>Paper: the CPO formula evaluated at every location, then normalised over its support (the paper prints no normalisation; without it the density need not integrate to 1). Exact: the leave-one-out predictive density by importance weighting, which integrates to 1; its risks are typically 0.6-0.7 times the paper's.</source>
       <translation>Artikel: de CPO-formule, geëvalueerd op elke locatie en daarna genormaliseerd over haar drager (het artikel vermeldt geen normalisatie; zonder die hoeft de dichtheid niet tot 1 te integreren). Exact: de leave-one-out-predictieve dichtheid via importance weighting, die tot 1 integreert; de risico's daarvan zijn doorgaans 0,6-0,7 keer die van het artikel.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="260" />
+      <location filename="../processing/lgcp_synthesis.py" line="264" />
       <source>Hyperparameters of the synthetic and joint fits</source>
       <translation>Hyperparameters van de synthetische en de gezamenlijke schatting</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="262" />
+      <location filename="../processing/lgcp_synthesis.py" line="266" />
       <source>Fixed at the confidential posterior means (fast)</source>
       <translation>Vast op de vertrouwelijke a-posteriorigemiddelden (snel)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="263" />
+      <location filename="../processing/lgcp_synthesis.py" line="267" />
       <source>Integrated (as the paper; 20-80x slower)</source>
       <translation>Geïntegreerd (zoals in het artikel; 20-80x langzamer)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="268" />
+      <location filename="../processing/lgcp_synthesis.py" line="272" />
       <source>Fixed: one Laplace fit at the confidential posterior means of κ² and ξ² (about half a second on 1,900 mesh nodes); it ignores their uncertainty. Integrated: the full fast posterior.</source>
       <translation>Vast: één Laplace-schatting bij de vertrouwelijke a-posteriorigemiddelden van κ² en ξ² (ongeveer een halve seconde bij 1.900 knopen van het driehoeksnet); de onzekerheid daarvan wordt genegeerd. Geïntegreerd: de volledige snelle a-posterioriverdeling.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="275" />
+      <location filename="../processing/lgcp_synthesis.py" line="279" />
       <source>Posterior draws used</source>
       <translation>Gebruikte trekkingen uit de a-posterioriverdeling</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="276" />
+      <location filename="../processing/lgcp_synthesis.py" line="280" />
       <source>Posterior draws behind the risk and pMSE estimates (Monte Carlo averages over them).</source>
       <translation>Trekkingen uit de a-posterioriverdeling waarop de schattingen van het risico en de pMSE berusten (Monte-Carlogemiddelden daarover).</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="281" />
+      <location filename="../processing/lgcp_synthesis.py" line="285" />
       <source>Needed only when the layer is in degrees; radii are then in this CRS's units.</source>
       <translation>Alleen nodig als de laag in graden is; stralen zijn dan in de eenheden van dit CRS.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="315" />
+      <location filename="../processing/lgcp_synthesis.py" line="319" />
       <source>{0} ignored: the model file {1} fixes the window, mesh and covariates.</source>
       <translation>{0} genegeerd: het modelbestand {1} legt het studiegebied, het driehoeksnet en de covariaten vast.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="320" />
+      <location filename="../processing/lgcp_synthesis.py" line="324" />
       <source>{0}: no such file: {1}</source>
       <translation>{0}: bestand bestaat niet: {1}</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="327" />
+      <location filename="../processing/lgcp_synthesis.py" line="331" />
       <source>{0}: {1} is not a model file of spatialprivacy:fitlgcp ({2}).</source>
       <translation>{0}: {1} is geen modelbestand van spatialprivacy:fitlgcp ({2}).</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="336" />
+      <location filename="../processing/lgcp_synthesis.py" line="340" />
       <source>Model file checked: it was fitted to these {0} points.</source>
       <translation>Modelbestand gecontroleerd: het is geschat op deze {0} punten.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="359" />
+      <location filename="../processing/lgcp_synthesis.py" line="363" />
       <source>Fitting the LGCP to the confidential points ({0} mesh nodes).</source>
       <translation>LGCP schatten op de vertrouwelijke punten ({0} knopen van het driehoeksnet).</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="370" />
+      <location filename="../processing/lgcp_synthesis.py" line="374" />
       <source>The edge-midpoint integration was fooled by fields with spikes at single mesh nodes (a clustered pattern), so the confidential points were refitted with the degree-3 rule.</source>
       <translation>De ribbemiddenintegratie werd misleid door velden met pieken op afzonderlijke meshknopen (een geclusterd patroon), dus zijn de vertrouwelijke punten opnieuw gefit met de graad-3-regel.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="392" />
+      <location filename="../processing/lgcp_synthesis.py" line="396" />
       <source>{0}: the synthetic layer's CRS ({1}) differs from the confidential layer's ({2}). Reproject it to the same CRS first.</source>
       <translation>{0}: het CRS van de synthetische laag ({1}) verschilt van dat van de vertrouwelijke laag ({2}). Herprojecteer de laag eerst naar hetzelfde CRS.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="422" />
+      <location filename="../processing/lgcp_synthesis.py" line="426" />
       <source>{0}: radial perturbation needs a radius &gt; 0.</source>
       <translation>{0}: radiale verstoring vereist een straal &gt; 0.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="431" />
+      <location filename="../processing/lgcp_synthesis.py" line="435" />
       <source>{0}: give a radius &gt; 0 (CRS units).</source>
       <translation>{0}: geef een straal &gt; 0 op (CRS-eenheden).</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="434" />
+      <location filename="../processing/lgcp_synthesis.py" line="438" />
       <source>{0}: the radius must be &gt; 0, got {1}.</source>
       <translation>{0}: de straal moet &gt; 0 zijn; opgegeven: {1}.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="443" />
+      <location filename="../processing/lgcp_synthesis.py" line="447" />
       <source>No differential-privacy guarantee: assess the disclosure risk (eq. 16) with spatialprivacy:disclosurerisk before publishing.</source>
       <translation>Geen garantie van differentiële privacy: beoordeel vóór publicatie het onthullingsrisico (vgl. 16) met spatialprivacy:disclosurerisk.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="447" />
+      <location filename="../processing/lgcp_synthesis.py" line="451" />
       <source>{0} (CONFIDENTIAL: not for publication)</source>
       <translation>{0} (VERTROUWELIJK: niet voor publicatie)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="459" />
+      <location filename="../processing/lgcp_synthesis.py" line="463" />
       <source>Synthetic points ({0})</source>
       <translation>Synthetische punten ({0})</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="466" />
+      <location filename="../processing/lgcp_synthesis.py" line="470" />
       <source>Posterior mean of κ² (1/length²)</source>
       <translation>A-posteriorigemiddelde van κ² (1/lengte²)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="467" />
+      <location filename="../processing/lgcp_synthesis.py" line="471" />
       <source>Posterior mean of ξ²</source>
       <translation>A-posteriorigemiddelde van ξ²</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="470" />
+      <location filename="../processing/lgcp_synthesis.py" line="474" />
       <source>Field variance at those means</source>
       <translation>Veldvariantie bij die gemiddelden</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="493" />
+      <location filename="../processing/lgcp_synthesis.py" line="497" />
       <source>Synthetic points from an LGCP (radial, ANS, PRS)</source>
       <translation>Synthetische punten uit een LGCP (radiaal, ANS, PRS)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="496" />
+      <location filename="../processing/lgcp_synthesis.py" line="500" />
       <source>Walder et al.'s model-based synthetic locations, or radial perturbation as a baseline.</source>
       <translation>Modelgebaseerde synthetische locaties van Walder et al., of radiale verstoring als referentie.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="500" />
+      <location filename="../processing/lgcp_synthesis.py" line="504" />
       <source>&lt;p&gt;Makes a synthetic point pattern from a log-Gaussian Cox process fitted to the confidential points (Walder, Hanks &amp;amp; Slavković, Section 5): radial perturbation (each point moved uniformly within a disc, kept inside the window), additive noise synthesis (ANS: posterior-mean intensity times exp(noise field) with the fitted spatial scale) or posterior resampling synthesis (PRS: a new random field with the fitted range and variance). ANS and PRS draw exactly COUNT points from the synthetic intensity inside the window.&lt;/p&gt;</source>
       <translation>&lt;p&gt;Maakt een synthetisch puntpatroon uit een log-Gaussisch Cox-proces dat op de vertrouwelijke punten is geschat (Walder, Hanks &amp;amp; Slavković, Sectie 5): radiale verstoring (elk punt wordt uniform binnen een schijf verplaatst en blijft binnen het studiegebied), synthese met additieve ruis (ANS: het a-posteriorigemiddelde van de intensiteit maal exp(ruisveld) met de geschatte ruimtelijke schaal) of synthese door hertrekking uit de a-posterioriverdeling (PRS: een nieuw toevalsveld met het geschatte bereik en de geschatte variantie). ANS en PRS trekken precies COUNT punten uit de synthetische intensiteit binnen het studiegebied.&lt;/p&gt;</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="509" />
+      <location filename="../processing/lgcp_synthesis.py" line="513" />
       <source>&lt;p&gt;The output has only a synthetic identifier, in random order (so the order of a radial set does not link it to the input).&lt;/p&gt;</source>
       <translation>&lt;p&gt;De uitvoer bevat alleen een synthetische identificatiecode, in willekeurige volgorde (zodat de volgorde van een radiale dataset deze niet aan de invoer koppelt).&lt;/p&gt;</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="524" />
+      <location filename="../processing/lgcp_synthesis.py" line="528" />
       <source>ANS and PRS: exactly this many points, at most a million. Empty: as many as the confidential points (the paper's choice).</source>
       <translation>ANS en PRS: precies zoveel punten, ten hoogste een miljoen. Leeg: evenveel als de vertrouwelijke punten (de keuze van het artikel).</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="532" />
+      <location filename="../processing/lgcp_synthesis.py" line="536" />
       <source>Sampler (ANS, PRS)</source>
       <translation>Sampler (ANS, PRS)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="533" />
+      <location filename="../processing/lgcp_synthesis.py" line="537" />
       <source>Candidates (the paper's scheme)</source>
       <translation>Kandidaten (het schema uit het artikel)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="533" />
+      <location filename="../processing/lgcp_synthesis.py" line="537" />
       <source>Exact (piecewise log-linear intensity)</source>
       <translation>Exact (stuksgewijs log-lineaire intensiteit)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="537" />
+      <location filename="../processing/lgcp_synthesis.py" line="541" />
       <source>Exact: i.i.d. points from the synthetic intensity, log-linear on each mesh triangle. Candidates: N of 100N uniform candidates, weighted by the intensity, without replacement (approximate).</source>
       <translation>Exact: i.i.d.-punten uit de synthetische intensiteit, log-lineair op elke driehoek van het driehoeksnet. Kandidaten: N van 100N uniforme kandidaten, gewogen naar de intensiteit, zonder teruglegging (benadering).</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="546" />
+      <location filename="../processing/lgcp_synthesis.py" line="550" />
       <source>The synthetic points, with one field syn_id, in the layer's CRS. Assess their risk before publishing.</source>
       <translation>De synthetische punten, met één veld syn_id, in het CRS van de laag. Beoordeel het risico ervan vóór publicatie.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="552" />
+      <location filename="../processing/lgcp_synthesis.py" line="556" />
       <source>Method, settings and fitted quantities (derived from the confidential data: keep it internal).</source>
       <translation>Methode, instellingen en geschatte grootheden (afgeleid van de vertrouwelijke gegevens: houd het rapport intern).</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="555" />
+      <location filename="../processing/lgcp_synthesis.py" line="559" />
       <source>ANS noise level σ² on the paper's scale</source>
       <translation>ANS-ruisniveau σ² op de schaal van het artikel</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="574" />
+      <location filename="../processing/lgcp_synthesis.py" line="578" />
       <source>{0}: radial perturbation moves every point; leave it empty.</source>
       <translation>{0}: radiale verstoring verplaatst elk punt; laat dit leeg.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="579" />
+      <location filename="../processing/lgcp_synthesis.py" line="583" />
       <source>Drawing {0} synthetic points ({1}).</source>
       <translation>{0} synthetische punten worden getrokken ({1}).</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="596" />
+      <location filename="../processing/lgcp_synthesis.py" line="600" />
       <source>Sampler</source>
       <translation>Sampler</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="599" />
+      <location filename="../processing/lgcp_synthesis.py" line="603" />
       <source>Noise level σ² on the paper's scale (eq. 10)</source>
       <translation>Ruisniveau σ² op de schaal van het artikel (vgl. 10)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="603" />
+      <location filename="../processing/lgcp_synthesis.py" line="607" />
       <source>none</source>
       <translation>geen</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="603" />
+      <location filename="../processing/lgcp_synthesis.py" line="607" />
       <source>{0} (reproducible: NOT for release)</source>
       <translation>{0} (reproduceerbaar: NIET voor publicatie)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="614" />
+      <location filename="../processing/lgcp_synthesis.py" line="618" />
       <source>Confidential fit</source>
       <translation>Vertrouwelijke schatting</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="633" />
+      <location filename="../processing/lgcp_synthesis.py" line="637" />
       <source>Disclosure risk of synthetic points (CPO)</source>
       <translation>Onthullingsrisico van synthetische punten (CPO)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="636" />
+      <location filename="../processing/lgcp_synthesis.py" line="640" />
       <source>Per-person probability that an intruder locates each confidential point from a synthetic set.</source>
       <translation>Kans per persoon dat een aanvaller elk vertrouwelijk punt lokaliseert aan de hand van een synthetische dataset.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="640" />
+      <location filename="../processing/lgcp_synthesis.py" line="644" />
       <source>&lt;p&gt;Walder, Hanks &amp;amp; Slavković, Section 7: the intruder knows the synthetic points, the method and every confidential location but one, and wants that one within the risk radius. The risk of person k is the mass of the leave-one-out predictive density π(s | S₋ₖ, S†) on the disc of the risk radius around the truth (eq. 16), from conditional predictive ordinates: for radial sets from the confidential posterior (eqs. 17-18; each person is linked to their synthetic point by a minimal assignment within the radius, as such an intruder could; as the radial points were redrawn until inside the window, their density 1/|B_r(s) ∩ W| replaces the paper's 1/(πr²), which otherwise misstates the risk of people near the boundary), for ANS and PRS from the joint fit of the confidential and synthetic points (eqs. 19-21), with the disc quadrature of Appendix A.4.&lt;/p&gt;&lt;p&gt;Give the same METHOD, RADIUS and NOISE as were used to make the synthetic set.&lt;/p&gt;</source>
       <translation>&lt;p&gt;Walder, Hanks &amp;amp; Slavković, Sectie 7: de aanvaller kent de synthetische punten, de methode en alle vertrouwelijke locaties op één na, en wil die ene binnen de risicostraal plaatsen. Het risico van persoon k is de massa van de leave-one-out-predictieve dichtheid π(s | S₋ₖ, S†) op de schijf met de risicostraal rond de werkelijke locatie (vgl. 16), berekend uit conditionele predictieve ordinaten: voor radiale datasets uit de vertrouwelijke a-posterioriverdeling (vgl. 17-18; elke persoon wordt aan zijn synthetische punt gekoppeld door een minimale toewijzing binnen de straal, zoals zo'n aanvaller zou kunnen; omdat de radiale punten opnieuw zijn getrokken tot ze binnen het studiegebied lagen, vervangt hun dichtheid 1/|B_r(s) ∩ W| de 1/(πr²) van het artikel, die het risico van personen dicht bij de rand anders verkeerd weergeeft), voor ANS en PRS uit de gezamenlijke schatting van de vertrouwelijke en de synthetische punten (vgl. 19-21), met de schijfkwadratuur uit Appendix A.4.&lt;/p&gt;&lt;p&gt;Geef dezelfde METHOD, RADIUS en NOISE op als waarmee de synthetische dataset is gemaakt.&lt;/p&gt;</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="665" />
+      <location filename="../processing/lgcp_synthesis.py" line="669" />
       <source>Risk per person (CONFIDENTIAL)</source>
       <translation>Risico per persoon (VERTROUWELIJK)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="667" />
+      <location filename="../processing/lgcp_synthesis.py" line="671" />
       <source>The CONFIDENTIAL points with risk (probability), cpo (leave-one-out density at the true location, per squared CRS unit) and cpo_ess (effective draws behind it; below about 20 it is unstable). It shows where the people at risk live: never publish it.</source>
       <translation>De VERTROUWELIJKE punten met risk (kans), cpo (leave-one-out-dichtheid op de werkelijke locatie, per vierkante CRS-eenheid) en cpo_ess (effectieve trekkingen waarop die berust; onder ongeveer 20 is die instabiel). De laag toont waar de mensen met een risico wonen: publiceer haar nooit.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="677" />
+      <location filename="../processing/lgcp_synthesis.py" line="681" />
       <source>Maximum and mean risk, settings and a histogram of the risks.</source>
       <translation>Maximaal en gemiddeld risico, instellingen en een histogram van de risico's.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="679" />
+      <location filename="../processing/lgcp_synthesis.py" line="683" />
       <source>Maximum disclosure risk</source>
       <translation>Maximaal onthullingsrisico</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="680" />
+      <location filename="../processing/lgcp_synthesis.py" line="684" />
       <source>Mean disclosure risk</source>
       <translation>Gemiddeld onthullingsrisico</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="705" />
+      <location filename="../processing/lgcp_synthesis.py" line="709" />
       <source>{0}: a radial set has one point per confidential point: {1} synthetic, {2} confidential.</source>
       <translation>{0}: een radiale dataset heeft één punt per vertrouwelijk punt: {1} synthetisch, {2} vertrouwelijk.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="715" />
+      <location filename="../processing/lgcp_synthesis.py" line="719" />
       <source>{0} has {1} points and {2} has {3}; the paper's sets have as many as the data.</source>
       <translation>{0} heeft {1} punten en {2} heeft er {3}; de datasets in het artikel hebben er evenveel als de gegevens.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="740" />
+      <location filename="../processing/lgcp_synthesis.py" line="744" />
       <source>Disclosure risk (CONFIDENTIAL)</source>
       <translation>Onthullingsrisico (VERTROUWELIJK)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="742" />
+      <location filename="../processing/lgcp_synthesis.py" line="747" />
       <source>Maximum risk {0:.4g}, mean {1:.4g}.</source>
       <translation>Maximaal risico {0:.4g}, gemiddeld {1:.4g}.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="746" />
+      <location filename="../processing/lgcp_synthesis.py" line="751" />
       <source>{0} risks rest on fewer than 20 effective draws; raise {1}.</source>
       <translation>{0} risico's berusten op minder dan 20 effectieve trekkingen; verhoog {1}.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="752" />
+      <location filename="../processing/lgcp_synthesis.py" line="757" />
       <source>Hyperparameters</source>
       <translation>Hyperparameters</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="753" />
+      <location filename="../processing/lgcp_synthesis.py" line="758" />
       <source>Maximum risk</source>
       <translation>Maximaal risico</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="754" />
+      <location filename="../processing/lgcp_synthesis.py" line="759" />
       <source>Mean risk</source>
       <translation>Gemiddeld risico</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="755" />
+      <location filename="../processing/lgcp_synthesis.py" line="760" />
       <source>Risks resting on &lt; 20 effective draws</source>
       <translation>Risico's die berusten op &lt; 20 effectieve trekkingen</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="763" />
+      <location filename="../processing/lgcp_synthesis.py" line="768" />
       <source>Per-person risks point at the people at risk.</source>
       <translation>Risico's per persoon wijzen de mensen met een risico aan.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="764" />
+      <location filename="../processing/lgcp_synthesis.py" line="769" />
       <source>Risk</source>
       <translation>Risico</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="766" />
+      <location filename="../processing/lgcp_synthesis.py" line="771" />
       <source>Distribution of the risks</source>
       <translation>Verdeling van de risico's</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="783" />
+      <location filename="../processing/lgcp_synthesis.py" line="788" />
       <source>Utility of synthetic points (model-based pMSE)</source>
       <translation>Bruikbaarheid van synthetische punten (modelgebaseerde pMSE)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="786" />
+      <location filename="../processing/lgcp_synthesis.py" line="791" />
       <source>How well an LGCP fit tells the synthetic points from the confidential ones (0 best, 0.25 worst).</source>
       <translation>Hoe goed een LGCP-schatting de synthetische punten van de vertrouwelijke onderscheidt (0 het best, 0,25 het slechtst).</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="792" />
+      <location filename="../processing/lgcp_synthesis.py" line="797" />
       <source>&lt;p&gt;Walder, Hanks &amp;amp; Slavković, Section 6 (eqs. 12-15): an LGCP is fitted to the synthetic points on the confidential model's mesh and covariates; for every pooled point the two fitted densities, draw by draw, give the probability that it is confidential; pMSE is the mean squared distance of the probability of a correct classification from 1/2. 0: the synthetic points are indistinguishable; 0.25: fully distinguishable. The synthetic layer must have as many points as the confidential one.&lt;/p&gt;</source>
       <translation>&lt;p&gt;Walder, Hanks &amp;amp; Slavković, Sectie 6 (vgl. 12-15): er wordt een LGCP op de synthetische punten geschat met het driehoeksnet en de covariaten van het vertrouwelijke model; voor elk punt uit de samengevoegde verzameling geven de twee geschatte dichtheden, trekking voor trekking, de kans dat het vertrouwelijk is; de pMSE is de gemiddelde gekwadrateerde afstand van de kans op een juiste classificatie tot 1/2. 0: de synthetische punten zijn niet te onderscheiden; 0,25: volledig te onderscheiden. De synthetische laag moet evenveel punten hebben als de vertrouwelijke.&lt;/p&gt;</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="813" />
+      <location filename="../processing/lgcp_synthesis.py" line="818" />
       <source>The pMSE, its scale and the settings. It holds no location, but it describes the confidential points (their number, the fit to them): keep it with the steward's files.</source>
       <translation>De pMSE, de schaal ervan en de instellingen. Het rapport bevat geen enkele locatie, maar beschrijft wel de vertrouwelijke punten (hun aantal, de fit eraan): bewaar het bij de bestanden van de beheerder.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="818" />
+      <location filename="../processing/lgcp_synthesis.py" line="823" />
       <source>pMSE</source>
       <translation>pMSE</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="834" />
+      <location filename="../processing/lgcp_synthesis.py" line="839" />
       <source>{0}: the pMSE compares sets of equal size: {1} synthetic points, {2} confidential.</source>
       <translation>{0}: de pMSE vergelijkt datasets van gelijke grootte: {1} synthetische punten, {2} vertrouwelijke.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="844" />
+      <location filename="../processing/lgcp_synthesis.py" line="849" />
       <source>pMSE = {0:.4g} (0 indistinguishable, 0.25 fully distinguishable).</source>
       <translation>pMSE = {0:.4g} (0 niet te onderscheiden, 0,25 volledig te onderscheiden).</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="849" />
+      <location filename="../processing/lgcp_synthesis.py" line="854" />
       <source>Points per set</source>
       <translation>Punten per dataset</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="853" />
+      <location filename="../processing/lgcp_synthesis.py" line="858" />
       <source>Utility</source>
       <translation>Bruikbaarheid</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="877" />
+      <location filename="../processing/lgcp_synthesis.py" line="882" />
       <source>Risk-utility sweep of LGCP synthesis (radial, ANS, PRS)</source>
       <translation>Risico-bruikbaarheidsverkenning van LGCP-synthese (radiaal, ANS, PRS)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="880" />
+      <location filename="../processing/lgcp_synthesis.py" line="885" />
       <source>Makes many synthetic sets, scores each by maximum disclosure risk and pMSE, and recommends one.</source>
       <translation>Maakt veel synthetische datasets, beoordeelt elk ervan op maximaal onthullingsrisico en pMSE, en beveelt er één aan.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="886" />
+      <location filename="../processing/lgcp_synthesis.py" line="891" />
       <source>&lt;p&gt;Walder, Hanks &amp;amp; Slavković's study (Section 8, Figures 5-6): for each radius (radial perturbation), each ANS noise variance and each PRS replicate, one synthetic set is made and scored by its maximum disclosure risk (eq. 16) and its pMSE (eq. 15). The recommended set has the lowest pMSE among those whose maximum risk is at most the threshold, counting a setting (a radius, a noise variance, or PRS) only if every one of its releases is. The table and report list every set; the chart plots risk against pMSE.&lt;/p&gt;&lt;p&gt;A set's risk is the risk of that one release. A noisy release (ANS, PRS) can by chance thin the riskiest cluster and mislead the intruder, scoring below the risk with nothing released (the baseline); another release of the same setting may score higher. With several releases per setting (REPLICATES) the report summarises each setting by its mean and worst risk: judge a setting by those, not by its luckiest release.&lt;/p&gt;</source>
       <translation>&lt;p&gt;De studie van Walder, Hanks &amp;amp; Slavković (Sectie 8, Figuren 5-6): voor elke straal (radiale verstoring), elke ANS-ruisvariantie en elke PRS-herhaling wordt één synthetische dataset gemaakt en beoordeeld op het maximale onthullingsrisico (vgl. 16) en de pMSE (vgl. 15). De aanbevolen dataset heeft de laagste pMSE van de datasets waarvan het maximale risico ten hoogste de drempel is, waarbij een instelling (een straal, een ruisvariantie of PRS) alleen meetelt als dat voor elk van haar publicaties geldt. De tabel en het rapport vermelden elke dataset; de grafiek zet het risico uit tegen de pMSE.&lt;/p&gt;&lt;p&gt;Het risico van een dataset is het risico van die ene publicatie. Een publicatie met ruis (ANS, PRS) kan door toeval het meest risicovolle cluster uitdunnen en de aanvaller misleiden, en dan lager uitkomen dan het risico als er niets wordt gepubliceerd (het basisniveau); een andere publicatie met dezelfde instelling kan hoger uitkomen. Met meerdere publicaties per instelling (REPLICATES) vat het rapport elke instelling samen met haar gemiddelde en hoogste risico: beoordeel een instelling daarop, niet op haar gelukkigste publicatie.&lt;/p&gt;</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="907" />
+      <location filename="../processing/lgcp_synthesis.py" line="912" />
       <source>Radial radii</source>
       <translation>Radiale stralen</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="908" />
+      <location filename="../processing/lgcp_synthesis.py" line="913" />
       <source>Perturbation radii in CRS units, e.g. '50, 100, 200'. Empty: no radial sets.</source>
       <translation>Verstoringsstralen in eenheden van het CRS, bijv. '50, 100, 200'. Leeg: geen radiale sets.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="913" />
+      <location filename="../processing/lgcp_synthesis.py" line="918" />
       <source>ANS noise variances</source>
       <translation>ANS-ruisvarianties</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="914" />
+      <location filename="../processing/lgcp_synthesis.py" line="919" />
       <source>Marginal variances of the ANS noise field (&gt;= 0). Default '0.25, 0.5, 1, 2'; clear it (an empty string) for no ANS sets.</source>
       <translation>Marginale varianties van het ANS-ruisveld (&gt;= 0). Standaard '0.25, 0.5, 1, 2'; maak het leeg (een lege tekst) voor geen ANS-sets.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="922" />
+      <location filename="../processing/lgcp_synthesis.py" line="927" />
       <source>PRS replicates</source>
       <translation>PRS-herhalingen</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="923" />
+      <location filename="../processing/lgcp_synthesis.py" line="928" />
       <source>Number of PRS sets (each a fresh random field). Default 5; 0 for none.</source>
       <translation>Aantal PRS-datasets (elk met een nieuw toevalsveld). Standaard 5; 0 voor geen.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="927" />
+      <location filename="../processing/lgcp_synthesis.py" line="932" />
       <source>Releases per radius and noise variance</source>
       <translation>Publicaties per straal en ruisvariantie</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="929" />
+      <location filename="../processing/lgcp_synthesis.py" line="934" />
       <source>Independent synthetic sets made for each radius and each ANS noise variance (&gt;= 1), to show how much the risk and pMSE of one setting vary between releases.</source>
       <translation>Onafhankelijke synthetische datasets die voor elke straal en elke ANS-ruisvariantie worden gemaakt (&gt;= 1), om te laten zien hoeveel het risico en de pMSE van één instelling tussen publicaties verschillen.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="937" />
+      <location filename="../processing/lgcp_synthesis.py" line="942" />
       <source>Maximum acceptable risk</source>
       <translation>Maximaal aanvaardbaar risico</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="939" />
+      <location filename="../processing/lgcp_synthesis.py" line="944" />
       <source>Threshold on the maximum disclosure risk for the recommendation, in (0, 1].</source>
       <translation>Drempel voor het maximale onthullingsrisico bij de aanbeveling, in (0, 1].</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="944" />
+      <location filename="../processing/lgcp_synthesis.py" line="949" />
       <source>Sets and scores (CONFIDENTIAL)</source>
       <translation>Datasets en scores (VERTROUWELIJK)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="946" />
+      <location filename="../processing/lgcp_synthesis.py" line="951" />
       <source>CONFIDENTIAL: one row per synthetic set: label, method, value (radius or noise variance), replicate, max_risk, pmse, recommended. The scores are computed from the confidential points; keep the table internal, like the report. Not made unless asked for.</source>
       <translation>VERTROUWELIJK: één rij per synthetische dataset: label, method, value (straal of ruisvariantie), replicate, max_risk, pmse, recommended. De scores zijn uit de vertrouwelijke punten berekend; houd de tabel intern, net als het rapport. Wordt alleen gemaakt als erom wordt gevraagd.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="956" />
+      <location filename="../processing/lgcp_synthesis.py" line="961" />
       <source>The table, the risk-utility chart and the recommendation (derived from the confidential data).</source>
       <translation>De tabel, de risico-bruikbaarheidsgrafiek en de aanbeveling (afgeleid van de vertrouwelijke gegevens).</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="960" />
+      <location filename="../processing/lgcp_synthesis.py" line="965" />
       <source>Recommended synthetic points</source>
       <translation>Aanbevolen synthetische punten</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="962" />
+      <location filename="../processing/lgcp_synthesis.py" line="967" />
       <source>The recommended synthetic set (syn_id only, random order), if some set meets the threshold.</source>
       <translation>De aanbevolen synthetische dataset (alleen syn_id, willekeurige volgorde), als een dataset aan de drempel voldoet.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="964" />
+      <location filename="../processing/lgcp_synthesis.py" line="969" />
       <source>Number of synthetic sets</source>
       <translation>Aantal synthetische datasets</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="966" />
+      <location filename="../processing/lgcp_synthesis.py" line="971" />
       <source>pMSE of the recommended set (NaN if none)</source>
       <translation>pMSE van de aanbevolen dataset (NaN als er geen is)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="970" />
+      <location filename="../processing/lgcp_synthesis.py" line="975" />
       <source>Maximum risk of the recommended set (NaN if none)</source>
       <translation>Maximaal risico van de aanbevolen dataset (NaN als er geen is)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="975" />
+      <location filename="../processing/lgcp_synthesis.py" line="980" />
       <source>Maximum risk with nothing released (what the other points alone reveal)</source>
       <translation>Maximaal risico zonder publicatie (wat de andere punten alleen al onthullen)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="984" />
+      <location filename="../processing/lgcp_synthesis.py" line="989" />
       <source>{0}: {1} is not allowed (radii must be &gt; 0, noise variances &gt;= 0; separate values with commas, or with semicolons if you write decimals with a comma).</source>
       <translation>{0}: {1} is niet toegestaan (stralen moeten &gt; 0 zijn, ruisvarianties &gt;= 0; scheid waarden met komma's, of met puntkomma's als u decimalen met een komma schrijft).</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1007" />
+      <location filename="../processing/lgcp_synthesis.py" line="1012" />
       <source>{0}: make at least one release per setting, got {1}.</source>
       <translation>{0}: maak ten minste één publicatie per instelling, opgegeven: {1}.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1011" />
+      <location filename="../processing/lgcp_synthesis.py" line="1016" />
       <source>{0}, {1}, {2}: give at least one radius, noise variance or PRS replicate.</source>
       <translation>{0}, {1}, {2}: geef ten minste één straal, ruisvariantie of PRS-herhaling op.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1019" />
+      <location filename="../processing/lgcp_synthesis.py" line="1024" />
       <source>{0}: the threshold must lie in (0, 1], got {1}.</source>
       <translation>{0}: de drempel moet in (0, 1] liggen; opgegeven: {1}.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1060" />
+      <location filename="../processing/lgcp_synthesis.py" line="1065" />
       <source>No setting has every release at or below {0:g}: nothing recommended.</source>
       <translation>Geen instelling heeft elke publicatie op of onder {0:g}: niets aanbevolen.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1064" />
+      <location filename="../processing/lgcp_synthesis.py" line="1069" />
       <source>{0} = {1:g} is below the maximum risk with nothing released ({2:.4g}, what the other points alone reveal), which no synthetic set can be expected to beat; choose a threshold above it.</source>
       <translation>{0} = {1:g} ligt onder het maximale risico zonder publicatie ({2:.4g}, wat de andere punten alleen al onthullen), en geen synthetische dataset kan naar verwachting daaronder komen; kies een drempel daarboven.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1073" />
+      <location filename="../processing/lgcp_synthesis.py" line="1078" />
       <source>Recommended: {0} (pMSE {1:.4g}, max risk {2:.4g}).</source>
       <translation>Aanbevolen: {0} (pMSE {1:.4g}, max. risico {2:.4g}).</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1085" />
+      <location filename="../processing/lgcp_synthesis.py" line="1090" />
       <source>recommended</source>
       <translation>aanbevolen</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1090" />
+      <location filename="../processing/lgcp_synthesis.py" line="1095" />
       <source>No setting has every release at or below the threshold {0:g}.</source>
       <translation>Geen instelling heeft elke publicatie op of onder de drempel {0:g}.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1092" />
+      <location filename="../processing/lgcp_synthesis.py" line="1097" />
       <source>{0}: lowest pMSE ({1:.4g}) among the sets of settings whose every release has maximum risk at most {2:g} (its risk: {3:.4g}).</source>
       <translation>{0}: laagste pMSE ({1:.4g}) van de datasets van instellingen waarvan elke publicatie een maximaal risico van ten hoogste {2:g} heeft (het risico ervan: {3:.4g}).</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1108" />
+      <location filename="../processing/lgcp_synthesis.py" line="1113" />
       <source>Recommendation</source>
       <translation>Aanbeveling</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1109" />
+      <location filename="../processing/lgcp_synthesis.py" line="1114" />
       <source>Risk-utility chart</source>
       <translation>Risico-bruikbaarheidsgrafiek</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1110" />
+      <location filename="../processing/lgcp_synthesis.py" line="1115" />
       <source>Settings over their releases</source>
       <translation>Instellingen over hun publicaties</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1111" />
+      <location filename="../processing/lgcp_synthesis.py" line="1116" />
       <source>Sets</source>
       <translation>Datasets</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1116" />
+      <location filename="../processing/lgcp_synthesis.py" line="1121" />
       <source>Risk threshold</source>
       <translation>Risicodrempel</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1119" />
+      <location filename="../processing/lgcp_synthesis.py" line="1124" />
       <source>Maximum risk with nothing released (baseline)</source>
       <translation>Maximaal risico zonder publicatie (basislijn)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1137" />
+      <location filename="../processing/lgcp_synthesis.py" line="1142" />
       <source>{0} release(s) | max risk mean {1:.4g}, range {2:.4g}-{3:.4g} | mean pMSE {4:.4g}</source>
       <translation>{0} publicatie(s) | max. risico gemiddeld {1:.4g}, bereik {2:.4g}-{3:.4g} | gemiddelde pMSE {4:.4g}</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1141" />
+      <location filename="../processing/lgcp_synthesis.py" line="1146" />
       <source>{0} below the baseline (by chance: see the help)</source>
       <translation>{0} onder het basisniveau (door toeval: zie de help)</translation>
     </message>
@@ -2720,326 +2725,326 @@
     </message>
     <message>
       <location filename="../processing/pufferfish_grid.py" line="204" />
-      <source>Clamp published means to [L, U] (mechanism B), so no value falls below L (0 with the default margin) or above U. Needs contribution bounds. The thesis's bound Δ on δ is output DELTA.</source>
-      <translation>Kap gepubliceerde gemiddelden af tot [L, U] (mechanisme B), zodat geen enkele waarde onder L (0 bij de standaardmarge) of boven U ligt. Vereist grenzen voor bijdragen. De bovengrens Δ van δ uit de scriptie is uitvoer DELTA.</translation>
+      <source>Clamp published means to [L, U] (mechanism B), so no value falls below L (0 with the default margin) or above U. Needs contribution bounds. The thesis's bound Δ on δ is output DELTA. Without it the noise is unbounded: a cell's published mean can be negative for a positive quantity.</source>
+      <translation>Kap gepubliceerde gemiddelden af tot [L, U] (mechanisme B), zodat geen enkele waarde onder L (0 bij de standaardmarge) of boven U ligt. Vereist grenzen voor bijdragen. De bovengrens Δ van δ uit de scriptie is uitvoer DELTA. Zonder afkappen is de ruis onbegrensd: het gepubliceerde gemiddelde van een cel kan negatief zijn voor een positieve grootheid.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="211" />
+      <location filename="../processing/pufferfish_grid.py" line="212" />
       <source>Lower bound L_t of a contribution</source>
       <translation>Ondergrens L_t van een bijdrage</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="213" />
+      <location filename="../processing/pufferfish_grid.py" line="214" />
       <source>Public lower bound on every t_i (bounded mechanism), known without looking at the data, e.g. 0.</source>
       <translation>Openbare ondergrens voor elke t_i (begrensd mechanisme), bekend zonder naar de gegevens te kijken, bijv. 0.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="217" />
+      <location filename="../processing/pufferfish_grid.py" line="218" />
       <source>Upper bound U_t of a contribution</source>
       <translation>Bovengrens U_t van een bijdrage</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="219" />
+      <location filename="../processing/pufferfish_grid.py" line="220" />
       <source>Public upper bound on every t_i (bounded mechanism). Values outside [L_t, U_t] are refused.</source>
       <translation>Openbare bovengrens voor elke t_i (begrensd mechanisme). Waarden buiten [L_t, U_t] worden geweigerd.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="223" />
+      <location filename="../processing/pufferfish_grid.py" line="224" />
       <source>Derive bounds from the data (not private)</source>
       <translation>Grenzen afleiden uit de gegevens (niet privacyveilig)</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="225" />
+      <location filename="../processing/pufferfish_grid.py" line="226" />
       <source>Use L_t = min t_i and U_t = max t_i, as the thesis does. NOT private: the clamp limits reveal the smallest and largest contribution. The report says so.</source>
       <translation>Gebruik L_t = min t_i en U_t = max t_i, zoals in de scriptie. NIET privacyveilig: de afkapgrenzen verraden de kleinste en de grootste bijdrage. Het rapport vermeldt dit.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="232" />
+      <location filename="../processing/pufferfish_grid.py" line="233" />
       <source>Margin γ (absolute) or λ (relative)</source>
       <translation>Marge γ (absoluut) of λ (relatief)</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="234" />
+      <location filename="../processing/pufferfish_grid.py" line="235" />
       <source>Absolute: γ &gt; 0, L = L_t − γ, U = U_t + γ; empty gives γ = L_t, so L = 0. Relative: λ &gt; 1, L = L_t/λ, U = λU_t; empty gives λ = 1.25. Larger margins give smaller δ but clamp less.</source>
       <translation>Absoluut: γ &gt; 0, L = L_t − γ, U = U_t + γ; leeg geeft γ = L_t, dus L = 0. Relatief: λ &gt; 1, L = L_t/λ, U = λU_t; leeg geeft λ = 1,25. Grotere marges geven een kleinere δ, maar kappen minder af.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="241" />
+      <location filename="../processing/pufferfish_grid.py" line="242" />
       <source>Minimum contributors per published cell</source>
       <translation>Minimumaantal bijdragers per gepubliceerde cel</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="243" />
+      <location filename="../processing/pufferfish_grid.py" line="244" />
       <source>Publish only cells with n &gt;= this number; others are left out like empty cells. Costs no privacy under this definition (n is public) and lowers Δ; it does not protect presence.</source>
       <translation>Publiceer alleen cellen met n &gt;= dit aantal; de overige worden weggelaten, net als lege cellen. Kost onder deze definitie geen privacy (n is openbaar) en verlaagt Δ; het beschermt de aanwezigheid niet.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="249" />
+      <location filename="../processing/pufferfish_grid.py" line="250" />
       <source>Grid origin</source>
       <translation>Oorsprong van het raster</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="250" />
+      <location filename="../processing/pufferfish_grid.py" line="251" />
       <source>A corner shared by four cells. Empty: (0, 0), so cell edges fall on multiples of r (the national statistical grid convention).</source>
       <translation>Een hoekpunt dat vier cellen gemeen hebben. Leeg: (0, 0), zodat de celranden op veelvouden van r vallen (de conventie van het nationale statistische raster).</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="257" />
+      <location filename="../processing/pufferfish_grid.py" line="258" />
       <source>Needed only when the layer is in degrees: the grid is built in this CRS; the output is written back in the layer's CRS.</source>
       <translation>Alleen nodig als de laag in graden is: het raster wordt in dit CRS opgebouwd; de uitvoer wordt teruggeschreven in het CRS van de laag.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="264" />
+      <location filename="../processing/pufferfish_grid.py" line="265" />
       <source>Pufferfish grid</source>
       <translation>Pufferfish-raster</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="265" />
+      <location filename="../processing/pufferfish_grid.py" line="266" />
       <source>Publishable grid: cell_id, n, value (the published statistic), noise_scale (scale of the noise: value units for absolute error, log scale for relative) and delta_max (0 unless bounded). The noise is Laplace noise on a grid of 1/64 of the sensitivity (4c/n for absolute error, −4 ln k/n on the log scale for relative error): the statistic rounded to the grid, plus whole steps of two-sided geometric noise, so no low-order bits of a float carry the true value (Mironov 2012); noise_scale is 65/64 of the thesis's scale (4c/(nε) or −4 ln k/(nε)) to pay for the rounding. A CSV file has no geometry, so it also gets each cell's centre x, y and bounds x_min, y_min, x_max, y_max in the layer's CRS, and a .csvt file beside it with the column types.</source>
       <translation>Publiceerbaar raster: cell_id, n, value (de gepubliceerde statistiek), noise_scale (schaal van de ruis: in eenheden van de waarde bij absolute fout, logschaal bij relatieve) en delta_max (0 tenzij begrensd). De ruis is Laplace-ruis op een rooster van 1/64 van de gevoeligheid (4c/n bij absolute fout, −4 ln k/n op de logschaal bij relatieve fout): de statistiek afgerond op het rooster, plus hele stappen tweezijdige geometrische ruis, zodat geen laagste bits van een float de ware waarde dragen (Mironov 2012); noise_scale is 65/64 van de schaal van het proefschrift (4c/(nε) of −4 ln k/(nε)) om de afronding te betalen. Een CSV-bestand heeft geen geometrie, dus het krijgt ook het middelpunt x, y en de grenzen x_min, y_min, x_max, y_max van elke cel in het CRS van de laag, en een .csvt-bestand ernaast met de kolomtypen.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="278" />
+      <location filename="../processing/pufferfish_grid.py" line="279" />
       <source>Published value raster</source>
       <translation>Raster met gepubliceerde waarden</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="280" />
+      <location filename="../processing/pufferfish_grid.py" line="281" />
       <source>Optional GeoTIFF of the published value in the working CRS; cells not published are NoData.</source>
       <translation>Optionele GeoTIFF van de gepubliceerde waarde in het werk-CRS; niet-gepubliceerde cellen zijn NoData.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="285" />
+      <location filename="../processing/pufferfish_grid.py" line="286" />
       <source>CONFIDENTIAL comparison (true values and noise; do not publish)</source>
       <translation>VERTROUWELIJKE vergelijking (ware waarden en ruis; niet publiceren)</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="291" />
+      <location filename="../processing/pufferfish_grid.py" line="292" />
       <source>For the analyst only, off by default: true_value, noise (the noise added, rounding included) and error (published − true) per cell. Publishing it undoes the protection. As CSV, with the cell location columns and the .csvt file of the grid output.</source>
       <translation>Alleen voor de analist, standaard uit: true_value, noise (de toegevoegde ruis, afronding inbegrepen) en error (gepubliceerd − waar) per cel. Publiceren ervan maakt de bescherming ongedaan. Als CSV met de locatiekolommen van de cellen en het .csvt-bestand, zoals de rasteruitvoer.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="302" />
+      <location filename="../processing/pufferfish_grid.py" line="303" />
       <source>HTML report of the settings and the privacy guarantee (ε, δ, what is protected). Publishable.</source>
       <translation>HTML-rapport van de instellingen en de privacygarantie (ε, δ, wat er beschermd is). Publiceerbaar.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="304" />
+      <location filename="../processing/pufferfish_grid.py" line="305" />
       <source>Grid bound Δ on δ</source>
       <translation>Bovengrens Δ van δ voor het raster</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="305" />
+      <location filename="../processing/pufferfish_grid.py" line="306" />
       <source>Privacy parameter ε</source>
       <translation>Privacyparameter ε</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="306" />
+      <location filename="../processing/pufferfish_grid.py" line="307" />
       <source>Number of published cells</source>
       <translation>Aantal gepubliceerde cellen</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="341" />
+      <location filename="../processing/pufferfish_grid.py" line="342" />
       <source>{0}: ignored, because {1} is off.</source>
       <translation>{0}: genegeerd, omdat {1} uit staat.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="345" />
+      <location filename="../processing/pufferfish_grid.py" line="346" />
       <source>{0}: ignored, because {1} takes the bounds from the data.</source>
       <translation>{0}: genegeerd, omdat {1} de grenzen uit de gegevens haalt.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="365" />
+      <location filename="../processing/pufferfish_grid.py" line="366" />
       <source>CELL_SIZE: the cell size must be &gt; 0, got {0}.</source>
       <translation>CELL_SIZE: de celgrootte moet &gt; 0 zijn; opgegeven: {0}.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="412" />
+      <location filename="../processing/pufferfish_grid.py" line="413" />
       <source>{0}: no cell has at least {1} contributors, so nothing would be published.</source>
       <translation>{0}: geen enkele cel heeft ten minste {1} bijdragers, dus er zou niets worden gepubliceerd.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="433" />
+      <location filename="../processing/pufferfish_grid.py" line="434" />
       <source>{0}: the map is NOT private. The clamp limits come from the smallest and largest value, which can be read back from it, so no ε holds for whoever has them; fix the bounds from public knowledge before publishing.</source>
       <translation>{0}: de kaart is NIET privé. De afkapgrenzen komen van de kleinste en grootste waarde, die uit de kaart terug te lezen zijn, dus voor wie die waarden heeft geldt geen enkele ε; leg de grenzen vast uit openbare kennis voordat u publiceert.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="440" />
+      <location filename="../processing/pufferfish_grid.py" line="441" />
       <source>Δ = {0:.3g} ≥ 1: the thesis's δ bound says nothing here.</source>
       <translation>Δ = {0:.3g} ≥ 1: de bovengrens van δ uit de scriptie zegt hier niets.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="524" />
+      <location filename="../processing/pufferfish_grid.py" line="525" />
       <source>Pufferfish grid ({0} {1})</source>
       <translation>Pufferfish-raster ({0} {1})</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="526" />
+      <location filename="../processing/pufferfish_grid.py" line="527" />
       <source>NOT PRIVATE (bounds from the data): {0}</source>
       <translation>NIET PRIVÉ (grenzen uit de gegevens): {0}</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="532" />
+      <location filename="../processing/pufferfish_grid.py" line="533" />
       <source>CONFIDENTIAL true values and noise ({0})</source>
       <translation>VERTROUWELIJK: ware waarden en ruis ({0})</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="542" />
+      <location filename="../processing/pufferfish_grid.py" line="543" />
       <source>total</source>
       <translation>totaal</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="543" />
+      <location filename="../processing/pufferfish_grid.py" line="544" />
       <source>geometric mean</source>
       <translation>meetkundig gemiddelde</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="543" />
+      <location filename="../processing/pufferfish_grid.py" line="544" />
       <source>mean</source>
       <translation>gemiddelde</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="552" />
+      <location filename="../processing/pufferfish_grid.py" line="553" />
       <source>whether a person's value lies in [x−c, x+c) or in [x+c, x+3c), for c = {0:g}</source>
       <translation>of de waarde van een persoon in [x−c, x+c) of in [x+c, x+3c) ligt, voor c = {0:g}</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="556" />
+      <location filename="../processing/pufferfish_grid.py" line="557" />
       <source>a person's value up to a factor k = {0:g} (relative intervals [ky, y/k))</source>
       <translation>wat de waarde van een persoon is, tot op een factor k = {0:g} (relatieve intervallen [ky, y/k))</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="557" />
+      <location filename="../processing/pufferfish_grid.py" line="558" />
       <source>ε-Pufferfish privacy with ε = {0:g} (ter Steege 2021, {1}): from the published map an attacker cannot learn {2} by more than a factor e^ε = {3:.4g}, whatever they believe about the values, as long as people's values are independent (eq. 5). Each person contributes to one cell, so this holds for the whole map.</source>
       <translation>ε-Pufferfish-privacy met ε = {0:g} (ter Steege 2021, {1}): uit de gepubliceerde kaart kan een aanvaller, ongeacht diens aannames over de waarden, niet met meer dan een factor e^ε = {3:.4g} afleiden {2}, zolang de waarden van personen onafhankelijk zijn (vgl. 5). Elke persoon draagt bij aan één cel, dus dit geldt voor de hele kaart.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="562" />
+      <location filename="../processing/pufferfish_grid.py" line="563" />
       <source>Corollary 3.2</source>
       <translation>Gevolg 3.2</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="562" />
+      <location filename="../processing/pufferfish_grid.py" line="563" />
       <source>Theorem 3.1</source>
       <translation>Stelling 3.1</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="564" />
+      <location filename="../processing/pufferfish_grid.py" line="565" />
       <source>Outputs are clamped to [L, U] (mechanism B, Section 4). The thesis analyses this as (ε, δ)-Pufferfish in its cumulative form (Definition 4.2) with δ ≤ Δ = {0:.4g}, the largest per-cell bound δ_max of a published cell ({1}). With bounds fixed before looking at the data, clamping is post-processing and the ε guarantee above holds unchanged; Δ is then a conservative figure.</source>
       <translation>De uitvoer wordt afgekapt tot [L, U] (mechanisme B, Sectie 4). De scriptie analyseert dit als (ε, δ)-Pufferfish in de cumulatieve vorm (Definitie 4.2) met δ ≤ Δ = {0:.4g}, de grootste bovengrens δ_max per cel onder de gepubliceerde cellen ({1}). Als de grenzen zijn vastgelegd voordat naar de gegevens is gekeken, is het afkappen een nabewerking en blijft de bovenstaande ε-garantie onverkort gelden; Δ is dan een conservatieve waarde.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="570" />
+      <location filename="../processing/pufferfish_grid.py" line="571" />
       <source>Corollary 4.5</source>
       <translation>Gevolg 4.5</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="570" />
+      <location filename="../processing/pufferfish_grid.py" line="571" />
       <source>Theorem 4.4</source>
       <translation>Stelling 4.4</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="572" />
+      <location filename="../processing/pufferfish_grid.py" line="573" />
       <source>None. The clamp limits were derived from the data (BOUNDS_FROM_DATA): the smallest and largest value can be read back from the map, and Pufferfish privacy must hold for every person under every prior, so no ε holds for this map. ε = {0:g} only sets the noise. Fix the bounds from public knowledge for a release.</source>
       <translation>Geen. De afkapgrenzen zijn uit de gegevens afgeleid (BOUNDS_FROM_DATA): de kleinste en grootste waarde zijn uit de kaart terug te lezen, en Pufferfish-privacy moet voor elke persoon onder elke a-prioriverdeling gelden, dus voor deze kaart geldt geen enkele ε. ε = {0:g} bepaalt alleen de ruis. Leg de grenzen voor een publicatie vast uit openbare kennis.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="584" />
+      <location filename="../processing/pufferfish_grid.py" line="585" />
       <source>absolute</source>
       <translation>absoluut</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="584" />
+      <location filename="../processing/pufferfish_grid.py" line="585" />
       <source>relative</source>
       <translation>relatief</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="587" />
+      <location filename="../processing/pufferfish_grid.py" line="588" />
       <source>Bounded mechanism</source>
       <translation>Begrensd mechanisme</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="587" />
+      <location filename="../processing/pufferfish_grid.py" line="588" />
       <source>no</source>
       <translation>nee</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="587" />
+      <location filename="../processing/pufferfish_grid.py" line="588" />
       <source>yes</source>
       <translation>ja</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="588" />
+      <location filename="../processing/pufferfish_grid.py" line="589" />
       <source>Minimum contributors per cell</source>
       <translation>Minimumaantal bijdragers per cel</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="589" />
+      <location filename="../processing/pufferfish_grid.py" line="590" />
       <source>Published cells</source>
       <translation>Gepubliceerde cellen</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="590" />
+      <location filename="../processing/pufferfish_grid.py" line="591" />
       <source>Occupied cells left out (n below the minimum)</source>
       <translation>Weggelaten bezette cellen (n onder het minimum)</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="596" />
+      <location filename="../processing/pufferfish_grid.py" line="597" />
       <source>Contribution bounds</source>
       <translation>Grenzen voor bijdragen</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="596" />
+      <location filename="../processing/pufferfish_grid.py" line="597" />
       <source>derived from the data (NOT private)</source>
       <translation>afgeleid uit de gegevens (NIET privacyveilig)</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="600" />
+      <location filename="../processing/pufferfish_grid.py" line="601" />
       <source>derived from the data</source>
       <translation>afgeleid uit de gegevens</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="609" />
+      <location filename="../processing/pufferfish_grid.py" line="610" />
       <source>Privacy guarantee</source>
       <translation>Privacygarantie</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="612" />
+      <location filename="../processing/pufferfish_grid.py" line="613" />
       <source>What is not protected</source>
       <translation>Wat niet beschermd is</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="613" />
+      <location filename="../processing/pufferfish_grid.py" line="614" />
       <source>Locations and counts: the map shows which cells are occupied and publishes the number of contributors n of each cell exactly. The secrets protected are the values only.</source>
       <translation>Locaties en aantallen: de kaart laat zien welke cellen bezet zijn en publiceert het aantal bijdragers n van elke cel exact. Alleen de waarden zijn als geheimen beschermd.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="622" />
+      <location filename="../processing/pufferfish_grid.py" line="623" />
       <source>Warning: bounds derived from the data</source>
       <translation>Waarschuwing: grenzen afgeleid uit de gegevens</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="623" />
+      <location filename="../processing/pufferfish_grid.py" line="624" />
       <source>The clamp limits L and U were computed from the smallest and largest value in the data. Both values can be recovered from the map: from cells published at the limits, and from delta_max or Δ together with noise_scale (with the default margin γ = L_t). This is not private.</source>
       <translation>De afkapgrenzen L en U zijn berekend uit de kleinste en de grootste waarde in de gegevens. Beide waarden zijn uit de kaart te herleiden: uit cellen die op de grenzen zijn gepubliceerd, en uit delta_max of Δ in combinatie met noise_scale (bij de standaardmarge γ = L_t). Dit is niet privacyveilig.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="634" />
+      <location filename="../processing/pufferfish_grid.py" line="635" />
       <source>Warning: Δ ≥ 1</source>
       <translation>Waarschuwing: Δ ≥ 1</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="635" />
+      <location filename="../processing/pufferfish_grid.py" line="636" />
       <source>The thesis's bound on δ is at least 1 here, so it guarantees nothing for the clamped map.</source>
       <translation>De bovengrens van δ uit de scriptie is hier ten minste 1 en biedt dus geen enkele garantie voor de afgekapte kaart.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="641" />
+      <location filename="../processing/pufferfish_grid.py" line="642" />
       <source>Warning: fixed seed</source>
       <translation>Waarschuwing: vaste seed</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="642" />
+      <location filename="../processing/pufferfish_grid.py" line="643" />
       <source>A random seed was given, so the noise can be recomputed by anyone who knows it. Do not publish this map.</source>
       <translation>Er is een seed opgegeven, dus iedereen die deze kent kan de ruis opnieuw berekenen. Publiceer deze kaart niet.</translation>
     </message>

@@ -189,8 +189,12 @@ class SpatialPrivacyAlgorithm(QgsProcessingAlgorithm):
 
     def parameter_help_html(self) -> str:
         """Every parameter's description and help, as HTML for ``shortHelpString``."""
+
+        def text(value: str) -> str:  # quotes stay as they are: qgis_process prints this HTML as it is
+            return html.escape(value, quote=False)
+
         rows = [
-            f"<li><b>{html.escape(p.description())}</b> ({p.name()}): {html.escape(p.help())}</li>"
+            f"<li><b>{text(p.description())}</b> ({p.name()}): {text(p.help())}</li>"
             for p in self.parameterDefinitions()
             if p.help()
         ]

@@ -515,9 +515,12 @@ class DPCountsAlgorithm(SpatialPrivacyAlgorithm):
                     out.setAttributes([int(fid), s + 1, int(synthetic[s, k])])
                     add_features(sink, out, self.OUTPUT)
         if context.willLoadLayerOnCompletion(dest):
-            context.layerToLoadOnCompletionDetails(dest).name = self.tr(
-                "DP synthetic counts (ε = {0:g}: {1} set(s) of ε = {2:g})"
-            ).format(sets * cal.epsilon, sets, cal.epsilon)
+            name = self.tr("DP synthetic counts (ε = {0:g})").format(cal.epsilon)
+            if sets > 1:
+                name = self.tr("DP synthetic counts (total ε = {0:g}: {1} sets of ε = {2:g})").format(
+                    sets * cal.epsilon, sets, cal.epsilon
+                )
+            context.layerToLoadOnCompletionDetails(dest).name = name
         return {self.OUTPUT: dest}
 
     def _report(self, release, y, population, seed, names, prior_param):

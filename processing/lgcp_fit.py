@@ -152,15 +152,18 @@ class FitLGCPAlgorithm(SpatialPrivacyAlgorithm):
                 self.PRIOR_RANGE, tr("Prior median of the range"), None, self.INPUT, True, 0.0
             ),
             tr(
-                "Centre of the log-normal prior on the effective range (Walder et al., Appendix A.5). Empty: 1/5 "
-                "of the window's larger side."
+                "Centre (> 0, in CRS units) of the log-normal prior on the effective range (Walder et al., "
+                "Appendix A.5). Empty: 1/5 of the window's larger side."
             ),
         )
         self.add(
             QgsProcessingParameterNumber(
                 self.PRIOR_SIGMA, tr("Prior median of the field's standard deviation"), NUMBER_DOUBLE, 1.0, False, 0.0
             ),
-            tr("Centre of the log-normal prior on the marginal standard deviation of the field (log scale)."),
+            tr(
+                "Centre (> 0) of the log-normal prior on the marginal standard deviation of the field, which is "
+                "on the scale of the log intensity (dimensionless)."
+            ),
         )
         self.add(
             QgsProcessingParameterEnum(
@@ -221,7 +224,7 @@ class FitLGCPAlgorithm(SpatialPrivacyAlgorithm):
             QgsProcessingParameterDistance(
                 self.PIXEL_SIZE, tr("Intensity raster pixel size"), None, self.INPUT, True, 0.0
             ),
-            tr("Pixel size of the intensity raster. Empty: half the largest mesh edge."),
+            tr("Pixel size (> 0, in CRS units) of the intensity raster. Empty: half the largest mesh edge."),
             advanced=True,
         )
         self.add_work_crs(tr("Needed only when the layer is in degrees."))

@@ -183,7 +183,10 @@ class WalderAlgorithm(SpatialPrivacyAlgorithm):
         )
         self.add(
             QgsProcessingParameterDistance(self.MAX_EDGE, tr("Largest mesh edge"), None, self.INPUT, True, 0.0),
-            tr("Used only when no model file is given: mesh resolution (CRS units). Empty: 1/40 of the window's side."),
+            tr(
+                "Used only when no model file is given: mesh resolution (CRS units). Empty: 1/40 of the window's "
+                "larger side."
+            ),
             advanced=True,
         )
 

@@ -203,7 +203,8 @@ class PufferfishGridAlgorithm(SpatialPrivacyAlgorithm):
             QgsProcessingParameterBoolean(self.BOUNDED, tr("Bounded mechanism (clamp to [L, U])"), False),
             tr(
                 "Clamp published means to [L, U] (mechanism B), so no value falls below L (0 with the default "
-                "margin) or above U. Needs contribution bounds. The thesis's bound Δ on δ is output DELTA."
+                "margin) or above U. Needs contribution bounds. The thesis's bound Δ on δ is output DELTA. "
+                "Without it the noise is unbounded: a cell's published mean can be negative for a positive quantity."
             ),
         )
         self.add(

@@ -482,3 +482,19 @@ def test_a_skip_invalid_geometries_setting_does_not_drop_an_area(tmp_path):
     assert len(feats) == 3
     wkts = sorted(f.geometry().asWkt(0) for f in feats)
     assert any("30 10" in w for w in wkts)  # the bow-tie came through unchanged
+
+
+@pytest.mark.parametrize(
+    "sets, name",
+    [(1, "DP synthetic counts (ε = 0.5)"), (3, "DP synthetic counts (total ε = 1.5: 3 sets of ε = 0.5)")],
+)
+def test_the_loaded_layer_names_the_guarantee_of_the_whole_output(areas, tmp_path, sets, name):
+    from qgis.core import QgsApplication, QgsProcessingContext, QgsProcessingFeedback, QgsProject
+
+    params = base(areas, tmp_path, EPSILON=0.5, SETS=sets, SEED=1)
+    context = QgsProcessingContext()
+    context.setProject(QgsProject.instance())
+    context.addLayerToLoadOnCompletion(params["OUTPUT"], QgsProcessingContext.LayerDetails("o", QgsProject.instance()))
+    alg = QgsApplication.processingRegistry().createAlgorithmById(ALG)
+    results, ok = alg.run(params, context, QgsProcessingFeedback())
+    assert ok and context.layerToLoadOnCompletionDetails(params["OUTPUT"]).name == name

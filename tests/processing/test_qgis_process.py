@@ -48,6 +48,8 @@ def test_listed_and_helped(qgis_process):
     assert code == 0
     for name in ("EPSILON", "INTERVAL", "RELATIVE_K", "BOUNDS_FROM_DATA", "DELTA"):
         assert name in out
+    # the help is HTML, which qgis_process prints as it is: quotes are not turned into entities
+    assert "the layer's (or working) CRS" in out and "&#x27;" not in out
 
 
 def grid_args(data_copy, target, epsilon):
