@@ -47,6 +47,7 @@ from .base import (
     write_point_table,
 )
 from .compat import (
+    FLAG_OPTIONAL,
     NUMBER_DOUBLE,
     NUMBER_INTEGER,
     SOURCE_POINT,
@@ -429,6 +430,16 @@ class WalderAlgorithm(SpatialPrivacyAlgorithm):
         if method == "ans":
             return SynthesisSpec("ans", self.parameterAsDouble(parameters, self.NOISE, context))
         return SynthesisSpec("prs")
+
+    def parameter_problem(self, parameters, context) -> str | None:
+        """A required RISK_RADIUS of 0 (the empty widget's value) is refused before the run starts."""
+        risk = self.parameterDefinition(self.RISK_RADIUS)
+        if risk is not None and not risk.flags() & FLAG_OPTIONAL and self.given(parameters, self.RISK_RADIUS):
+            try:
+                self.check_radius(parameters, context, self.RISK_RADIUS)
+            except QgsProcessingException as error:
+                return str(error)
+        return None
 
     def check_radius(self, parameters, context, name):
         if not self.given(parameters, name):

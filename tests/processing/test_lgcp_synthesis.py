@@ -630,3 +630,19 @@ def test_loaded_risk_layer_is_graduated_on_the_risk(snow, tmp_path):
     layer = QgsVectorLayer(target, "risk", "ogr")
     context.layerToLoadOnCompletionDetails(target).postProcessor().postProcessLayer(layer, context, feedback)
     assert isinstance(layer.renderer(), QgsGraduatedSymbolRenderer) and layer.renderer().classAttribute() == "risk"
+
+
+@pytest.mark.parametrize("alg_id", ["spatialprivacy:disclosurerisk", "spatialprivacy:riskutilitysweep"])
+def test_a_risk_radius_of_zero_is_refused_before_the_run(snow, alg_id):
+    """The dialog shows 0 for the required RISK_RADIUS until a user types one: the dialog's check refuses it
+    (it had passed, and the run failed only after starting)."""
+    from qgis.core import QgsApplication, QgsProcessingContext
+
+    alg = QgsApplication.processingRegistry().algorithmById(alg_id)
+    params = {"INPUT": snow["deaths"], "MODEL": snow["model"], "SYNTHETIC": snow["deaths"], "RISK_RADIUS": 0.0}
+    assert alg.checkParameterValues(params, QgsProcessingContext()) == (
+        False,
+        "RISK_RADIUS: the radius must be > 0, got 0.0.",
+    )
+    ok, _ = alg.checkParameterValues({**params, "RISK_RADIUS": 0.1}, QgsProcessingContext())
+    assert ok
