@@ -1909,687 +1909,687 @@
       <translation>A-posteriorigemiddelde van de intensiteit</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="71" />
+      <location filename="../processing/lgcp_synthesis.py" line="72" />
       <source>Radial perturbation (Section 5.1, baseline)</source>
       <translation>Radiale verstoring (Sectie 5.1, referentiemethode)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="72" />
+      <location filename="../processing/lgcp_synthesis.py" line="73" />
       <source>Additive noise synthesis, ANS (Section 5.2, eq. 10)</source>
       <translation>Synthese met additieve ruis, ANS (Sectie 5.2, vgl. 10)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="73" />
+      <location filename="../processing/lgcp_synthesis.py" line="74" />
       <source>Posterior resampling synthesis, PRS (Section 5.3, eq. 11)</source>
       <translation>Synthese door hertrekking uit de a-posterioriverdeling, PRS (Sectie 5.3, vgl. 11)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="108" />
+      <location filename="../processing/lgcp_synthesis.py" line="109" />
       <source>&lt;p&gt;&lt;b&gt;Guarantee.&lt;/b&gt; None in the sense of differential privacy (no ε or δ): Walder et al. measure protection empirically. The disclosure risk of person k is the probability that an intruder who knows every other confidential location, the synthetic points and the method places k within the risk radius of the truth (eq. 16). Run spatialprivacy:disclosurerisk (or the sweep) before publishing, and publish only the synthetic points.&lt;/p&gt;</source>
       <translation>&lt;p&gt;&lt;b&gt;Garantie.&lt;/b&gt; Geen in de zin van differentiële privacy (geen ε of δ): Walder et al. meten de bescherming empirisch. Het onthullingsrisico van persoon k is de kans dat een aanvaller die elke andere vertrouwelijke locatie, de synthetische punten en de methode kent, k binnen de risicostraal van de werkelijke locatie plaatst (vgl. 16). Voer vóór publicatie spatialprivacy:disclosurerisk (of de risico-bruikbaarheidsverkenning) uit, en publiceer alleen de synthetische punten.&lt;/p&gt;</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="144" />
+      <location filename="../processing/lgcp_synthesis.py" line="145" />
       <source>Confidential points</source>
       <translation>Vertrouwelijke punten</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="145" />
+      <location filename="../processing/lgcp_synthesis.py" line="146" />
       <source>The confidential points (cases, crimes, ...). Only their locations are used. At least 10.</source>
       <translation>De vertrouwelijke punten (ziektegevallen, misdrijven, ...). Alleen hun locaties worden gebruikt. Ten minste 10.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="149" />
+      <location filename="../processing/lgcp_synthesis.py" line="150" />
       <source>Fitted model (from 'Fit a log-Gaussian Cox process')</source>
       <translation>Geschat model (uit 'Log-Gaussisch Cox-proces schatten')</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="151" />
+      <location filename="../processing/lgcp_synthesis.py" line="152" />
       <source>The .npz model file written by spatialprivacy:fitlgcp for this very layer (checked: same number of points, same locations, same CRS). It fixes the window, mesh and covariates. Empty: the model is fitted here with the fast method and the options below.</source>
       <translation>Het .npz-modelbestand dat spatialprivacy:fitlgcp voor precies deze laag heeft geschreven (gecontroleerd: hetzelfde aantal punten, dezelfde locaties, hetzelfde CRS). Het legt het studiegebied, het driehoeksnet en de covariaten vast. Leeg: het model wordt hier geschat met de snelle methode en de onderstaande opties.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="159" />
+      <location filename="../processing/lgcp_synthesis.py" line="160" />
       <source>Used only when no model file is given: polygons of the study region; every point must lie inside. Empty: the points' bounding box enlarged by 5%. Synthetic points are drawn inside it.</source>
       <translation>Alleen gebruikt als er geen modelbestand is opgegeven: polygonen van het studiegebied; elk punt moet erbinnen liggen. Leeg: de omhullende rechthoek van de punten, vergroot met 5%. Synthetische punten worden daarbinnen getrokken.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="166" />
+      <location filename="../processing/lgcp_synthesis.py" line="167" />
       <source>Used only when no model file is given: adds the covariate 'distance to the nearest feature of this layer', e.g. John Snow's Broad Street pump.</source>
       <translation>Alleen gebruikt als er geen modelbestand is opgegeven: voegt de covariaat 'afstand tot het dichtstbijzijnde object van deze laag' toe, bijv. de pomp in Broad Street van John Snow.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="173" />
+      <location filename="../processing/lgcp_synthesis.py" line="174" />
       <source>Used only when no model file is given: rasters (band 1) used as covariates; they must cover the window.</source>
       <translation>Alleen gebruikt als er geen modelbestand is opgegeven: rasters (band 1) die als covariaten worden gebruikt; ze moeten het studiegebied bedekken.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="181" />
+      <location filename="../processing/lgcp_synthesis.py" line="182" />
       <source>Used only when no model file is given: known log-intensity offset, e.g. log population density.</source>
       <translation>Alleen gebruikt als er geen modelbestand is opgegeven: bekende offset van de log-intensiteit, bijv. de logaritme van de bevolkingsdichtheid.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="186" />
+      <location filename="../processing/lgcp_synthesis.py" line="187" />
       <source>Used only when no model file is given: mesh resolution (CRS units). Empty: 1/40 of the window's larger side.</source>
       <translation>Alleen gebruikt als er geen modelbestand is opgegeven: resolutie van het driehoeksnet (CRS-eenheden). Leeg: 1/40 van de langste zijde van het studiegebied.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="196" />
+      <location filename="../processing/lgcp_synthesis.py" line="197" />
       <source>The synthetic points to assess, e.g. the output of spatialprivacy:synthesizelgcp. Must be in the same CRS as the confidential layer and inside the model's window.</source>
       <translation>De te beoordelen synthetische punten, bijv. de uitvoer van spatialprivacy:synthesizelgcp. Ze moeten in hetzelfde CRS staan als de vertrouwelijke laag en binnen het studiegebied van het model liggen.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="205" />
+      <location filename="../processing/lgcp_synthesis.py" line="206" />
       <source>Synthesis method</source>
       <translation>Synthesemethode</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="206" />
+      <location filename="../processing/lgcp_synthesis.py" line="207" />
       <source>Radial: each point moved uniformly within RADIUS (the usual practice). ANS: the posterior-mean intensity times exp(noise field) with the fitted spatial scale. PRS: a fresh random field with the fitted range and variance (Walder et al. recommend it: lowest risk).</source>
       <translation>Radiaal: elk punt wordt uniform binnen RADIUS verplaatst (de gangbare praktijk). ANS: het a-posteriorigemiddelde van de intensiteit maal exp(ruisveld) met de geschatte ruimtelijke schaal. PRS: een nieuw toevalsveld met het geschatte bereik en de geschatte variantie (aanbevolen door Walder et al.: laagste risico).</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="214" />
+      <location filename="../processing/lgcp_synthesis.py" line="215" />
       <source>Perturbation radius (radial)</source>
       <translation>Verstoringsstraal (radiaal)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="216" />
+      <location filename="../processing/lgcp_synthesis.py" line="217" />
       <source>Radius r &gt; 0 of the uniform disc of radial perturbation, in CRS units. Required for radial.</source>
       <translation>Straal r &gt; 0 van de uniforme schijf van de radiale verstoring, in CRS-eenheden. Verplicht voor radiaal.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="220" />
+      <location filename="../processing/lgcp_synthesis.py" line="221" />
       <source>Noise variance (ANS)</source>
       <translation>Ruisvariantie (ANS)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="222" />
+      <location filename="../processing/lgcp_synthesis.py" line="223" />
       <source>Marginal variance of the ANS noise field added to the log intensity (dimensionless; 0 = Quick et al.'s plug-in synthesis). Walder et al.'s noise level σ² (eq. 10) is on the scale of the field's variance parameter ξ², which depends on the CRS unit; σ² = 4πκ̂² × this value, which the report prints. More noise: lower utility and, usually, lower risk.</source>
       <translation>Marginale variantie van het ANS-ruisveld dat bij de log-intensiteit wordt opgeteld (dimensieloos; 0 = de plug-in-synthese van Quick et al.). Het ruisniveau σ² van Walder et al. (vgl. 10) ligt op de schaal van de variantieparameter ξ² van het veld, die van de CRS-eenheid afhangt; σ² = 4πκ̂² × deze waarde, die in het rapport wordt vermeld. Meer ruis: lagere bruikbaarheid en doorgaans een lager risico.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="234" />
+      <location filename="../processing/lgcp_synthesis.py" line="235" />
       <source>Risk radius</source>
       <translation>Risicostraal</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="236" />
+      <location filename="../processing/lgcp_synthesis.py" line="237" />
       <source>Radius r &gt; 0 (CRS units) within which the intruder must place a person for a disclosure (eq. 16), e.g. the size of a house or plot.</source>
       <translation>Straal r &gt; 0 (CRS-eenheden) waarbinnen de aanvaller een persoon moet plaatsen om tot een onthulling te komen (vgl. 16), bijv. de grootte van een huis of perceel.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="244" />
+      <location filename="../processing/lgcp_synthesis.py" line="245" />
       <source>Risk density</source>
       <translation>Risicodichtheid</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="245" />
+      <location filename="../processing/lgcp_synthesis.py" line="246" />
       <source>Exact leave-one-out density</source>
       <translation>Exacte leave-one-out-dichtheid</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="245" />
+      <location filename="../processing/lgcp_synthesis.py" line="246" />
       <source>Paper: normalised CPO density (eqs. 17-18, 21)</source>
       <translation>Artikel: genormaliseerde CPO-dichtheid (vgl. 17-18, 21)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="249" />
+      <location filename="../processing/lgcp_synthesis.py" line="250" />
       <source>Paper: the CPO formula evaluated at every location, then normalised over its support (the paper prints no normalisation; without it the density need not integrate to 1). Exact: the leave-one-out predictive density by importance weighting, which integrates to 1; its risks are typically 0.6-0.7 times the paper's.</source>
       <translation>Artikel: de CPO-formule, geëvalueerd op elke locatie en daarna genormaliseerd over haar drager (het artikel vermeldt geen normalisatie; zonder die hoeft de dichtheid niet tot 1 te integreren). Exact: de leave-one-out-predictieve dichtheid via importance weighting, die tot 1 integreert; de risico's daarvan zijn doorgaans 0,6-0,7 keer die van het artikel.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="264" />
+      <location filename="../processing/lgcp_synthesis.py" line="265" />
       <source>Hyperparameters of the synthetic and joint fits</source>
       <translation>Hyperparameters van de synthetische en de gezamenlijke schatting</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="266" />
+      <location filename="../processing/lgcp_synthesis.py" line="267" />
       <source>Fixed at the confidential posterior means (fast)</source>
       <translation>Vast op de vertrouwelijke a-posteriorigemiddelden (snel)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="267" />
+      <location filename="../processing/lgcp_synthesis.py" line="268" />
       <source>Integrated (as the paper; 20-80x slower)</source>
       <translation>Geïntegreerd (zoals in het artikel; 20-80x langzamer)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="272" />
+      <location filename="../processing/lgcp_synthesis.py" line="273" />
       <source>Fixed: one Laplace fit at the confidential posterior means of κ² and ξ² (about half a second on 1,900 mesh nodes); it ignores their uncertainty. Integrated: the full fast posterior.</source>
       <translation>Vast: één Laplace-schatting bij de vertrouwelijke a-posteriorigemiddelden van κ² en ξ² (ongeveer een halve seconde bij 1.900 knopen van het driehoeksnet); de onzekerheid daarvan wordt genegeerd. Geïntegreerd: de volledige snelle a-posterioriverdeling.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="279" />
+      <location filename="../processing/lgcp_synthesis.py" line="280" />
       <source>Posterior draws used</source>
       <translation>Gebruikte trekkingen uit de a-posterioriverdeling</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="280" />
+      <location filename="../processing/lgcp_synthesis.py" line="281" />
       <source>Posterior draws behind the risk and pMSE estimates (Monte Carlo averages over them).</source>
       <translation>Trekkingen uit de a-posterioriverdeling waarop de schattingen van het risico en de pMSE berusten (Monte-Carlogemiddelden daarover).</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="285" />
+      <location filename="../processing/lgcp_synthesis.py" line="286" />
       <source>Needed only when the layer is in degrees; radii are then in this CRS's units.</source>
       <translation>Alleen nodig als de laag in graden is; stralen zijn dan in de eenheden van dit CRS.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="319" />
+      <location filename="../processing/lgcp_synthesis.py" line="320" />
       <source>{0} ignored: the model file {1} fixes the window, mesh and covariates.</source>
       <translation>{0} genegeerd: het modelbestand {1} legt het studiegebied, het driehoeksnet en de covariaten vast.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="324" />
+      <location filename="../processing/lgcp_synthesis.py" line="325" />
       <source>{0}: no such file: {1}</source>
       <translation>{0}: bestand bestaat niet: {1}</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="331" />
+      <location filename="../processing/lgcp_synthesis.py" line="332" />
       <source>{0}: {1} is not a model file of spatialprivacy:fitlgcp ({2}).</source>
       <translation>{0}: {1} is geen modelbestand van spatialprivacy:fitlgcp ({2}).</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="340" />
+      <location filename="../processing/lgcp_synthesis.py" line="341" />
       <source>Model file checked: it was fitted to these {0} points.</source>
       <translation>Modelbestand gecontroleerd: het is geschat op deze {0} punten.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="363" />
+      <location filename="../processing/lgcp_synthesis.py" line="364" />
       <source>Fitting the LGCP to the confidential points ({0} mesh nodes).</source>
       <translation>LGCP schatten op de vertrouwelijke punten ({0} knopen van het driehoeksnet).</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="374" />
+      <location filename="../processing/lgcp_synthesis.py" line="375" />
       <source>The edge-midpoint integration was fooled by fields with spikes at single mesh nodes (a clustered pattern), so the confidential points were refitted with the degree-3 rule.</source>
       <translation>De ribbemiddenintegratie werd misleid door velden met pieken op afzonderlijke meshknopen (een geclusterd patroon), dus zijn de vertrouwelijke punten opnieuw gefit met de graad-3-regel.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="396" />
+      <location filename="../processing/lgcp_synthesis.py" line="397" />
       <source>{0}: the synthetic layer's CRS ({1}) differs from the confidential layer's ({2}). Reproject it to the same CRS first.</source>
       <translation>{0}: het CRS van de synthetische laag ({1}) verschilt van dat van de vertrouwelijke laag ({2}). Herprojecteer de laag eerst naar hetzelfde CRS.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="426" />
+      <location filename="../processing/lgcp_synthesis.py" line="427" />
       <source>{0}: radial perturbation needs a radius &gt; 0.</source>
       <translation>{0}: radiale verstoring vereist een straal &gt; 0.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="435" />
+      <location filename="../processing/lgcp_synthesis.py" line="451" />
       <source>{0}: give a radius &gt; 0 (CRS units).</source>
       <translation>{0}: geef een straal &gt; 0 op (CRS-eenheden).</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="438" />
+      <location filename="../processing/lgcp_synthesis.py" line="454" />
       <source>{0}: the radius must be &gt; 0, got {1}.</source>
       <translation>{0}: de straal moet &gt; 0 zijn; opgegeven: {1}.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="447" />
+      <location filename="../processing/lgcp_synthesis.py" line="463" />
       <source>No differential-privacy guarantee: assess the disclosure risk (eq. 16) with spatialprivacy:disclosurerisk before publishing.</source>
       <translation>Geen garantie van differentiële privacy: beoordeel vóór publicatie het onthullingsrisico (vgl. 16) met spatialprivacy:disclosurerisk.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="451" />
+      <location filename="../processing/lgcp_synthesis.py" line="467" />
       <source>{0} (CONFIDENTIAL: not for publication)</source>
       <translation>{0} (VERTROUWELIJK: niet voor publicatie)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="463" />
+      <location filename="../processing/lgcp_synthesis.py" line="479" />
       <source>Synthetic points ({0})</source>
       <translation>Synthetische punten ({0})</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="470" />
+      <location filename="../processing/lgcp_synthesis.py" line="486" />
       <source>Posterior mean of κ² (1/length²)</source>
       <translation>A-posteriorigemiddelde van κ² (1/lengte²)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="471" />
+      <location filename="../processing/lgcp_synthesis.py" line="487" />
       <source>Posterior mean of ξ²</source>
       <translation>A-posteriorigemiddelde van ξ²</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="474" />
+      <location filename="../processing/lgcp_synthesis.py" line="490" />
       <source>Field variance at those means</source>
       <translation>Veldvariantie bij die gemiddelden</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="497" />
+      <location filename="../processing/lgcp_synthesis.py" line="513" />
       <source>Synthetic points from an LGCP (radial, ANS, PRS)</source>
       <translation>Synthetische punten uit een LGCP (radiaal, ANS, PRS)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="500" />
+      <location filename="../processing/lgcp_synthesis.py" line="516" />
       <source>Walder et al.'s model-based synthetic locations, or radial perturbation as a baseline.</source>
       <translation>Modelgebaseerde synthetische locaties van Walder et al., of radiale verstoring als referentie.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="504" />
+      <location filename="../processing/lgcp_synthesis.py" line="520" />
       <source>&lt;p&gt;Makes a synthetic point pattern from a log-Gaussian Cox process fitted to the confidential points (Walder, Hanks &amp;amp; Slavković, Section 5): radial perturbation (each point moved uniformly within a disc, kept inside the window), additive noise synthesis (ANS: posterior-mean intensity times exp(noise field) with the fitted spatial scale) or posterior resampling synthesis (PRS: a new random field with the fitted range and variance). ANS and PRS draw exactly COUNT points from the synthetic intensity inside the window.&lt;/p&gt;</source>
       <translation>&lt;p&gt;Maakt een synthetisch puntpatroon uit een log-Gaussisch Cox-proces dat op de vertrouwelijke punten is geschat (Walder, Hanks &amp;amp; Slavković, Sectie 5): radiale verstoring (elk punt wordt uniform binnen een schijf verplaatst en blijft binnen het studiegebied), synthese met additieve ruis (ANS: het a-posteriorigemiddelde van de intensiteit maal exp(ruisveld) met de geschatte ruimtelijke schaal) of synthese door hertrekking uit de a-posterioriverdeling (PRS: een nieuw toevalsveld met het geschatte bereik en de geschatte variantie). ANS en PRS trekken precies COUNT punten uit de synthetische intensiteit binnen het studiegebied.&lt;/p&gt;</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="513" />
+      <location filename="../processing/lgcp_synthesis.py" line="529" />
       <source>&lt;p&gt;The output has only a synthetic identifier, in random order (so the order of a radial set does not link it to the input).&lt;/p&gt;</source>
       <translation>&lt;p&gt;De uitvoer bevat alleen een synthetische identificatiecode, in willekeurige volgorde (zodat de volgorde van een radiale dataset deze niet aan de invoer koppelt).&lt;/p&gt;</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="528" />
+      <location filename="../processing/lgcp_synthesis.py" line="544" />
       <source>ANS and PRS: exactly this many points, at most a million. Empty: as many as the confidential points (the paper's choice).</source>
       <translation>ANS en PRS: precies zoveel punten, ten hoogste een miljoen. Leeg: evenveel als de vertrouwelijke punten (de keuze van het artikel).</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="536" />
+      <location filename="../processing/lgcp_synthesis.py" line="552" />
       <source>Sampler (ANS, PRS)</source>
       <translation>Sampler (ANS, PRS)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="537" />
+      <location filename="../processing/lgcp_synthesis.py" line="553" />
       <source>Candidates (the paper's scheme)</source>
       <translation>Kandidaten (het schema uit het artikel)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="537" />
+      <location filename="../processing/lgcp_synthesis.py" line="553" />
       <source>Exact (piecewise log-linear intensity)</source>
       <translation>Exact (stuksgewijs log-lineaire intensiteit)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="541" />
+      <location filename="../processing/lgcp_synthesis.py" line="557" />
       <source>Exact: i.i.d. points from the synthetic intensity, log-linear on each mesh triangle. Candidates: N of 100N uniform candidates, weighted by the intensity, without replacement (approximate).</source>
       <translation>Exact: i.i.d.-punten uit de synthetische intensiteit, log-lineair op elke driehoek van het driehoeksnet. Kandidaten: N van 100N uniforme kandidaten, gewogen naar de intensiteit, zonder teruglegging (benadering).</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="550" />
+      <location filename="../processing/lgcp_synthesis.py" line="566" />
       <source>The synthetic points, with one field syn_id, in the layer's CRS. Assess their risk before publishing.</source>
       <translation>De synthetische punten, met één veld syn_id, in het CRS van de laag. Beoordeel het risico ervan vóór publicatie.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="556" />
+      <location filename="../processing/lgcp_synthesis.py" line="572" />
       <source>Method, settings and fitted quantities (derived from the confidential data: keep it internal).</source>
       <translation>Methode, instellingen en geschatte grootheden (afgeleid van de vertrouwelijke gegevens: houd het rapport intern).</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="559" />
+      <location filename="../processing/lgcp_synthesis.py" line="575" />
       <source>ANS noise level σ² on the paper's scale</source>
       <translation>ANS-ruisniveau σ² op de schaal van het artikel</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="578" />
+      <location filename="../processing/lgcp_synthesis.py" line="594" />
       <source>{0}: radial perturbation moves every point; leave it empty.</source>
       <translation>{0}: radiale verstoring verplaatst elk punt; laat dit leeg.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="583" />
+      <location filename="../processing/lgcp_synthesis.py" line="599" />
       <source>Drawing {0} synthetic points ({1}).</source>
       <translation>{0} synthetische punten worden getrokken ({1}).</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="600" />
+      <location filename="../processing/lgcp_synthesis.py" line="616" />
       <source>Sampler</source>
       <translation>Sampler</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="603" />
+      <location filename="../processing/lgcp_synthesis.py" line="619" />
       <source>Noise level σ² on the paper's scale (eq. 10)</source>
       <translation>Ruisniveau σ² op de schaal van het artikel (vgl. 10)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="607" />
+      <location filename="../processing/lgcp_synthesis.py" line="623" />
       <source>none</source>
       <translation>geen</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="607" />
+      <location filename="../processing/lgcp_synthesis.py" line="623" />
       <source>{0} (reproducible: NOT for release)</source>
       <translation>{0} (reproduceerbaar: NIET voor publicatie)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="618" />
+      <location filename="../processing/lgcp_synthesis.py" line="634" />
       <source>Confidential fit</source>
       <translation>Vertrouwelijke schatting</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="637" />
+      <location filename="../processing/lgcp_synthesis.py" line="653" />
       <source>Disclosure risk of synthetic points (CPO)</source>
       <translation>Onthullingsrisico van synthetische punten (CPO)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="640" />
+      <location filename="../processing/lgcp_synthesis.py" line="656" />
       <source>Per-person probability that an intruder locates each confidential point from a synthetic set.</source>
       <translation>Kans per persoon dat een aanvaller elk vertrouwelijk punt lokaliseert aan de hand van een synthetische dataset.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="644" />
+      <location filename="../processing/lgcp_synthesis.py" line="660" />
       <source>&lt;p&gt;Walder, Hanks &amp;amp; Slavković, Section 7: the intruder knows the synthetic points, the method and every confidential location but one, and wants that one within the risk radius. The risk of person k is the mass of the leave-one-out predictive density π(s | S₋ₖ, S†) on the disc of the risk radius around the truth (eq. 16), from conditional predictive ordinates: for radial sets from the confidential posterior (eqs. 17-18; each person is linked to their synthetic point by a minimal assignment within the radius, as such an intruder could; as the radial points were redrawn until inside the window, their density 1/|B_r(s) ∩ W| replaces the paper's 1/(πr²), which otherwise misstates the risk of people near the boundary), for ANS and PRS from the joint fit of the confidential and synthetic points (eqs. 19-21), with the disc quadrature of Appendix A.4.&lt;/p&gt;&lt;p&gt;Give the same METHOD, RADIUS and NOISE as were used to make the synthetic set.&lt;/p&gt;</source>
       <translation>&lt;p&gt;Walder, Hanks &amp;amp; Slavković, Sectie 7: de aanvaller kent de synthetische punten, de methode en alle vertrouwelijke locaties op één na, en wil die ene binnen de risicostraal plaatsen. Het risico van persoon k is de massa van de leave-one-out-predictieve dichtheid π(s | S₋ₖ, S†) op de schijf met de risicostraal rond de werkelijke locatie (vgl. 16), berekend uit conditionele predictieve ordinaten: voor radiale datasets uit de vertrouwelijke a-posterioriverdeling (vgl. 17-18; elke persoon wordt aan zijn synthetische punt gekoppeld door een minimale toewijzing binnen de straal, zoals zo'n aanvaller zou kunnen; omdat de radiale punten opnieuw zijn getrokken tot ze binnen het studiegebied lagen, vervangt hun dichtheid 1/|B_r(s) ∩ W| de 1/(πr²) van het artikel, die het risico van personen dicht bij de rand anders verkeerd weergeeft), voor ANS en PRS uit de gezamenlijke schatting van de vertrouwelijke en de synthetische punten (vgl. 19-21), met de schijfkwadratuur uit Appendix A.4.&lt;/p&gt;&lt;p&gt;Geef dezelfde METHOD, RADIUS en NOISE op als waarmee de synthetische dataset is gemaakt.&lt;/p&gt;</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="669" />
+      <location filename="../processing/lgcp_synthesis.py" line="685" />
       <source>Risk per person (CONFIDENTIAL)</source>
       <translation>Risico per persoon (VERTROUWELIJK)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="671" />
+      <location filename="../processing/lgcp_synthesis.py" line="687" />
       <source>The CONFIDENTIAL points with risk (probability), cpo (leave-one-out density at the true location, per squared CRS unit) and cpo_ess (effective draws behind it; below about 20 it is unstable). It shows where the people at risk live: never publish it.</source>
       <translation>De VERTROUWELIJKE punten met risk (kans), cpo (leave-one-out-dichtheid op de werkelijke locatie, per vierkante CRS-eenheid) en cpo_ess (effectieve trekkingen waarop die berust; onder ongeveer 20 is die instabiel). De laag toont waar de mensen met een risico wonen: publiceer haar nooit.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="681" />
+      <location filename="../processing/lgcp_synthesis.py" line="697" />
       <source>Maximum and mean risk, settings and a histogram of the risks.</source>
       <translation>Maximaal en gemiddeld risico, instellingen en een histogram van de risico's.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="683" />
+      <location filename="../processing/lgcp_synthesis.py" line="699" />
       <source>Maximum disclosure risk</source>
       <translation>Maximaal onthullingsrisico</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="684" />
+      <location filename="../processing/lgcp_synthesis.py" line="700" />
       <source>Mean disclosure risk</source>
       <translation>Gemiddeld onthullingsrisico</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="709" />
+      <location filename="../processing/lgcp_synthesis.py" line="725" />
       <source>{0}: a radial set has one point per confidential point: {1} synthetic, {2} confidential.</source>
       <translation>{0}: een radiale dataset heeft één punt per vertrouwelijk punt: {1} synthetisch, {2} vertrouwelijk.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="719" />
+      <location filename="../processing/lgcp_synthesis.py" line="735" />
       <source>{0} has {1} points and {2} has {3}; the paper's sets have as many as the data.</source>
       <translation>{0} heeft {1} punten en {2} heeft er {3}; de datasets in het artikel hebben er evenveel als de gegevens.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="744" />
+      <location filename="../processing/lgcp_synthesis.py" line="760" />
       <source>Disclosure risk (CONFIDENTIAL)</source>
       <translation>Onthullingsrisico (VERTROUWELIJK)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="747" />
+      <location filename="../processing/lgcp_synthesis.py" line="763" />
       <source>Maximum risk {0:.4g}, mean {1:.4g}.</source>
       <translation>Maximaal risico {0:.4g}, gemiddeld {1:.4g}.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="751" />
+      <location filename="../processing/lgcp_synthesis.py" line="767" />
       <source>{0} risks rest on fewer than 20 effective draws; raise {1}.</source>
       <translation>{0} risico's berusten op minder dan 20 effectieve trekkingen; verhoog {1}.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="757" />
+      <location filename="../processing/lgcp_synthesis.py" line="773" />
       <source>Hyperparameters</source>
       <translation>Hyperparameters</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="758" />
+      <location filename="../processing/lgcp_synthesis.py" line="774" />
       <source>Maximum risk</source>
       <translation>Maximaal risico</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="759" />
+      <location filename="../processing/lgcp_synthesis.py" line="775" />
       <source>Mean risk</source>
       <translation>Gemiddeld risico</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="760" />
+      <location filename="../processing/lgcp_synthesis.py" line="776" />
       <source>Risks resting on &lt; 20 effective draws</source>
       <translation>Risico's die berusten op &lt; 20 effectieve trekkingen</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="768" />
+      <location filename="../processing/lgcp_synthesis.py" line="784" />
       <source>Per-person risks point at the people at risk.</source>
       <translation>Risico's per persoon wijzen de mensen met een risico aan.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="769" />
+      <location filename="../processing/lgcp_synthesis.py" line="785" />
       <source>Risk</source>
       <translation>Risico</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="771" />
+      <location filename="../processing/lgcp_synthesis.py" line="787" />
       <source>Distribution of the risks</source>
       <translation>Verdeling van de risico's</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="788" />
+      <location filename="../processing/lgcp_synthesis.py" line="804" />
       <source>Utility of synthetic points (model-based pMSE)</source>
       <translation>Bruikbaarheid van synthetische punten (modelgebaseerde pMSE)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="791" />
+      <location filename="../processing/lgcp_synthesis.py" line="807" />
       <source>How well an LGCP fit tells the synthetic points from the confidential ones (0 best, 0.25 worst).</source>
       <translation>Hoe goed een LGCP-schatting de synthetische punten van de vertrouwelijke onderscheidt (0 het best, 0,25 het slechtst).</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="797" />
+      <location filename="../processing/lgcp_synthesis.py" line="813" />
       <source>&lt;p&gt;Walder, Hanks &amp;amp; Slavković, Section 6 (eqs. 12-15): an LGCP is fitted to the synthetic points on the confidential model's mesh and covariates; for every pooled point the two fitted densities, draw by draw, give the probability that it is confidential; pMSE is the mean squared distance of the probability of a correct classification from 1/2. 0: the synthetic points are indistinguishable; 0.25: fully distinguishable. The synthetic layer must have as many points as the confidential one.&lt;/p&gt;</source>
       <translation>&lt;p&gt;Walder, Hanks &amp;amp; Slavković, Sectie 6 (vgl. 12-15): er wordt een LGCP op de synthetische punten geschat met het driehoeksnet en de covariaten van het vertrouwelijke model; voor elk punt uit de samengevoegde verzameling geven de twee geschatte dichtheden, trekking voor trekking, de kans dat het vertrouwelijk is; de pMSE is de gemiddelde gekwadrateerde afstand van de kans op een juiste classificatie tot 1/2. 0: de synthetische punten zijn niet te onderscheiden; 0,25: volledig te onderscheiden. De synthetische laag moet evenveel punten hebben als de vertrouwelijke.&lt;/p&gt;</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="818" />
+      <location filename="../processing/lgcp_synthesis.py" line="834" />
       <source>The pMSE, its scale and the settings. It holds no location, but it describes the confidential points (their number, the fit to them): keep it with the steward's files.</source>
       <translation>De pMSE, de schaal ervan en de instellingen. Het rapport bevat geen enkele locatie, maar beschrijft wel de vertrouwelijke punten (hun aantal, de fit eraan): bewaar het bij de bestanden van de beheerder.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="823" />
+      <location filename="../processing/lgcp_synthesis.py" line="839" />
       <source>pMSE</source>
       <translation>pMSE</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="839" />
+      <location filename="../processing/lgcp_synthesis.py" line="855" />
       <source>{0}: the pMSE compares sets of equal size: {1} synthetic points, {2} confidential.</source>
       <translation>{0}: de pMSE vergelijkt datasets van gelijke grootte: {1} synthetische punten, {2} vertrouwelijke.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="849" />
+      <location filename="../processing/lgcp_synthesis.py" line="865" />
       <source>pMSE = {0:.4g} (0 indistinguishable, 0.25 fully distinguishable).</source>
       <translation>pMSE = {0:.4g} (0 niet te onderscheiden, 0,25 volledig te onderscheiden).</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="854" />
+      <location filename="../processing/lgcp_synthesis.py" line="870" />
       <source>Points per set</source>
       <translation>Punten per dataset</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="858" />
+      <location filename="../processing/lgcp_synthesis.py" line="874" />
       <source>Utility</source>
       <translation>Bruikbaarheid</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="882" />
+      <location filename="../processing/lgcp_synthesis.py" line="898" />
       <source>Risk-utility sweep of LGCP synthesis (radial, ANS, PRS)</source>
       <translation>Risico-bruikbaarheidsverkenning van LGCP-synthese (radiaal, ANS, PRS)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="885" />
+      <location filename="../processing/lgcp_synthesis.py" line="901" />
       <source>Makes many synthetic sets, scores each by maximum disclosure risk and pMSE, and recommends one.</source>
       <translation>Maakt veel synthetische datasets, beoordeelt elk ervan op maximaal onthullingsrisico en pMSE, en beveelt er één aan.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="891" />
+      <location filename="../processing/lgcp_synthesis.py" line="907" />
       <source>&lt;p&gt;Walder, Hanks &amp;amp; Slavković's study (Section 8, Figures 5-6): for each radius (radial perturbation), each ANS noise variance and each PRS replicate, one synthetic set is made and scored by its maximum disclosure risk (eq. 16) and its pMSE (eq. 15). The recommended set has the lowest pMSE among those whose maximum risk is at most the threshold, counting a setting (a radius, a noise variance, or PRS) only if every one of its releases is. The table and report list every set; the chart plots risk against pMSE.&lt;/p&gt;&lt;p&gt;A set's risk is the risk of that one release. A noisy release (ANS, PRS) can by chance thin the riskiest cluster and mislead the intruder, scoring below the risk with nothing released (the baseline); another release of the same setting may score higher. With several releases per setting (REPLICATES) the report summarises each setting by its mean and worst risk: judge a setting by those, not by its luckiest release.&lt;/p&gt;</source>
       <translation>&lt;p&gt;De studie van Walder, Hanks &amp;amp; Slavković (Sectie 8, Figuren 5-6): voor elke straal (radiale verstoring), elke ANS-ruisvariantie en elke PRS-herhaling wordt één synthetische dataset gemaakt en beoordeeld op het maximale onthullingsrisico (vgl. 16) en de pMSE (vgl. 15). De aanbevolen dataset heeft de laagste pMSE van de datasets waarvan het maximale risico ten hoogste de drempel is, waarbij een instelling (een straal, een ruisvariantie of PRS) alleen meetelt als dat voor elk van haar publicaties geldt. De tabel en het rapport vermelden elke dataset; de grafiek zet het risico uit tegen de pMSE.&lt;/p&gt;&lt;p&gt;Het risico van een dataset is het risico van die ene publicatie. Een publicatie met ruis (ANS, PRS) kan door toeval het meest risicovolle cluster uitdunnen en de aanvaller misleiden, en dan lager uitkomen dan het risico als er niets wordt gepubliceerd (het basisniveau); een andere publicatie met dezelfde instelling kan hoger uitkomen. Met meerdere publicaties per instelling (REPLICATES) vat het rapport elke instelling samen met haar gemiddelde en hoogste risico: beoordeel een instelling daarop, niet op haar gelukkigste publicatie.&lt;/p&gt;</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="912" />
+      <location filename="../processing/lgcp_synthesis.py" line="928" />
       <source>Radial radii</source>
       <translation>Radiale stralen</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="913" />
+      <location filename="../processing/lgcp_synthesis.py" line="929" />
       <source>Perturbation radii in CRS units, e.g. '50, 100, 200'. Empty: no radial sets.</source>
       <translation>Verstoringsstralen in eenheden van het CRS, bijv. '50, 100, 200'. Leeg: geen radiale sets.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="918" />
+      <location filename="../processing/lgcp_synthesis.py" line="934" />
       <source>ANS noise variances</source>
       <translation>ANS-ruisvarianties</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="919" />
+      <location filename="../processing/lgcp_synthesis.py" line="935" />
       <source>Marginal variances of the ANS noise field (&gt;= 0). Default '0.25, 0.5, 1, 2'; clear it (an empty string) for no ANS sets.</source>
       <translation>Marginale varianties van het ANS-ruisveld (&gt;= 0). Standaard '0.25, 0.5, 1, 2'; maak het leeg (een lege tekst) voor geen ANS-sets.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="927" />
+      <location filename="../processing/lgcp_synthesis.py" line="943" />
       <source>PRS replicates</source>
       <translation>PRS-herhalingen</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="928" />
+      <location filename="../processing/lgcp_synthesis.py" line="944" />
       <source>Number of PRS sets (each a fresh random field). Default 5; 0 for none.</source>
       <translation>Aantal PRS-datasets (elk met een nieuw toevalsveld). Standaard 5; 0 voor geen.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="932" />
+      <location filename="../processing/lgcp_synthesis.py" line="948" />
       <source>Releases per radius and noise variance</source>
       <translation>Publicaties per straal en ruisvariantie</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="934" />
+      <location filename="../processing/lgcp_synthesis.py" line="950" />
       <source>Independent synthetic sets made for each radius and each ANS noise variance (&gt;= 1), to show how much the risk and pMSE of one setting vary between releases.</source>
       <translation>Onafhankelijke synthetische datasets die voor elke straal en elke ANS-ruisvariantie worden gemaakt (&gt;= 1), om te laten zien hoeveel het risico en de pMSE van één instelling tussen publicaties verschillen.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="942" />
+      <location filename="../processing/lgcp_synthesis.py" line="958" />
       <source>Maximum acceptable risk</source>
       <translation>Maximaal aanvaardbaar risico</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="944" />
+      <location filename="../processing/lgcp_synthesis.py" line="960" />
       <source>Threshold on the maximum disclosure risk for the recommendation, in (0, 1].</source>
       <translation>Drempel voor het maximale onthullingsrisico bij de aanbeveling, in (0, 1].</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="949" />
+      <location filename="../processing/lgcp_synthesis.py" line="965" />
       <source>Sets and scores (CONFIDENTIAL)</source>
       <translation>Datasets en scores (VERTROUWELIJK)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="951" />
+      <location filename="../processing/lgcp_synthesis.py" line="967" />
       <source>CONFIDENTIAL: one row per synthetic set: label, method, value (radius or noise variance), replicate, max_risk, pmse, recommended. The scores are computed from the confidential points; keep the table internal, like the report. Not made unless asked for.</source>
       <translation>VERTROUWELIJK: één rij per synthetische dataset: label, method, value (straal of ruisvariantie), replicate, max_risk, pmse, recommended. De scores zijn uit de vertrouwelijke punten berekend; houd de tabel intern, net als het rapport. Wordt alleen gemaakt als erom wordt gevraagd.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="961" />
+      <location filename="../processing/lgcp_synthesis.py" line="977" />
       <source>The table, the risk-utility chart and the recommendation (derived from the confidential data).</source>
       <translation>De tabel, de risico-bruikbaarheidsgrafiek en de aanbeveling (afgeleid van de vertrouwelijke gegevens).</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="965" />
+      <location filename="../processing/lgcp_synthesis.py" line="981" />
       <source>Recommended synthetic points</source>
       <translation>Aanbevolen synthetische punten</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="967" />
+      <location filename="../processing/lgcp_synthesis.py" line="983" />
       <source>The recommended synthetic set (syn_id only, random order), if some set meets the threshold.</source>
       <translation>De aanbevolen synthetische dataset (alleen syn_id, willekeurige volgorde), als een dataset aan de drempel voldoet.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="969" />
+      <location filename="../processing/lgcp_synthesis.py" line="985" />
       <source>Number of synthetic sets</source>
       <translation>Aantal synthetische datasets</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="971" />
+      <location filename="../processing/lgcp_synthesis.py" line="987" />
       <source>pMSE of the recommended set (NaN if none)</source>
       <translation>pMSE van de aanbevolen dataset (NaN als er geen is)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="975" />
+      <location filename="../processing/lgcp_synthesis.py" line="991" />
       <source>Maximum risk of the recommended set (NaN if none)</source>
       <translation>Maximaal risico van de aanbevolen dataset (NaN als er geen is)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="980" />
+      <location filename="../processing/lgcp_synthesis.py" line="996" />
       <source>Maximum risk with nothing released (what the other points alone reveal)</source>
       <translation>Maximaal risico zonder publicatie (wat de andere punten alleen al onthullen)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="989" />
+      <location filename="../processing/lgcp_synthesis.py" line="1005" />
       <source>{0}: {1} is not allowed (radii must be &gt; 0, noise variances &gt;= 0; separate values with commas, or with semicolons if you write decimals with a comma).</source>
       <translation>{0}: {1} is niet toegestaan (stralen moeten &gt; 0 zijn, ruisvarianties &gt;= 0; scheid waarden met komma's, of met puntkomma's als u decimalen met een komma schrijft).</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1012" />
+      <location filename="../processing/lgcp_synthesis.py" line="1028" />
       <source>{0}: make at least one release per setting, got {1}.</source>
       <translation>{0}: maak ten minste één publicatie per instelling, opgegeven: {1}.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1016" />
+      <location filename="../processing/lgcp_synthesis.py" line="1032" />
       <source>{0}, {1}, {2}: give at least one radius, noise variance or PRS replicate.</source>
       <translation>{0}, {1}, {2}: geef ten minste één straal, ruisvariantie of PRS-herhaling op.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1024" />
+      <location filename="../processing/lgcp_synthesis.py" line="1040" />
       <source>{0}: the threshold must lie in (0, 1], got {1}.</source>
       <translation>{0}: de drempel moet in (0, 1] liggen; opgegeven: {1}.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1065" />
+      <location filename="../processing/lgcp_synthesis.py" line="1081" />
       <source>No setting has every release at or below {0:g}: nothing recommended.</source>
       <translation>Geen instelling heeft elke publicatie op of onder {0:g}: niets aanbevolen.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1069" />
+      <location filename="../processing/lgcp_synthesis.py" line="1085" />
       <source>{0} = {1:g} is below the maximum risk with nothing released ({2:.4g}, what the other points alone reveal), which no synthetic set can be expected to beat; choose a threshold above it.</source>
       <translation>{0} = {1:g} ligt onder het maximale risico zonder publicatie ({2:.4g}, wat de andere punten alleen al onthullen), en geen synthetische dataset kan naar verwachting daaronder komen; kies een drempel daarboven.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1078" />
+      <location filename="../processing/lgcp_synthesis.py" line="1094" />
       <source>Recommended: {0} (pMSE {1:.4g}, max risk {2:.4g}).</source>
       <translation>Aanbevolen: {0} (pMSE {1:.4g}, max. risico {2:.4g}).</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1090" />
+      <location filename="../processing/lgcp_synthesis.py" line="1106" />
       <source>recommended</source>
       <translation>aanbevolen</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1095" />
+      <location filename="../processing/lgcp_synthesis.py" line="1111" />
       <source>No setting has every release at or below the threshold {0:g}.</source>
       <translation>Geen instelling heeft elke publicatie op of onder de drempel {0:g}.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1097" />
+      <location filename="../processing/lgcp_synthesis.py" line="1113" />
       <source>{0}: lowest pMSE ({1:.4g}) among the sets of settings whose every release has maximum risk at most {2:g} (its risk: {3:.4g}).</source>
       <translation>{0}: laagste pMSE ({1:.4g}) van de datasets van instellingen waarvan elke publicatie een maximaal risico van ten hoogste {2:g} heeft (het risico ervan: {3:.4g}).</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1113" />
+      <location filename="../processing/lgcp_synthesis.py" line="1129" />
       <source>Recommendation</source>
       <translation>Aanbeveling</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1114" />
+      <location filename="../processing/lgcp_synthesis.py" line="1130" />
       <source>Risk-utility chart</source>
       <translation>Risico-bruikbaarheidsgrafiek</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1115" />
+      <location filename="../processing/lgcp_synthesis.py" line="1131" />
       <source>Settings over their releases</source>
       <translation>Instellingen over hun publicaties</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1116" />
+      <location filename="../processing/lgcp_synthesis.py" line="1132" />
       <source>Sets</source>
       <translation>Datasets</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1121" />
+      <location filename="../processing/lgcp_synthesis.py" line="1137" />
       <source>Risk threshold</source>
       <translation>Risicodrempel</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1124" />
+      <location filename="../processing/lgcp_synthesis.py" line="1140" />
       <source>Maximum risk with nothing released (baseline)</source>
       <translation>Maximaal risico zonder publicatie (basislijn)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1142" />
+      <location filename="../processing/lgcp_synthesis.py" line="1158" />
       <source>{0} release(s) | max risk mean {1:.4g}, range {2:.4g}-{3:.4g} | mean pMSE {4:.4g}</source>
       <translation>{0} publicatie(s) | max. risico gemiddeld {1:.4g}, bereik {2:.4g}-{3:.4g} | gemiddelde pMSE {4:.4g}</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1146" />
+      <location filename="../processing/lgcp_synthesis.py" line="1162" />
       <source>{0} below the baseline (by chance: see the help)</source>
       <translation>{0} onder het basisniveau (door toeval: zie de help)</translation>
     </message>
@@ -3069,37 +3069,37 @@
       <translation>{0}: het schrijven van {1} is mislukt.</translation>
     </message>
     <message>
-      <location filename="../ui/distance_widget.py" line="102" />
+      <location filename="../ui/distance_widget.py" line="106" />
       <source>Not set</source>
       <translation>Niet ingesteld</translation>
     </message>
     <message>
-      <location filename="../ui/distance_widget.py" line="158" />
+      <location filename="../ui/distance_widget.py" line="162" />
       <source>in the units of {0}, the CRS to work in</source>
       <translation>in de eenheden van {0}, het werk-CRS</translation>
     </message>
     <message>
-      <location filename="../ui/distance_widget.py" line="160" />
+      <location filename="../ui/distance_widget.py" line="164" />
       <source>in the units of the layer's CRS {0}</source>
       <translation>in de eenheden van het CRS {0} van de laag</translation>
     </message>
     <message>
-      <location filename="../ui/distance_widget.py" line="162" />
+      <location filename="../ui/distance_widget.py" line="166" />
       <source>in the units of the layer's CRS</source>
       <translation>in de eenheden van het CRS van de laag</translation>
     </message>
     <message>
-      <location filename="../ui/distance_widget.py" line="172" />
+      <location filename="../ui/distance_widget.py" line="179" />
       <source>CRS units</source>
       <translation>CRS-eenheden</translation>
     </message>
     <message>
-      <location filename="../ui/distance_widget.py" line="177" />
+      <location filename="../ui/distance_widget.py" line="184" />
       <source>pick a projected CRS to work in (Advanced Parameters)</source>
       <translation>kies een geprojecteerd werk-CRS (Geavanceerde parameters)</translation>
     </message>
     <message>
-      <location filename="../ui/distance_widget.py" line="179" />
+      <location filename="../ui/distance_widget.py" line="186" />
       <source>Distances in degrees are refused: pick a projected CRS to work in, or reproject the layer.</source>
       <translation>Afstanden in graden worden geweigerd: kies een geprojecteerd werk-CRS, of herprojecteer de laag.</translation>
     </message>

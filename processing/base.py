@@ -879,9 +879,9 @@ def make_sink(alg, parameters, name: str, context, fields, geometry_type, crs):
     in a GeoPackage, ``|layername=``, databases, expressions, memory layers) are written in place and, except
     memory layers, recorded in ``StagedWrites.in_place``. Returns ``(sink, destination)``; the destination is
     the target, which is also the key of the layer QGIS loads on completion."""
-    if crs is None or not crs.isValid():
+    if (crs is None or not crs.isValid()) and geometry_type != QgsWkbTypes.NoGeometry:
         # QGIS would make a memory layer without a CRS EPSG:4326 (and a GeoPackage "Undefined geographic SRS"):
-        # write it as QGIS's own tools write a layer whose GeoPackage has no CRS
+        # write it as QGIS's own tools write a layer whose GeoPackage has no CRS (a table keeps none)
         crs = QgsCoordinateReferenceSystem.fromWkt(UNDEFINED_CRS_WKT)
     staging = active_staging()
     path, _ = destination_target(parameters, name)

@@ -432,9 +432,14 @@ class WalderAlgorithm(SpatialPrivacyAlgorithm):
         return SynthesisSpec("prs")
 
     def parameter_problem(self, parameters, context) -> str | None:
-        """A required RISK_RADIUS of 0 (the empty widget's value) is refused before the run starts."""
+        """A required RISK_RADIUS of 0 (the empty widget's value) is refused before the run starts (text that
+        is no number is left to the range check, which names it)."""
         risk = self.parameterDefinition(self.RISK_RADIUS)
-        if risk is not None and not risk.flags() & FLAG_OPTIONAL and self.given(parameters, self.RISK_RADIUS):
+        try:
+            float(parameters.get(self.RISK_RADIUS))
+        except (TypeError, ValueError):
+            return None
+        if risk is not None and not risk.flags() & FLAG_OPTIONAL:
             try:
                 self.check_radius(parameters, context, self.RISK_RADIUS)
             except QgsProcessingException as error:

@@ -24,6 +24,8 @@ from qgis.gui import QgsAbstractProcessingParameterWidgetWrapper, QgsDoubleSpinB
 from qgis.PyQt.QtWidgets import QComboBox, QHBoxLayout, QLabel, QWidget
 
 from ..plugin.i18n import tr
+from ..processing.base import defined_crs
+from ..processing.compat import FLAG_OPTIONAL
 
 # The units a user may type a distance in when the CRS's units are linear (as QGIS's distance widget offers).
 CHOICES = (
@@ -63,14 +65,16 @@ class DistanceWidget:
 
 
 def wrapper_crs(wrapper) -> QgsCoordinateReferenceSystem:
-    """The CRS that a layer or CRS parameter's widget currently names (invalid if none)."""
+    """The CRS that a layer or CRS parameter's widget currently names; invalid if none, or if it is only the
+    "Undefined Cartesian SRS" of a GeoPackage without a CRS (which says metres; the algorithms take such a
+    layer's distances in its coordinate units)."""
     if wrapper is None:
         return QgsCoordinateReferenceSystem()
     definition = wrapper.parameterDefinition()
     context = QgsProcessingContext()
     context.setProject(QgsProject.instance())
     values = {definition.name(): wrapper.parameterValue()}
-    return QgsProcessingParameters.parameterAsCrs(definition, values, context)
+    return defined_crs(QgsProcessingParameters.parameterAsCrs(definition, values, context))
 
 
 class WorkCrsDistanceWrapper(QgsAbstractProcessingParameterWidgetWrapper):
@@ -84,7 +88,7 @@ class WorkCrsDistanceWrapper(QgsAbstractProcessingParameterWidgetWrapper):
         self.work_crs_name = work_crs
         self.layer_wrapper = self.crs_wrapper = None
         self.base_units = QgsUnitTypes.DistanceUnknownUnit
-        self.optional = bool(parameter.flags() & QgsProcessingParameterDefinition.FlagOptional)
+        self.optional = bool(parameter.flags() & FLAG_OPTIONAL)
 
     # -- widget -------------------------------------------------------------------------------
 
@@ -107,8 +111,8 @@ class WorkCrsDistanceWrapper(QgsAbstractProcessingParameterWidgetWrapper):
         self.spin.setToolTip(parameter.toolTip())
         self.units_label = QLabel()
         self.units_combo = QComboBox()
-        for unit in CHOICES:
-            self.units_combo.addItem(QgsUnitTypes.toString(unit), unit)
+        for index, unit in enumerate(CHOICES):  # the item data is the index: unit enums differ between versions
+            self.units_combo.addItem(QgsUnitTypes.toString(unit), index)
         self.warning = QLabel()
         self.warning.setWordWrap(True)
         layout.addWidget(self.spin, 1)
@@ -131,10 +135,10 @@ class WorkCrsDistanceWrapper(QgsAbstractProcessingParameterWidgetWrapper):
     def widgetValue(self):  # noqa: N802 (QGIS API name)
         if self.optional and self.spin.value() == self.spin.minimum():
             return None
-        typed = self.units_combo.currentData()
-        if self.base_units not in CHOICES or typed not in CHOICES:  # degrees or unknown units: as typed
+        if self.base_units not in CHOICES:  # degrees or unknown units: as typed
             return self.spin.value()
-        return self.spin.value() * QgsUnitTypes.fromUnitToUnitFactor(CHOICES[CHOICES.index(typed)], self.base_units)
+        typed = CHOICES[self.units_combo.currentData()]
+        return self.spin.value() * QgsUnitTypes.fromUnitToUnitFactor(typed, self.base_units)
 
     # -- units ----------------------------------------------------------------------------------
 
@@ -163,8 +167,11 @@ class WorkCrsDistanceWrapper(QgsAbstractProcessingParameterWidgetWrapper):
 
     def show_units(self, units, where: str) -> None:
         if units != self.base_units:
+            # a unit the user chose stays chosen when the CRS changes between linear units (2 km stays 2 km);
+            # otherwise the number is read in the new CRS's units, as QGIS's own widget does
+            if not (self.base_units in CHOICES and units in CHOICES):
+                self.select_unit(units)
             self.base_units = units
-            self.select_unit(units)
         linear = units in CHOICES
         self.units_combo.setVisible(linear)
         self.units_label.setVisible(not linear)
@@ -182,6 +189,5 @@ class WorkCrsDistanceWrapper(QgsAbstractProcessingParameterWidgetWrapper):
         )
 
     def select_unit(self, units) -> None:
-        index = self.units_combo.findData(units)
-        if index >= 0:
-            self.units_combo.setCurrentIndex(index)
+        if units in CHOICES:
+            self.units_combo.setCurrentIndex(self.units_combo.findData(CHOICES.index(units)))

@@ -1,6 +1,7 @@
 """Run inside a real QGIS desktop (``qgis --code``): build every algorithm's dialogs (algorithm, batch,
 model child) and read what the distance widgets show; write it to $RESULT as JSON and quit.
-Driven by tests/plugin/test_desktop.py. Environment: RESULT, INPUT (a projected point layer's source).
+Driven by tests/plugin/test_desktop.py. Environment: RESULT, INPUT (a projected point layer's source), NO_CRS
+(a point layer whose GeoPackage has no CRS).
 
 No event loop is run (processEvents with a dialog open can block under Xvfb): the widgets update through
 direct signal connections.
@@ -40,7 +41,8 @@ try:
         "native:reprojectlayer", {"INPUT": projected, "TARGET_CRS": "EPSG:4326", "OUTPUT": "memory:"}
     )["OUTPUT"]
     degrees.setName("degrees")
-    QgsProject.instance().addMapLayers([projected, degrees])
+    no_crs = QgsVectorLayer(os.environ["NO_CRS"], "no CRS", "ogr")  # a GeoPackage layer with srs_id -1
+    QgsProject.instance().addMapLayers([projected, degrees, no_crs])
     registry = QgsApplication.processingRegistry()
     ids = sorted(a.id() for a in registry.providerById("spatialprivacy").algorithms())
 
@@ -78,13 +80,17 @@ try:
     wrappers["RADIUS"].setParameterValue(250, context)
     seen["set_250"] = shown(wrappers["RADIUS"])
     combo = wrappers["RADIUS"].wrappedWidget().findChild(QComboBox)
-    combo.setCurrentIndex(combo.findText("kilometers"))
+    combo.setCurrentIndex(combo.currentIndex() + 1)  # the unit after metres: kilometres
     seen["250_km"] = shown(wrappers["RADIUS"])
     seen["parameters_km"] = dialog.mainWidget().createProcessingParameters()["RADIUS"]
+    wrappers["WORK_CRS"].setParameterValue("EPSG:2229", context)  # a CRS in US survey feet: still 250 km
+    seen["250_km_in_feet"] = shown(wrappers["RADIUS"])
     wrappers["WORK_CRS"].setParameterValue(None, context)
     seen["work_crs_cleared"] = shown(wrappers["RADIUS"])
     wrappers["RADIUS"].setParameterValue(None, context)
     seen["not_set"] = shown(wrappers["RADIUS"])
+    wrappers["INPUT"].setParameterValue(no_crs.id(), context)
+    seen["no_crs"] = shown(wrappers["RADIUS"])
     dialog.close()
     # prepopulated as "Edit parameters" or a history entry does
     dialog = processing.createAlgorithmDialog(

@@ -10,7 +10,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from qgis.core import QgsVectorLayer
+from qgis.core import QgsCoordinateReferenceSystem, QgsUnitTypes, QgsVectorLayer
 
 REPO = Path(__file__).resolve().parent.parent.parent
 SCRIPT = Path(__file__).resolve().parent / "desktop_check.py"
@@ -125,7 +125,8 @@ def test_dialogs_build_and_distances_show_the_units_they_are_read_in(tmp_path, d
     """Every algorithm's dialog, batch dialog and model-child dialog builds; a distance shows the units of the
     CRS to work in when one is picked, else the layer's (QGIS's own widget showed the layer's degrees)."""
     gpkg = str(data_copy / "sdcspatial_enterprises.gpkg") + "|layername=enterprises"
-    out = run_desktop(tmp_path, script=DIALOGS, INPUT=gpkg)
+    snow = str(data_copy / "snow_cholera.gpkg") + "|layername=deaths"
+    out = run_desktop(tmp_path, "--lang", "en", script=DIALOGS, INPUT=gpkg, NO_CRS=snow)
     built = out["built"]
     assert len(built) == 9
     for alg_id, (standard, batch, child, distances) in built.items():
@@ -148,6 +149,14 @@ def test_dialogs_build_and_distances_show_the_units_they_are_read_in(tmp_path, d
     # typed in kilometres, handed to the algorithm in the CRS's metres
     assert seen["250_km"]["combos"] == ["kilometers"]
     assert seen["250_km"]["value"] == pytest.approx(250_000) == seen["parameters_km"]
+    # a change of WORK_CRS between linear units keeps the unit typed in: 250 km in US survey feet
+    assert seen["250_km_in_feet"]["combos"] == ["kilometers"]
+    feet = QgsCoordinateReferenceSystem("EPSG:2229").mapUnits()
+    per_km = QgsUnitTypes.fromUnitToUnitFactor(QgsUnitTypes.DistanceKilometers, feet)
+    assert per_km > 3000 and seen["250_km_in_feet"]["value"] == pytest.approx(250 * per_km, rel=1e-12)
     assert seen["work_crs_cleared"]["labels"][0] == "degrees"
     assert seen["not_set"]["value"] is None
+    # a layer whose GeoPackage has no CRS: QGIS reads "Undefined Cartesian SRS" (metres), the algorithms take
+    # its coordinate units, and so does the widget (no unit to convert from)
+    assert seen["no_crs"]["combos"] == [] and seen["no_crs"]["labels"] == ["CRS units"]
     assert seen["prepopulated"]["combos"] == ["meters"] and seen["prepopulated"]["value"] == pytest.approx(750)

@@ -646,3 +646,5 @@ def test_a_risk_radius_of_zero_is_refused_before_the_run(snow, alg_id):
     )
     ok, _ = alg.checkParameterValues({**params, "RISK_RADIUS": 0.1}, QgsProcessingContext())
     assert ok
+    ok, message = alg.checkParameterValues({**params, "RISK_RADIUS": "abc"}, QgsProcessingContext())
+    assert not ok and message.startswith("RISK_RADIUS: 'abc' is not allowed; give a number")
