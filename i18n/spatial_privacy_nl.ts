@@ -3074,32 +3074,32 @@
       <translation>Niet ingesteld</translation>
     </message>
     <message>
-      <location filename="../ui/distance_widget.py" line="162" />
+      <location filename="../ui/distance_widget.py" line="163" />
       <source>in the units of {0}, the CRS to work in</source>
       <translation>in de eenheden van {0}, het werk-CRS</translation>
     </message>
     <message>
-      <location filename="../ui/distance_widget.py" line="164" />
+      <location filename="../ui/distance_widget.py" line="166" />
       <source>in the units of the layer's CRS {0}</source>
       <translation>in de eenheden van het CRS {0} van de laag</translation>
     </message>
     <message>
-      <location filename="../ui/distance_widget.py" line="166" />
+      <location filename="../ui/distance_widget.py" line="169" />
       <source>in the units of the layer's CRS</source>
       <translation>in de eenheden van het CRS van de laag</translation>
     </message>
     <message>
-      <location filename="../ui/distance_widget.py" line="179" />
+      <location filename="../ui/distance_widget.py" line="182" />
       <source>CRS units</source>
       <translation>CRS-eenheden</translation>
     </message>
     <message>
-      <location filename="../ui/distance_widget.py" line="184" />
+      <location filename="../ui/distance_widget.py" line="187" />
       <source>pick a projected CRS to work in (Advanced Parameters)</source>
       <translation>kies een geprojecteerd werk-CRS (Geavanceerde parameters)</translation>
     </message>
     <message>
-      <location filename="../ui/distance_widget.py" line="186" />
+      <location filename="../ui/distance_widget.py" line="189" />
       <source>Distances in degrees are refused: pick a projected CRS to work in, or reproject the layer.</source>
       <translation>Afstanden in graden worden geweigerd: kies een geprojecteerd werk-CRS, of herprojecteer de laag.</translation>
     </message>

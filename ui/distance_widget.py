@@ -158,10 +158,13 @@ class WorkCrsDistanceWrapper(QgsAbstractProcessingParameterWidgetWrapper):
         """Show the units of WORK_CRS when it is set, else those of the layer."""
         work = wrapper_crs(self.crs_wrapper)
         layer = wrapper_crs(self.layer_wrapper)
+        # a CRS given as WKT has no authority id: name it as QGIS's CRS widgets do
         if work.isValid():
-            self.show_units(work.mapUnits(), tr("in the units of {0}, the CRS to work in").format(work.authid()))
+            where = tr("in the units of {0}, the CRS to work in").format(work.userFriendlyIdentifier())
+            self.show_units(work.mapUnits(), where)
         elif layer.isValid():
-            self.show_units(layer.mapUnits(), tr("in the units of the layer's CRS {0}").format(layer.authid()))
+            where = tr("in the units of the layer's CRS {0}").format(layer.userFriendlyIdentifier())
+            self.show_units(layer.mapUnits(), where)
         else:
             self.show_units(QgsUnitTypes.DistanceUnknownUnit, tr("in the units of the layer's CRS"))
 

@@ -25,6 +25,7 @@ def shown(wrapper) -> dict:
         "labels": [label.text() for label in widget.findChildren(QLabel) if label.isVisibleTo(widget)],
         "combos": [combo.currentText() for combo in widget.findChildren(QComboBox) if combo.isVisibleTo(widget)],
         "value": wrapper.parameterValue(),
+        "units_tip": next(c.toolTip() for c in widget.findChildren(QComboBox)),
     }
 
 

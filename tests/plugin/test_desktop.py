@@ -143,7 +143,11 @@ def test_dialogs_build_and_distances_show_the_units_they_are_read_in(tmp_path, d
     assert seen["degrees"]["combos"] == []
     assert seen["degrees"]["labels"][0] == "degrees" and "projected CRS" in seen["degrees"]["labels"][1]
     # with WORK_CRS (metres) the widget shows metres, as the algorithm reads the radius
-    assert seen["degrees_work_crs"] == {**seen["projected"], "value": seen["degrees_work_crs"]["value"]}
+    same = ("labels", "combos")
+    assert {k: seen["degrees_work_crs"][k] for k in same} == {k: seen["projected"][k] for k in same}
+    # named as QGIS names a CRS (a CRS given as WKT has no authority id to show)
+    tip = "in the units of EPSG:28992 - Amersfoort / RD New, the CRS to work in"
+    assert seen["degrees_work_crs"]["units_tip"] == tip
     assert seen["degrees_work_crs"]["value"] is None  # RADIUS is optional and not set yet
     assert seen["set_250"]["value"] == pytest.approx(250)
     # typed in kilometres, handed to the algorithm in the CRS's metres
