@@ -122,7 +122,7 @@ def summary_rows(posterior):
     return {name: (mean, lo, hi) for name, mean, _, lo, hi in posterior.summary()}
 
 
-def chart(rows, path: Path, risk_radius: float, baseline: float) -> None:
+def chart(rows, path: Path, risk_radius: float, baseline: float, setup: str) -> None:
     import matplotlib
 
     matplotlib.use("Agg")
@@ -149,6 +149,7 @@ def chart(rows, path: Path, risk_radius: float, baseline: float) -> None:
         ax.set_yscale("log")
         ax.set_title(title)
         ax.legend()
+    fig.suptitle(f"John Snow, {setup}", fontsize=10)
     fig.tight_layout()
     fig.savefig(path)
     plt.close(fig)
@@ -245,11 +246,12 @@ def main() -> int:
         posterior = fit_laplace(setup.model, rng, draws=1000)
     conf = ru.ConfidentialFit(setup.model, posterior, setup.window, x, y, (covariate,), offset, draws=200)
     fit_seconds = time.perf_counter() - start
-    print(
-        f"Set-up: offset {args.offset}"
+    described = (
+        f"offset {args.offset}"
         + (f" (bandwidth {args.offset_bandwidth:g} units)" if offset else "")
         + f", window {args.window} {tuple(round(v, 2) for v in setup.window.bounds)}, hyperparameters {args.hyper}"
     )
+    print(f"Set-up: {described}")
     print(
         f"Confidential fit: {conf.n} points, {setup.mesh.n_nodes} mesh nodes, {fit_seconds:.1f} s; "
         f"kappa_hat^2 = {conf.kappa2:.4g}, xi_hat^2 = {conf.xi2:.4g}, field variance {conf.field_variance:.3g}"
@@ -282,7 +284,7 @@ def main() -> int:
         writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
         writer.writeheader()
         writer.writerows(rows)
-    chart(rows, out / "walder_snow_risk_utility.png", args.risk_radius, result.baseline_max)
+    chart(rows, out / "walder_snow_risk_utility.png", args.risk_radius, result.baseline_max, described)
 
     ev = result.evaluations
     radial = [e for e in ev if e.spec.method == "radial"]
