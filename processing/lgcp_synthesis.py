@@ -435,15 +435,15 @@ class WalderAlgorithm(SpatialPrivacyAlgorithm):
         """A required RISK_RADIUS of 0 (the empty widget's value) is refused before the run starts (text that
         is no number is left to the range check, which names it)."""
         risk = self.parameterDefinition(self.RISK_RADIUS)
+        if risk is None or risk.flags() & FLAG_OPTIONAL:
+            return None
         try:
             float(parameters.get(self.RISK_RADIUS))
+            self.check_radius(parameters, context, self.RISK_RADIUS)
         except (TypeError, ValueError):
             return None
-        if risk is not None and not risk.flags() & FLAG_OPTIONAL:
-            try:
-                self.check_radius(parameters, context, self.RISK_RADIUS)
-            except QgsProcessingException as error:
-                return str(error)
+        except QgsProcessingException as error:
+            return str(error)
         return None
 
     def check_radius(self, parameters, context, name):

@@ -111,6 +111,35 @@ def keep_in_project():
 
 
 @pytest.fixture
+def run_loading():
+    """``run_loading(alg_id, params, names=("OUTPUT",))``: run an algorithm as its dialog does, with the outputs
+    ``names`` set to load into the project on completion, so that the name and the style the algorithm gives a
+    loaded layer can be checked. Returns ``(results, context, feedback)``. ``run_loading.loaded(context, target,
+    layer, feedback)`` applies the target's post-processor (its style) to ``layer`` and returns the layer's name."""
+    from qgis.core import QgsApplication, QgsProcessingContext, QgsProcessingFeedback, QgsProject
+
+    def run(alg_id: str, params: dict, names=("OUTPUT",)):
+        project = QgsProject.instance()
+        context = QgsProcessingContext()
+        context.setProject(project)
+        for name in names:
+            context.addLayerToLoadOnCompletion(params[name], QgsProcessingContext.LayerDetails(name, project, name))
+        feedback = QgsProcessingFeedback()
+        results, ok = QgsApplication.processingRegistry().createAlgorithmById(alg_id).run(params, context, feedback)
+        assert ok, feedback.textLog()
+        return results, context, feedback
+
+    def loaded(context, target: str, layer, feedback) -> str:
+        details = context.layerToLoadOnCompletionDetails(target)
+        if layer is not None:
+            details.postProcessor().postProcessLayer(layer, context, feedback)
+        return details.name
+
+    run.loaded = loaded
+    return run
+
+
+@pytest.fixture
 def cancel_after():
     """``cancel_after(percent)``: a feedback that presses Cancel once progress passes ``percent`` (0 cancels before
     the run starts), for the "a cancelled run writes nothing" tests."""

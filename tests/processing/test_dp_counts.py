@@ -488,13 +488,7 @@ def test_a_skip_invalid_geometries_setting_does_not_drop_an_area(tmp_path):
     "sets, name",
     [(1, "DP synthetic counts (ε = 0.5)"), (3, "DP synthetic counts (total ε = 1.5: 3 sets of ε = 0.5)")],
 )
-def test_the_loaded_layer_names_the_guarantee_of_the_whole_output(areas, tmp_path, sets, name):
-    from qgis.core import QgsApplication, QgsProcessingContext, QgsProcessingFeedback, QgsProject
-
+def test_the_loaded_layer_names_the_guarantee_of_the_whole_output(areas, tmp_path, run_loading, sets, name):
     params = base(areas, tmp_path, EPSILON=0.5, SETS=sets, SEED=1)
-    context = QgsProcessingContext()
-    context.setProject(QgsProject.instance())
-    context.addLayerToLoadOnCompletion(params["OUTPUT"], QgsProcessingContext.LayerDetails("o", QgsProject.instance()))
-    alg = QgsApplication.processingRegistry().createAlgorithmById(ALG)
-    results, ok = alg.run(params, context, QgsProcessingFeedback())
-    assert ok and context.layerToLoadOnCompletionDetails(params["OUTPUT"]).name == name
+    results, context, feedback = run_loading(ALG, params)
+    assert run_loading.loaded(context, params["OUTPUT"], None, feedback) == name

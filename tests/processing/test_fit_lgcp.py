@@ -544,22 +544,12 @@ def test_raster_whose_crs_is_set_only_in_qgis_is_warped_from_it(tmp_path):
     assert grid.x_min == pytest.approx(corner.x(), abs=200.0) and grid.y_max == pytest.approx(corner.y(), abs=200.0)
 
 
-def test_loaded_intensity_and_cpo_are_styled(snow, tmp_path):
+def test_loaded_intensity_and_cpo_are_styled(snow, tmp_path, run_loading):
     """The intensity raster has two bands (mean, sd): QGIS would show it as an RGB composite. Loaded into a
     project, band 1 (the posterior mean) is shown in pseudocolour and the CPO points graduated on log_cpo."""
-    from qgis.core import (
-        QgsApplication,
-        QgsGraduatedSymbolRenderer,
-        QgsProcessingContext,
-        QgsProject,
-        QgsSingleBandPseudoColorRenderer,
-    )
+    from qgis.core import QgsGraduatedSymbolRenderer, QgsSingleBandPseudoColorRenderer
 
     deaths, _ = snow
-    project = QgsProject.instance()
-    context = QgsProcessingContext()
-    context.setProject(project)
-    feedback = QgsProcessingFeedback()
     params = {
         "INPUT": deaths,
         "MAX_EDGE": 1.0,
@@ -569,16 +559,12 @@ def test_loaded_intensity_and_cpo_are_styled(snow, tmp_path):
         "OUTPUT_INTENSITY": str(tmp_path / "i.tif"),
         "OUTPUT_CPO": str(tmp_path / "cpo.gpkg"),
     }
-    for name in ("OUTPUT_INTENSITY", "OUTPUT_CPO"):
-        context.addLayerToLoadOnCompletion(params[name], QgsProcessingContext.LayerDetails(name, project, name))
-    alg = QgsApplication.processingRegistry().createAlgorithmById(ALG)
-    results, ok = alg.run(params, context, feedback)
-    assert ok, feedback.textLog()
+    results, context, feedback = run_loading(ALG, params, ("OUTPUT_INTENSITY", "OUTPUT_CPO"))
     raster = QgsRasterLayer(params["OUTPUT_INTENSITY"], "i")
     points = QgsVectorLayer(params["OUTPUT_CPO"], "c", "ogr")
     assert raster.isValid() and raster.bandCount() == 2 and points.isValid()
     for layer, name in ((raster, "OUTPUT_INTENSITY"), (points, "OUTPUT_CPO")):
-        context.layerToLoadOnCompletionDetails(params[name]).postProcessor().postProcessLayer(layer, context, feedback)
+        run_loading.loaded(context, params[name], layer, feedback)
     assert isinstance(raster.renderer(), QgsSingleBandPseudoColorRenderer) and raster.renderer().band() == 1
     assert isinstance(points.renderer(), QgsGraduatedSymbolRenderer)
     assert points.renderer().classAttribute() == "log_cpo" and len(points.renderer().ranges()) == 5

@@ -613,22 +613,16 @@ def test_an_untrusted_integration_is_refitted_with_the_degree_3_rule(enterprises
     assert result["SYNTHETIC_COUNT"] == 300
 
 
-def test_loaded_risk_layer_is_graduated_on_the_risk(snow, tmp_path):
-    from qgis.core import QgsApplication, QgsGraduatedSymbolRenderer, QgsProcessingContext, QgsProject
+def test_loaded_risk_layer_is_graduated_on_the_risk(snow, tmp_path, run_loading):
+    from qgis.core import QgsGraduatedSymbolRenderer
 
     radial = synthesize(snow, tmp_path, METHOD=0, RADIUS=0.5)
     target = str(tmp_path / "risk.gpkg")
     params = {"INPUT": snow["deaths"], "MODEL": snow["model"], "SYNTHETIC": radial["OUTPUT"], "METHOD": 0,
               "RADIUS": 0.5, "RISK_RADIUS": 0.1, "SEED": 3, "OUTPUT": target}  # fmt: skip
-    context = QgsProcessingContext()
-    context.setProject(QgsProject.instance())
-    context.addLayerToLoadOnCompletion(target, QgsProcessingContext.LayerDetails("risk", QgsProject.instance(), "o"))
-    feedback = QgsProcessingFeedback()
-    alg = QgsApplication.processingRegistry().createAlgorithmById("spatialprivacy:disclosurerisk")
-    results, ok = alg.run(params, context, feedback)
-    assert ok, feedback.textLog()
+    results, context, feedback = run_loading("spatialprivacy:disclosurerisk", params)
     layer = QgsVectorLayer(target, "risk", "ogr")
-    context.layerToLoadOnCompletionDetails(target).postProcessor().postProcessLayer(layer, context, feedback)
+    run_loading.loaded(context, target, layer, feedback)
     assert isinstance(layer.renderer(), QgsGraduatedSymbolRenderer) and layer.renderer().classAttribute() == "risk"
 
 

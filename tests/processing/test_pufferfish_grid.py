@@ -879,25 +879,18 @@ def test_a_layer_loaded_on_completion_is_the_target_not_the_staged_file(enterpri
 # -- loading into a project applies a style ------------------------------------------------------
 
 
-def test_loaded_outputs_are_styled(enterprises, tmp_path):
+def test_loaded_outputs_are_styled(enterprises, tmp_path, run_loading):
     from qgis.core import QgsGraduatedSymbolRenderer, QgsSingleBandPseudoColorRenderer
 
     project = QgsProject.instance()
     project.clear()
-    context = QgsProcessingContext()
-    context.setProject(project)
-    feedback = QgsProcessingFeedback()
     params = base(enterprises, tmp_path, SEED=2, OUTPUT_RASTER=str(tmp_path / "grid.tif"))
-    alg = QgsApplication.processingRegistry().createAlgorithmById(ALG)
-    for name in ("OUTPUT", "OUTPUT_RASTER"):
-        context.addLayerToLoadOnCompletion(params[name], QgsProcessingContext.LayerDetails(name, project, name))
-    results, ok = alg.run(params, context, feedback)
-    assert ok, feedback.textLog()
-    for layer_id, details in context.layersToLoadOnCompletion().items():
+    results, context, feedback = run_loading(ALG, params, ("OUTPUT", "OUTPUT_RASTER"))
+    for layer_id in context.layersToLoadOnCompletion():
         layer = QgsVectorLayer(layer_id) if layer_id.endswith(".gpkg") else QgsRasterLayer(layer_id)
         assert layer.isValid()
         project.addMapLayer(layer)
-        details.postProcessor().postProcessLayer(layer, context, feedback)
+        run_loading.loaded(context, layer_id, layer, feedback)
         if isinstance(layer, QgsVectorLayer):
             assert isinstance(layer.renderer(), QgsGraduatedSymbolRenderer)
             assert layer.renderer().classAttribute() == "value" and len(layer.renderer().ranges()) == 5
