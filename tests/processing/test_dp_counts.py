@@ -176,6 +176,26 @@ def test_expected_field_and_rate_scale_agree(areas, tmp_path):
         assert f["syn_rate"] == pytest.approx(f["syn_mean"] / f["dwellings"] * 1e5, rel=1e-12)
 
 
+def test_running_again_onto_an_output_open_in_the_project_replaces_it(areas, tmp_path, keep_in_project):
+    """A user reruns with another seed onto the GeoPackage the first run loaded: the file is replaced whole (a
+    sound database, no staged or SQLite side file left), and the loaded layer shows the new sets on reload."""
+    import sqlite3
+    from contextlib import closing
+
+    processing.run(ALG, base(areas, tmp_path, SEED=1))
+    target = tmp_path / "synthetic.gpkg"
+    loaded = keep_in_project(QgsVectorLayer(str(target), "synthetic", "ogr"))
+    first = [f["syn_1"] for f in loaded.getFeatures()]
+    processing.run(ALG, base(areas, tmp_path, SEED=2))
+    second = [f["syn_1"] for f in features(target)[1]]
+    assert len(second) == len(first) and second != first
+    loaded.reload()
+    assert [f["syn_1"] for f in loaded.getFeatures()] == second
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["synthetic.gpkg"]
+    with closing(sqlite3.connect(target)) as database:
+        assert database.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
+
+
 def test_smaller_epsilon_means_more_informative_priors(areas, tmp_path):
     strict = processing.run(ALG, base(areas, tmp_path, EPSILON=0.1, OUTPUT=str(tmp_path / "s.gpkg")))
     loose = processing.run(ALG, base(areas, tmp_path, EPSILON=4.0, OUTPUT=str(tmp_path / "l.gpkg")))
