@@ -136,8 +136,7 @@ MAX_EPSILON = 700.0
 
 
 def check_privacy(epsilon: float, alpha: float | None, c: float) -> None:
-    if not (math.isfinite(epsilon) and epsilon > 0):
-        raise ParameterError("epsilon", f"epsilon must be > 0; got {epsilon}")
+    epsilon = mechanisms.check_epsilon(epsilon)
     if epsilon > MAX_EPSILON:
         raise ParameterError(
             "epsilon", f"epsilon must be at most {MAX_EPSILON:g} (e^(epsilon/2) overflows); got {epsilon}"

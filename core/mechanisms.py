@@ -28,6 +28,29 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .errors import ParameterError
+from .limits import MIN_EPSILON
+
+#: An upper bound of numpy's standard exponential draw (its ziggurat tail is ``r - log1p(-u)`` with ``u`` a
+#: 53-bit double: at most about 7.7 + 53 log 2 = 44.4); a geometric draw of per-trial decay ``d`` is at most
+#: ``ceil(this / d)``.
+_EXPONENTIAL_MAX = 64.0
+
+
+def check_epsilon(epsilon, parameter: str = "epsilon") -> float:
+    """``epsilon`` as a float, or :class:`ParameterError` naming ``parameter`` if it is not a finite number of
+    at least :data:`MIN_EPSILON`."""
+    epsilon = float(epsilon)
+    if not (math.isfinite(epsilon) and epsilon > 0):
+        raise ParameterError(parameter, f"epsilon must be a finite number > 0, got {epsilon!r}")
+    if epsilon < MIN_EPSILON:
+        raise ParameterError(
+            parameter,
+            f"epsilon must be at least {MIN_EPSILON:g}, got {epsilon:g}: below that the noise no longer fits "
+            "the numbers it is drawn and published in",
+        )
+    return epsilon
+
 
 def _check_scale(scale: np.ndarray) -> np.ndarray:
     scale = np.asarray(scale, dtype=np.float64)
@@ -93,17 +116,18 @@ def grid_laplace(
         rng: the generator; the only source of randomness.
         value: the true values (finite).
         sensitivity: the largest change of a value between neighbours (> 0), per value or one for all.
-        epsilon: the privacy parameter (> 0).
+        epsilon: the privacy parameter (at least :data:`MIN_EPSILON`).
         steps: grid steps per sensitivity (>= 1).
 
     Raises:
+        ParameterError("epsilon"): epsilon below :data:`MIN_EPSILON`, or so small for ``steps`` that the noise
+            would leave the exact integers of a double.
         ValueError: a non-finite value, a value beyond 2**52 grid steps (doubles no longer hold the grid
             index exactly), or bad parameters.
     """
     value = np.asarray(value, dtype=np.float64)
     sensitivity = np.broadcast_to(_check_scale(sensitivity), value.shape)
-    if not (math.isfinite(epsilon) and epsilon > 0):
-        raise ValueError("epsilon must be finite and > 0")
+    epsilon = check_epsilon(epsilon)
     if int(steps) != steps or steps < 1:
         raise ValueError("steps must be a whole number >= 1")
     if not np.all(np.isfinite(value)):
@@ -111,8 +135,13 @@ def grid_laplace(
     step = sensitivity / steps
     k = np.rint(value / step)
     decay = epsilon / (steps + 1)  # per grid step
+    if _EXPONENTIAL_MAX / decay >= 2.0**52:  # the noise itself would leave the exact integers of a double
+        raise ParameterError("epsilon", f"epsilon {epsilon:g} is too small for a noise grid of {steps} steps")
     p = -math.expm1(-decay)  # success probability of each geometric draw
-    z = (rng.geometric(p, size=value.shape) - rng.geometric(p, size=value.shape)).astype(np.float64)
+    first, second = rng.geometric(p, size=value.shape), rng.geometric(p, size=value.shape)
+    if np.any(first < 1) or np.any(second < 1):  # a saturated draw: the noise would cancel, never publish it
+        raise RuntimeError("a geometric noise draw overflowed")
+    z = (first - second).astype(np.float64)
     if not np.all(np.abs(k) + np.abs(z) < 2.0**52):
         raise ValueError("a value is too large for its noise grid (more than 2**52 steps from 0)")
     return GridLaplace(published=step * (k + z), step=step, scale=step / decay)

@@ -103,8 +103,9 @@ class PufferfishSettings:
     statistic: Statistic = Statistic.MEAN
 
     def __post_init__(self) -> None:
-        if not (_finite(self.epsilon) and self.epsilon > 0):
+        if not _finite(self.epsilon):
             raise ParameterError("epsilon", f"epsilon must be a number > 0, got {self.epsilon!r}")
+        mechanisms.check_epsilon(self.epsilon)
         if self.epsilon > MAX_EPSILON:
             raise ParameterError("epsilon", f"epsilon must be at most {MAX_EPSILON:g} (e^epsilon overflows)")
         if self.error_model == ErrorModel.ABSOLUTE:
@@ -336,10 +337,11 @@ def pufferfish_grid(
     sensitivity = noise_scale(settings, count) * settings.epsilon
     try:
         release = mechanisms.grid_laplace(rng, stats.mean, sensitivity, settings.epsilon) if len(stats) else None
+    except ParameterError:
+        raise
     except ValueError as error:  # a mean more than 2**52 grid steps (sensitivity / 64) from 0
-        raise ParameterError(
-            "values", f"{error}: the values are too large for the interval c; rescale them or raise c"
-        ) from None
+        remedy = "raise k" if relative else "rescale them or raise c"
+        raise ParameterError("values", f"{error}; {remedy}") from None
     scale = release.scale if release is not None else np.zeros(0)
     noise = release.published - stats.mean if release is not None else np.zeros(0)
     if relative:

@@ -279,867 +279,867 @@
       <translation>{0} punten worden weggeschreven.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="75" />
+      <location filename="../processing/dp_counts.py" line="76" />
       <source>Differentially private synthetic counts (Poisson-gamma)</source>
       <translation>Synthetische aantallen met differentiële privacy (Poisson-gamma)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="78" />
+      <location filename="../processing/dp_counts.py" line="79" />
       <source>Synthetic counts</source>
       <translation>Synthetische aantallen</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="84" />
+      <location filename="../processing/dp_counts.py" line="85" />
       <source>Replace counts per area (or area x stratum) by ε-differentially private synthetic counts.</source>
       <translation>Vervang aantallen per gebied (of gebied x stratum) door synthetische aantallen met ε-differentiële privacy.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="88" />
+      <location filename="../processing/dp_counts.py" line="89" />
       <source>&lt;p&gt;Replaces the event count of every group (an area, or one row per area and stratum such as age or sex) by synthetic counts drawn from a Poisson-gamma posterior predictive distribution, following Quick (2021), &lt;i&gt;Improving the utility of Poisson-distributed, differentially private synthetic data via prior predictive truncation&lt;/i&gt;. Each group's prior rate comes from public information (e.g. national rates); the gamma priors are made just informative enough for the release to be ε-differentially private. With truncation, each synthetic count is kept within a plausible range computed from the prior alone (eq. 9), which makes the priors far less informative, so the synthetic counts keep more of the real geographic differences.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Guarantee.&lt;/b&gt; ε-differential privacy for each synthetic data set: two data sets are neighbours when one event (one person) is moved from one group to another, the total staying the same. For any such pair, the probability of any set of synthetic counts changes by at most a factor e&lt;sup&gt;ε&lt;/sup&gt; (δ = 0 for the distribution sampled; the double-precision draw reproduces it up to rounding, about 1e-16 in each probability, as with any floating-point mechanism). The priors are calibrated with a bound proven for any number of groups (the loss from the group that loses the event plus the group that gains it, each at most ε/2); the paper's own rule (eqs. 7 and 14) comes from a two-group argument and can exceed ε with more groups, so it is not used. Populations, prior rates, the bounds and the priors are public and are written to the output, so they must be fixed without looking at the confidential counts (for example rates from an earlier census or a national rate); a prior or population field that is the count field itself is refused.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Several sets cost more.&lt;/b&gt; The L synthetic data sets are independent draws, so the output, which holds all L of them and their mean, is (L·ε)-differentially private (sequential composition). The result TOTAL_EPSILON, the layer name and the report give L·ε. (The paper draws L = 1,000 sets to average its utility measures; publishing them all would cost 1,000·ε.)&lt;/p&gt;&lt;p&gt;&lt;b&gt;Not protected:&lt;/b&gt; the total of all counts is published exactly (the mechanism keeps it invariant).&lt;/p&gt;&lt;p&gt;The quality of the synthetic counts depends on the quality of the prior rates: a group whose true count lies far outside its prior range is pulled into it.&lt;/p&gt;</source>
       <translation>&lt;p&gt;Vervangt het aantal gebeurtenissen van elke groep (een gebied, of één rij per gebied en stratum, zoals leeftijd of geslacht) door synthetische aantallen die worden getrokken uit een a-posteriori-predictieve Poisson-gammaverdeling, volgens Quick (2021), &lt;i&gt;Improving the utility of Poisson-distributed, differentially private synthetic data via prior predictive truncation&lt;/i&gt;. Het a-prioricijfer van elke groep komt uit openbare informatie (bijv. landelijke cijfers); de a-priori-gammaverdelingen worden net informatief genoeg gemaakt om de publicatie ε-differentiële privacy te laten bieden. Met afkapping blijft elk synthetisch aantal binnen een plausibel interval dat alleen uit de a-prioriverdeling wordt berekend (vgl. 9); daardoor kunnen de a-prioriverdelingen veel minder informatief zijn, zodat de synthetische aantallen meer van de werkelijke geografische verschillen behouden.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Garantie.&lt;/b&gt; ε-differentiële privacy voor elke synthetische dataset: twee datasets zijn naburig als één gebeurtenis (één persoon) van de ene groep naar een andere wordt verplaatst, terwijl het totaal gelijk blijft. Voor elk zulk paar verandert de kans op elke verzameling synthetische aantallen met ten hoogste een factor e&lt;sup&gt;ε&lt;/sup&gt; (δ = 0 voor de verdeling waaruit getrokken wordt; de trekking in dubbele precisie geeft die weer op afronding na, ongeveer 1e-16 in elke kans, zoals bij elk mechanisme met drijvende-kommagetallen). De a-prioriverdelingen zijn gekalibreerd met een grens die voor elk aantal groepen is bewezen (het verlies van de groep die de gebeurtenis kwijtraakt plus dat van de groep die haar erbij krijgt, elk ten hoogste ε/2); de eigen regel van het artikel (vgl. 7 en 14) berust op een redenering met twee groepen en kan bij meer groepen ε overschrijden, en wordt daarom niet gebruikt. Populaties, a-prioricijfers, de grenzen en de a-prioriverdelingen zijn openbaar en worden naar de uitvoer geschreven; ze moeten dus worden vastgelegd zonder naar de vertrouwelijke aantallen te kijken (bijvoorbeeld cijfers uit een eerdere volkstelling of een landelijk cijfer). Een a-priori- of populatieveld dat zelf het aantallenveld is, wordt geweigerd.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Meer datasets kosten meer.&lt;/b&gt; De L synthetische datasets zijn onafhankelijke trekkingen, dus de uitvoer, die alle L datasets en hun gemiddelde bevat, is (L·ε)-differentieel privaat (sequentiële compositie). Het resultaat TOTAL_EPSILON, de laagnaam en het rapport geven L·ε. (Het artikel trekt L = 1.000 datasets om zijn bruikbaarheidsmaten erover te middelen; ze allemaal publiceren zou 1.000·ε kosten.)&lt;/p&gt;&lt;p&gt;&lt;b&gt;Niet beschermd:&lt;/b&gt; het totaal van alle aantallen wordt exact gepubliceerd (het mechanisme houdt het invariant).&lt;/p&gt;&lt;p&gt;De kwaliteit van de synthetische aantallen hangt af van de kwaliteit van de a-prioricijfers: een groep waarvan het ware aantal ver buiten het a-priori-interval ligt, wordt in dat interval gedrukt.&lt;/p&gt;</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="125" />
+      <location filename="../processing/dp_counts.py" line="126" />
       <source>Areas (polygon layer or table)</source>
       <translation>Gebieden (polygoonlaag of tabel)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="126" />
+      <location filename="../processing/dp_counts.py" line="127" />
       <source>One feature per group: an area, or an area and stratum (e.g. a table with one row per county, age group and sex). Geometry is optional and copied to the output.</source>
       <translation>Eén object per groep: een gebied, of een gebied en stratum (bijv. een tabel met één rij per gemeente, leeftijdsgroep en geslacht). Geometrie is optioneel en wordt naar de uitvoer gekopieerd.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="133" />
+      <location filename="../processing/dp_counts.py" line="134" />
       <source>Count field (confidential)</source>
       <translation>Veld met aantallen (vertrouwelijk)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="135" />
+      <location filename="../processing/dp_counts.py" line="136" />
       <source>The confidential number of events per group: whole numbers &gt;= 0. It is not copied to the output.</source>
       <translation>Het vertrouwelijke aantal gebeurtenissen per groep: gehele getallen &gt;= 0. Dit veld wordt niet naar de uitvoer gekopieerd.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="138" />
+      <location filename="../processing/dp_counts.py" line="139" />
       <source>Population field</source>
       <translation>Populatieveld</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="139" />
+      <location filename="../processing/dp_counts.py" line="140" />
       <source>The public population at risk of each group (&gt; 0), e.g. census or bridged-race estimates.</source>
       <translation>De openbare risicopopulatie van elke groep (&gt; 0), bijv. uit een volkstelling of bridged-race-schattingen.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="143" />
+      <location filename="../processing/dp_counts.py" line="144" />
       <source>Prior rate field</source>
       <translation>Veld met a-prioricijfer</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="145" />
+      <location filename="../processing/dp_counts.py" line="146" />
       <source>A public prior event rate per group (&gt; 0), e.g. the national rate of the group's stratum, per 'Rate per' people. Give this or the expected count field.</source>
       <translation>Een openbaar a-prioricijfer voor gebeurtenissen per groep (&gt; 0), bijv. het landelijke cijfer voor het stratum van de groep, per 'Cijfer per' personen. Geef dit veld of het veld met het verwachte aantal op.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="152" />
+      <location filename="../processing/dp_counts.py" line="153" />
       <source>Prior expected count field</source>
       <translation>Veld met a priori verwacht aantal</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="154" />
+      <location filename="../processing/dp_counts.py" line="155" />
       <source>A public prior expected number of events per group (&gt; 0). Give this or the prior rate field.</source>
       <translation>Een openbaar a priori verwacht aantal gebeurtenissen per groep (&gt; 0). Geef dit veld of het veld met het a-prioricijfer op.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="159" />
+      <location filename="../processing/dp_counts.py" line="160" />
       <source>Fields to copy to the output</source>
       <translation>Velden die naar de uitvoer worden gekopieerd</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="166" />
+      <location filename="../processing/dp_counts.py" line="167" />
       <source>Input fields copied to the publishable output, e.g. an area code and name. The output is published as it is, so leave out everything derived from the confidential counts (rates, percentages, counts by subgroup); the count field itself is refused. Empty: none; every output row has group_fid, the input feature's id, to join on. The long table (more than {0} sets) has only group_fid.</source>
       <translation>Invoervelden die naar de publiceerbare uitvoer worden gekopieerd, bijv. een gebiedscode en -naam. De uitvoer wordt gepubliceerd zoals hij is, dus laat alles weg wat uit de vertrouwelijke aantallen is afgeleid (cijfers, percentages, aantallen per subgroep); het aantallenveld zelf wordt geweigerd. Leeg: geen; elke uitvoerrij heeft group_fid, de id van het invoerobject, om op te koppelen. De lange tabel (meer dan {0} datasets) heeft alleen group_fid.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="175" />
+      <location filename="../processing/dp_counts.py" line="176" />
       <source>Rate per (people)</source>
       <translation>Cijfer per (personen)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="176" />
+      <location filename="../processing/dp_counts.py" line="177" />
       <source>The population the prior rates refer to: 1 for a rate per person, 100000 for a rate per 100,000.</source>
       <translation>De populatie waarop de a-prioricijfers betrekking hebben: 1 voor een cijfer per persoon, 100000 voor een cijfer per 100.000.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="180" />
+      <location filename="../processing/dp_counts.py" line="181" />
       <source>Rescale prior to the total</source>
       <translation>A priori verwachte aantallen herschalen naar het totaal</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="181" />
+      <location filename="../processing/dp_counts.py" line="182" />
       <source>Scale the prior expected counts so they add up to the published total, as the paper does with national rates. This uses only the total, which is public.</source>
       <translation>Schaal de a priori verwachte aantallen zo dat ze optellen tot het gepubliceerde totaal, zoals het artikel doet met landelijke cijfers. Hiervoor wordt alleen het totaal gebruikt, en dat is openbaar.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="188" />
+      <location filename="../processing/dp_counts.py" line="189" />
       <source>Epsilon (ε)</source>
       <translation>Epsilon (ε)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="189" />
-      <source>The privacy budget ε &gt; 0 of one synthetic data set; the output with L sets costs L·ε in all. Smaller is more private and less accurate.</source>
-      <translation>Het privacybudget ε &gt; 0 van één synthetische dataset; de uitvoer met L datasets kost in totaal L·ε. Een kleinere waarde beschermt beter, maar is minder nauwkeurig.</translation>
+      <location filename="../processing/dp_counts.py" line="190" />
+      <source>The privacy budget ε (at least {0:g}) of one synthetic data set; the output with L sets costs L·ε in all. Smaller is more private and less accurate.</source>
+      <translation>Het privacybudget ε (minstens {0:g}) van één synthetische dataset; de uitvoer met L datasets kost in totaal L·ε. Een kleinere waarde beschermt beter, maar is minder nauwkeurig.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="195" />
+      <location filename="../processing/dp_counts.py" line="196" />
       <source>Prior predictive truncation</source>
       <translation>A-priori-predictieve afkapping</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="196" />
+      <location filename="../processing/dp_counts.py" line="197" />
       <source>Restrict each synthetic count to the range [L, U] of eq. (9), computed from the prior only (Quick 2021). Strongly recommended: without it the priors must be so informative that the synthetic counts mostly repeat the prior.</source>
       <translation>Beperk elk synthetisch aantal tot het interval [L, U] uit vgl. (9), dat alleen uit de a-prioriverdeling wordt berekend (Quick 2021). Sterk aanbevolen: zonder afkapping moeten de a-prioriverdelingen zo informatief zijn dat de synthetische aantallen grotendeels de a-prioriverdeling herhalen.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="205" />
+      <location filename="../processing/dp_counts.py" line="206" />
       <source>Alpha (tail probability of the bounds)</source>
       <translation>Alfa (staartkans van de grenzen)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="212" />
+      <location filename="../processing/dp_counts.py" line="213" />
       <source>α in (0, 1/2): L and U are the α/2 and 1 − α/2 quantiles of Poisson prior predictive distributions (eq. 9). Smaller α gives wider ranges and more informative priors. Empty: 1/I for I ≥ 3 groups (the paper's rule of thumb), 1/3 for two (α must stay below 1/2).</source>
       <translation>α in (0, 1/2): L en U zijn de α/2- en 1 − α/2-kwantielen van a-priori-predictieve Poisson-verdelingen (vgl. 9). Een kleinere α geeft bredere intervallen en informatievere a-prioriverdelingen. Leeg: 1/I bij I ≥ 3 groepen (de vuistregel uit het artikel), 1/3 bij twee (α moet onder 1/2 blijven).</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="219" />
+      <location filename="../processing/dp_counts.py" line="220" />
       <source>c (widening of the bounds)</source>
       <translation>c (verbreding van de grenzen)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="220" />
+      <location filename="../processing/dp_counts.py" line="221" />
       <source>c &gt;= 1 widens the range: L uses the expected count divided by c, U the expected count times c. Use c &gt; 1 when the prior rates may miss large real differences (e.g. urban versus rural).</source>
       <translation>c &gt;= 1 verbreedt het interval: L gebruikt het verwachte aantal gedeeld door c, U het verwachte aantal maal c. Gebruik c &gt; 1 als de a-prioricijfers grote werkelijke verschillen kunnen missen (bijv. stad versus platteland).</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="227" />
+      <location filename="../processing/dp_counts.py" line="228" />
       <source>Synthetic data sets</source>
       <translation>Synthetische datasets</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="229" />
+      <location filename="../processing/dp_counts.py" line="230" />
       <source>How many independent synthetic data sets L to draw; publishing them costs L·ε. Up to {0} are written as fields syn_1 … syn_L of the input features; more are written as a long table (group, set, count) without geometry. Sets × groups may be at most {1}.</source>
       <translation>Hoeveel onafhankelijke synthetische datasets L er worden getrokken; ze publiceren kost L·ε. Tot {0} worden ze weggeschreven als velden syn_1 … syn_L van de invoerobjecten; bij meer worden ze weggeschreven als lange tabel (groep, dataset, aantal) zonder geometrie. Datasets × groepen mag ten hoogste {1} zijn.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="238" />
+      <location filename="../processing/dp_counts.py" line="239" />
       <source>Publishable: the input features' geometry, group_fid and the fields in 'Fields to copy' (never the count field), with the synthetic counts, their mean and mean rate (per 'Rate per' people), and the public prior of every group: expected count, gamma shape a and rate b, and bounds L and U.</source>
       <translation>Publiceerbaar: de geometrie van de invoerobjecten, group_fid en de velden uit 'Velden die naar de uitvoer worden gekopieerd' (nooit het aantallenveld), met de synthetische aantallen, hun gemiddelde en het gemiddelde cijfer (per 'Cijfer per' personen), en de openbare a-prioriverdeling van elke groep: verwacht aantal, vormparameter a en inverse schaalparameter b, en grenzen L en U.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="247" />
+      <location filename="../processing/dp_counts.py" line="248" />
       <source>Report (CONFIDENTIAL)</source>
       <translation>Rapport (VERTROUWELIJK)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="248" />
+      <location filename="../processing/dp_counts.py" line="249" />
       <source>HTML files (*.html)</source>
       <translation>HTML-bestanden (*.html)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="252" />
+      <location filename="../processing/dp_counts.py" line="253" />
       <source>CONFIDENTIAL HTML report for the data steward: settings, the guarantee, prior informativeness, how many true counts fell outside their bounds, and true versus synthetic rates. Do not publish.</source>
       <translation>VERTROUWELIJK HTML-rapport voor de databeheerder: instellingen, de garantie, het informatiegehalte van de a-prioriverdelingen, hoeveel ware aantallen buiten hun grenzen vielen, en ware versus synthetische cijfers. Niet publiceren.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="257" />
+      <location filename="../processing/dp_counts.py" line="258" />
       <source>Epsilon of one synthetic data set</source>
       <translation>Epsilon van één synthetische dataset</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="258" />
+      <location filename="../processing/dp_counts.py" line="259" />
       <source>Epsilon of the whole output (L·ε)</source>
       <translation>Epsilon van de hele uitvoer (L·ε)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="259" />
+      <location filename="../processing/dp_counts.py" line="260" />
       <source>Number of groups</source>
       <translation>Aantal groepen</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="260" />
+      <location filename="../processing/dp_counts.py" line="261" />
       <source>Median prior shape a</source>
       <translation>Mediaan van de a-priori-vormparameter a</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="261" />
+      <location filename="../processing/dp_counts.py" line="262" />
       <source>Largest prior shape a</source>
       <translation>Grootste a-priori-vormparameter a</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="285" />
+      <location filename="../processing/dp_counts.py" line="286" />
       <source>{0} / {1}: give exactly one of the prior rate field and the expected count field.</source>
       <translation>{0} / {1}: geef precies één van beide op: het veld met het a-prioricijfer of het veld met het verwachte aantal.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="291" />
+      <location filename="../processing/dp_counts.py" line="292" />
       <source>{0}: '{1}' is the count field; the confidential counts are never copied to the output.</source>
       <translation>{0}: '{1}' is het aantallenveld; de vertrouwelijke aantallen worden nooit naar de uitvoer gekopieerd.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="297" />
+      <location filename="../processing/dp_counts.py" line="298" />
       <source>{0}: '{1}' is the count field. The prior and the populations are published, so they must not come from the confidential counts; use public rates or populations.</source>
       <translation>{0}: '{1}' is het aantallenveld. De a-prioriverdeling en de populaties worden gepubliceerd en mogen dus niet uit de vertrouwelijke aantallen komen; gebruik openbare cijfers of populaties.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="305" />
+      <location filename="../processing/dp_counts.py" line="306" />
       <source>{0}: alpha must lie strictly between 0 and 1/2, got {1}.</source>
       <translation>{0}: alfa moet strikt tussen 0 en 1/2 liggen; opgegeven: {1}.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="333" />
+      <location filename="../processing/dp_counts.py" line="334" />
       <source>{0}: feature {1} has no value in '{2}'.</source>
       <translation>{0}: object {1} heeft geen waarde in '{2}'.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="337" />
+      <location filename="../processing/dp_counts.py" line="338" />
       <source>{0}: need at least two groups (features).</source>
       <translation>{0}: er zijn ten minste twee groepen (objecten) nodig.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="361" />
+      <location filename="../processing/dp_counts.py" line="362" />
       <source>{0}: {1} sets of {2} groups are {3} synthetic counts; at most {4} can be made in one run.</source>
       <translation>{0}: {1} datasets van {2} groepen zijn {3} synthetische aantallen; in één run kunnen er ten hoogste {4} worden gemaakt.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="379" />
+      <location filename="../processing/dp_counts.py" line="380" />
       <source>{0} groups, total {1}: median prior shape a = {2:.4g}, largest {3:.4g}.</source>
       <translation>{0} groepen, totaal {1}: mediaan van de a-priori-vormparameter a = {2:.4g}, grootste {3:.4g}.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="394" />
+      <location filename="../processing/dp_counts.py" line="395" />
       <source>CONFIDENTIAL: DP synthetic counts, steward's report</source>
       <translation>VERTROUWELIJK: synthetische DP-aantallen, rapport voor de databeheerder</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="431" />
+      <location filename="../processing/dp_counts.py" line="432" />
       <source>{0}: not copied, because more than {1} sets are written as a long table (join on group_fid).</source>
       <translation>{0}: niet gekopieerd, omdat meer dan {1} datasets als lange tabel worden weggeschreven (koppel op group_fid).</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="458" />
+      <location filename="../processing/dp_counts.py" line="459" />
       <source>{0}: the layer already has a field named '{1}'; rename it first.</source>
       <translation>{0}: de laag heeft al een veld met de naam '{1}'; wijzig eerst de naam daarvan.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="518" />
+      <location filename="../processing/dp_counts.py" line="519" />
       <source>DP synthetic counts (ε = {0:g})</source>
       <translation>Synthetische DP-aantallen (ε = {0:g})</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="520" />
+      <location filename="../processing/dp_counts.py" line="521" />
       <source>DP synthetic counts (total ε = {0:g}: {1} sets of ε = {2:g})</source>
       <translation>Synthetische DP-aantallen (totale ε = {0:g}: {1} datasets van ε = {2:g})</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="533" />
+      <location filename="../processing/dp_counts.py" line="534" />
       <source>Epsilon (ε) of one synthetic data set</source>
       <translation>Epsilon (ε) van één synthetische dataset</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="534" />
+      <location filename="../processing/dp_counts.py" line="535" />
       <source>Epsilon of the output (L·ε)</source>
       <translation>Epsilon van de uitvoer (L·ε)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="535" />
+      <location filename="../processing/dp_counts.py" line="536" />
       <source>δ</source>
       <translation>δ</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="536" />
+      <location filename="../processing/dp_counts.py" line="537" />
       <source>Mechanism</source>
       <translation>Mechanisme</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="536" />
+      <location filename="../processing/dp_counts.py" line="537" />
       <source>truncated (Quick 2021)</source>
       <translation>met afkapping (Quick 2021)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="536" />
+      <location filename="../processing/dp_counts.py" line="537" />
       <source>untruncated (Quick 2019)</source>
       <translation>zonder afkapping (Quick 2019)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="537" />
+      <location filename="../processing/dp_counts.py" line="538" />
       <source>Alpha</source>
       <translation>Alfa</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="538" />
+      <location filename="../processing/dp_counts.py" line="539" />
       <source>c</source>
       <translation>c</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="539" />
+      <location filename="../processing/dp_counts.py" line="540" />
       <source>Groups</source>
       <translation>Groepen</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="540" />
+      <location filename="../processing/dp_counts.py" line="541" />
       <source>Public total</source>
       <translation>Openbaar totaal</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="542" />
+      <location filename="../processing/dp_counts.py" line="543" />
       <source>Certified ε of the priors (two largest loss terms)</source>
       <translation>Gecertificeerde ε van de a-prioriverdelingen (twee grootste verliestermen)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="543" />
+      <location filename="../processing/dp_counts.py" line="544" />
       <source>Seed</source>
       <translation>Seed</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="543" />
+      <location filename="../processing/dp_counts.py" line="544" />
       <source>none (operating-system entropy)</source>
       <translation>geen (entropie van het besturingssysteem)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="544" />
+      <location filename="../processing/dp_counts.py" line="545" />
       <source>Fields</source>
       <translation>Velden</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="547" />
+      <location filename="../processing/dp_counts.py" line="548" />
       <source>Median a</source>
       <translation>Mediaan van a</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="548" />
+      <location filename="../processing/dp_counts.py" line="549" />
       <source>Largest a</source>
       <translation>Grootste a</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="549" />
+      <location filename="../processing/dp_counts.py" line="550" />
       <source>Smallest a</source>
       <translation>Kleinste a</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="550" />
+      <location filename="../processing/dp_counts.py" line="551" />
       <source>Median weight of the prior, a / (a + E)</source>
       <translation>Mediaan van het gewicht van de a-prioriverdeling, a / (a + E)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="553" />
+      <location filename="../processing/dp_counts.py" line="554" />
       <source>True counts outside their bounds [L, U]</source>
       <translation>Ware aantallen buiten hun grenzen [L, U]</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="554" />
+      <location filename="../processing/dp_counts.py" line="555" />
       <source>Correlation of true and mean synthetic rates</source>
       <translation>Correlatie tussen ware en gemiddelde synthetische cijfers</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="555" />
+      <location filename="../processing/dp_counts.py" line="556" />
       <source>Mean absolute difference of counts (mean synthetic − true)</source>
       <translation>Gemiddeld absoluut verschil van de aantallen (gemiddeld synthetisch − waar)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="559" />
+      <location filename="../processing/dp_counts.py" line="560" />
       <source>Guarantee</source>
       <translation>Garantie</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="560" />
+      <location filename="../processing/dp_counts.py" line="561" />
       <source>ε-differential privacy (δ = 0, up to floating-point rounding) for each synthetic data set: moving one event from one group to another (the total unchanged) changes the probability of any output by at most a factor e^ε. The L sets together (and their mean) are (L·ε)-differentially private. The total is published exactly. Priors calibrated with the pairwise bound (each of the two groups involved contributes at most ε/2); they and the populations must not be derived from the confidential counts.</source>
       <translation>ε-differentiële privacy (δ = 0, op afronding van drijvende-kommagetallen na) voor elke synthetische dataset: het verplaatsen van één gebeurtenis van de ene groep naar een andere (bij een ongewijzigd totaal) verandert de kans op elke mogelijke uitvoer met ten hoogste een factor e^ε. De L datasets samen (en hun gemiddelde) zijn (L·ε)-differentieel privaat. Het totaal wordt exact gepubliceerd. De a-prioriverdelingen zijn gekalibreerd met de paarsgewijze grens (elk van de twee betrokken groepen draagt ten hoogste ε/2 bij); zij en de populaties mogen niet uit de vertrouwelijke aantallen worden afgeleid.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="569" />
+      <location filename="../processing/dp_counts.py" line="570" />
       <source>Settings</source>
       <translation>Instellingen</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="570" />
+      <location filename="../processing/dp_counts.py" line="571" />
       <source>Prior informativeness</source>
       <translation>Informatiegehalte van de a-prioriverdelingen</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="571" />
+      <location filename="../processing/dp_counts.py" line="572" />
       <source>CONFIDENTIAL: comparison with the true counts (do not publish)</source>
       <translation>VERTROUWELIJK: vergelijking met de ware aantallen (niet publiceren)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="572" />
+      <location filename="../processing/dp_counts.py" line="573" />
       <source>CONFIDENTIAL: true versus synthetic rates</source>
       <translation>VERTROUWELIJK: ware versus synthetische cijfers</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="77" />
+      <location filename="../processing/dp_points.py" line="78" />
       <source>Differentially private synthetic points (kernel, LGCP, Laplace)</source>
       <translation>Synthetische punten met differentiële privacy (kernel, LGCP, Laplace)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="80" />
+      <location filename="../processing/dp_points.py" line="81" />
       <source>Synthetic points</source>
       <translation>Synthetische punten</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="86" />
+      <location filename="../processing/dp_points.py" line="87" />
       <source>Replace a point pattern by synthetic points that are (ε, δ)-differentially private when one point moves by at most α (for the LGCP method nominally, see the help).</source>
       <translation>Vervang een puntpatroon door synthetische punten met (ε, δ)-differentiële privacy wanneer één punt over ten hoogste α wordt verplaatst (voor de LGCP-methode nominaal, zie de help).</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="93" />
+      <location filename="../processing/dp_points.py" line="94" />
       <source>&lt;p&gt;Draws a synthetic point pattern with one of the three differentially private synthesizers of Kim &amp;amp; Lim, &lt;i&gt;Differentially private synthesis of spatial point processes&lt;/i&gt; (Sections 3.2–3.3). You state ε, δ and α; the tool derives the smoothing the guarantee needs and reports it.&lt;/p&gt;&lt;ul&gt;&lt;li&gt;&lt;b&gt;Kernel&lt;/b&gt; (Section 3.2.1, Theorem 3.6): a Poisson process whose intensity is a Gaussian kernel estimate with Diggle's edge correction. The bandwidth is the smallest one that satisfies (2αB + α²)/(2h²) + r&lt;sub&gt;α&lt;/sub&gt;(h) ≤ ε/k (B: the window's diameter; k: the 1 − δ quantile of Poisson(n); r&lt;sub&gt;α&lt;/sub&gt; is replaced by a safe upper bound). Privacy needs large bandwidths: the synthetic points keep the broad pattern only. The coordinates are rounded to a grid of h/1024, so that no low-order bits of a point's position plus noise are published.&lt;/li&gt;&lt;li&gt;&lt;b&gt;LGCP&lt;/b&gt; (Section 3.3.1, Theorem 3.8): a log-Gaussian Cox process on a right-triangle lattice of knots, with a Gaussian covariance whose ratio σ/l is fixed by the privacy condition; one draw of the fitted field, then a Poisson process from it. The theorem is stated for an exact posterior draw, and even there its proof has gaps (a bound that must hold for every β, and the bad event's probability taken under the prior rather than the posterior); the draw here comes from a fast (Laplace) approximation of the posterior. The stated (ε, δ) is therefore &lt;b&gt;nominal, not proven&lt;/b&gt; (Kim &amp;amp; Lim's own draws come from a finite MCMC chain, not exact either).&lt;/li&gt;&lt;li&gt;&lt;b&gt;Laplace&lt;/b&gt; (Section 3.3.2, Theorem 3.10): points per grid cell divided by the cell area, plus Laplace noise, clamped at 0; then a Poisson process with that intensity. Pure ε-differential privacy (δ = 0) for every α. At small ε the noise in empty cells creates many points; a share of ε can buy a noisy total the intensity is rescaled to (beyond the paper).&lt;/li&gt;&lt;/ul&gt;&lt;p&gt;&lt;b&gt;Guarantee.&lt;/b&gt; (ε, δ)-differential privacy under the α-neighbourhood: two data sets are neighbours when one point is moved by at most α (in the CRS units). For any such pair, the probability of any synthetic pattern changes by at most a factor e&lt;sup&gt;ε&lt;/sup&gt;, except with probability δ (for the LGCP method: nominally, see above).&lt;/p&gt;&lt;p&gt;&lt;b&gt;Not protected:&lt;/b&gt; the number of points n. A neighbour moves a point but never adds or removes one, so n is public under this guarantee (the kernel and LGCP methods use it, and the default δ = 1/n reveals it). The Laplace method alone also bounds the effect of adding or removing a point, which its report states. Every synthetic pattern is a separate release: publishing several spends the budget several times.&lt;/p&gt;&lt;p&gt;No attribute of the input is copied: the output has only a synthetic identifier.&lt;/p&gt;</source>
       <translation>&lt;p&gt;Trekt een synthetisch puntpatroon met een van de drie synthesemethoden met differentiële privacy van Kim &amp;amp; Lim, &lt;i&gt;Differentially private synthesis of spatial point processes&lt;/i&gt; (Secties 3.2–3.3). U geeft ε, δ en α op; het hulpmiddel leidt de gladding af die de garantie vereist en rapporteert die.&lt;/p&gt;&lt;ul&gt;&lt;li&gt;&lt;b&gt;Kernel&lt;/b&gt; (Sectie 3.2.1, Stelling 3.6): een Poisson-proces waarvan de intensiteit een Gaussische kernelschatting met de randcorrectie van Diggle is. De bandbreedte is de kleinste die voldoet aan (2αB + α²)/(2h²) + r&lt;sub&gt;α&lt;/sub&gt;(h) ≤ ε/k (B: de diameter van het studiegebied; k: het 1 − δ-kwantiel van Poisson(n); r&lt;sub&gt;α&lt;/sub&gt; wordt vervangen door een veilige bovengrens). Privacy vereist grote bandbreedtes: de synthetische punten behouden alleen het globale patroon. De coördinaten worden afgerond op een raster van h/1024, zodat geen laagste bits van de positie van een punt plus ruis worden gepubliceerd.&lt;/li&gt;&lt;li&gt;&lt;b&gt;LGCP&lt;/b&gt; (Sectie 3.3.1, Stelling 3.8): een log-Gaussisch Cox-proces op een rooster van knopen met rechthoekige driehoeken, met een Gaussische covariantie waarvan de verhouding σ/l door de privacyvoorwaarde wordt vastgelegd; één trekking van het geschatte veld, en daaruit een Poisson-proces. De stelling is geformuleerd voor een exacte trekking uit de a-posterioriverdeling, en zelfs daar heeft het bewijs lacunes (een grens die voor elke β moet gelden, en de kans op de ongunstige gebeurtenis berekend onder de a-prioriverdeling in plaats van de a-posterioriverdeling); de trekking hier komt uit een snelle (Laplace-)benadering van de a-posterioriverdeling. De opgegeven (ε, δ) is daarom &lt;b&gt;nominaal, niet bewezen&lt;/b&gt; (ook de trekkingen van Kim &amp;amp; Lim komen uit een eindige MCMC-keten en zijn niet exact).&lt;/li&gt;&lt;li&gt;&lt;b&gt;Laplace&lt;/b&gt; (Sectie 3.3.2, Stelling 3.10): het aantal punten per rastercel gedeeld door de oppervlakte van de cel, plus Laplace-ruis, afgekapt op 0; daarna een Poisson-proces met die intensiteit. Zuivere ε-differentiële privacy (δ = 0) voor elke α. Bij een kleine ε ontstaan door de ruis in lege cellen veel punten; met een deel van ε kan een totaal met ruis worden gekocht waarnaar de intensiteit wordt herschaald (buiten het artikel om).&lt;/li&gt;&lt;/ul&gt;&lt;p&gt;&lt;b&gt;Garantie.&lt;/b&gt; (ε, δ)-differentiële privacy onder de α-naburigheid: twee datasets zijn naburig als één punt over ten hoogste α (in CRS-eenheden) wordt verplaatst. Voor elk zulk paar verandert de kans op elk synthetisch patroon met ten hoogste een factor e&lt;sup&gt;ε&lt;/sup&gt;, behalve met kans δ (voor de LGCP-methode: nominaal, zie hierboven).&lt;/p&gt;&lt;p&gt;&lt;b&gt;Niet beschermd:&lt;/b&gt; het aantal punten n. Een naburige dataset verplaatst een punt, maar voegt er nooit een toe of verwijdert er een, dus n is onder deze garantie openbaar (de kernel- en LGCP-methode gebruiken het, en de standaardwaarde δ = 1/n verraadt het). Alleen de Laplace-methode begrenst ook het effect van het toevoegen of verwijderen van een punt; dat staat in haar rapport. Elk synthetisch patroon is een afzonderlijke publicatie: wie er meerdere publiceert, verbruikt het budget meerdere keren.&lt;/p&gt;&lt;p&gt;Er wordt geen attribuut van de invoer gekopieerd: de uitvoer bevat alleen een synthetische identificatiecode.&lt;/p&gt;</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="132" />
+      <location filename="../processing/dp_points.py" line="133" />
       <source>Point layer</source>
       <translation>Puntenlaag</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="133" />
+      <location filename="../processing/dp_points.py" line="134" />
       <source>The confidential points (cases, addresses, ...). Only their locations are used.</source>
       <translation>De vertrouwelijke punten (ziektegevallen, adressen, ...). Alleen hun locaties worden gebruikt.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="136" />
+      <location filename="../processing/dp_points.py" line="137" />
       <source>Study window</source>
       <translation>Studiegebied</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="137" />
+      <location filename="../processing/dp_points.py" line="138" />
       <source>Polygons of the study region (holes allowed); every point must lie inside. It is public: it fixes the diameter B, the cells and the lattice. Empty: the points' bounding box enlarged by 5% of its larger side on each side (which depends on the extreme points, so the layer is named NOT PRIVATE; give a public window for a real release).</source>
       <translation>Polygonen van het studiegebied (gaten toegestaan); elk punt moet erbinnen liggen. Het is openbaar: het legt de diameter B, de cellen en het rooster vast. Leeg: de omhullende rechthoek van de punten, aan elke kant vergroot met 5% van de langste zijde (die van de uiterste punten afhangt, dus heet de laag NIET PRIVÉ; geef een openbaar venster voor een echte publicatie).</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="147" />
+      <location filename="../processing/dp_points.py" line="148" />
       <source>Method</source>
       <translation>Methode</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="149" />
+      <location filename="../processing/dp_points.py" line="150" />
       <source>Kernel Poisson synthesizer (Theorem 3.6)</source>
       <translation>Kernel-Poisson-synthese (Stelling 3.6)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="150" />
+      <location filename="../processing/dp_points.py" line="151" />
       <source>LGCP Cox synthesizer (Theorem 3.8)</source>
       <translation>LGCP-Cox-synthese (Stelling 3.8)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="151" />
+      <location filename="../processing/dp_points.py" line="152" />
       <source>Laplace Cox synthesizer (Theorem 3.10)</source>
       <translation>Laplace-Cox-synthese (Stelling 3.10)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="156" />
+      <location filename="../processing/dp_points.py" line="157" />
       <source>Kernel: smooth, needs ε, δ and α. LGCP: model-based, needs ε, δ and α. Laplace: cell counts with noise, pure ε-DP (δ = 0) for every α.</source>
       <translation>Kernel: glad, vereist ε, δ en α. LGCP: modelgebaseerd, vereist ε, δ en α. Laplace: aantallen per cel met ruis, zuivere ε-DP (δ = 0) voor elke α.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="163" />
-      <source>The privacy budget ε &gt; 0 of one synthetic pattern. Smaller is more private and less accurate.</source>
-      <translation>Het privacybudget ε &gt; 0 van één synthetisch patroon. Een kleinere waarde beschermt beter, maar is minder nauwkeurig.</translation>
+      <location filename="../processing/dp_points.py" line="164" />
+      <source>The privacy budget ε (at least {0:g}) of one synthetic pattern. Smaller is more private and less accurate.</source>
+      <translation>Het privacybudget ε (minstens {0:g}) van één synthetisch patroon. Een kleinere waarde beschermt beter, maar is minder nauwkeurig.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="166" />
+      <location filename="../processing/dp_points.py" line="170" />
       <source>Delta (δ)</source>
       <translation>Delta (δ)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="167" />
+      <location filename="../processing/dp_points.py" line="171" />
       <source>The probability δ in (0, 1) with which the ε bound may fail (kernel and LGCP). Empty: 1/n for n points, as in Kim &amp; Lim's experiments; that is weak (a mechanism that publishes one random person's point unprotected meets δ = 1/n), so for a real release give δ well below 1/n, e.g. 1/n² or 1e-6. Not used by the Laplace method, which is pure ε-DP (δ = 0).</source>
       <translation>De kans δ in (0, 1) waarmee de ε-grens mag falen (kernel en LGCP). Leeg: 1/n bij n punten, zoals in de experimenten van Kim &amp; Lim; dat is zwak (een mechanisme dat het punt van één willekeurige persoon onbeschermd publiceert, voldoet aan δ = 1/n), dus geef voor een echte publicatie een δ ruim onder 1/n, bijv. 1/n² of 1e-6. Niet gebruikt door de Laplace-methode, die zuivere ε-DP biedt (δ = 0).</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="176" />
+      <location filename="../processing/dp_points.py" line="180" />
       <source>Alpha (α, neighbourhood radius)</source>
       <translation>Alfa (α, naburigheidsstraal)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="178" />
+      <location filename="../processing/dp_points.py" line="182" />
       <source>α &gt; 0: how far one point may move between neighbouring data sets, in the units of the layer's (or working) CRS, e.g. metres. The guarantee hides any one point's location within α; a larger α needs more smoothing. Required for the kernel and LGCP methods; the Laplace guarantee holds for every α (a value given is only reported).</source>
       <translation>α &gt; 0: hoe ver één punt mag worden verplaatst tussen naburige datasets, in de eenheden van het CRS van de laag (of het werk-CRS), bijv. meters. De garantie verbergt de locatie van elk afzonderlijk punt binnen α; een grotere α vereist meer gladding. Verplicht voor de kernel- en LGCP-methode; de Laplace-garantie geldt voor elke α (een opgegeven waarde wordt alleen gerapporteerd).</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="186" />
+      <location filename="../processing/dp_points.py" line="190" />
       <source>Cell size (Laplace)</source>
       <translation>Celgrootte (Laplace)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="187" />
+      <location filename="../processing/dp_points.py" line="191" />
       <source>Side of the square cells of the Laplace method, in CRS units. Cells are clipped to the window and slivers under 1/4 of a cell are merged into a neighbour. Empty: 1/10 of the window's larger side (Kim &amp; Lim's 11 x 11 knots).</source>
       <translation>Zijde van de vierkante cellen van de Laplace-methode, in CRS-eenheden. De cellen worden bijgesneden tot het studiegebied en snippers kleiner dan 1/4 cel worden samengevoegd met een buurcel. Leeg: 1/10 van de langste zijde van het studiegebied (de 11 x 11 knopen van Kim &amp; Lim).</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="195" />
+      <location filename="../processing/dp_points.py" line="199" />
       <source>Knots per dimension (LGCP)</source>
       <translation>Knopen per dimensie (LGCP)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="197" />
+      <location filename="../processing/dp_points.py" line="201" />
       <source>Number of lattice knots along each side of the window's bounding box for the LGCP method (Kim &amp; Lim use 11), at most {0}. More knots give a finer field and a smaller σ/l; the field is dense, so its cost grows steeply (about 2 s at 21, 30 s at 41, a minute at 45).</source>
       <translation>Aantal roosterknopen langs elke zijde van de omhullende rechthoek van het studiegebied voor de LGCP-methode (Kim &amp; Lim gebruiken er 11), ten hoogste {0}. Meer knopen geven een fijner veld en een kleinere σ/l; het veld is dicht, dus de rekentijd stijgt snel (ongeveer 2 s bij 21, 30 s bij 41, een minuut bij 45).</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="204" />
+      <location filename="../processing/dp_points.py" line="208" />
       <source>Bandwidth (kernel)</source>
       <translation>Bandbreedte (kernel)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="205" />
+      <location filename="../processing/dp_points.py" line="209" />
       <source>Standard deviation h of the Gaussian kernel, in CRS units. Empty: the smallest bandwidth that gives the guarantee (recommended). A larger one is allowed (smoother, still private); a smaller one is refused.</source>
       <translation>Standaardafwijking h van de Gaussische kernel, in CRS-eenheden. Leeg: de kleinste bandbreedte die de garantie geeft (aanbevolen). Een grotere is toegestaan (gladder, nog steeds privacyveilig); een kleinere wordt geweigerd.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="214" />
+      <location filename="../processing/dp_points.py" line="218" />
       <source>Share of ε for a noisy total (Laplace)</source>
       <translation>Deel van ε voor een totaal met ruis (Laplace)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="216" />
+      <location filename="../processing/dp_points.py" line="220" />
       <source>s in [0, 1): spend s·ε on a noisy count of all points and rescale the intensity to it, which removes the surplus of points that the clamped noise creates at small ε. The cells get (1 − s)·ε. 0: Kim &amp; Lim's mechanism. The report states the composed guarantee.</source>
       <translation>s in [0, 1): besteed s·ε aan een aantal met ruis van alle punten en herschaal de intensiteit daarnaar; dat verwijdert het overschot aan punten dat de afgekapte ruis bij een kleine ε veroorzaakt. De cellen krijgen (1 − s)·ε. 0: het mechanisme van Kim &amp; Lim. Het rapport vermeldt de samengestelde garantie.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="224" />
+      <location filename="../processing/dp_points.py" line="228" />
       <source>Needed only when the layer is in degrees: α, the cell size and the bandwidth are then in this CRS's units; the output is written back in the layer's CRS.</source>
       <translation>Alleen nodig als de laag in graden is: α, de celgrootte en de bandbreedte zijn dan in de eenheden van dit CRS; de uitvoer wordt teruggeschreven in het CRS van de laag.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="232" />
+      <location filename="../processing/dp_points.py" line="236" />
       <source>Publishable: the synthetic points in the layer's CRS, with one field syn_id. No attribute of the input is copied.</source>
       <translation>Publiceerbaar: de synthetische punten in het CRS van de laag, met één veld syn_id. Er wordt geen attribuut van de invoer gekopieerd.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="239" />
+      <location filename="../processing/dp_points.py" line="243" />
       <source>Report</source>
       <translation>Rapport</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="241" />
+      <location filename="../processing/dp_points.py" line="245" />
       <source>HTML report: the guarantee in words, ε, δ, α, the calibrated quantities, the number of synthetic points and a map of them. It holds no original point; for the kernel and LGCP methods it prints n, which this guarantee does not protect.</source>
       <translation>HTML-rapport: de garantie in woorden, ε, δ, α, de gekalibreerde grootheden, het aantal synthetische punten en een kaart daarvan. Het bevat geen enkel oorspronkelijk punt; bij de kernel- en LGCP-methode vermeldt het n, dat deze garantie niet beschermt.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="247" />
+      <location filename="../processing/dp_points.py" line="251" />
       <source>Epsilon</source>
       <translation>Epsilon</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="248" />
+      <location filename="../processing/dp_points.py" line="252" />
       <source>Delta (0 for Laplace)</source>
       <translation>Delta (0 bij Laplace)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="249" />
+      <location filename="../processing/dp_points.py" line="253" />
       <source>Alpha (NaN if not given for Laplace)</source>
       <translation>Alfa (NaN als niet opgegeven bij Laplace)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="250" />
+      <location filename="../processing/dp_points.py" line="254" />
       <source>Number of synthetic points</source>
       <translation>Aantal synthetische punten</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="251" />
+      <location filename="../processing/dp_points.py" line="255" />
       <source>Kernel bandwidth used (NaN for other methods)</source>
       <translation>Gebruikte kernelbandbreedte (NaN bij andere methoden)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="252" />
+      <location filename="../processing/dp_points.py" line="256" />
       <source>LGCP ratio σ/l (NaN for other methods)</source>
       <translation>LGCP-verhouding σ/l (NaN bij andere methoden)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="253" />
+      <location filename="../processing/dp_points.py" line="257" />
       <source>Laplace noise scale (NaN for other methods)</source>
       <translation>Schaal van de Laplace-ruis (NaN bij andere methoden)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="256" />
+      <location filename="../processing/dp_points.py" line="260" />
       <source>Laplace ε when a point is added or removed (NaN for other methods)</source>
       <translation>Laplace-ε bij het toevoegen of verwijderen van een punt (NaN bij andere methoden)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="275" />
-      <source>{0}: epsilon must be a number &gt; 0, got {1}.</source>
-      <translation>{0}: epsilon moet een getal &gt; 0 zijn; opgegeven: {1}.</translation>
+      <location filename="../processing/dp_points.py" line="279" />
+      <source>{0}: epsilon must be a number of at least {1:g}, got {2}.</source>
+      <translation>{0}: epsilon moet een getal van minstens {1:g} zijn; opgegeven: {2}.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="278" />
+      <location filename="../processing/dp_points.py" line="284" />
       <source>{0}: delta must lie strictly between 0 and 1, got {1}.</source>
       <translation>{0}: delta moet strikt tussen 0 en 1 liggen; opgegeven: {1}.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="280" />
+      <location filename="../processing/dp_points.py" line="286" />
       <source>{0}: the kernel and LGCP methods need the neighbourhood radius alpha &gt; 0 (in CRS units).</source>
       <translation>{0}: de kernel- en LGCP-methode vereisen de naburigheidsstraal alfa &gt; 0 (in CRS-eenheden).</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="286" />
+      <location filename="../processing/dp_points.py" line="292" />
       <source>{0}: must be a distance &gt; 0, got {1}.</source>
       <translation>{0}: moet een afstand &gt; 0 zijn; opgegeven: {1}.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="289" />
+      <location filename="../processing/dp_points.py" line="295" />
       <source>{0}: the share must lie in [0, 1), got {1}.</source>
       <translation>{0}: het deel moet in [0, 1) liggen; opgegeven: {1}.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="303" />
+      <location filename="../processing/dp_points.py" line="309" />
       <source>No {0} given: the window is the points' bounding box, so its extent follows the extreme confidential points. Give a public {0} for a real release.</source>
       <translation>Geen {0} opgegeven: het studiegebied is de omhullende rechthoek van de punten, dus de omvang ervan volgt de uiterste vertrouwelijke punten. Geef voor een echte publicatie een openbaar {0} op.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="338" />
+      <location filename="../processing/dp_points.py" line="344" />
       <source>{0}: one point gives the default δ = 1/n = 1, which protects nothing.</source>
       <translation>{0}: één punt geeft de standaard-δ = 1/n = 1, die niets beschermt.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="342" />
+      <location filename="../processing/dp_points.py" line="348" />
       <source>{0} empty: using 1/n = {1:.6g}, as Kim &amp; Lim's experiments do. That is weak: δ = 1/n allows publishing one random person's point unprotected. For a real release give a smaller {0} (e.g. 1/n² or 1e-6).</source>
       <translation>{0} leeg: 1/n = {1:.6g} wordt gebruikt, zoals in de experimenten van Kim &amp; Lim. Dat is zwak: δ = 1/n staat toe dat het punt van één willekeurige persoon onbeschermd wordt gepubliceerd. Geef voor een echte publicatie een kleinere {0} (bijv. 1/n² of 1e-6).</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="350" />
+      <location filename="../processing/dp_points.py" line="356" />
       <source>δ = {0:.3g} is large: the guarantee may fail with probability up to δ, and δ ≥ 1/n allows releasing a whole point unprotected. Give a smaller {1} (e.g. well below 1/n).</source>
       <translation>δ = {0:.3g} is groot: de garantie kan met een kans tot δ falen, en δ ≥ 1/n staat toe dat een heel punt onbeschermd wordt gepubliceerd. Geef een kleinere {1} (bijv. ruim onder 1/n).</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="383" />
+      <location filename="../processing/dp_points.py" line="389" />
       <source>{0} synthetic points.</source>
       <translation>{0} synthetische punten.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="385" />
+      <location filename="../processing/dp_points.py" line="391" />
       <source>The synthetic pattern is empty (no points).</source>
       <translation>Het synthetische patroon is leeg (geen punten).</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="395" />
+      <location filename="../processing/dp_points.py" line="401" />
       <source>The noise alone is expected to add about {0:.0f} of the {1} synthetic points (window area × Δ / 2ε): the pattern is mostly noise. A larger {2} or ε gives a usable pattern.</source>
       <translation>Naar verwachting voegt alleen de ruis al ongeveer {0:.0f} van de {1} synthetische punten toe (oppervlakte van het studiegebied × Δ / 2ε): het patroon is vooral ruis. Een grotere {2} of ε geeft een bruikbaar patroon.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="402" />
+      <location filename="../processing/dp_points.py" line="408" />
       <source>{0} synthetic points, over ten times the original count: the noise dominates. A larger {1} gives a usable pattern.</source>
       <translation>{0} synthetische punten, meer dan tien keer het oorspronkelijke aantal: de ruis overheerst. Een grotere {1} geeft een bruikbaar patroon.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="414" />
+      <location filename="../processing/dp_points.py" line="420" />
       <source>Differentially private synthetic points</source>
       <translation>Synthetische punten met differentiële privacy</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="442" />
+      <location filename="../processing/dp_points.py" line="448" />
       <source>{0} is not used by the {1} method.</source>
       <translation>{0} wordt niet gebruikt door de methode {1}.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="455" />
+      <location filename="../processing/dp_points.py" line="461" />
       <source>A corner of the window keeps only {0:.2g} of a kernel of bandwidth {1:.6g} inside it (a spike or a corridor far narrower than the bandwidth). A point there needs about {2:.2g} draws; the run may be slow (it can be cancelled). Simplifying the window avoids it.</source>
       <translation>Een hoek van het studiegebied houdt maar {0:.2g} van een kernel met bandbreedte {1:.6g} binnen het gebied (een uitsteeksel of een gang die veel smaller is dan de bandbreedte). Een punt daar vraagt ongeveer {2:.2g} trekkingen; de berekening kan traag zijn (ze kan worden geannuleerd). Een eenvoudiger studiegebied voorkomt dit.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="523" />
+      <location filename="../processing/dp_points.py" line="529" />
       <source>DP synthetic points ({0}, ε = {1:g})</source>
       <translation>Synthetische DP-punten ({0}, ε = {1:g})</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="527" />
+      <location filename="../processing/dp_points.py" line="533" />
       <source>NOT PRIVATE (window from the data): {0}</source>
       <translation>NIET PRIVÉ (venster uit de gegevens): {0}</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="537" />
+      <location filename="../processing/dp_points.py" line="543" />
       <source>every α</source>
       <translation>elke α</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="542" />
+      <location filename="../processing/dp_points.py" line="548" />
       <source>Alpha (α, CRS units)</source>
       <translation>Alfa (α, CRS-eenheden)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="543" />
+      <location filename="../processing/dp_points.py" line="549" />
       <source>Window area (squared CRS units)</source>
       <translation>Oppervlakte van het studiegebied (vierkante CRS-eenheden)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="544" />
+      <location filename="../processing/dp_points.py" line="550" />
       <source>Window diameter B (CRS units)</source>
       <translation>Diameter B van het studiegebied (CRS-eenheden)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="550" />
+      <location filename="../processing/dp_points.py" line="556" />
       <source>fixed by the user (its value is not shown: with it anyone can recompute the noise; NOT for release)</source>
       <translation>vastgezet door de gebruiker (de waarde wordt niet getoond: daarmee kan iedereen de ruis herberekenen; NIET voor publicatie)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="557" />
+      <location filename="../processing/dp_points.py" line="563" />
       <source>Original points n (public under this guarantee)</source>
       <translation>Oorspronkelijke punten n (openbaar onder deze garantie)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="558" />
+      <location filename="../processing/dp_points.py" line="564" />
       <source>Two data sets are neighbours when one point is moved by at most α; the number of points n is the same in both, so n is not protected by this guarantee.</source>
       <translation>Twee datasets zijn naburig als één punt over ten hoogste α wordt verplaatst; het aantal punten n is in beide gelijk, dus n wordt door deze garantie niet beschermd.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="564" />
+      <location filename="../processing/dp_points.py" line="570" />
       <source>({0:g}, {1:g})-differential privacy under the α-neighbourhood with α = {2:g} (Kim &amp; Lim, Theorem 3.6): for any synthetic pattern, its probability changes by at most a factor e^ε between neighbouring data sets, except with probability δ. {3} The number of points n = {4} is printed in this report and is public under this guarantee.</source>
       <translation>({0:g}, {1:g})-differentiële privacy onder de α-naburigheid met α = {2:g} (Kim &amp; Lim, Stelling 3.6): voor elk synthetisch patroon verandert de kans erop tussen naburige datasets met ten hoogste een factor e^ε, behalve met kans δ. {3} Het aantal punten n = {4} staat in dit rapport en is onder deze garantie openbaar.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="571" />
+      <location filename="../processing/dp_points.py" line="577" />
       <source>Bandwidth used h (CRS units)</source>
       <translation>Gebruikte bandbreedte h (CRS-eenheden)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="572" />
+      <location filename="../processing/dp_points.py" line="578" />
       <source>Smallest private bandwidth (CRS units)</source>
       <translation>Kleinste privacyveilige bandbreedte (CRS-eenheden)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="573" />
+      <location filename="../processing/dp_points.py" line="579" />
       <source>k: 1 − δ quantile of Poisson(n)</source>
       <translation>k: 1 − δ-kwantiel van Poisson(n)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="574" />
+      <location filename="../processing/dp_points.py" line="580" />
       <source>B: window diameter</source>
       <translation>B: diameter van het studiegebied</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="575" />
+      <location filename="../processing/dp_points.py" line="581" />
       <source>Upper bound of r_α(h) at the smallest bandwidth</source>
       <translation>Bovengrens van r_α(h) bij de kleinste bandbreedte</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="576" />
+      <location filename="../processing/dp_points.py" line="582" />
       <source>(2αB + α²)/(2h²) + r_α(h) at the bandwidth used</source>
       <translation>(2αB + α²)/(2h²) + r_α(h) bij de gebruikte bandbreedte</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="577" />
+      <location filename="../processing/dp_points.py" line="583" />
       <source>ε / k</source>
       <translation>ε / k</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="579" />
+      <location filename="../processing/dp_points.py" line="585" />
       <source>Grid the coordinates are rounded to (h/1024, CRS units)</source>
       <translation>Raster waarop de coördinaten zijn afgerond (h/1024, CRS-eenheden)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="586" />
+      <location filename="../processing/dp_points.py" line="592" />
       <source>({0:g}, {1:g})-differential privacy under the α-neighbourhood with α = {2:g} (Kim &amp; Lim, Theorem 3.8): for any synthetic pattern, its probability changes by at most a factor e^ε between neighbouring data sets, except with probability δ. {3} The number of points n = {4} is printed in this report and is public under this guarantee. The theorem is stated for one exact draw from the posterior, and its proof has gaps even there (a bound that must hold for every β; the bad event's probability taken under the prior); this tool draws from a fast (Laplace) approximation of the posterior. The stated (ε, δ) is therefore nominal, not proven.</source>
       <translation>({0:g}, {1:g})-differentiële privacy onder de α-naburigheid met α = {2:g} (Kim &amp; Lim, Stelling 3.8): voor elk synthetisch patroon verandert de kans erop tussen naburige datasets met ten hoogste een factor e^ε, behalve met kans δ. {3} Het aantal punten n = {4} staat in dit rapport en is onder deze garantie openbaar. De stelling is geformuleerd voor één exacte trekking uit de a-posterioriverdeling, en zelfs daar heeft het bewijs lacunes (een grens die voor elke β moet gelden; de kans op de ongunstige gebeurtenis berekend onder de a-prioriverdeling); dit hulpmiddel trekt uit een snelle (Laplace-)benadering van de a-posterioriverdeling. De opgegeven (ε, δ) is daarom nominaal, niet bewezen.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="596" />
+      <location filename="../processing/dp_points.py" line="602" />
       <source>Ratio R = σ/l</source>
       <translation>Verhouding R = σ/l</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="597" />
+      <location filename="../processing/dp_points.py" line="603" />
       <source>Triangle pairs within α</source>
       <translation>Driehoeksparen binnen α</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="598" />
+      <location filename="../processing/dp_points.py" line="604" />
       <source>Sum over pairs of the largest squared vertex distance</source>
       <translation>Som over de paren van de grootste gekwadrateerde afstand tussen hoekpunten</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="600" />
+      <location filename="../processing/dp_points.py" line="606" />
       <source>Vertex pairs of the union bound that also covers points in one triangle, and their Σd²</source>
       <translation>Hoekpuntparen van de verenigingsgrens die ook punten in één driehoek dekt, en hun Σd²</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="603" />
+      <location filename="../processing/dp_points.py" line="609" />
       <source>Knots per dimension</source>
       <translation>Knopen per dimensie</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="604" />
+      <location filename="../processing/dp_points.py" line="610" />
       <source>Drawn length scale l (CRS units)</source>
       <translation>Getrokken lengteschaal l (CRS-eenheden)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="605" />
+      <location filename="../processing/dp_points.py" line="611" />
       <source>Drawn σ = R l</source>
       <translation>Getrokken σ = R l</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="612" />
+      <location filename="../processing/dp_points.py" line="618" />
       <source>{0:.6g}-differential privacy when one point is moved any distance (Kim &amp; Lim, Theorem 3.10, for every α; the noisy total costs nothing there because n does not change), and {1:.6g}-differential privacy when one point is added or removed ({2:.6g} for the noisy total plus {3:.6g} × {4:.6g} / {5:.6g} for the cells). δ = 0. {6} Only the add-or-remove guarantee covers n, so n is not printed in this report.</source>
       <translation>{0:.6g}-differentiële privacy wanneer één punt over een willekeurige afstand wordt verplaatst (Kim &amp; Lim, Stelling 3.10, voor elke α; het totaal met ruis kost daar niets, omdat n niet verandert), en {1:.6g}-differentiële privacy wanneer één punt wordt toegevoegd of verwijderd ({2:.6g} voor het totaal met ruis plus {3:.6g} × {4:.6g} / {5:.6g} voor de cellen). δ = 0. {6} Alleen de garantie voor toevoegen of verwijderen dekt n, dus n staat niet in dit rapport.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="628" />
+      <location filename="../processing/dp_points.py" line="634" />
       <source>{0:.6g}-differential privacy when one point is moved any distance (Kim &amp; Lim, Theorem 3.10, for every α), and {1:.6g}-differential privacy when one point is added or removed ({0:.6g} × {2:.6g} / {3:.6g}). δ = 0. {4} Only the add-or-remove guarantee covers n, so n is not printed in this report.</source>
       <translation>{0:.6g}-differentiële privacy wanneer één punt over een willekeurige afstand wordt verplaatst (Kim &amp; Lim, Stelling 3.10, voor elke α), en {1:.6g}-differentiële privacy wanneer één punt wordt toegevoegd of verwijderd ({0:.6g} × {2:.6g} / {3:.6g}). δ = 0. {4} Alleen de garantie voor toevoegen of verwijderen dekt n, dus n staat niet in dit rapport.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="635" />
+      <location filename="../processing/dp_points.py" line="641" />
       <source>Cell size (CRS units)</source>
       <translation>Celgrootte (CRS-eenheden)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="636" />
+      <location filename="../processing/dp_points.py" line="642" />
       <source>Cells (after merging slivers)</source>
       <translation>Cellen (na samenvoegen van snippers)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="637" />
+      <location filename="../processing/dp_points.py" line="643" />
       <source>Slivers merged into a neighbour</source>
       <translation>Met een buurcel samengevoegde snippers</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="638" />
+      <location filename="../processing/dp_points.py" line="644" />
       <source>Sensitivity Δ = 1/|S_p| + 1/|S_q| (per squared unit)</source>
       <translation>Gevoeligheid Δ = 1/|S_p| + 1/|S_q| (per vierkante eenheid)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="639" />
+      <location filename="../processing/dp_points.py" line="645" />
       <source>Laplace noise scale Δ / ε_cells (points per squared unit)</source>
       <translation>Schaal van de Laplace-ruis Δ / ε_cells (punten per vierkante eenheid)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="640" />
+      <location filename="../processing/dp_points.py" line="646" />
       <source>ε for the cells</source>
       <translation>ε voor de cellen</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="641" />
+      <location filename="../processing/dp_points.py" line="647" />
       <source>Share of ε for the noisy total</source>
       <translation>Deel van ε voor het totaal met ruis</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="642" />
+      <location filename="../processing/dp_points.py" line="648" />
       <source>ε when a point is added or removed</source>
       <translation>ε bij het toevoegen of verwijderen van een punt</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="645" />
+      <location filename="../processing/dp_points.py" line="651" />
       <source>Noisy total</source>
       <translation>Totaal met ruis</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="646" />
+      <location filename="../processing/dp_points.py" line="652" />
       <source>Note</source>
       <translation>Opmerking</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="649" />
+      <location filename="../processing/dp_points.py" line="655" />
       <source>Caveat: no WINDOW was given, so the window is the confidential points' bounding box enlarged by 5%. Its extent, and the window area, diameter and sizes derived from it in this report and in the map, follow the extreme points and are NOT covered by this guarantee. Give a public WINDOW for a release.</source>
       <translation>Let op: er is geen WINDOW opgegeven, dus het venster is de omhullende rechthoek van de vertrouwelijke punten, vergroot met 5%. De omvang ervan, en de oppervlakte, diameter en maten van het venster die daaruit volgen in dit rapport en op de kaart, volgen de uiterste punten en vallen NIET onder deze garantie. Geef een openbaar WINDOW op voor een publicatie.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="658" />
+      <location filename="../processing/dp_points.py" line="664" />
       <source>Calibration</source>
       <translation>Kalibratie</translation>
     </message>
@@ -2604,447 +2604,447 @@
       <translation>Spatial Privacy: privacybeschermende kaarten en synthetische punten</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="102" />
+      <location filename="../processing/pufferfish_grid.py" line="103" />
       <source>Pufferfish-private grid map</source>
       <translation>Rasterkaart met Pufferfish-privacy</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="105" />
+      <location filename="../processing/pufferfish_grid.py" line="106" />
       <source>Grid maps</source>
       <translation>Rasterkaarten</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="111" />
+      <location filename="../processing/pufferfish_grid.py" line="112" />
       <source>Publish a thematic grid map of a point value (mean or total per cell) with Pufferfish privacy.</source>
       <translation>Publiceer een thematische rasterkaart van een puntwaarde (gemiddelde of totaal per cel) met Pufferfish-privacy.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="115" />
+      <location filename="../processing/pufferfish_grid.py" line="116" />
       <source>&lt;p&gt;Bins points into square cells and publishes, per cell, the mean (or total) of a non-negative value with Laplace noise calibrated to the number of contributors n, following ter Steege (2021), &lt;i&gt;Pufferfish privacy when publishing on thematic maps&lt;/i&gt;.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Guarantee.&lt;/b&gt; Absolute error (Theorem 3.1): for every person in a cell, an attacker cannot tell from the map whether their value lies in [x−c, x+c) or in the neighbouring [x+c, x+3c) by more than a factor e&lt;sup&gt;ε&lt;/sup&gt;, for any prior under which people's values are independent. Relative error (Corollary 3.2): the same for the relative intervals [ky, y/k) and [y/k, y/k³), i.e. for values up to a factor k; the map then shows each cell's &lt;i&gt;geometric&lt;/i&gt; mean, because the proof protects the mean of log t (the thesis's eq. 12 writes the arithmetic mean, for which one dominant value could shift the map by up to n times the stated ε). Each person is in one cell, so the whole map has the same ε. The bounded mechanism (Section 4) clamps the output to [L, U]. The thesis analyses it as (ε, δ)-Pufferfish with δ ≤ Δ, the largest δ&lt;sub&gt;max&lt;/sub&gt; of a published cell (Theorem 4.4, Corollary 4.5), reported as output DELTA. When L and U are fixed without looking at the data, clamping is post-processing, so the map in fact keeps the pure ε guarantee and Δ is a conservative figure. When the bounds are derived from the data, nothing about the smallest and largest value is private.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Not protected:&lt;/b&gt; locations and counts. The map shows which cells are occupied and publishes n exactly; use this tool when the values are sensitive, not presence.&lt;/p&gt;</source>
       <translation>&lt;p&gt;Verdeelt punten over vierkante cellen en publiceert per cel het gemiddelde (of totaal) van een niet-negatieve waarde met Laplace-ruis die is gekalibreerd op het aantal bijdragers n, volgens ter Steege (2021), &lt;i&gt;Pufferfish privacy when publishing on thematic maps&lt;/i&gt;.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Garantie.&lt;/b&gt; Absolute fout (Stelling 3.1): voor elke persoon in een cel kan een aanvaller uit de kaart niet met meer dan een factor e&lt;sup&gt;ε&lt;/sup&gt; afleiden of diens waarde in [x−c, x+c) ligt of in het aangrenzende [x+c, x+3c), voor elke a-prioriverdeling waaronder de waarden van personen onafhankelijk zijn. Relatieve fout (Gevolg 3.2): hetzelfde voor de relatieve intervallen [ky, y/k) en [y/k, y/k³), d.w.z. voor waarden tot op een factor k; de kaart toont dan per cel het &lt;i&gt;meetkundig&lt;/i&gt; gemiddelde, omdat het bewijs het gemiddelde van log t beschermt (vgl. 12 van de scriptie schrijft het rekenkundig gemiddelde, waarbij één dominante waarde de kaart tot n keer de opgegeven ε zou kunnen verschuiven). Elke persoon valt in één cel, dus voor de hele kaart geldt dezelfde ε. Het begrensde mechanisme (Sectie 4) kapt de uitvoer af tot [L, U]. De scriptie analyseert dit als (ε, δ)-Pufferfish met δ ≤ Δ, de grootste δ&lt;sub&gt;max&lt;/sub&gt; van een gepubliceerde cel (Stelling 4.4, Gevolg 4.5), die wordt gerapporteerd als uitvoer DELTA. Als L en U zijn vastgelegd zonder naar de gegevens te kijken, is het afkappen een nabewerking, zodat de kaart in feite de zuivere ε-garantie behoudt en Δ een conservatieve waarde is. Als de grenzen uit de gegevens zijn afgeleid, is niets over de kleinste en de grootste waarde privacyveilig.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Niet beschermd:&lt;/b&gt; locaties en aantallen. De kaart laat zien welke cellen bezet zijn en publiceert n exact; gebruik dit hulpmiddel wanneer de waarden gevoelig zijn, niet de aanwezigheid.&lt;/p&gt;</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="143" />
+      <location filename="../processing/pufferfish_grid.py" line="144" />
       <source>Points (one per person or enterprise) with the confidential value. Selected features only, if so chosen.</source>
       <translation>Punten (één per persoon of bedrijf) met de vertrouwelijke waarde. Desgewenst alleen de geselecteerde objecten.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="149" />
+      <location filename="../processing/pufferfish_grid.py" line="150" />
       <source>Value field</source>
       <translation>Waardeveld</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="150" />
+      <location filename="../processing/pufferfish_grid.py" line="151" />
       <source>Numeric field with each contribution t_i; must be &gt;= 0 (&gt; 0 for relative error) and not NULL.</source>
       <translation>Numeriek veld met elke bijdrage t_i; moet &gt;= 0 zijn (&gt; 0 bij relatieve fout) en mag niet NULL zijn.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="153" />
+      <location filename="../processing/pufferfish_grid.py" line="154" />
       <source>Cell size r</source>
       <translation>Celgrootte r</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="154" />
+      <location filename="../processing/pufferfish_grid.py" line="155" />
       <source>Side of a square cell, in the units of the layer's (or working) CRS, e.g. metres.</source>
       <translation>Zijde van een vierkante cel, in de eenheden van het CRS van de laag (of het werk-CRS), bijv. meters.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="158" />
+      <location filename="../processing/pufferfish_grid.py" line="159" />
       <source>Privacy parameter ε (epsilon)</source>
       <translation>Privacyparameter ε (epsilon)</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="160" />
-      <source>ε &gt; 0. Smaller is more private and noisier: the noise scale is proportional to 1/ε.</source>
-      <translation>ε &gt; 0. Een kleinere waarde beschermt beter, maar geeft meer ruis: de schaal van de ruis is evenredig met 1/ε.</translation>
+      <location filename="../processing/pufferfish_grid.py" line="161" />
+      <source>ε, at least {0:g}. Smaller is more private and noisier: the noise scale is proportional to 1/ε.</source>
+      <translation>ε, minstens {0:g}. Een kleinere waarde beschermt beter, maar geeft meer ruis: de schaal van de ruis is evenredig met 1/ε.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="165" />
+      <location filename="../processing/pufferfish_grid.py" line="168" />
       <source>Error model</source>
       <translation>Foutmodel</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="166" />
+      <location filename="../processing/pufferfish_grid.py" line="169" />
       <source>Absolute error (interval c)</source>
       <translation>Absolute fout (interval c)</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="166" />
+      <location filename="../processing/pufferfish_grid.py" line="169" />
       <source>Relative error (factor k)</source>
       <translation>Relatieve fout (factor k)</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="170" />
+      <location filename="../processing/pufferfish_grid.py" line="173" />
       <source>Absolute: protects which interval of width 2c holds a value (additive noise). Relative: protects values up to a factor k (multiplicative noise) and publishes each cell's geometric mean, for skewed values such as turnover.</source>
       <translation>Absoluut: beschermt in welk interval met breedte 2c een waarde ligt (additieve ruis). Relatief: beschermt waarden tot op een factor k (multiplicatieve ruis) en publiceert per cel het meetkundig gemiddelde, voor scheef verdeelde waarden zoals omzet.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="178" />
+      <location filename="../processing/pufferfish_grid.py" line="181" />
       <source>Interval half-width c (absolute error)</source>
       <translation>Halve intervalbreedte c (absolute fout)</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="180" />
+      <location filename="../processing/pufferfish_grid.py" line="183" />
       <source>c &gt; 0, in the value's units: an attacker cannot tell t_i in [x−c, x+c) from [x+c, x+3c). Larger c protects more and adds more noise (Laplace scale 4c/(nε)).</source>
       <translation>c &gt; 0, in de eenheden van de waarde: een aanvaller kan t_i in [x−c, x+c) niet onderscheiden van [x+c, x+3c). Een grotere c beschermt meer en voegt meer ruis toe (Laplace-schaal 4c/(nε)).</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="187" />
+      <location filename="../processing/pufferfish_grid.py" line="190" />
       <source>Relative factor k (relative error)</source>
       <translation>Relatieve factor k (relatieve fout)</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="189" />
+      <location filename="../processing/pufferfish_grid.py" line="192" />
       <source>0 &lt; k &lt; 1: values within a factor k are protected, e.g. 0.9 for 10%. Smaller k protects more (Laplace scale −4 ln(k)/(nε) on the log scale).</source>
       <translation>0 &lt; k &lt; 1: waarden binnen een factor k worden beschermd, bijv. 0,9 voor 10%. Een kleinere k beschermt meer (Laplace-schaal −4 ln(k)/(nε) op logschaal).</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="195" />
+      <location filename="../processing/pufferfish_grid.py" line="198" />
       <source>Mean</source>
       <translation>Gemiddelde</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="195" />
+      <location filename="../processing/pufferfish_grid.py" line="198" />
       <source>Published statistic</source>
       <translation>Gepubliceerde statistiek</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="195" />
+      <location filename="../processing/pufferfish_grid.py" line="198" />
       <source>Total</source>
       <translation>Totaal</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="196" />
+      <location filename="../processing/pufferfish_grid.py" line="199" />
       <source>Mean (the thesis's statistic: arithmetic for absolute error, geometric for relative error) or, for absolute error only, total = n × noisy mean, which has the same guarantee because n is public. A noisy count is not offered: these secrets do not protect counts.</source>
       <translation>Gemiddelde (de statistiek uit de scriptie: rekenkundig bij absolute fout, meetkundig bij relatieve fout) of, alleen bij absolute fout, totaal = n × gemiddelde met ruis; dat heeft dezelfde garantie, omdat n openbaar is. Een aantal met ruis wordt niet aangeboden: deze geheimen beschermen geen aantallen.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="203" />
+      <location filename="../processing/pufferfish_grid.py" line="206" />
       <source>Bounded mechanism (clamp to [L, U])</source>
       <translation>Begrensd mechanisme (afkappen tot [L, U])</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="204" />
+      <location filename="../processing/pufferfish_grid.py" line="207" />
       <source>Clamp published means to [L, U] (mechanism B), so no value falls below L (0 with the default margin) or above U. Needs contribution bounds. The thesis's bound Δ on δ is output DELTA. Without it the noise is unbounded: a cell's published mean can be negative for a positive quantity.</source>
       <translation>Kap gepubliceerde gemiddelden af tot [L, U] (mechanisme B), zodat geen enkele waarde onder L (0 bij de standaardmarge) of boven U ligt. Vereist grenzen voor bijdragen. De bovengrens Δ van δ uit de scriptie is uitvoer DELTA. Zonder afkappen is de ruis onbegrensd: het gepubliceerde gemiddelde van een cel kan negatief zijn voor een positieve grootheid.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="212" />
+      <location filename="../processing/pufferfish_grid.py" line="215" />
       <source>Lower bound L_t of a contribution</source>
       <translation>Ondergrens L_t van een bijdrage</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="214" />
+      <location filename="../processing/pufferfish_grid.py" line="217" />
       <source>Public lower bound on every t_i (bounded mechanism), known without looking at the data, e.g. 0.</source>
       <translation>Openbare ondergrens voor elke t_i (begrensd mechanisme), bekend zonder naar de gegevens te kijken, bijv. 0.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="218" />
+      <location filename="../processing/pufferfish_grid.py" line="221" />
       <source>Upper bound U_t of a contribution</source>
       <translation>Bovengrens U_t van een bijdrage</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="220" />
+      <location filename="../processing/pufferfish_grid.py" line="223" />
       <source>Public upper bound on every t_i (bounded mechanism). Values outside [L_t, U_t] are refused.</source>
       <translation>Openbare bovengrens voor elke t_i (begrensd mechanisme). Waarden buiten [L_t, U_t] worden geweigerd.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="224" />
+      <location filename="../processing/pufferfish_grid.py" line="227" />
       <source>Derive bounds from the data (not private)</source>
       <translation>Grenzen afleiden uit de gegevens (niet privacyveilig)</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="226" />
+      <location filename="../processing/pufferfish_grid.py" line="229" />
       <source>Use L_t = min t_i and U_t = max t_i, as the thesis does. NOT private: the clamp limits reveal the smallest and largest contribution. The report says so.</source>
       <translation>Gebruik L_t = min t_i en U_t = max t_i, zoals in de scriptie. NIET privacyveilig: de afkapgrenzen verraden de kleinste en de grootste bijdrage. Het rapport vermeldt dit.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="233" />
+      <location filename="../processing/pufferfish_grid.py" line="236" />
       <source>Margin γ (absolute) or λ (relative)</source>
       <translation>Marge γ (absoluut) of λ (relatief)</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="235" />
+      <location filename="../processing/pufferfish_grid.py" line="238" />
       <source>Absolute: γ &gt; 0, L = L_t − γ, U = U_t + γ; empty gives γ = L_t, so L = 0. Relative: λ &gt; 1, L = L_t/λ, U = λU_t; empty gives λ = 1.25. Larger margins give smaller δ but clamp less.</source>
       <translation>Absoluut: γ &gt; 0, L = L_t − γ, U = U_t + γ; leeg geeft γ = L_t, dus L = 0. Relatief: λ &gt; 1, L = L_t/λ, U = λU_t; leeg geeft λ = 1,25. Grotere marges geven een kleinere δ, maar kappen minder af.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="242" />
+      <location filename="../processing/pufferfish_grid.py" line="245" />
       <source>Minimum contributors per published cell</source>
       <translation>Minimumaantal bijdragers per gepubliceerde cel</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="244" />
+      <location filename="../processing/pufferfish_grid.py" line="247" />
       <source>Publish only cells with n &gt;= this number; others are left out like empty cells. Costs no privacy under this definition (n is public) and lowers Δ; it does not protect presence.</source>
       <translation>Publiceer alleen cellen met n &gt;= dit aantal; de overige worden weggelaten, net als lege cellen. Kost onder deze definitie geen privacy (n is openbaar) en verlaagt Δ; het beschermt de aanwezigheid niet.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="250" />
+      <location filename="../processing/pufferfish_grid.py" line="253" />
       <source>Grid origin</source>
       <translation>Oorsprong van het raster</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="251" />
+      <location filename="../processing/pufferfish_grid.py" line="254" />
       <source>A corner shared by four cells. Empty: (0, 0), so cell edges fall on multiples of r (the national statistical grid convention).</source>
       <translation>Een hoekpunt dat vier cellen gemeen hebben. Leeg: (0, 0), zodat de celranden op veelvouden van r vallen (de conventie van het nationale statistische raster).</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="258" />
+      <location filename="../processing/pufferfish_grid.py" line="261" />
       <source>Needed only when the layer is in degrees: the grid is built in this CRS; the output is written back in the layer's CRS.</source>
       <translation>Alleen nodig als de laag in graden is: het raster wordt in dit CRS opgebouwd; de uitvoer wordt teruggeschreven in het CRS van de laag.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="265" />
+      <location filename="../processing/pufferfish_grid.py" line="268" />
       <source>Pufferfish grid</source>
       <translation>Pufferfish-raster</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="266" />
+      <location filename="../processing/pufferfish_grid.py" line="269" />
       <source>Publishable grid: cell_id, n, value (the published statistic), noise_scale (scale of the noise: value units for absolute error, log scale for relative) and delta_max (0 unless bounded). The noise is Laplace noise on a grid of 1/64 of the sensitivity (4c/n for absolute error, −4 ln k/n on the log scale for relative error): the statistic rounded to the grid, plus whole steps of two-sided geometric noise, so no low-order bits of a float carry the true value (Mironov 2012); noise_scale is 65/64 of the thesis's scale (4c/(nε) or −4 ln k/(nε)) to pay for the rounding. A CSV file has no geometry, so it also gets each cell's centre x, y and bounds x_min, y_min, x_max, y_max in the layer's CRS, and a .csvt file beside it with the column types.</source>
       <translation>Publiceerbaar raster: cell_id, n, value (de gepubliceerde statistiek), noise_scale (schaal van de ruis: in eenheden van de waarde bij absolute fout, logschaal bij relatieve) en delta_max (0 tenzij begrensd). De ruis is Laplace-ruis op een rooster van 1/64 van de gevoeligheid (4c/n bij absolute fout, −4 ln k/n op de logschaal bij relatieve fout): de statistiek afgerond op het rooster, plus hele stappen tweezijdige geometrische ruis, zodat geen laagste bits van een float de ware waarde dragen (Mironov 2012); noise_scale is 65/64 van de schaal van het proefschrift (4c/(nε) of −4 ln k/(nε)) om de afronding te betalen. Een CSV-bestand heeft geen geometrie, dus het krijgt ook het middelpunt x, y en de grenzen x_min, y_min, x_max, y_max van elke cel in het CRS van de laag, en een .csvt-bestand ernaast met de kolomtypen.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="279" />
+      <location filename="../processing/pufferfish_grid.py" line="282" />
       <source>Published value raster</source>
       <translation>Raster met gepubliceerde waarden</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="281" />
+      <location filename="../processing/pufferfish_grid.py" line="284" />
       <source>Optional GeoTIFF of the published value in the working CRS; cells not published are NoData.</source>
       <translation>Optionele GeoTIFF van de gepubliceerde waarde in het werk-CRS; niet-gepubliceerde cellen zijn NoData.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="286" />
+      <location filename="../processing/pufferfish_grid.py" line="289" />
       <source>CONFIDENTIAL comparison (true values and noise; do not publish)</source>
       <translation>VERTROUWELIJKE vergelijking (ware waarden en ruis; niet publiceren)</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="292" />
+      <location filename="../processing/pufferfish_grid.py" line="295" />
       <source>For the analyst only, off by default: true_value, noise (the noise added, rounding included) and error (published − true) per cell. Publishing it undoes the protection. As CSV, with the cell location columns and the .csvt file of the grid output.</source>
       <translation>Alleen voor de analist, standaard uit: true_value, noise (de toegevoegde ruis, afronding inbegrepen) en error (gepubliceerd − waar) per cel. Publiceren ervan maakt de bescherming ongedaan. Als CSV met de locatiekolommen van de cellen en het .csvt-bestand, zoals de rasteruitvoer.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="303" />
+      <location filename="../processing/pufferfish_grid.py" line="306" />
       <source>HTML report of the settings and the privacy guarantee (ε, δ, what is protected). Publishable.</source>
       <translation>HTML-rapport van de instellingen en de privacygarantie (ε, δ, wat er beschermd is). Publiceerbaar.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="305" />
+      <location filename="../processing/pufferfish_grid.py" line="308" />
       <source>Grid bound Δ on δ</source>
       <translation>Bovengrens Δ van δ voor het raster</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="306" />
+      <location filename="../processing/pufferfish_grid.py" line="309" />
       <source>Privacy parameter ε</source>
       <translation>Privacyparameter ε</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="307" />
+      <location filename="../processing/pufferfish_grid.py" line="310" />
       <source>Number of published cells</source>
       <translation>Aantal gepubliceerde cellen</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="342" />
+      <location filename="../processing/pufferfish_grid.py" line="345" />
       <source>{0}: ignored, because {1} is off.</source>
       <translation>{0}: genegeerd, omdat {1} uit staat.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="346" />
+      <location filename="../processing/pufferfish_grid.py" line="349" />
       <source>{0}: ignored, because {1} takes the bounds from the data.</source>
       <translation>{0}: genegeerd, omdat {1} de grenzen uit de gegevens haalt.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="366" />
+      <location filename="../processing/pufferfish_grid.py" line="369" />
       <source>CELL_SIZE: the cell size must be &gt; 0, got {0}.</source>
       <translation>CELL_SIZE: de celgrootte moet &gt; 0 zijn; opgegeven: {0}.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="413" />
+      <location filename="../processing/pufferfish_grid.py" line="416" />
       <source>{0}: no cell has at least {1} contributors, so nothing would be published.</source>
       <translation>{0}: geen enkele cel heeft ten minste {1} bijdragers, dus er zou niets worden gepubliceerd.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="434" />
+      <location filename="../processing/pufferfish_grid.py" line="437" />
       <source>{0}: the map is NOT private. The clamp limits come from the smallest and largest value, which can be read back from it, so no ε holds for whoever has them; fix the bounds from public knowledge before publishing.</source>
       <translation>{0}: de kaart is NIET privé. De afkapgrenzen komen van de kleinste en grootste waarde, die uit de kaart terug te lezen zijn, dus voor wie die waarden heeft geldt geen enkele ε; leg de grenzen vast uit openbare kennis voordat u publiceert.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="441" />
+      <location filename="../processing/pufferfish_grid.py" line="444" />
       <source>Δ = {0:.3g} ≥ 1: the thesis's δ bound says nothing here.</source>
       <translation>Δ = {0:.3g} ≥ 1: de bovengrens van δ uit de scriptie zegt hier niets.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="525" />
+      <location filename="../processing/pufferfish_grid.py" line="528" />
       <source>Pufferfish grid ({0} {1})</source>
       <translation>Pufferfish-raster ({0} {1})</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="527" />
+      <location filename="../processing/pufferfish_grid.py" line="530" />
       <source>NOT PRIVATE (bounds from the data): {0}</source>
       <translation>NIET PRIVÉ (grenzen uit de gegevens): {0}</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="533" />
+      <location filename="../processing/pufferfish_grid.py" line="536" />
       <source>CONFIDENTIAL true values and noise ({0})</source>
       <translation>VERTROUWELIJK: ware waarden en ruis ({0})</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="543" />
+      <location filename="../processing/pufferfish_grid.py" line="546" />
       <source>total</source>
       <translation>totaal</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="544" />
+      <location filename="../processing/pufferfish_grid.py" line="547" />
       <source>geometric mean</source>
       <translation>meetkundig gemiddelde</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="544" />
+      <location filename="../processing/pufferfish_grid.py" line="547" />
       <source>mean</source>
       <translation>gemiddelde</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="553" />
+      <location filename="../processing/pufferfish_grid.py" line="556" />
       <source>whether a person's value lies in [x−c, x+c) or in [x+c, x+3c), for c = {0:g}</source>
       <translation>of de waarde van een persoon in [x−c, x+c) of in [x+c, x+3c) ligt, voor c = {0:g}</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="557" />
+      <location filename="../processing/pufferfish_grid.py" line="560" />
       <source>a person's value up to a factor k = {0:g} (relative intervals [ky, y/k))</source>
       <translation>wat de waarde van een persoon is, tot op een factor k = {0:g} (relatieve intervallen [ky, y/k))</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="558" />
+      <location filename="../processing/pufferfish_grid.py" line="561" />
       <source>ε-Pufferfish privacy with ε = {0:g} (ter Steege 2021, {1}): from the published map an attacker cannot learn {2} by more than a factor e^ε = {3:.4g}, whatever they believe about the values, as long as people's values are independent (eq. 5). Each person contributes to one cell, so this holds for the whole map.</source>
       <translation>ε-Pufferfish-privacy met ε = {0:g} (ter Steege 2021, {1}): uit de gepubliceerde kaart kan een aanvaller, ongeacht diens aannames over de waarden, niet met meer dan een factor e^ε = {3:.4g} afleiden {2}, zolang de waarden van personen onafhankelijk zijn (vgl. 5). Elke persoon draagt bij aan één cel, dus dit geldt voor de hele kaart.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="563" />
+      <location filename="../processing/pufferfish_grid.py" line="566" />
       <source>Corollary 3.2</source>
       <translation>Gevolg 3.2</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="563" />
+      <location filename="../processing/pufferfish_grid.py" line="566" />
       <source>Theorem 3.1</source>
       <translation>Stelling 3.1</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="565" />
+      <location filename="../processing/pufferfish_grid.py" line="568" />
       <source>Outputs are clamped to [L, U] (mechanism B, Section 4). The thesis analyses this as (ε, δ)-Pufferfish in its cumulative form (Definition 4.2) with δ ≤ Δ = {0:.4g}, the largest per-cell bound δ_max of a published cell ({1}). With bounds fixed before looking at the data, clamping is post-processing and the ε guarantee above holds unchanged; Δ is then a conservative figure.</source>
       <translation>De uitvoer wordt afgekapt tot [L, U] (mechanisme B, Sectie 4). De scriptie analyseert dit als (ε, δ)-Pufferfish in de cumulatieve vorm (Definitie 4.2) met δ ≤ Δ = {0:.4g}, de grootste bovengrens δ_max per cel onder de gepubliceerde cellen ({1}). Als de grenzen zijn vastgelegd voordat naar de gegevens is gekeken, is het afkappen een nabewerking en blijft de bovenstaande ε-garantie onverkort gelden; Δ is dan een conservatieve waarde.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="571" />
+      <location filename="../processing/pufferfish_grid.py" line="574" />
       <source>Corollary 4.5</source>
       <translation>Gevolg 4.5</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="571" />
+      <location filename="../processing/pufferfish_grid.py" line="574" />
       <source>Theorem 4.4</source>
       <translation>Stelling 4.4</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="573" />
+      <location filename="../processing/pufferfish_grid.py" line="576" />
       <source>None. The clamp limits were derived from the data (BOUNDS_FROM_DATA): the smallest and largest value can be read back from the map, and Pufferfish privacy must hold for every person under every prior, so no ε holds for this map. ε = {0:g} only sets the noise. Fix the bounds from public knowledge for a release.</source>
       <translation>Geen. De afkapgrenzen zijn uit de gegevens afgeleid (BOUNDS_FROM_DATA): de kleinste en grootste waarde zijn uit de kaart terug te lezen, en Pufferfish-privacy moet voor elke persoon onder elke a-prioriverdeling gelden, dus voor deze kaart geldt geen enkele ε. ε = {0:g} bepaalt alleen de ruis. Leg de grenzen voor een publicatie vast uit openbare kennis.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="585" />
+      <location filename="../processing/pufferfish_grid.py" line="588" />
       <source>absolute</source>
       <translation>absoluut</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="585" />
+      <location filename="../processing/pufferfish_grid.py" line="588" />
       <source>relative</source>
       <translation>relatief</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="588" />
+      <location filename="../processing/pufferfish_grid.py" line="591" />
       <source>Bounded mechanism</source>
       <translation>Begrensd mechanisme</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="588" />
+      <location filename="../processing/pufferfish_grid.py" line="591" />
       <source>no</source>
       <translation>nee</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="588" />
+      <location filename="../processing/pufferfish_grid.py" line="591" />
       <source>yes</source>
       <translation>ja</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="589" />
+      <location filename="../processing/pufferfish_grid.py" line="592" />
       <source>Minimum contributors per cell</source>
       <translation>Minimumaantal bijdragers per cel</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="590" />
+      <location filename="../processing/pufferfish_grid.py" line="593" />
       <source>Published cells</source>
       <translation>Gepubliceerde cellen</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="591" />
+      <location filename="../processing/pufferfish_grid.py" line="594" />
       <source>Occupied cells left out (n below the minimum)</source>
       <translation>Weggelaten bezette cellen (n onder het minimum)</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="597" />
+      <location filename="../processing/pufferfish_grid.py" line="600" />
       <source>Contribution bounds</source>
       <translation>Grenzen voor bijdragen</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="597" />
+      <location filename="../processing/pufferfish_grid.py" line="600" />
       <source>derived from the data (NOT private)</source>
       <translation>afgeleid uit de gegevens (NIET privacyveilig)</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="601" />
+      <location filename="../processing/pufferfish_grid.py" line="604" />
       <source>derived from the data</source>
       <translation>afgeleid uit de gegevens</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="610" />
+      <location filename="../processing/pufferfish_grid.py" line="613" />
       <source>Privacy guarantee</source>
       <translation>Privacygarantie</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="613" />
+      <location filename="../processing/pufferfish_grid.py" line="616" />
       <source>What is not protected</source>
       <translation>Wat niet beschermd is</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="614" />
+      <location filename="../processing/pufferfish_grid.py" line="617" />
       <source>Locations and counts: the map shows which cells are occupied and publishes the number of contributors n of each cell exactly. The secrets protected are the values only.</source>
       <translation>Locaties en aantallen: de kaart laat zien welke cellen bezet zijn en publiceert het aantal bijdragers n van elke cel exact. Alleen de waarden zijn als geheimen beschermd.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="623" />
+      <location filename="../processing/pufferfish_grid.py" line="626" />
       <source>Warning: bounds derived from the data</source>
       <translation>Waarschuwing: grenzen afgeleid uit de gegevens</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="624" />
+      <location filename="../processing/pufferfish_grid.py" line="627" />
       <source>The clamp limits L and U were computed from the smallest and largest value in the data. Both values can be recovered from the map: from cells published at the limits, and from delta_max or Δ together with noise_scale (with the default margin γ = L_t). This is not private.</source>
       <translation>De afkapgrenzen L en U zijn berekend uit de kleinste en de grootste waarde in de gegevens. Beide waarden zijn uit de kaart te herleiden: uit cellen die op de grenzen zijn gepubliceerd, en uit delta_max of Δ in combinatie met noise_scale (bij de standaardmarge γ = L_t). Dit is niet privacyveilig.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="635" />
+      <location filename="../processing/pufferfish_grid.py" line="638" />
       <source>Warning: Δ ≥ 1</source>
       <translation>Waarschuwing: Δ ≥ 1</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="636" />
+      <location filename="../processing/pufferfish_grid.py" line="639" />
       <source>The thesis's bound on δ is at least 1 here, so it guarantees nothing for the clamped map.</source>
       <translation>De bovengrens van δ uit de scriptie is hier ten minste 1 en biedt dus geen enkele garantie voor de afgekapte kaart.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="642" />
+      <location filename="../processing/pufferfish_grid.py" line="645" />
       <source>Warning: fixed seed</source>
       <translation>Waarschuwing: vaste seed</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="643" />
+      <location filename="../processing/pufferfish_grid.py" line="646" />
       <source>A random seed was given, so the noise can be recomputed by anyone who knows it. Do not publish this map.</source>
       <translation>Er is een seed opgegeven, dus iedereen die deze kent kan de ruis opnieuw berekenen. Publiceer deze kaart niet.</translation>
     </message>

@@ -19,6 +19,7 @@ from qgis.core import (
     QgsWkbTypes,
 )
 
+from ..core.limits import MIN_EPSILON
 from .base import (
     FeedbackProgress,
     SpatialPrivacyAlgorithm,
@@ -185,11 +186,11 @@ class DPCountsAlgorithm(SpatialPrivacyAlgorithm):
             advanced=True,
         )
         self.add(
-            QgsProcessingParameterNumber(self.EPSILON, tr("Epsilon (ε)"), NUMBER_DOUBLE, 1.0, minValue=1e-9),
+            QgsProcessingParameterNumber(self.EPSILON, tr("Epsilon (ε)"), NUMBER_DOUBLE, 1.0, minValue=MIN_EPSILON),
             tr(
-                "The privacy budget ε > 0 of one synthetic data set; the output with L sets costs L·ε in all. "
-                "Smaller is more private and less accurate."
-            ),
+                "The privacy budget ε (at least {0:g}) of one synthetic data set; the output with L sets costs L·ε "
+                "in all. Smaller is more private and less accurate."
+            ).format(MIN_EPSILON),
         )
         self.add(
             QgsProcessingParameterBoolean(self.TRUNCATE, tr("Prior predictive truncation"), True),

@@ -16,6 +16,7 @@ from qgis.core import (
     QgsProcessingParameterNumber,
 )
 
+from ..core.limits import MIN_EPSILON
 from .base import (
     FeedbackProgress,
     SpatialPrivacyAlgorithm,
@@ -159,8 +160,11 @@ class DPPointsAlgorithm(SpatialPrivacyAlgorithm):
             ),
         )
         self.add(
-            QgsProcessingParameterNumber(self.EPSILON, tr("Epsilon (ε)"), NUMBER_DOUBLE, 1.0, False, 0.0),
-            tr("The privacy budget ε > 0 of one synthetic pattern. Smaller is more private and less accurate."),
+            QgsProcessingParameterNumber(self.EPSILON, tr("Epsilon (ε)"), NUMBER_DOUBLE, 1.0, False, MIN_EPSILON),
+            tr(
+                "The privacy budget ε (at least {0:g}) of one synthetic pattern. Smaller is more private and less "
+                "accurate."
+            ).format(MIN_EPSILON),
         )
         self.add(
             QgsProcessingParameterNumber(self.DELTA, tr("Delta (δ)"), NUMBER_DOUBLE, None, True, 0.0, 1.0),
@@ -271,8 +275,10 @@ class DPPointsAlgorithm(SpatialPrivacyAlgorithm):
         (:meth:`SpatialPrivacyAlgorithm.prepareAlgorithm`)."""
         method = self.parameterAsEnum(parameters, self.METHOD, context)
         epsilon = self.parameterAsDouble(parameters, self.EPSILON, context)
-        if not (math.isfinite(epsilon) and epsilon > 0):
-            return self.tr("{0}: epsilon must be a number > 0, got {1}.").format(self.EPSILON, epsilon)
+        if not (math.isfinite(epsilon) and epsilon >= MIN_EPSILON):
+            return self.tr("{0}: epsilon must be a number of at least {1:g}, got {2}.").format(
+                self.EPSILON, MIN_EPSILON, epsilon
+            )
         delta = self._optional(parameters, self.DELTA, context)
         if delta is not None and not (0.0 < delta < 1.0):
             return self.tr("{0}: delta must lie strictly between 0 and 1, got {1}.").format(self.DELTA, delta)

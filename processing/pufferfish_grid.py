@@ -21,6 +21,7 @@ from qgis.core import (
     QgsProcessingParameterRasterDestination,
 )
 
+from ..core.limits import MIN_EPSILON
 from .base import (
     CELL_LOCATION_COLUMNS,
     FeedbackProgress,
@@ -155,9 +156,11 @@ class PufferfishGridAlgorithm(SpatialPrivacyAlgorithm):
         )
         self.add(
             QgsProcessingParameterNumber(
-                self.EPSILON, tr("Privacy parameter ε (epsilon)"), NUMBER_DOUBLE, 1.0, False, 0.0
+                self.EPSILON, tr("Privacy parameter ε (epsilon)"), NUMBER_DOUBLE, 1.0, False, MIN_EPSILON
             ),
-            tr("ε > 0. Smaller is more private and noisier: the noise scale is proportional to 1/ε."),
+            tr(
+                "ε, at least {0:g}. Smaller is more private and noisier: the noise scale is proportional to 1/ε."
+            ).format(MIN_EPSILON),
         )
         self.add(
             QgsProcessingParameterEnum(

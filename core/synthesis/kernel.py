@@ -121,9 +121,7 @@ def grid_step(bandwidth: float) -> float:
 def _check_privacy(n, epsilon, delta, alpha) -> tuple[int, float, float, float]:
     if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
         raise ParameterError("points", f"the kernel synthesizer needs at least one point, got n = {n!r}")
-    epsilon, delta, alpha = float(epsilon), float(delta), float(alpha)
-    if not (math.isfinite(epsilon) and epsilon > 0):
-        raise ParameterError("epsilon", f"epsilon must be a finite number > 0, got {epsilon!r}")
+    epsilon, delta, alpha = mechanisms.check_epsilon(epsilon), float(delta), float(alpha)
     if not (0 < delta < 1):
         raise ParameterError("delta", f"delta must be in (0, 1), got {delta!r}")
     if not (math.isfinite(alpha) and alpha > 0):

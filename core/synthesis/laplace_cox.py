@@ -137,12 +137,16 @@ def laplace_guarantee(region_measure, epsilon: float, total_share: float = 0.0) 
         ParameterError("epsilon"): not a finite number > 0.
         ParameterError("total_share"): not in [0, 1).
     """
-    epsilon = float(epsilon)
-    if not (math.isfinite(epsilon) and epsilon > 0):
-        raise ParameterError("epsilon", f"epsilon must be a finite number > 0, got {epsilon!r}")
+    epsilon = mechanisms.check_epsilon(epsilon)
     s = float(total_share)
     if not (0 <= s < 1):
         raise ParameterError("total_share", f"total_share must be in [0, 1), got {total_share!r}")
+    if 0 < s * epsilon < mechanisms.MIN_EPSILON:
+        raise ParameterError(
+            "total_share",
+            f"the total's share of epsilon, {s:g} x {epsilon:g}, is below the smallest epsilon a release accepts "
+            f"({mechanisms.MIN_EPSILON:g}); give a larger share or 0",
+        )
     delta, delta_ar = laplace_sensitivity(region_measure)
     eps_cells, eps_total = (1 - s) * epsilon, s * epsilon
     eps_ar = eps_total + eps_cells * delta_ar / delta

@@ -44,6 +44,7 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.spatial import cKDTree
 
+from .. import mechanisms
 from ..errors import ParameterError
 
 
@@ -176,9 +177,9 @@ def calibrate_ratio(nodes, triangles, epsilon: float, delta: float, alpha: float
     ``2 nugget`` to each pair's variance; a nugget proportional to ``sigma^2 = R^2 l^2`` instead would grow
     without bound in ``l`` and no ratio could certify it.
     """
-    for name, value in (("epsilon", epsilon), ("alpha", alpha)):
-        if not (math.isfinite(value) and value > 0):
-            raise ParameterError(name, f"{name} must be a finite number > 0, got {value!r}")
+    epsilon = mechanisms.check_epsilon(epsilon)
+    if not (math.isfinite(alpha) and alpha > 0):
+        raise ParameterError("alpha", f"alpha must be a finite number > 0, got {alpha!r}")
     if not (0 < delta < 1):
         raise ParameterError("delta", f"delta must lie in (0, 1), got {delta!r}")
     d = pair_max_vertex_distances(np.asarray(nodes, float), np.asarray(triangles), alpha)

@@ -7,6 +7,7 @@ import pytest
 from scipy import stats
 
 from spatial_privacy.core import mechanisms
+from spatial_privacy.core.errors import ParameterError
 
 ALPHA = 1e-3  # significance of the goodness-of-fit tests below (fixed seeds: deterministic)
 
@@ -129,6 +130,39 @@ def test_grid_laplace_cdf_against_draws():
 def test_grid_laplace_refuses_bad_input(value, sensitivity, epsilon):
     with pytest.raises(ValueError):
         mechanisms.grid_laplace(np.random.default_rng(0), np.array([value]), sensitivity, epsilon)
+
+
+@pytest.mark.parametrize(("epsilon", "steps"), [(1e-20, 64), (1e-100, 64), (mechanisms.MIN_EPSILON, 10**6)])
+def test_grid_laplace_refuses_an_epsilon_whose_noise_a_double_cannot_hold(epsilon, steps):
+    """Below about 1e-12 numpy's geometric draws saturate at the int64 limit and cancel: the release would be
+    the true value with no noise at all. The epsilon is refused, naming it, before anything is drawn."""
+    with pytest.raises(ParameterError) as raised:
+        mechanisms.grid_laplace(np.random.default_rng(0), np.array([5432.739]), 1.0, epsilon, steps=steps)
+    assert raised.value.parameter == "epsilon"
+
+
+def test_grid_laplace_at_the_smallest_epsilon_adds_noise_of_its_scale():
+    """At MIN_EPSILON the noise is ``(steps + 1) / epsilon`` grid steps wide and still exact: E|Z| of the two-sided
+    geometric is ``2a / (1 - a^2)`` with ``a = exp(-epsilon / (steps + 1))``, and |Z| has about that standard
+    deviation, so the mean of n draws lies within 5 / sqrt(n) of it (relative); no draw is zero (P = 8e-12)."""
+    n, steps = 4000, mechanisms.GRID_STEPS
+    out = mechanisms.grid_laplace(np.random.default_rng(7), np.zeros(n), 1.0, mechanisms.MIN_EPSILON)
+    z = out.published / out.step
+    a = np.exp(-mechanisms.MIN_EPSILON / (steps + 1))
+    expected = 2 * a / -np.expm1(2 * np.log(a))
+    assert abs(np.mean(np.abs(z)) / expected - 1) < 5 / np.sqrt(n)
+    assert np.all(z != 0) and np.all(z == np.rint(z))
+
+
+def test_a_saturated_geometric_draw_is_never_published():
+    """Whatever numpy returns, a geometric draw below 1 (the int64 limit of a saturated draw) stops the release."""
+
+    class Saturated:
+        def geometric(self, p, size):
+            return np.full(size, np.iinfo(np.int64).min)
+
+    with pytest.raises(RuntimeError, match="overflowed"):
+        mechanisms.grid_laplace(Saturated(), np.array([1.0]), 1.0, 1.0)
 
 
 def test_every_random_draw_of_the_core_goes_through_this_module():

@@ -447,7 +447,7 @@ def point_at_infinity():
     [
         ({"SEED": -5}, "SEED: '-5' is not allowed; give a whole number from 0 to 2147483647."),
         ({"SEED": 3e9}, "SEED: '3000000000.0' is not allowed; give a whole number from 0 to 2147483647."),
-        ({"EPSILON": "abc"}, "EPSILON: 'abc' is not allowed; give a number of at least 0."),
+        ({"EPSILON": "abc"}, "EPSILON: 'abc' is not allowed; give a number of at least 1e-09."),
     ],
 )
 def test_a_number_out_of_its_range_is_told_what_is_allowed(enterprises, tmp_path, extra, message):
@@ -508,8 +508,12 @@ def test_a_blank_seed_means_no_seed(enterprises, tmp_path):
             id="no interval",
         ),
         pytest.param(lambda e: e, {"INTERVAL": 0.0}, r"INTERVAL: the interval c must be a number > 0", id="interval 0"),
-        pytest.param(lambda e: e, {"EPSILON": 0.0}, r"EPSILON: epsilon must be a number > 0", id="epsilon 0"),
-        pytest.param(lambda e: e, {"EPSILON": -0.5}, r"EPSILON: epsilon must be a number > 0", id="epsilon < 0"),
+        pytest.param(lambda e: e, {"EPSILON": 0.0}, r"EPSILON: epsilon must be a finite number > 0", id="epsilon 0"),
+        pytest.param(lambda e: e, {"EPSILON": -0.5}, r"EPSILON: epsilon must be a finite number > 0", id="epsilon < 0"),
+        # numpy's geometric draws saturate below about 1e-12 and cancel: the true means would be published
+        pytest.param(
+            lambda e: e, {"EPSILON": 1e-100}, r"EPSILON: epsilon must be at least 1e-09, got 1e-100", id="epsilon tiny"
+        ),
         pytest.param(
             lambda e: e, {"ERROR_MODEL": 1, "RELATIVE_K": 1.0}, r"RELATIVE_K: k must lie strictly", id="k = 1"
         ),
