@@ -980,7 +980,10 @@ class RiskUtilitySweepAlgorithm(WalderAlgorithm):
             QgsProcessingParameterFeatureSink(
                 self.OUTPUT_RECOMMENDED, tr("Recommended synthetic points"), SOURCE_POINT, None, True, False
             ),
-            tr("The recommended synthetic set (syn_id only, random order), if some set meets the threshold."),
+            tr(
+                "The recommended synthetic set (syn_id only, random order); an empty layer if no set meets the "
+                "threshold."
+            ),
         )
         self.addOutput(QgsProcessingOutputNumber(self.SETS, tr("Number of synthetic sets")))
         self.addOutput(
@@ -1086,6 +1089,25 @@ class RiskUtilitySweepAlgorithm(WalderAlgorithm):
                         "{0} = {1:g} is below the maximum risk with nothing released ({2:.4g}, what the other points "
                         "alone reveal), which no synthetic set can be expected to beat; choose a threshold above it."
                     ).format(self.MAX_RISK, threshold, result.baseline_max)
+                )
+            if self.given(parameters, self.OUTPUT_RECOMMENDED):
+                # an empty layer, not no file: one an earlier run left at this path must not pass for a set that
+                # meets this threshold
+                import numpy as np
+
+                results[self.OUTPUT_RECOMMENDED] = write_point_sink(
+                    self,
+                    parameters,
+                    context,
+                    self.OUTPUT_RECOMMENDED,
+                    np.zeros(0),
+                    np.zeros(0),
+                    points,
+                    [("syn_id", np.zeros(0, dtype=np.int64))],
+                    self.tr("Nothing recommended (no set meets the threshold)"),
+                )
+                feedback.pushWarning(
+                    self.tr("{0} is written empty: no set meets the threshold.").format(self.OUTPUT_RECOMMENDED)
                 )
         else:
             chosen, scores = result.sets[best], result.evaluations[best]

@@ -258,7 +258,8 @@ def test_sweep_table_recommendation_and_recommended_layer(snow, tmp_path):
     assert QgsVectorLayer(result["OUTPUT_RECOMMENDED"], "b", "ogr").featureCount() == 578
     html = (tmp_path / "sweep.html").read_text(encoding="utf-8")
     assert "data:image/png;base64," in html and "(CONFIDENTIAL: not for publication)</h1>" in html
-    # a threshold no set meets (below the risk with nothing released): nothing recommended, and the log says why
+    # a threshold no set meets (below the risk with nothing released): nothing recommended, and the log says why;
+    # the first run's recommendation at the same path is replaced by an empty layer, not left to pass for one
     feedback = QgsProcessingFeedback()
     strict = processing.run(
         "spatialprivacy:riskutilitysweep",
@@ -269,12 +270,13 @@ def test_sweep_table_recommendation_and_recommended_layer(snow, tmp_path):
             "PRS_SETS": 0,
             "REPLICATES": 2,
             "OUTPUT_TABLE": str(tmp_path / "t2.csv"),  # as CSV, with its column types beside it
-            "OUTPUT_RECOMMENDED": str(tmp_path / "none.gpkg"),
             "OUTPUT_REPORT": str(tmp_path / "s2.html"),
         },
         feedback=feedback,
     )
-    assert np.isnan(strict["RECOMMENDED_PMSE"]) and not (tmp_path / "none.gpkg").exists()
+    assert np.isnan(strict["RECOMMENDED_PMSE"]) and strict["OUTPUT_RECOMMENDED"] == str(tmp_path / "best.gpkg")
+    assert QgsVectorLayer(strict["OUTPUT_RECOMMENDED"], "b", "ogr").featureCount() == 0
+    assert "OUTPUT_RECOMMENDED is written empty: no set meets the threshold." in feedback.textLog()
     assert "MAX_RISK = 1e-09 is below the maximum risk with nothing released" in feedback.textLog()
     # two releases of the one ANS setting: numbered in the table, summarised together in the report
     table = QgsVectorLayer(strict["OUTPUT_TABLE"], "t2", "ogr")
