@@ -404,12 +404,30 @@ class WalderAlgorithm(SpatialPrivacyAlgorithm):
                 )
             )
 
-    def synthetic_points(self, parameters, context, feedback):
-        """The SYNTHETIC layer's points in the working CRS (after :meth:`check_synthetic`)."""
+    def synthetic_points(self, parameters, context, feedback, conf):
+        """The SYNTHETIC layer's points in the working CRS (after :meth:`check_synthetic`). Refused if every one
+        lies on a confidential location (the confidential layer given twice would otherwise be scored as a
+        release), with a warning if some do."""
         import numpy as np
 
         syn = read_point_values(self, parameters, context, feedback, self.SYNTHETIC, None, self.WORK_CRS)
-        return np.array(syn.x), np.array(syn.y)
+        xs, ys = np.array(syn.x), np.array(syn.y)
+        same = conf.at_confidential_locations(xs, ys)
+        if same and same == xs.size:
+            raise QgsProcessingException(
+                self.tr(
+                    "{0}: all {1} of its points are confidential locations: it is the confidential layer (or part "
+                    "of it), not a synthetic set. Pick the synthetic layer."
+                ).format(self.SYNTHETIC, same)
+            )
+        if same:
+            feedback.pushWarning(
+                self.tr(
+                    "{0}: {1} of its {2} points lie exactly on confidential locations, which no synthesizer does; "
+                    "check that it is the synthetic layer you mean and that it was not edited with the data."
+                ).format(self.SYNTHETIC, same, xs.size)
+            )
+        return xs, ys
 
     def hyper(self, parameters, context) -> str:
         return ("fixed", "full")[self.parameterAsEnum(parameters, self.HYPER, context)]
@@ -717,7 +735,7 @@ class DisclosureRiskAlgorithm(WalderAlgorithm):
         rng, _ = make_rng(self, parameters, context, self.SEED, feedback)
         progress = FeedbackProgress(feedback, 0.0, 95.0)
         points, conf = self.confidential(parameters, context, feedback, rng, scaled(progress, 0.0, 0.5))
-        xs, ys = self.synthetic_points(parameters, context, feedback)
+        xs, ys = self.synthetic_points(parameters, context, feedback, conf)
         try:
             if method == "radial":
                 if xs.size != conf.n:
@@ -849,7 +867,7 @@ class PMSEAlgorithm(WalderAlgorithm):
         rng, _ = make_rng(self, parameters, context, self.SEED, feedback)
         progress = FeedbackProgress(feedback, 0.0, 95.0)
         points, conf = self.confidential(parameters, context, feedback, rng, scaled(progress, 0.0, 0.7))
-        xs, ys = self.synthetic_points(parameters, context, feedback)
+        xs, ys = self.synthetic_points(parameters, context, feedback, conf)
         if xs.size != conf.n:
             raise QgsProcessingException(
                 self.tr("{0}: the pMSE compares sets of equal size: {1} synthetic points, {2} confidential.").format(

@@ -11,6 +11,8 @@ import pytest
 from qgis.core import (
     QgsCoordinateReferenceSystem,
     QgsFeature,
+    QgsGeometry,
+    QgsPointXY,
     QgsProcessingException,
     QgsProcessingFeedback,
     QgsVectorLayer,
@@ -206,8 +208,11 @@ def test_synthetic_points_of_a_layer_without_crs_have_none_either_and_can_be_ass
 
 
 def test_pmse_is_near_zero_for_the_confidential_points_and_larger_for_a_broad_radial_set(snow, tmp_path):
+    # the confidential layer itself is refused as SYNTHETIC (test_bad_input_...); a copy moved by 1e-6 units (a
+    # tenth of a millimetre) has the same intensity for the model
+    copy = subset(snow, 578, shift=1e-6)
     same = processing.run(
-        "spatialprivacy:pmse", {"INPUT": snow["deaths"], "MODEL": snow["model"], "SYNTHETIC": snow["deaths"], "SEED": 1}
+        "spatialprivacy:pmse", {"INPUT": snow["deaths"], "MODEL": snow["model"], "SYNTHETIC": copy, "SEED": 1}
     )
     radial = synthesize(snow, tmp_path, METHOD=0, RADIUS=3.0)
     broad = processing.run(
@@ -344,16 +349,34 @@ def other_crs_copy(snow):
     return layer
 
 
-def subset(snow, count):
+def subset(snow, count, shift=0.0):
+    """The first ``count`` deaths, moved by ``shift`` units in x and y (a set at confidential locations is refused
+    as SYNTHETIC)."""
     layer = QgsVectorLayer("Point", "subset", "memory")
     layer.setCrs(QgsCoordinateReferenceSystem())  # like the deaths layer: no CRS
     feats = []
     for f in list(snow["deaths"].getFeatures())[:count]:
         g = QgsFeature()
-        g.setGeometry(f.geometry())
+        point = f.geometry().asPoint()
+        g.setGeometry(QgsGeometry.fromPointXY(QgsPointXY(point.x() + shift, point.y() + shift)))
         feats.append(g)
     layer.dataProvider().addFeatures(feats)
     return layer
+
+
+def test_a_synthetic_layer_with_some_confidential_locations_is_assessed_with_a_warning(snow, tmp_path):
+    """No synthesizer puts a point exactly on a confidential location: a few such points (a set edited together
+    with the data) are flagged, naming SYNTHETIC and the count, and the assessment still runs."""
+    layer = subset(snow, 578, shift=0.01)
+    originals = list(snow["deaths"].getFeatures())[:5]
+    layer.dataProvider().changeGeometryValues(
+        {f.id(): QgsGeometry(g.geometry()) for f, g in zip(list(layer.getFeatures())[:5], originals)}
+    )
+    feedback = QgsProcessingFeedback()
+    params = {"INPUT": snow["deaths"], "MODEL": snow["model"], "SYNTHETIC": layer, "METHOD": 2, "RISK_RADIUS": 0.1}
+    result = processing.run("spatialprivacy:disclosurerisk", {**params, "SEED": 1}, feedback=feedback)
+    assert 0 < result["MAX_RISK"] <= 1
+    assert "SYNTHETIC: 5 of its 578 points lie exactly on confidential locations" in feedback.textLog()
 
 
 @pytest.mark.parametrize(
@@ -369,6 +392,8 @@ def subset(snow, count):
         ("truncated_model", "MODEL: .* is not a model file of spatialprivacy:fitlgcp"),
         ("sweep_report_is_a_folder", "OUTPUT_REPORT: .* is a folder"),
         ("ans_noise_too_large", "NOISE: the synthetic intensity is too peaked to sample"),
+        ("synthetic_is_the_input", "SYNTHETIC: all 578 of its points are confidential locations"),
+        ("pmse_synthetic_is_the_input", "SYNTHETIC: all 578 of its points are confidential locations"),
     ],
 )
 def test_bad_input_is_refused_naming_the_parameter_and_nothing_is_written(snow, tmp_path, case, message):
@@ -386,14 +411,14 @@ def test_bad_input_is_refused_naming_the_parameter_and_nothing_is_written(snow, 
     if case == "other_crs":
         params["SYNTHETIC"] = other_crs_copy(snow)
     elif case == "radial_count":
-        params.update(SYNTHETIC=subset(snow, 100), METHOD=0, RADIUS=0.5)
+        params.update(SYNTHETIC=subset(snow, 100, shift=0.01), METHOD=0, RADIUS=0.5)
     elif case == "risk_radius_zero":
         params["RISK_RADIUS"] = 0.0
     elif case == "model_other_layer":
         params.update(INPUT=subset(snow, 200), SYNTHETIC=subset(snow, 200))
     elif case == "pmse_count":
         alg = "spatialprivacy:pmse"
-        params["SYNTHETIC"] = subset(snow, 100)
+        params["SYNTHETIC"] = subset(snow, 100, shift=0.01)
     elif case == "radial_without_radius":
         alg = "spatialprivacy:synthesizelgcp"
         params["METHOD"] = 0
@@ -406,6 +431,8 @@ def test_bad_input_is_refused_naming_the_parameter_and_nothing_is_written(snow, 
     elif case == "ans_noise_too_large":  # allowed by the parameter's range, but exp(field) overflows the sampler
         alg = "spatialprivacy:synthesizelgcp"
         params.update(METHOD=1, NOISE=1000.0)
+    elif case == "pmse_synthetic_is_the_input":
+        alg = "spatialprivacy:pmse"
     elif case == "sweep_report_is_a_folder":  # refused before the sweep, not after it
         alg = "spatialprivacy:riskutilitysweep"
         (tmp_path / "folder").mkdir()
