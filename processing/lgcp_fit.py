@@ -335,7 +335,10 @@ class FitLGCPAlgorithm(SpatialPrivacyAlgorithm):
                 )
                 if setup.duplicates:
                     feedback.pushWarning(
-                        self.tr("{0} points share their location with another point.").format(setup.duplicates)
+                        self.tr(
+                            "{0} points lie at a location another point already takes (several people at one "
+                            "address, or copies)."
+                        ).format(setup.duplicates)
                     )
             return setup
 
@@ -447,7 +450,8 @@ class FitLGCPAlgorithm(SpatialPrivacyAlgorithm):
             results[self.OUTPUT_INTENSITY] = raster_path
             ThematicStyle.attach(context, raster_path, "")  # band 1, the posterior mean, in pseudocolour
         if report is not None:
-            write_html_report(report_path, self.displayName(), report)
+            title = self.tr("{0} (CONFIDENTIAL: not for publication)").format(self.displayName())
+            write_html_report(report_path, title, report)
             results[self.OUTPUT_REPORT] = report_path
         for name, mean, sd, lower, upper in posterior.summary():
             feedback.pushInfo(f"{name}: {mean:.4g} (sd {sd:.3g}; 95% {lower:.4g} to {upper:.4g})")
@@ -528,7 +532,7 @@ class FitLGCPAlgorithm(SpatialPrivacyAlgorithm):
             (tr("Posterior draws"), posterior.n_draws),
             (tr("Integration rule"), self._rule_name(posterior.diagnostics["integration"])),
             (tr("Hyperparameter grid points"), posterior.diagnostics.get("grid_points")),
-            (tr("Points sharing a location"), setup.duplicates),
+            (tr("Points at a location another point already takes"), setup.duplicates),
             (tr("Log pseudo-marginal likelihood (sum of log CPO)"), f"{float(cpo[1].sum()):.6g}"),
             (tr("Points whose CPO rests on fewer than 20 effective draws"), int((cpo[2] < 20).sum())),
         ]

@@ -380,6 +380,12 @@ class WalderAlgorithm(SpatialPrivacyAlgorithm):
                 conf = ConfidentialFit(setup.model, posterior, setup.window, x, y, tuple(covariates), offset, draws)
         except ParameterError as error:
             raise parameter_error(error, names) from None
+        if has_draws and conf.n_draws < draws:
+            feedback.pushWarning(
+                self.tr("{0} = {1}, but the model holds {2} posterior draws: all {2} are used.").format(
+                    self.DRAWS, draws, conf.n_draws
+                )
+            )
         return points, conf
 
     def check_synthetic(self, parameters, context):

@@ -379,6 +379,17 @@ def test_a_synthetic_layer_with_some_confidential_locations_is_assessed_with_a_w
     assert "SYNTHETIC: 5 of its 578 points lie exactly on confidential locations" in feedback.textLog()
 
 
+def test_more_draws_than_the_model_file_holds_are_reported(snow, tmp_path):
+    """The model file of the fixture holds 400 draws: DRAWS = 5000 uses those 400, and the log says so."""
+    feedback = QgsProcessingFeedback()
+    params = {"INPUT": snow["deaths"], "MODEL": snow["model"], "SYNTHETIC": subset(snow, 578, shift=0.01)}
+    processing.run("spatialprivacy:pmse", {**params, "DRAWS": 5000, "SEED": 1}, feedback=feedback)
+    assert "DRAWS = 5000, but the model holds 400 posterior draws: all 400 are used." in feedback.textLog()
+    feedback = QgsProcessingFeedback()
+    processing.run("spatialprivacy:pmse", {**params, "DRAWS": 400, "SEED": 1}, feedback=feedback)
+    assert "posterior draws: all" not in feedback.textLog()
+
+
 @pytest.mark.parametrize(
     "case, message",
     [
