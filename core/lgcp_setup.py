@@ -46,6 +46,23 @@ class LGCPSetup:
     max_edge: float
     duplicates: int
 
+    def too_coarse(self) -> str | None:
+        """A warning if max_edge leaves fewer than :data:`COARSE_EDGES_ACROSS` edges across the window's larger
+        side (a max_edge typed in the wrong units, say): the field then cannot show a pattern smaller than the
+        window."""
+        xmin, ymin, xmax, ymax = self.window.bounds
+        side = max(xmax - xmin, ymax - ymin)
+        if self.max_edge * COARSE_EDGES_ACROSS <= side:
+            return None
+        return (
+            f"max_edge {self.max_edge:g} leaves fewer than {COARSE_EDGES_ACROSS} edges across the window "
+            f"({side:.4g} across; the mesh has {self.mesh.n_nodes} nodes): the field cannot show any pattern "
+            "smaller than about an edge; give a smaller max_edge (in the units of the CRS)"
+        )
+
+
+#: Fewer edges than this across the window's larger side draw a warning (the default mesh has EDGES_ACROSS).
+COARSE_EDGES_ACROSS = 5
 
 #: Largest mesh an LGCP fit accepts: 185,000 nodes took 5.4 GB and minutes per hyperparameter evaluation.
 MAX_FIT_NODES = 60_000

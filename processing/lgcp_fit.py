@@ -333,6 +333,9 @@ class FitLGCPAlgorithm(SpatialPrivacyAlgorithm):
                 feedback.pushInfo(
                     self.tr("Mesh: {0} nodes, largest edge {1:g}.").format(setup.mesh.n_nodes, setup.max_edge)
                 )
+                coarse = setup.too_coarse()
+                if coarse:
+                    feedback.pushWarning(f"{self.MAX_EDGE}: {coarse}")
                 if setup.duplicates:
                     feedback.pushWarning(
                         self.tr(

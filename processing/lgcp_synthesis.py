@@ -365,6 +365,9 @@ class WalderAlgorithm(SpatialPrivacyAlgorithm):
                                 setup.mesh.n_nodes
                             )
                         )
+                        coarse = setup.too_coarse()
+                        if coarse:
+                            feedback.pushWarning(f"{self.MAX_EDGE}: {coarse}")
                     return setup
 
                 setup, posterior, used = fit_laplace_any_rule(

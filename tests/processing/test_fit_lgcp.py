@@ -393,6 +393,18 @@ def coarse_fit(tmp_path, **extra) -> dict:
     }
 
 
+def test_a_mesh_with_fewer_than_five_edges_across_the_window_is_flagged(tmp_path):
+    """MAX_EDGE typed in the wrong units (say 300 for 0.3 km in a 1 km window) gives a mesh of a few nodes, on
+    which a field cannot show any pattern: the fit runs, and the log says so, naming MAX_EDGE."""
+    logs = {}
+    for edge in (100.0, 300.0):
+        feedback = QgsProcessingFeedback()
+        processing.run(ALG, coarse_fit(tmp_path, MAX_EDGE=edge, DRAWS=20, SEED=1), feedback=feedback)
+        logs[edge] = feedback.textLog()
+    assert "MAX_EDGE: max_edge" not in logs[100.0]
+    assert "MAX_EDGE: max_edge 300 leaves fewer than 5 edges across the window (1000 across" in logs[300.0]
+
+
 @pytest.mark.parametrize(
     "method, message",
     [
