@@ -287,9 +287,9 @@ def working_crs(alg, parameters, context, source, input_name: str, crs_name: str
     if source_crs.isGeographic():
         raise QgsProcessingException(
             _tr(
-                "{0} is in the geographic CRS {1} (degrees), where square cells and distances are "
-                "meaningless. Pick a projected working CRS in {2} (e.g. a UTM zone or your national grid), "
-                "or reproject the layer."
+                "{0} is in the geographic CRS {1} (degrees), where distances and areas have no single unit (a "
+                "degree of longitude shrinks towards the poles). Pick a projected working CRS in {2} (e.g. a UTM "
+                "zone or your national grid), or reproject the layer."
             ).format(input_name, source_crs.authid(), crs_name)
         )
     return source_crs, source_crs

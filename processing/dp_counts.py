@@ -456,9 +456,9 @@ class DPCountsAlgorithm(SpatialPrivacyAlgorithm):
             clash = [name for name in added if name in taken]
             if clash:
                 raise QgsProcessingException(
-                    self.tr("{0}: the layer already has a field named '{1}'; rename it first.").format(
-                        self.INPUT, clash[0]
-                    )
+                    self.tr(
+                        "{0}: the kept field '{1}' has the name of an output field; leave it out or rename it first."
+                    ).format(self.KEEP_FIELDS, clash[0])
                 )
             for k in range(sets):
                 fields.append(int_field(f"syn_{k + 1}"))

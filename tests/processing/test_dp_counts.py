@@ -330,7 +330,9 @@ def test_clashing_and_text_fields_are_refused(tmp_path):
         processing.run(ALG, params)
     params["RATE_FIELD"] = "rate"  # an output column name taken by a copied field would shift the columns
     params["KEEP_FIELDS"] = ["prior_expected"]
-    with pytest.raises(QgsProcessingException, match=r"INPUT: the layer already has a field named 'prior_expected'"):
+    with pytest.raises(
+        QgsProcessingException, match=r"KEEP_FIELDS: the kept field 'prior_expected' has the name of an output field"
+    ):
         processing.run(ALG, params)
     assert not (tmp_path / "out").exists()
 
