@@ -623,7 +623,8 @@ def k_function(
     n = x.size
     area = window.area
     lam = None if intensity is None else _check_intensity(intensity, x, y)
-    recip = np.zeros(0) if lam is None else 1.0 / lam
+    with np.errstate(over="ignore"):  # an intensity too small for doubles is refused below
+        recip = np.zeros(0) if lam is None else 1.0 / lam
     numba_path = resolve_use_numba(use_numba)
     mode = _MODES[correction]
     report(progress, 0.0, "Distances to the window boundary")
@@ -638,6 +639,12 @@ def k_function(
     report(progress, 0.1, "Counting pairs of points")
     pair_sums = _pair_sums_numba if numba_path else _pair_sums_numpy
     sums = np.cumsum(pair_sums(x, y, r, mode, recip, b, last, near, progress))[:-1]
+    if lam is not None and not (np.all(np.isfinite(recip)) and np.all(np.isfinite(sums))):
+        raise ParameterError(
+            "intensity",
+            f"the intensity is too small for double precision (smallest value {lam.min():.3g}): the sums of "
+            "1 / (lambda_i lambda_j) overflow; give it per larger area unit (e.g. per km² instead of per m²)",
+        )
 
     if mode == _BORDER:
         # points with b_i >= r_k: those after the first sorted b_i >= r_k

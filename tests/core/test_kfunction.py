@@ -465,6 +465,9 @@ def test_inhomogeneous_k_of_an_inhomogeneous_poisson_pattern_is_pi_r_squared():
         ({"intensity": [1.0, -2.0]}, "intensity"),
         ({"intensity": [1.0, 2.0, 3.0]}, "intensity"),
         ({"intensity": lambda x, y: -np.ones_like(x)}, "intensity"),
+        # 1 / (lambda_i lambda_j) overflows (the K values came out empty, with no message)
+        ({"intensity": [1e-300, 1e-300], "radii": [0.5, 1.0]}, "intensity"),
+        ({"intensity": [1e-310, 1.0], "radii": [0.5, 1.0]}, "intensity"),
         ({"intensity": [1.0, 2.0], "renormalise": True, "normpower": 3}, "normpower"),
         ({"window": "unit square"}, "window"),
     ],
