@@ -276,7 +276,16 @@ def _check_separation(covariate: Covariate, at_points: np.ndarray, over_window: 
     window's integration points: the likelihood then grows without bound as its coefficient goes to -inf (or
     +inf), like a perfectly separated logistic regression, and the fit collapses (a distance to a layer that
     holds the points themselves is 0 at every point: posterior mean coefficient -1.3e4, CPO overflowing)."""
-    if at_points.max() <= over_window.min() or at_points.min() >= over_window.max():
+    low, high = float(over_window.min()), float(over_window.max())
+    # bilinear sampling of a constant raster rounds to within a few ulps of its value: compare with a tolerance
+    tol = 1e-9 * max(high - low, abs(low), abs(high), 1e-300)
+    if high - low <= tol:
+        raise ParameterError(
+            covariate.parameter,
+            f"covariate '{covariate.name}' is constant over the window ({low:.6g}): it duplicates the intercept, so "
+            "neither coefficient can be estimated; leave it out",
+        )
+    if at_points.max() <= low + tol or at_points.min() >= high - tol:
         raise ParameterError(
             covariate.parameter,
             f"covariate '{covariate.name}' takes its smallest or largest value over the window at every point "

@@ -350,6 +350,31 @@ def test_covariate_raster_that_does_not_cover_the_window_is_refused(tmp_path):
     assert list(out.iterdir()) == []
 
 
+def test_a_constant_covariate_raster_is_refused_naming_it(tmp_path):
+    """A raster of one value duplicates the intercept (the fit ran, with an intercept sd of 9); its bilinear
+    samples differ from the value by rounding, so an exact comparison missed it."""
+    from qgis.core import QgsCoordinateReferenceSystem
+
+    from spatial_privacy.processing.raster import write_float_raster
+
+    path = str(tmp_path / "cov.tif")
+    write_float_raster(path, np.full((25, 25), 3.0), 0.0, 1000.0, 40.0, QgsCoordinateReferenceSystem("EPSG:28992"))
+    out = tmp_path / "out"
+    out.mkdir()
+    with pytest.raises(QgsProcessingException, match=r"COVARIATES: covariate 'cov' is constant over the window \(3\)"):
+        processing.run(
+            ALG,
+            {
+                "INPUT": memory_points(spread(40)),
+                "WINDOW": square_window(0, 0, 1000, 1000),
+                "COVARIATES": [path],
+                "MAX_EDGE": 100.0,
+                "OUTPUT_MODEL": str(out / "m.npz"),
+            },
+        )
+    assert list(out.iterdir()) == []
+
+
 NOT_CONVERGED = ("The MCMC chains have not converged", "The hyperparameter chain is stuck")
 
 
