@@ -272,6 +272,22 @@ class ConfidentialFit:
             raise ParameterError(name, f"{outside} synthetic points lie outside the study window")
         return xs, ys
 
+    def check_risk_radius(self, risk_radius: float) -> float:
+        """``risk_radius`` if it is a distance > 0 shorter than the window's diagonal; a disc that wide covers
+        the whole window around every person, so every risk would be 1 (and the quadrature is slow)."""
+        r = float(risk_radius)
+        if not (math.isfinite(r) and r > 0):
+            raise ParameterError("risk_radius", f"the risk radius must be > 0, got {risk_radius!r}")
+        xmin, ymin, xmax, ymax = self.window.bounds
+        diagonal = math.hypot(xmax - xmin, ymax - ymin)
+        if r >= diagonal:
+            raise ParameterError(
+                "risk_radius",
+                f"the risk radius {r:g} is at least the window's diagonal ({diagonal:.4g}): a disc that wide covers "
+                "the whole window, so every risk would be 1; give it in the units of the CRS",
+            )
+        return r
+
     def at_confidential_locations(self, x_syn, y_syn) -> int:
         """How many of the synthetic points lie exactly on a confidential location. None of the synthesizers
         puts one there (their points are continuous draws), so any such point suggests that the confidential
@@ -382,6 +398,7 @@ def disclosure_risk(
     progress: Progress = None,
 ) -> DisclosureRisk:
     """Per-person disclosure risk of a synthetic set (Section 7, eq. 16). Confidential."""
+    risk_radius = conf.check_risk_radius(risk_radius)
     if syn.spec.method == "radial":
         if syn.x.size != conf.n:
             raise ParameterError("synthetic", "a radial set has one point per confidential point")
@@ -417,6 +434,7 @@ def baseline_risk(
     nothing to the intruder's knowledge. PRS, whose joint fit shares only beta and the hyperparameters
     with the confidential data (Section 7.4), sits at this level by construction."""
     _check_hyper(hyper)
+    risk_radius = conf.check_risk_radius(risk_radius)
     posterior = _fit(conf.fit_model, conf, rng, hyper, scaled(progress, 0.0, 0.5))
     draws = conf.intensity_draws(posterior.beta, posterior.w)
     return synthesis_risk(
@@ -520,6 +538,7 @@ def sweep(
     released (:func:`baseline_risk`) is computed first, as the floor to compare the sets with."""
     if not specs:
         raise ParameterError("specs", "the sweep has no synthetic sets")
+    risk_radius = conf.check_risk_radius(risk_radius)
     result = SweepResult(risk_radius=float(risk_radius))
     total = len(specs) + int(bool(baseline))
     if baseline:

@@ -404,6 +404,7 @@ def test_more_draws_than_the_model_file_holds_are_reported(snow, tmp_path):
         ("sweep_report_is_a_folder", "OUTPUT_REPORT: .* is a folder"),
         ("ans_noise_too_large", "NOISE: the synthetic intensity is too peaked to sample"),
         ("synthetic_is_the_input", "SYNTHETIC: all 578 of its points are confidential locations"),
+        ("risk_radius_in_other_units", "RISK_RADIUS: the risk radius 1000 is at least the window's diagonal"),
         ("pmse_synthetic_is_the_input", "SYNTHETIC: all 578 of its points are confidential locations"),
     ],
 )
@@ -442,6 +443,8 @@ def test_bad_input_is_refused_naming_the_parameter_and_nothing_is_written(snow, 
     elif case == "ans_noise_too_large":  # allowed by the parameter's range, but exp(field) overflows the sampler
         alg = "spatialprivacy:synthesizelgcp"
         params.update(METHOD=1, NOISE=1000.0)
+    elif case == "risk_radius_in_other_units":  # metres typed for a layer in units of 100 m: every risk is 1
+        params.update(SYNTHETIC=subset(snow, 578, shift=0.01), RISK_RADIUS=1000.0)
     elif case == "pmse_synthetic_is_the_input":
         alg = "spatialprivacy:pmse"
     elif case == "sweep_report_is_a_folder":  # refused before the sweep, not after it
