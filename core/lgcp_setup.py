@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 import numpy as np
+from scipy.spatial import cKDTree
 
 from . import fields
 from .errors import ParameterError
@@ -45,6 +46,8 @@ class LGCPSetup:
     mesh: object
     max_edge: float
     duplicates: int
+    #: points farther than a quarter of the window's larger side from every other point (see :func:`isolated`)
+    isolated: int = 0
 
     def too_coarse(self) -> str | None:
         """A warning if max_edge leaves fewer than :data:`COARSE_EDGES_ACROSS` edges across the window's larger
@@ -153,7 +156,7 @@ def build_lgcp(
         raise ParameterError("prior", f"unknown prior {prior!r}; use 'lognormal' or 'pc'")
     model = LGCPModel(design, spde, theta_prior, BetaPrior.default(design), mesh=mesh, node_check=node_check)
     report(progress, 1.0, "Model ready")
-    return LGCPSetup(model, window, mesh, float(max_edge), int(duplicates))
+    return LGCPSetup(model, window, mesh, float(max_edge), int(duplicates), isolated(x, y, window))
 
 
 def fit_laplace_any_rule(
@@ -269,6 +272,17 @@ def _node_check(mesh, window: Window, scheme: str, covariates, offset) -> NodeCh
         np.column_stack([np.ones(check.x.size)] + [_evaluate(c, check.x, check.y) for c in covariates]),
         np.zeros(check.x.size) if offset is None else np.asarray(offset(check.x, check.y), dtype=np.float64),
     )
+
+
+def isolated(x: np.ndarray, y: np.ndarray, window: Window) -> int:
+    """How many points lie farther than a quarter of the window's larger side from every other point: a
+    geocoding error far from the rest stretches a window drawn around the points, and a field fitted there sees
+    the others packed into a corner (the hyperparameter posterior then failed to peak, blaming the prior)."""
+    if x.size < 2:
+        return 0
+    xmin, ymin, xmax, ymax = window.bounds
+    distance, _ = cKDTree(np.column_stack([x, y])).query(np.column_stack([x, y]), k=2)
+    return int(np.count_nonzero(distance[:, 1] > max(xmax - xmin, ymax - ymin) / 4.0))
 
 
 def _check_separation(covariate: Covariate, at_points: np.ndarray, over_window: np.ndarray) -> None:

@@ -19,6 +19,7 @@ from qgis.core import (
     QgsProcessingParameterRasterLayer,
 )
 
+from ..plugin.i18n import tr as _tr
 from .base import (
     FeedbackProgress,
     SpatialPrivacyAlgorithm,
@@ -333,9 +334,7 @@ class FitLGCPAlgorithm(SpatialPrivacyAlgorithm):
                 feedback.pushInfo(
                     self.tr("Mesh: {0} nodes, largest edge {1:g}.").format(setup.mesh.n_nodes, setup.max_edge)
                 )
-                coarse = setup.too_coarse()
-                if coarse:
-                    feedback.pushWarning(f"{self.MAX_EDGE}: {coarse}")
+                warn_about_the_setup(self, setup, feedback)
                 if setup.duplicates:
                     feedback.pushWarning(
                         self.tr(
@@ -577,6 +576,22 @@ class FitLGCPAlgorithm(SpatialPrivacyAlgorithm):
         if intensity is not None:
             sections.append((tr("Posterior mean intensity"), _png_data_uri(intensity)))
         return sections
+
+
+def warn_about_the_setup(alg, setup, feedback) -> None:
+    """Warnings on a built LGCP (core.lgcp_setup.LGCPSetup) that its fit would not give: a mesh too coarse for
+    any pattern (MAX_EDGE), points far from all others that stretch the window (WINDOW)."""
+    coarse = setup.too_coarse()
+    if coarse:
+        feedback.pushWarning(f"{alg.MAX_EDGE}: {coarse}")
+    if setup.isolated:
+        feedback.pushWarning(
+            _tr(
+                "{0} points lie farther than a quarter of the window's width from every other point (a geocoding "
+                "error, or points from elsewhere?); they stretch the window the field is fitted in. Check them, or "
+                "give a {1}."
+            ).format(setup.isolated, alg.WINDOW)
+        )
 
 
 def read_covariates(alg, parameters, context, crs, rasters="COVARIATES", distance_to="DISTANCE_TO", offset="OFFSET"):

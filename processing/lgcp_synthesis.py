@@ -58,7 +58,7 @@ from .compat import (
     string_field,
 )
 from .layers import read_window
-from .lgcp_fit import read_covariates
+from .lgcp_fit import read_covariates, warn_about_the_setup
 from .styling import ThematicStyle
 
 METHOD_KEYS = ("radial", "ans", "prs")
@@ -365,9 +365,7 @@ class WalderAlgorithm(SpatialPrivacyAlgorithm):
                                 setup.mesh.n_nodes
                             )
                         )
-                        coarse = setup.too_coarse()
-                        if coarse:
-                            feedback.pushWarning(f"{self.MAX_EDGE}: {coarse}")
+                        warn_about_the_setup(self, setup, feedback)
                     return setup
 
                 setup, posterior, used = fit_laplace_any_rule(

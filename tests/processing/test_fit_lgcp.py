@@ -350,6 +350,22 @@ def test_covariate_raster_that_does_not_cover_the_window_is_refused(tmp_path):
     assert list(out.iterdir()) == []
 
 
+def test_a_point_far_from_all_others_is_flagged(tmp_path):
+    """One geocoding error 100 km away stretches the window drawn around the points, and the fit then fails
+    blaming the prior: the log first says that a point lies far from every other one, naming WINDOW."""
+    feedback = QgsProcessingFeedback()
+    params = {"INPUT": memory_points(spread(49) + [(100_000.0, 100_000.0)]), "DRAWS": 20, "SEED": 1}
+    try:
+        processing.run(ALG, {**params, "OUTPUT_MODEL": str(tmp_path / "m.npz")}, feedback=feedback)
+    except QgsProcessingException:
+        pass  # the fit itself may fail; the warning comes before it
+    assert "1 points lie farther than a quarter of the window's width from every other point" in feedback.textLog()
+    assert "give a WINDOW" in feedback.textLog()
+    feedback = QgsProcessingFeedback()
+    processing.run(ALG, coarse_fit(tmp_path, DRAWS=20, SEED=1), feedback=feedback)
+    assert "from every other point" not in feedback.textLog()
+
+
 def test_a_constant_covariate_raster_is_refused_naming_it(tmp_path):
     """A raster of one value duplicates the intercept (the fit ran, with an intercept sd of 9); its bilinear
     samples differ from the value by rounding, so an exact comparison missed it."""
