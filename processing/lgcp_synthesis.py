@@ -471,6 +471,19 @@ class WalderAlgorithm(SpatialPrivacyAlgorithm):
             return str(error)
         return None
 
+    def warn_small_radii(self, conf, radii, name, feedback) -> None:
+        """A warning for radial radii below half the median spacing of the confidential locations: each moved
+        point then stays nearer its own person than the typical neighbour, and points back to them."""
+        small = sorted({r for r in radii if r < conf.spacing() / 2})
+        if small:
+            feedback.pushWarning(
+                self.tr(
+                    "{0}: radius {1} is below half the median distance between neighbouring confidential locations "
+                    "({2:.4g}): most moved points stay nearer their own person than any neighbour. Its disclosure "
+                    "risk will show it; consider larger radii."
+                ).format(name, ", ".join(f"{r:g}" for r in small), conf.spacing())
+            )
+
     def check_radius(self, parameters, context, name):
         if not self.given(parameters, name):
             raise QgsProcessingException(self.tr("{0}: give a radius > 0 (CRS units).").format(name))
@@ -618,6 +631,8 @@ class SynthesizeLGCPAlgorithm(WalderAlgorithm):
             raise QgsProcessingException(
                 self.tr("{0}: radial perturbation moves every point; leave it empty.").format(self.COUNT)
             )
+        if method == "radial":
+            self.warn_small_radii(conf, [spec.value], self.RADIUS, feedback)
         sampler = ("exact", "candidates")[self.parameterAsEnum(parameters, self.SAMPLER, context)]
         # the bar moves to the middle of the synthesis range while drawing, to 90 % for writing
         progress(
@@ -1078,6 +1093,7 @@ class RiskUtilitySweepAlgorithm(WalderAlgorithm):
             "replicates": self.REPLICATES,
         }
         points, conf = self.confidential(parameters, context, feedback, rng, scaled(progress, 0.0, 0.2))
+        self.warn_small_radii(conf, radii, self.RADII, feedback)
         try:
             specs = sweep_specs(radii, noise, prs, replicates)
             result = sweep(

@@ -288,6 +288,17 @@ class ConfidentialFit:
             )
         return r
 
+    def spacing(self) -> float:
+        """The median distance from a confidential location to the nearest other one (people at one address
+        count once): a radial point moved less than half of it stays nearer its own origin than the others do."""
+        from scipy.spatial import cKDTree
+
+        locations = np.unique(np.column_stack([self.x, self.y]), axis=0)
+        if locations.shape[0] < 2:
+            return 0.0
+        distance, _ = cKDTree(locations).query(locations, k=2)
+        return float(np.median(distance[:, 1]))
+
     def at_confidential_locations(self, x_syn, y_syn) -> int:
         """How many of the synthetic points lie exactly on a confidential location. None of the synthesizers
         puts one there (their points are continuous draws), so any such point suggests that the confidential

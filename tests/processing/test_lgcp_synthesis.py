@@ -74,11 +74,12 @@ def deaths_xy(snow):
     return np.array([p.x() for p in pts]), np.array([p.y() for p in pts])
 
 
-def synthesize(snow, tmp_path, **params):
+def synthesize(snow, tmp_path, feedback=None, **params):
     out = str(tmp_path / f"syn_{len(list(tmp_path.iterdir()))}.gpkg")
     result = processing.run(
         "spatialprivacy:synthesizelgcp",
         {"INPUT": snow["deaths"], "MODEL": snow["model"], "SEED": 7, "OUTPUT": out, **params},
+        feedback=feedback,
     )
     return result
 
@@ -142,6 +143,20 @@ def test_prs_and_ans_give_the_requested_count_inside_the_window_with_only_an_id(
     # a count that would take minutes to write, uncancellably, is refused before any work, naming COUNT
     with pytest.raises(QgsProcessingException, match="COUNT"):
         synthesize(snow, tmp_path, METHOD=2, COUNT=1_000_001)
+
+
+def test_a_radius_below_half_the_spacing_of_the_people_is_flagged(snow, tmp_path):
+    """The deaths' distinct locations lie a median 0.0375 units (3.75 m) from their nearest neighbour: a radius
+    of 0.001 leaves each point nearer its own person than any neighbour, and the log says so; the paper's
+    smallest radius (0.5, 50 m) does not."""
+    feedback = QgsProcessingFeedback()
+    synthesize(snow, tmp_path, feedback=feedback, METHOD=0, RADIUS=0.001)
+    assert "RADIUS: radius 0.001 is below half the median distance between neighbouring confidential" in (
+        feedback.textLog()
+    )
+    feedback = QgsProcessingFeedback()
+    synthesize(snow, tmp_path, feedback=feedback, METHOD=0, RADIUS=0.5)
+    assert "median distance between neighbouring" not in feedback.textLog()
 
 
 def test_radial_set_is_within_the_radius_but_not_in_the_input_order(snow, tmp_path):
