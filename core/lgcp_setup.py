@@ -11,7 +11,6 @@ from dataclasses import dataclass
 from typing import Callable
 
 import numpy as np
-from scipy.spatial import cKDTree
 
 from . import fields
 from .errors import ParameterError
@@ -46,7 +45,7 @@ class LGCPSetup:
     mesh: object
     max_edge: float
     duplicates: int
-    #: points farther than a quarter of the window's larger side from every other point (see :func:`isolated`)
+    #: points far from the rest that stretch a window drawn around the points (see :func:`isolated`)
     isolated: int = 0
 
     def too_coarse(self) -> str | None:
@@ -112,7 +111,8 @@ def build_lgcp(
     y = np.asarray(y, dtype=np.float64)
     if x.size < MIN_POINTS:
         raise ParameterError("points", f"an LGCP fit needs at least {MIN_POINTS} points, got {x.size}")
-    if window is None:
+    around_points = window is None
+    if around_points:
         window = Window.around_points(x, y, margin=0.05)
     outside = int(np.count_nonzero(~window.contains(x, y)))
     if outside:
@@ -156,7 +156,8 @@ def build_lgcp(
         raise ParameterError("prior", f"unknown prior {prior!r}; use 'lognormal' or 'pc'")
     model = LGCPModel(design, spde, theta_prior, BetaPrior.default(design), mesh=mesh, node_check=node_check)
     report(progress, 1.0, "Model ready")
-    return LGCPSetup(model, window, mesh, float(max_edge), int(duplicates), isolated(x, y, window))
+    far = isolated(x, y) if around_points else 0
+    return LGCPSetup(model, window, mesh, float(max_edge), int(duplicates), far)
 
 
 def fit_laplace_any_rule(
@@ -274,15 +275,30 @@ def _node_check(mesh, window: Window, scheme: str, covariates, offset) -> NodeCh
     )
 
 
-def isolated(x: np.ndarray, y: np.ndarray, window: Window) -> int:
-    """How many points lie farther than a quarter of the window's larger side from every other point: a
-    geocoding error far from the rest stretches a window drawn around the points, and a field fitted there sees
-    the others packed into a corner (the hyperparameter posterior then failed to peak, blaming the prior)."""
-    if x.size < 2:
+def isolated(x: np.ndarray, y: np.ndarray) -> int:
+    """How many points lie far from the rest and stretch a window drawn around the points: those more than
+    :data:`FAR` times the median distance from the points' (coordinate-wise) median, when they are at most
+    :data:`MOST_ISOLATED` of the points (a far cluster is data) and leaving them out shrinks the points' extent
+    (larger side) by more than half. One geocoding error 100 km away made the others
+    a speck in a corner of the fitted window (the hyperparameter posterior then failed to peak, blaming the
+    prior). A uniform pattern has no point beyond about twice the median distance."""
+    if x.size < 3:
         return 0
-    xmin, ymin, xmax, ymax = window.bounds
-    distance, _ = cKDTree(np.column_stack([x, y])).query(np.column_stack([x, y]), k=2)
-    return int(np.count_nonzero(distance[:, 1] > max(xmax - xmin, ymax - ymin) / 4.0))
+    distance = np.hypot(x - np.median(x), y - np.median(y))
+    typical = float(np.median(distance))
+    far = distance > FAR * typical
+    if typical <= 0 or not far.any() or far.sum() > MOST_ISOLATED * x.size:  # a far cluster is data, not error
+        return 0
+
+    def extent(keep):
+        return max(float(np.ptp(x[keep])), float(np.ptp(y[keep])))
+
+    return int(far.sum()) if 2 * extent(~far) < extent(np.ones(x.size, dtype=bool)) else 0
+
+
+#: See :func:`isolated`: how far, in median distances from the centre, and at most what share of the points.
+FAR = 10.0
+MOST_ISOLATED = 0.1
 
 
 def _check_separation(covariate: Covariate, at_points: np.ndarray, over_window: np.ndarray) -> None:

@@ -6,6 +6,6 @@ from __future__ import annotations
 MIN_EPSILON = 1e-9
 """The smallest epsilon any tool accepts. Below about 1e-12, the grid Laplace noise of
 :func:`.mechanisms.grid_laplace` (``GRID_STEPS + 1`` grid steps per 1/epsilon) no longer fits the 2**52
-integers a double holds, and numpy's geometric draw saturates at the int64 limit, where two draws cancel and
-no noise at all would be added; 1e-9 leaves a margin of 1,000 and is far below any epsilon whose guarantee
-means something."""
+integers a double holds exactly; below about 1e-16, numpy's geometric draws saturate at an int64 limit, where
+two draws cancel and no noise at all was added (the true values were published). 1e-9 leaves a margin of
+1,000 above the first limit and is far below any epsilon whose guarantee means something."""

@@ -139,7 +139,10 @@ def grid_laplace(
         raise ParameterError("epsilon", f"epsilon {epsilon:g} is too small for a noise grid of {steps} steps")
     p = -math.expm1(-decay)  # success probability of each geometric draw
     first, second = rng.geometric(p, size=value.shape), rng.geometric(p, size=value.shape)
-    if np.any(first < 1) or np.any(second < 1):  # a saturated draw: the noise would cancel, never publish it
+    # a draw outside [1, the largest numpy can reach] saturated (int64 min before numpy 1.25, max since): two
+    # saturated draws cancel, so never publish them
+    reach = math.ceil(_EXPONENTIAL_MAX / decay) + 1
+    if any(np.any((draw < 1) | (draw > reach)) for draw in (first, second)):
         raise RuntimeError("a geometric noise draw overflowed")
     z = (first - second).astype(np.float64)
     if not np.all(np.abs(k) + np.abs(z) < 2.0**52):

@@ -340,8 +340,11 @@ def pufferfish_grid(
     except ParameterError:
         raise
     except ValueError as error:  # a mean more than 2**52 grid steps (sensitivity / 64) from 0
-        remedy = "raise k" if relative else "rescale them or raise c"
-        raise ParameterError("values", f"{error}; {remedy}") from None
+        if relative:  # the step is proportional to -log k: only a k very near 1 gets here
+            raise ParameterError("relative_k", f"{error}: k is too near 1; lower it") from None
+        raise ParameterError(
+            "values", f"{error}: the values are too large for the interval c; rescale them or raise c"
+        ) from None
     scale = release.scale if release is not None else np.zeros(0)
     noise = release.published - stats.mean if release is not None else np.zeros(0)
     if relative:

@@ -580,17 +580,19 @@ class FitLGCPAlgorithm(SpatialPrivacyAlgorithm):
 
 def warn_about_the_setup(alg, setup, feedback) -> None:
     """Warnings on a built LGCP (core.lgcp_setup.LGCPSetup) that its fit would not give: a mesh too coarse for
-    any pattern (MAX_EDGE), points far from all others that stretch the window (WINDOW)."""
+    any pattern (MAX_EDGE), points far from the rest that stretch a window drawn around them (WINDOW)."""
+    from ..core.lgcp_setup import FAR
+
     coarse = setup.too_coarse()
     if coarse:
         feedback.pushWarning(f"{alg.MAX_EDGE}: {coarse}")
     if setup.isolated:
         feedback.pushWarning(
             _tr(
-                "{0} points lie farther than a quarter of the window's width from every other point (a geocoding "
-                "error, or points from elsewhere?); they stretch the window the field is fitted in. Check them, or "
-                "give a {1}."
-            ).format(setup.isolated, alg.WINDOW)
+                "{0} points lie far from the rest (more than {1:g} times the median distance from the points' "
+                "centre) and more than double the size of the window drawn around the points: a geocoding error, "
+                "or points from elsewhere? Check them, or give a {2}."
+            ).format(setup.isolated, FAR, alg.WINDOW)
         )
 
 

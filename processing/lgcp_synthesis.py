@@ -430,8 +430,9 @@ class WalderAlgorithm(SpatialPrivacyAlgorithm):
         if same:
             feedback.pushWarning(
                 self.tr(
-                    "{0}: {1} of its {2} points lie exactly on confidential locations, which no synthesizer does; "
-                    "check that it is the synthetic layer you mean and that it was not edited with the data."
+                    "{0}: {1} of its {2} points lie exactly on confidential locations, which synthesizers rarely do "
+                    "by chance; check that it is the synthetic layer you mean and that it was not edited with the "
+                    "data."
                 ).format(self.SYNTHETIC, same, xs.size)
             )
         return xs, ys

@@ -638,13 +638,20 @@ def k_function(
     near = _near_edges(window, x, y, b, r_max) if mode == _ISOTROPIC else None
     report(progress, 0.1, "Counting pairs of points")
     pair_sums = _pair_sums_numba if numba_path else _pair_sums_numpy
-    sums = np.cumsum(pair_sums(x, y, r, mode, recip, b, last, near, progress))[:-1]
-    if lam is not None and not (np.all(np.isfinite(recip)) and np.all(np.isfinite(sums))):
-        raise ParameterError(
+
+    def too_small():
+        return ParameterError(
             "intensity",
-            f"the intensity is too small for double precision (smallest value {lam.min():.3g}): the sums of "
-            "1 / (lambda_i lambda_j) overflow; give it per larger area unit (e.g. per km² instead of per m²)",
+            f"the intensity is too small for double precision at some points (smallest value {lam.min():.3g}): the "
+            "sums of 1 / (lambda_i lambda_j) overflow. It must be in points per squared CRS unit; check the raster "
+            "there (a log intensity, or a broken pixel?)",
         )
+
+    if lam is not None and not np.all(np.isfinite(recip)):
+        raise too_small()
+    sums = np.cumsum(pair_sums(x, y, r, mode, recip, b, last, near, progress))[:-1]
+    if lam is not None and not np.all(np.isfinite(sums)):
+        raise too_small()
 
     if mode == _BORDER:
         # points with b_i >= r_k: those after the first sorted b_i >= r_k

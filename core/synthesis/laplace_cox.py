@@ -141,10 +141,16 @@ def laplace_guarantee(region_measure, epsilon: float, total_share: float = 0.0) 
     s = float(total_share)
     if not (0 <= s < 1):
         raise ParameterError("total_share", f"total_share must be in [0, 1), got {total_share!r}")
+    if (1 - s) * epsilon < mechanisms.MIN_EPSILON:
+        raise ParameterError(
+            "total_share",
+            f"the cells' share of epsilon, {(1 - s) * epsilon:.3g}, is below the smallest epsilon a release accepts "
+            f"({mechanisms.MIN_EPSILON:g}); give a smaller share",
+        )
     if 0 < s * epsilon < mechanisms.MIN_EPSILON:
         raise ParameterError(
             "total_share",
-            f"the total's share of epsilon, {s:g} x {epsilon:g}, is below the smallest epsilon a release accepts "
+            f"the total's share of epsilon, {s * epsilon:.3g}, is below the smallest epsilon a release accepts "
             f"({mechanisms.MIN_EPSILON:g}); give a larger share or 0",
         )
     delta, delta_ar = laplace_sensitivity(region_measure)

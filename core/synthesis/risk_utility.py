@@ -300,9 +300,9 @@ class ConfidentialFit:
         return float(np.median(distance[:, 1]))
 
     def at_confidential_locations(self, x_syn, y_syn) -> int:
-        """How many of the synthetic points lie exactly on a confidential location. None of the synthesizers
-        puts one there (their points are continuous draws), so any such point suggests that the confidential
-        layer, or part of it, was given as the synthetic one."""
+        """How many of the synthetic points lie exactly on a confidential location. The synthesizers rarely put
+        one there by chance (their points are continuous draws, or rounded to a fine grid), so many such points
+        suggest that the confidential layer, or part of it, was given as the synthetic one."""
         conf = np.asarray(self.x, dtype=np.float64) + 1j * np.asarray(self.y, dtype=np.float64)
         syn = np.asarray(x_syn, dtype=np.float64).ravel() + 1j * np.asarray(y_syn, dtype=np.float64).ravel()
         return int(np.count_nonzero(np.isin(syn, conf)))

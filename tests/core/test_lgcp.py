@@ -249,3 +249,24 @@ def test_grid_cells_where_the_laplace_fit_fails_are_left_out(integrates_to_about
     assert np.quantile(variance, 0.975) < math.exp(2 * stats.norm.ppf(0.999))
     # and E[int lambda | S] is close to N = 12 (as for the simulated fits above)
     integrates_to_about_n(posterior, setup.model.beta_prior, 12)
+
+
+def test_isolated_points_flag_a_far_geocoding_error_but_not_uniform_or_clustered_patterns():
+    """lgcp_setup.isolated: a uniform pattern has no point beyond about twice the median distance from its
+    centre, so it is never flagged (300 patterns each of 10, 15 and 200 points); nor are three clusters with
+    sporadic cases spread over the same area (one cluster far from two close ones is data, not error). One
+    point 100 times the pattern's width away is flagged, and so are three geocoding failures stacked at one
+    default location."""
+    from spatial_privacy.core.lgcp_setup import isolated
+
+    rng = np.random.default_rng(3)
+    for n in (10, 15, 200):
+        assert all(isolated(*rng.uniform(0, 1, (2, n))) == 0 for _ in range(300))
+    for _ in range(300):
+        centres = rng.uniform(0, 1, (3, 2))
+        clusters = np.concatenate([c + rng.normal(0, 0.02, (100, 2)) for c in centres])
+        points = np.concatenate([clusters, rng.uniform(0, 1, (5, 2))])
+        assert isolated(points[:, 0], points[:, 1]) == 0
+    x, y = rng.uniform(0, 1, (2, 50))
+    assert isolated(np.append(x, 100.0), np.append(y, 100.0)) == 1
+    assert isolated(np.append(x, [-50.0] * 3), np.append(y, [-50.0] * 3)) == 3

@@ -134,8 +134,9 @@ def test_grid_laplace_refuses_bad_input(value, sensitivity, epsilon):
 
 @pytest.mark.parametrize(("epsilon", "steps"), [(1e-20, 64), (1e-100, 64), (mechanisms.MIN_EPSILON, 10**6)])
 def test_grid_laplace_refuses_an_epsilon_whose_noise_a_double_cannot_hold(epsilon, steps):
-    """Below about 1e-12 numpy's geometric draws saturate at the int64 limit and cancel: the release would be
-    the true value with no noise at all. The epsilon is refused, naming it, before anything is drawn."""
+    """Below about 1e-16 numpy's geometric draws saturate at an int64 limit and cancel (the release was the true
+    value with no noise at all); below about 1e-12 the noise no longer fits a double's exact integers. Such an
+    epsilon (the floor, 1e-9; or a noise grid so fine that even that is too small) is refused, naming it."""
     with pytest.raises(ParameterError) as raised:
         mechanisms.grid_laplace(np.random.default_rng(0), np.array([5432.739]), 1.0, epsilon, steps=steps)
     assert raised.value.parameter == "epsilon"
@@ -154,12 +155,14 @@ def test_grid_laplace_at_the_smallest_epsilon_adds_noise_of_its_scale():
     assert np.all(z != 0) and np.all(z == np.rint(z))
 
 
-def test_a_saturated_geometric_draw_is_never_published():
-    """Whatever numpy returns, a geometric draw below 1 (the int64 limit of a saturated draw) stops the release."""
+@pytest.mark.parametrize("saturated", [np.iinfo(np.int64).min, np.iinfo(np.int64).max])
+def test_a_saturated_geometric_draw_is_never_published(saturated):
+    """A geometric draw below 1 or beyond the largest numpy's exponential can reach is a saturated one (int64 min
+    before numpy 1.25, int64 max since); two of them cancel, so the release stops instead."""
 
     class Saturated:
         def geometric(self, p, size):
-            return np.full(size, np.iinfo(np.int64).min)
+            return np.full(size, saturated)
 
     with pytest.raises(RuntimeError, match="overflowed"):
         mechanisms.grid_laplace(Saturated(), np.array([1.0]), 1.0, 1.0)

@@ -294,6 +294,9 @@ def test_settings_refuse_bad_parameters(kw, parameter):
         (dict(bounded=True, lower_bound=0.0, upper_bound=10.0), [1.0, 11.0], "upper_bound", "outside"),
         (dict(bounded=True, lower_bound=2.0, upper_bound=10.0), [1.0, 3.0], "lower_bound", "outside"),
         (dict(bounded=True, bounds_from_data=True), [0.0, 3.0], "margin", "gamma"),
+        # a mean beyond 2**52 noise-grid steps from 0: the step grows with c (absolute) and with -log k (relative)
+        (dict(interval=1e-12), [1e6, 1e6], "values", "too large for the interval c; rescale them or raise c"),
+        (dict(error_model=REL, relative_k=1 - 1e-12), [1e300, 1e300], "relative_k", "k is too near 1; lower it"),
     ],
 )
 def test_values_the_theory_does_not_cover_are_refused(kw, values, parameter, words):

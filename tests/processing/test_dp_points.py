@@ -280,8 +280,13 @@ def test_geographic_layer_needs_a_working_crs_and_output_is_back_in_degrees(ente
         ),
         pytest.param(
             {"METHOD": LAPLACE, "EPSILON": 1.0, "TOTAL_SHARE": 1e-12},
-            r"TOTAL_SHARE: the total's share of epsilon, 1e-12 x 1, is below the smallest epsilon",
+            r"TOTAL_SHARE: the total's share of epsilon, 1e-12, is below the smallest epsilon",
             id="share below the smallest epsilon",
+        ),
+        pytest.param(
+            {"METHOD": LAPLACE, "EPSILON": 1.0, "TOTAL_SHARE": 1 - 1e-13},
+            r"TOTAL_SHARE: the cells' share of epsilon, 1e-13, is below the smallest epsilon",
+            id="cells' share below the smallest epsilon",
         ),
         pytest.param({"METHOD": LAPLACE, "EPSILON": -1.0}, r"EPSILON: epsilon must be", id="epsilon negative"),
         pytest.param({"METHOD": LAPLACE, "TOTAL_SHARE": 1.0}, r"TOTAL_SHARE: the share must lie", id="share one"),

@@ -359,11 +359,19 @@ def test_a_point_far_from_all_others_is_flagged(tmp_path):
         processing.run(ALG, {**params, "OUTPUT_MODEL": str(tmp_path / "m.npz")}, feedback=feedback)
     except QgsProcessingException:
         pass  # the fit itself may fail; the warning comes before it
-    assert "1 points lie farther than a quarter of the window's width from every other point" in feedback.textLog()
+    assert "1 points lie far from the rest (more than 10 times the median distance" in feedback.textLog()
     assert "give a WINDOW" in feedback.textLog()
+    # with a WINDOW given, the window is not stretched: no warning
     feedback = QgsProcessingFeedback()
-    processing.run(ALG, coarse_fit(tmp_path, DRAWS=20, SEED=1), feedback=feedback)
-    assert "from every other point" not in feedback.textLog()
+    try:
+        processing.run(
+            ALG,
+            {**params, "WINDOW": square_window(0, 0, 200_000, 200_000), "OUTPUT_MODEL": str(tmp_path / "w.npz")},
+            feedback=feedback,
+        )
+    except QgsProcessingException:
+        pass
+    assert "Mesh:" in feedback.textLog() and "far from the rest" not in feedback.textLog()
 
 
 def test_a_constant_covariate_raster_is_refused_naming_it(tmp_path):
