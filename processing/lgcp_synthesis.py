@@ -292,8 +292,9 @@ class WalderAlgorithm(SpatialPrivacyAlgorithm):
     def given(parameters, name) -> bool:
         return parameters.get(name) not in (None, "")
 
-    def confidential(self, parameters, context, feedback, rng, progress):
-        """The confidential points and their fit (model file or fitted here)."""
+    def confidential(self, parameters, context, feedback, rng, progress, points=None):
+        """The confidential points (``points``, INPUT read in the working CRS, if already read) and their fit
+        (model file or fitted here)."""
         import numpy as np
 
         from ..core.errors import ParameterError
@@ -302,7 +303,8 @@ class WalderAlgorithm(SpatialPrivacyAlgorithm):
         from ..core.progress import scaled
         from ..core.synthesis.risk_utility import ConfidentialFit
 
-        points = read_point_values(self, parameters, context, feedback, self.INPUT, None, self.WORK_CRS)
+        if points is None:
+            points = self.input_points(parameters, context, feedback)
         x, y = np.array(points.x), np.array(points.y)
         has_draws = any(p.name() == self.DRAWS for p in self.parameterDefinitions())
         draws = self.parameterAsInt(parameters, self.DRAWS, context) if has_draws else 200
@@ -411,15 +413,21 @@ class WalderAlgorithm(SpatialPrivacyAlgorithm):
                 )
             )
 
-    def synthetic_points(self, parameters, context, feedback, conf):
-        """The SYNTHETIC layer's points in the working CRS (after :meth:`check_synthetic`). Refused if every one
-        lies on a confidential location (the confidential layer given twice would otherwise be scored as a
-        release), with a warning if some do."""
+    def input_points(self, parameters, context, feedback):
+        """The INPUT layer's points (PointValues) in the working CRS."""
+        return read_point_values(self, parameters, context, feedback, self.INPUT, None, self.WORK_CRS)
+
+    def synthetic_points(self, parameters, context, feedback, points):
+        """The SYNTHETIC layer's points in the working CRS (after :meth:`check_synthetic`), read before the
+        confidential fit. Refused if every one lies on a location of the confidential ``points`` (the
+        confidential layer given twice would otherwise be scored as a release), with a warning if some do."""
         import numpy as np
+
+        from ..core.synthesis.risk_utility import at_locations
 
         syn = read_point_values(self, parameters, context, feedback, self.SYNTHETIC, None, self.WORK_CRS)
         xs, ys = np.array(syn.x), np.array(syn.y)
-        same = conf.at_confidential_locations(xs, ys)
+        same = at_locations(np.array(points.x), np.array(points.y), xs, ys)
         if same and same == xs.size:
             raise QgsProcessingException(
                 self.tr(
@@ -757,16 +765,17 @@ class DisclosureRiskAlgorithm(WalderAlgorithm):
             raise parameter_error(error, names) from None
         rng, _ = make_rng(self, parameters, context, self.SEED, feedback)
         progress = FeedbackProgress(feedback, 0.0, 95.0)
-        points, conf = self.confidential(parameters, context, feedback, rng, scaled(progress, 0.0, 0.5))
-        xs, ys = self.synthetic_points(parameters, context, feedback, conf)
+        points = self.input_points(parameters, context, feedback)
+        xs, ys = self.synthetic_points(parameters, context, feedback, points)
+        if method == "radial" and xs.size != len(points.x):
+            raise QgsProcessingException(
+                self.tr(
+                    "{0}: a radial set has one point per confidential point: {1} synthetic, {2} confidential."
+                ).format(self.SYNTHETIC, xs.size, len(points.x))
+            )
+        points, conf = self.confidential(parameters, context, feedback, rng, scaled(progress, 0.0, 0.5), points)
         try:
             if method == "radial":
-                if xs.size != conf.n:
-                    raise QgsProcessingException(
-                        self.tr(
-                            "{0}: a radial set has one point per confidential point: {1} synthetic, {2} confidential."
-                        ).format(self.SYNTHETIC, xs.size, conf.n)
-                    )
                 order = link_radial(conf.x, conf.y, xs, ys, spec.value)
                 xs, ys = xs[order], ys[order]
             else:
@@ -889,14 +898,15 @@ class PMSEAlgorithm(WalderAlgorithm):
 
         rng, _ = make_rng(self, parameters, context, self.SEED, feedback)
         progress = FeedbackProgress(feedback, 0.0, 95.0)
-        points, conf = self.confidential(parameters, context, feedback, rng, scaled(progress, 0.0, 0.7))
-        xs, ys = self.synthetic_points(parameters, context, feedback, conf)
-        if xs.size != conf.n:
+        points = self.input_points(parameters, context, feedback)
+        xs, ys = self.synthetic_points(parameters, context, feedback, points)
+        if xs.size != len(points.x):
             raise QgsProcessingException(
                 self.tr("{0}: the pMSE compares sets of equal size: {1} synthetic points, {2} confidential.").format(
-                    self.SYNTHETIC, xs.size, conf.n
+                    self.SYNTHETIC, xs.size, len(points.x)
                 )
             )
+        points, conf = self.confidential(parameters, context, feedback, rng, scaled(progress, 0.0, 0.7), points)
         try:
             score = utility(conf, xs, ys, rng, self.hyper(parameters, context), scaled(progress, 0.7, 1.0))
         except ParameterError as error:

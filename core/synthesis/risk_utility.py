@@ -299,13 +299,15 @@ class ConfidentialFit:
         distance, _ = cKDTree(locations).query(locations, k=2)
         return float(np.median(distance[:, 1]))
 
-    def at_confidential_locations(self, x_syn, y_syn) -> int:
-        """How many of the synthetic points lie exactly on a confidential location. The synthesizers rarely put
-        one there by chance (their points are continuous draws, or rounded to a fine grid), so many such points
-        suggest that the confidential layer, or part of it, was given as the synthetic one."""
-        conf = np.asarray(self.x, dtype=np.float64) + 1j * np.asarray(self.y, dtype=np.float64)
-        syn = np.asarray(x_syn, dtype=np.float64).ravel() + 1j * np.asarray(y_syn, dtype=np.float64).ravel()
-        return int(np.count_nonzero(np.isin(syn, conf)))
+
+def at_locations(x, y, x_syn, y_syn) -> int:
+    """How many of the points ``(x_syn, y_syn)`` lie exactly on one of the locations ``(x, y)``. The synthesizers
+    rarely put a point on a confidential location by chance (their points are continuous draws, or rounded to a
+    fine grid), so many such points suggest that the confidential layer, or part of it, was given as the
+    synthetic one."""
+    locations = np.asarray(x, dtype=np.float64).ravel() + 1j * np.asarray(y, dtype=np.float64).ravel()
+    syn = np.asarray(x_syn, dtype=np.float64).ravel() + 1j * np.asarray(y_syn, dtype=np.float64).ravel()
+    return int(np.count_nonzero(np.isin(syn, locations)))
 
 
 # -- synthesis ------------------------------------------------------------------------------------

@@ -394,6 +394,17 @@ def test_a_synthetic_layer_with_some_confidential_locations_is_assessed_with_a_w
     assert "SYNTHETIC: 5 of its 578 points lie exactly on confidential locations" in feedback.textLog()
 
 
+@pytest.mark.parametrize("alg", ["spatialprivacy:disclosurerisk", "spatialprivacy:pmse"])
+def test_the_confidential_layer_as_synthetic_is_refused_before_the_fit(snow, alg):
+    """Without a model file the confidential fit takes seconds to minutes: the synthetic layer is checked
+    against the confidential points before it starts."""
+    feedback = QgsProcessingFeedback()
+    params = {"INPUT": snow["deaths"], "SYNTHETIC": snow["deaths"], "MAX_EDGE": MAX_EDGE, "RISK_RADIUS": 0.1}
+    with pytest.raises(QgsProcessingException, match="SYNTHETIC: all 578 of its points are confidential locations"):
+        processing.run(alg, {**params, "SEED": 1}, feedback=feedback)
+    assert "Fitting the LGCP" not in feedback.textLog()
+
+
 def test_more_draws_than_the_model_file_holds_are_reported(snow, tmp_path):
     """The model file of the fixture holds 400 draws: DRAWS = 5000 uses those 400, and the log says so."""
     feedback = QgsProcessingFeedback()
@@ -428,7 +439,7 @@ def test_bad_input_is_refused_naming_the_parameter_and_nothing_is_written(snow, 
     params = {
         "INPUT": snow["deaths"],
         "MODEL": snow["model"],
-        "SYNTHETIC": snow["deaths"],
+        "SYNTHETIC": subset(snow, 578, shift=0.01),
         "METHOD": 2,
         "RISK_RADIUS": 0.1,
         "SEED": 1,
@@ -442,7 +453,7 @@ def test_bad_input_is_refused_naming_the_parameter_and_nothing_is_written(snow, 
     elif case == "risk_radius_zero":
         params["RISK_RADIUS"] = 0.0
     elif case == "model_other_layer":
-        params.update(INPUT=subset(snow, 200), SYNTHETIC=subset(snow, 200))
+        params.update(INPUT=subset(snow, 200), SYNTHETIC=subset(snow, 200, shift=0.01))
     elif case == "pmse_count":
         alg = "spatialprivacy:pmse"
         params["SYNTHETIC"] = subset(snow, 100, shift=0.01)
@@ -459,9 +470,12 @@ def test_bad_input_is_refused_naming_the_parameter_and_nothing_is_written(snow, 
         alg = "spatialprivacy:synthesizelgcp"
         params.update(METHOD=1, NOISE=1000.0)
     elif case == "risk_radius_in_other_units":  # metres typed for a layer in units of 100 m: every risk is 1
-        params.update(SYNTHETIC=subset(snow, 578, shift=0.01), RISK_RADIUS=1000.0)
+        params["RISK_RADIUS"] = 1000.0
+    elif case == "synthetic_is_the_input":
+        params["SYNTHETIC"] = snow["deaths"]
     elif case == "pmse_synthetic_is_the_input":
         alg = "spatialprivacy:pmse"
+        params["SYNTHETIC"] = snow["deaths"]
     elif case == "sweep_report_is_a_folder":  # refused before the sweep, not after it
         alg = "spatialprivacy:riskutilitysweep"
         (tmp_path / "folder").mkdir()
