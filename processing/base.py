@@ -344,9 +344,11 @@ def check_point_layer(source, input_name: str) -> None:
 
 
 def read_point_values(
-    alg, parameters, context, feedback, input_name: str, field_name: str | None, crs_name: str
+    alg, parameters, context, feedback, input_name: str, field_name: str | None, crs_name: str, count_is_private=False
 ) -> PointValues:
-    """Read every point and its numeric value; refuse what the methods cannot use.
+    """Read every point and its numeric value; refuse what the methods cannot use. The log says how many were
+    read, unless ``count_is_private`` (a guarantee that covers the number of points: the log is not labelled
+    confidential).
 
     Refused, with a message naming the parameter: no features, features without geometry,
     multipoints with several parts, coordinates that are not finite (e.g. a point the working CRS cannot
@@ -417,7 +419,11 @@ def read_point_values(
         )
     if not xs:
         raise QgsProcessingException(_tr("{0}: the layer has no features (or none is selected).").format(input_name))
-    feedback.pushInfo(_tr("Read {0} points in {1}.").format(len(xs), work_crs.authid() or _tr("layer units")))
+    units = work_crs.authid() or _tr("layer units")
+    if count_is_private:
+        feedback.pushInfo(_tr("Read the points in {0} (their number is protected and not shown).").format(units))
+    else:
+        feedback.pushInfo(_tr("Read {0} points in {1}.").format(len(xs), units))
     return PointValues(xs, ys, ts, source_crs, work_crs, context.transformContext())
 
 

@@ -330,7 +330,10 @@ class DPPointsAlgorithm(SpatialPrivacyAlgorithm):
 
         output_files = check_outputs(self, parameters, context, sinks=(self.OUTPUT,), files=(self.OUTPUT_REPORT,))
         method = self.parameterAsEnum(parameters, self.METHOD, context)
-        points = read_point_values(self, parameters, context, feedback, self.INPUT, None, self.WORK_CRS)
+        # the Laplace guarantee covers adding or removing a point: n is protected, so not even the log shows it
+        points = read_point_values(
+            self, parameters, context, feedback, self.INPUT, None, self.WORK_CRS, count_is_private=method == LAPLACE
+        )
         x, y = np.array(points.x), np.array(points.y)
         n = int(x.size)
         domain = self._domain(parameters, context, x, y, points.work_crs, feedback)

@@ -466,6 +466,26 @@ def test_laplace_noise_beyond_a_million_points_is_refused_before_drawing(deaths,
     assert not out.exists()
 
 
+def test_the_log_of_the_laplace_method_does_not_show_the_number_of_points(deaths, tmp_path):
+    """The Laplace guarantee covers adding or removing a point, so n (578 deaths) is protected: the report leaves it
+    out, and so must the log, which is not labelled confidential. The other methods treat n as public."""
+    feedback = QgsProcessingFeedback()
+    run(
+        deaths,
+        tmp_path,
+        feedback=feedback,
+        METHOD=LAPLACE,
+        ALPHA=None,
+        TOTAL_SHARE=0.2,
+        OUTPUT=str(tmp_path / "l.gpkg"),
+    )
+    assert "their number is protected and not shown" in feedback.textLog()
+    assert not re.search(r"\b578\b", feedback.textLog()), feedback.textLog()
+    feedback = QgsProcessingFeedback()
+    run(deaths, tmp_path, feedback=feedback, OUTPUT=str(tmp_path / "k.gpkg"))
+    assert "Read 578 points" in feedback.textLog()
+
+
 def test_a_noisy_total_lets_a_small_epsilon_through_without_a_noise_warning(deaths, tmp_path):
     # with TOTAL_SHARE the intensity is rescaled to the noisy total, so the noise adds no points of its own:
     # epsilon = 1e-5 is refused without a total (about 1e7 noise points) and runs with one
