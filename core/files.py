@@ -34,6 +34,9 @@ class StagedWrites:
         #: outputs written in place (they cannot be staged), as (parameter, destination)
         self.in_place: list[tuple[str, str]] = []
         self._made: list[str] = []  # folders this run created for its targets, outermost first
+        #: called on commit, once every staged file is closed and before any is moved (e.g. to label a staged
+        #: file); each raises ``OSError`` on failure, which fails the commit
+        self.before_moving: list = []
 
     def make_folders(self, folder: str) -> None:
         """Create ``folder`` and its missing parents, remembered so that a failed run removes them again."""
@@ -66,13 +69,20 @@ class StagedWrites:
     def commit(self) -> None:
         """Move every staged file onto its target, all or none: raises ``OSError`` naming the file (and leaves
         the targets as they were) if a staged file is still open or a target cannot be replaced."""
-        moves = []
         for folder, target_folder, _ in self._folders:
-            names = sorted(os.listdir(folder))
-            still_open = [name for name in names if name.endswith(_OPEN_MARKERS)]
+            still_open = [name for name in sorted(os.listdir(folder)) if name.endswith(_OPEN_MARKERS)]
             if still_open:
                 self.discard()
                 raise OSError(f"{os.path.join(target_folder, still_open[0])} was still open when the run ended")
+        try:
+            for finish in self.before_moving:
+                finish()
+        except OSError:
+            self.discard()
+            raise
+        moves = []
+        for folder, target_folder, _ in self._folders:
+            names = sorted(os.listdir(folder))
             moves += [(os.path.join(folder, name), os.path.join(target_folder, name)) for name in names]
         incoming = {_key(target) for _, target in moves}
         stale = [p for _, _, files in self._folders for p in files if os.path.lexists(p) and _key(p) not in incoming]

@@ -54,232 +54,237 @@
       <translation>Seed van de toevalsgenerator. Laat dit leeg voor een echte publicatie: de ruis komt dan uit de entropie van het besturingssysteem. Met een seed is de uitvoer reproduceerbaar; dat is alleen bedoeld om te testen: wie de seed en de methode kent, kan de ruis opnieuw berekenen en verwijderen.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="131" />
+      <location filename="../processing/base.py" line="134" />
       <source>Cancel came after {0} had been written in place (such outputs cannot be staged); it was finished so that no half-written layer is left, and the other outputs were written too.</source>
       <translation>Annuleren kwam nadat {0} ter plaatse was geschreven (zulke uitvoer kan niet eerst apart worden geschreven); het werd afgemaakt zodat er geen half geschreven laag achterblijft, en de andere uitvoer werd ook geschreven.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="139" />
+      <location filename="../processing/base.py" line="142" />
       <source>The outputs could not be written: {0}</source>
       <translation>De uitvoer kon niet worden geschreven: {0}</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="152" />
+      <location filename="../processing/base.py" line="155" />
       <source>Invalid parameter values.</source>
       <translation>Ongeldige parameterwaarden.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="156" />
+      <location filename="../processing/base.py" line="159" />
       <source>disclosure control</source>
       <translation>onthullingscontrole</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="156" />
+      <location filename="../processing/base.py" line="159" />
       <source>privacy</source>
       <translation>privacy</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="178" />
+      <location filename="../processing/base.py" line="181" />
       <source>Random seed (testing only)</source>
       <translation>Seed van de toevalsgenerator (alleen voor tests)</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="187" />
+      <location filename="../processing/base.py" line="190" />
       <source>Projected CRS to work in</source>
       <translation>Geprojecteerd werk-CRS</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="201" />
+      <location filename="../processing/base.py" line="204" />
       <source>Parameters</source>
       <translation>Parameters</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="263" />
+      <location filename="../processing/base.py" line="266" />
       <source>{0}: {1} has no CRS, so it cannot be transformed; set the layer's CRS or leave {0} empty.</source>
       <translation>{0}: {1} heeft geen CRS en kan dus niet worden getransformeerd; stel het CRS van de laag in of laat {0} leeg.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="269" />
+      <location filename="../processing/base.py" line="272" />
       <source>{0}: pick a projected CRS (metres or feet), not the geographic {1}.</source>
       <translation>{0}: kies een geprojecteerd CRS (meters of voet), niet het geografische {1}.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="275" />
+      <location filename="../processing/base.py" line="278" />
       <source>Distances and sizes are read in the units of {0} {1} ({2}), not in the {3} of {4}'s CRS.</source>
       <translation>Afstanden en maten worden gelezen in de eenheden van {0} {1} ({2}), niet in de {3} van het CRS van {4}.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="285" />
+      <location filename="../processing/base.py" line="288" />
       <source>{0} has no CRS: distances are taken in its coordinate units.</source>
       <translation>{0} heeft geen CRS: afstanden worden gemeten in de coördinaateenheden van de laag.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="289" />
+      <location filename="../processing/base.py" line="292" />
       <source>{0} is in the geographic CRS {1} (degrees), where distances and areas have no single unit (a degree of longitude shrinks towards the poles). Pick a projected working CRS in {2} (e.g. a UTM zone or your national grid), or reproject the layer.</source>
       <translation>{0} staat in het geografische CRS {1} (graden), waarin afstanden en oppervlakten geen vaste eenheid hebben (een lengtegraad wordt naar de polen toe korter). Kies in {2} een geprojecteerd werk-CRS (bijv. een UTM-zone of uw nationale coördinatenstelsel), of herprojecteer de laag.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="305" />
+      <location filename="../processing/base.py" line="308" />
       <source>{0}: the layer has no field '{1}'.</source>
       <translation>{0}: de laag heeft geen veld '{1}'.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="309" />
+      <location filename="../processing/base.py" line="312" />
       <source>{0}: field '{1}' is not numeric (it is {2}); choose a numeric field.</source>
       <translation>{0}: veld '{1}' is niet numeriek (het is {2}); kies een numeriek veld.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="322" />
+      <location filename="../processing/base.py" line="325" />
       <source>{0}: feature {1} has '{2}' in '{3}', which is not a number.</source>
       <translation>{0}: object {1} heeft '{2}' in '{3}', en dat is geen getal.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="334" />
+      <location filename="../processing/base.py" line="337" />
       <source>{0}: the layer has no point geometry (it is a table, such as a CSV file read without its coordinates). Load a CSV as a delimited text layer (Layer &gt; Add Layer &gt; Add Delimited Text Layer) with its x and y columns as the point geometry, in the layer's CRS, and give that layer.</source>
       <translation>{0}: de laag heeft geen puntgeometrie (het is een tabel, zoals een CSV-bestand dat zonder zijn coördinaten is gelezen). Laad een CSV als tekstgescheiden laag (Kaartlagen &gt; Laag toevoegen &gt; Tekstgescheiden laag toevoegen) met de kolommen x en y als puntgeometrie, in het CRS van de laag, en geef die laag op.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="342" />
+      <location filename="../processing/base.py" line="345" />
       <source>{0}: needs a point layer, got {1}.</source>
       <translation>{0}: vereist een puntlaag, maar kreeg {1}.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="375" />
+      <location filename="../processing/base.py" line="378" />
       <source>Reading points</source>
       <translation>Punten inlezen</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="399" />
+      <location filename="../processing/base.py" line="402" />
       <source>{0} features have no geometry</source>
       <translation>{0} objecten hebben geen geometrie</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="401" />
+      <location filename="../processing/base.py" line="404" />
       <source>{0} features are multipoints with several parts</source>
       <translation>{0} objecten zijn multipunten met meerdere delen</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="404" />
+      <location filename="../processing/base.py" line="407" />
       <source>{0} features have coordinates that are not finite numbers in {1}</source>
       <translation>{0} objecten hebben coördinaten die geen eindige getallen zijn in {1}</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="410" />
+      <location filename="../processing/base.py" line="413" />
       <source>{0}: {1}. Each feature must be one point; fix or deselect those features.</source>
       <translation>{0}: {1}. Elk object moet één punt zijn; corrigeer die objecten of hef de selectie ervan op.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="416" />
+      <location filename="../processing/base.py" line="419" />
       <source>{0}: {1} features have a NULL value in '{2}'. Fill them in or select only the other features.</source>
       <translation>{0}: {1} objecten hebben een NULL-waarde in '{2}'. Vul die aan of selecteer alleen de overige objecten.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="421" />
+      <location filename="../processing/base.py" line="424" />
       <source>{0}: the layer has no features (or none is selected).</source>
       <translation>{0}: de laag heeft geen objecten (of er is geen object geselecteerd).</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="422" />
+      <location filename="../processing/base.py" line="425" />
       <source>layer units</source>
       <translation>laageenheden</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="424" />
+      <location filename="../processing/base.py" line="427" />
       <source>Read the points in {0} (their number is protected and not shown).</source>
       <translation>Punten gelezen in {0} (hun aantal is beschermd en wordt niet getoond).</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="426" />
+      <location filename="../processing/base.py" line="429" />
       <source>Read {0} points in {1}.</source>
       <translation>{0} punten ingelezen in {1}.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="451" />
+      <location filename="../processing/base.py" line="454" />
       <source>{0}: '{1}' is not a number.</source>
       <translation>{0}: '{1}' is geen getal.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="458" />
+      <location filename="../processing/base.py" line="461" />
       <source>Separate the numbers with commas ('0.5, 1, 2'), or with semicolons if you write decimals with a comma ('0,5; 1; 2').</source>
       <translation>Scheid de getallen met komma's ('0.5, 1, 2'), of met puntkomma's als u decimalen met een komma schrijft ('0,5; 1; 2').</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="479" />
+      <location filename="../processing/base.py" line="482" />
       <source>{0}: the seed must be a whole number from 0 to {1} (or empty for a real release), got '{2}'.</source>
       <translation>{0}: de seed moet een geheel getal van 0 tot {1} zijn (of leeg voor een echte publicatie), niet '{2}'.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="486" />
+      <location filename="../processing/base.py" line="489" />
       <source>{0}: the seed must be a whole number from 0 to {1}, got {2}.</source>
       <translation>{0}: de seed moet een geheel getal van 0 tot en met {1} zijn, maar is {2}.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="490" />
+      <location filename="../processing/base.py" line="493" />
       <source>{0} = {1}: the output is reproducible. Do not publish it; leave the seed empty for a real release.</source>
       <translation>{0} = {1}: de uitvoer is reproduceerbaar. Publiceer deze niet; laat de seed leeg voor een echte publicatie.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="525" />
+      <location filename="../processing/base.py" line="528" />
       <source>{0}: {1} is a folder; give a file name.</source>
       <translation>{0}: {1} is een map; geef een bestandsnaam.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="532" />
+      <location filename="../processing/base.py" line="535" />
       <source>{0}: cannot create the folder of {1} inside {2}.</source>
       <translation>{0}: kan de map van {1} niet aanmaken in {2}.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="546" />
+      <location filename="../processing/base.py" line="549" />
       <source>{0}: cannot create the folder {1} ({2}).</source>
       <translation>{0}: kan de map {1} niet aanmaken ({2}).</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="549" />
+      <location filename="../processing/base.py" line="552" />
       <source>{0}: {1} cannot be written (no permission).</source>
       <translation>{0}: {1} kan niet worden geschreven (geen toestemming).</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="640" />
+      <location filename="../processing/base.py" line="643" />
       <source>{0}: this output is an HTML page; give a file name ending in .html (got {1}).</source>
       <translation>{0}: deze uitvoer is een HTML-pagina; geef een bestandsnaam die op .html eindigt (gekregen: {1}).</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="670" />
+      <location filename="../processing/base.py" line="673" />
       <source>{0}: writes the same file as {1} ({2}); choose another file.</source>
       <translation>{0}: schrijft hetzelfde bestand als {1} ({2}); kies een ander bestand.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="675" />
+      <location filename="../processing/base.py" line="678" />
       <source>{0}: writes the same file as {1}: {2} ({0}) and {3} ({1}) both write {4}; choose another file.</source>
       <translation>{0}: schrijft hetzelfde bestand als {1}: {2} ({0}) en {3} ({1}) schrijven allebei {4}; kies een ander bestand.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="738" />
+      <location filename="../processing/base.py" line="741" />
       <source>{0}: {1} is the file of {2}; writing it would replace that layer and every other layer in the file. Choose another file.</source>
       <translation>{0}: {1} is het bestand van {2}; het schrijven ervan zou die laag en elke andere laag in het bestand vervangen. Kies een ander bestand.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="744" />
+      <location filename="../processing/base.py" line="747" />
       <source>{0}: {1} is the file of {2}; writing it would replace that input. Choose another file.</source>
       <translation>{0}: {1} is het bestand van {2}; het schrijven ervan zou die invoer vervangen. Kies een ander bestand.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="755" />
+      <location filename="../processing/base.py" line="758" />
       <source>{0}: the table {1} in {2} is the layer of {3}; writing it would replace that layer. Choose another table name.</source>
       <translation>{0}: de tabel {1} in {2} is de laag van {3}; het schrijven ervan zou die laag vervangen. Kies een andere tabelnaam.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="938" />
+      <location filename="../processing/base.py" line="928" />
+      <source>CONFIDENTIAL: not for publication ({0}, {1})</source>
+      <translation>VERTROUWELIJK: niet voor publicatie ({0}, {1})</translation>
+    </message>
+    <message>
+      <location filename="../processing/base.py" line="959" />
       <source>Cancelled: nothing was written.</source>
       <translation>Geannuleerd: er is niets weggeschreven.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="950" />
+      <location filename="../processing/base.py" line="971" />
       <source>{0}: the output could not be written: {1}</source>
       <translation>{0}: de uitvoer kon niet worden weggeschreven: {1}</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="970" />
+      <location filename="../processing/base.py" line="991" />
       <source>Writing {0} points.</source>
       <translation>{0} punten worden weggeschreven.</translation>
     </message>
@@ -1194,282 +1199,282 @@
       <translation>{0}: stralen moeten strikt toenemen, maar {1:g} volgt op {2:g}.</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="134" />
+      <location filename="../processing/kfunction.py" line="135" />
       <source>K-function and L-function (utility diagnostic)</source>
       <translation>K-functie en L-functie (bruikbaarheidsdiagnostiek)</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="137" />
+      <location filename="../processing/kfunction.py" line="138" />
       <source>Utility measures</source>
       <translation>Bruikbaarheidsmaten</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="143" />
+      <location filename="../processing/kfunction.py" line="144" />
       <source>Ripley's K- and L-function of a point layer, homogeneous or inhomogeneous, with edge correction; compared with a synthetic layer by the MISE.</source>
       <translation>K- en L-functie van Ripley voor een puntenlaag, homogeen of inhomogeen, met randcorrectie; vergeleken met een synthetische laag via de MISE.</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="150" />
+      <location filename="../processing/kfunction.py" line="151" />
       <source>&lt;p&gt;Estimates Ripley's K-function of the points in a study window W, at the radii r you ask for: the expected number of further points within distance r of a typical point, divided by the intensity. Under complete spatial randomness K(r) = π r² and the L-function L(r) = √(K(r)/π) equals r; L(r) − r above 0 means clustering at distance r, below 0 regularity.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Homogeneous&lt;/b&gt; (no intensity raster), as spatstat's &lt;i&gt;Kest&lt;/i&gt;: K(r) = |W| / (n (n − 1)) Σ&lt;sub&gt;i≠j&lt;/sub&gt; 1(d&lt;sub&gt;ij&lt;/sub&gt; ≤ r) e&lt;sub&gt;ij&lt;/sub&gt;. &lt;b&gt;Inhomogeneous&lt;/b&gt; (an intensity raster λ), Kim &amp;amp; Lim eq. 14, which is spatstat's &lt;i&gt;Kinhom&lt;/i&gt; without renormalisation: K(r) = 1 / |W| Σ&lt;sub&gt;i≠j&lt;/sub&gt; 1(d&lt;sub&gt;ij&lt;/sub&gt; ≤ r) e&lt;sub&gt;ij&lt;/sub&gt; / (λ(x&lt;sub&gt;i&lt;/sub&gt;) λ(x&lt;sub&gt;j&lt;/sub&gt;)).&lt;/p&gt;&lt;p&gt;&lt;b&gt;Edge corrections.&lt;/b&gt; Points near the boundary of W have neighbours outside W that were not observed. &lt;i&gt;Isotropic&lt;/i&gt; (Ripley): each pair gets the weight e&lt;sub&gt;ij&lt;/sub&gt; = 2π d&lt;sub&gt;ij&lt;/sub&gt; divided by the length of the circle about x&lt;sub&gt;i&lt;/sub&gt; through x&lt;sub&gt;j&lt;/sub&gt; that lies inside W (1 when the circle is inside W, at most 100), exact for polygon windows with holes. &lt;i&gt;Border&lt;/i&gt; (reduced sample): at radius r only points at least r from the boundary are centres. &lt;i&gt;None&lt;/i&gt;: all weights 1, which underestimates K at larger r.&lt;/p&gt;&lt;p&gt;With a synthetic layer, its K-function is estimated in the same window, at the same radii, with the same correction (and intensity), and the MISE of Kim &amp;amp; Lim (Section 4.1) is reported: the integral over the radii where K of the original is &gt; 0 of (K&lt;sub&gt;syn&lt;/sub&gt;(r) / K(r) − 1)², by the trapezoid rule; 0 for identical K-functions.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Not for publication.&lt;/b&gt; The K-function of the confidential layer is derived from the confidential points (at fine radii it reveals their pairwise distances). It is a utility diagnostic for the data steward; the table and the chart are confidential.&lt;/p&gt;</source>
       <translation>&lt;p&gt;Schat de K-functie van Ripley van de punten in een studiegebied W, bij de stralen r die u opgeeft: het verwachte aantal andere punten binnen afstand r van een typisch punt, gedeeld door de intensiteit. Bij volledige ruimtelijke willekeur is K(r) = π r² en is de L-functie L(r) = √(K(r)/π) gelijk aan r; L(r) − r boven 0 wijst op clustering op afstand r, onder 0 op regelmaat.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Homogeen&lt;/b&gt; (geen intensiteitsraster), zoals &lt;i&gt;Kest&lt;/i&gt; van spatstat: K(r) = |W| / (n (n − 1)) Σ&lt;sub&gt;i≠j&lt;/sub&gt; 1(d&lt;sub&gt;ij&lt;/sub&gt; ≤ r) e&lt;sub&gt;ij&lt;/sub&gt;. &lt;b&gt;Inhomogeen&lt;/b&gt; (een intensiteitsraster λ), Kim &amp;amp; Lim vgl. 14, dat is &lt;i&gt;Kinhom&lt;/i&gt; van spatstat zonder hernormalisatie: K(r) = 1 / |W| Σ&lt;sub&gt;i≠j&lt;/sub&gt; 1(d&lt;sub&gt;ij&lt;/sub&gt; ≤ r) e&lt;sub&gt;ij&lt;/sub&gt; / (λ(x&lt;sub&gt;i&lt;/sub&gt;) λ(x&lt;sub&gt;j&lt;/sub&gt;)).&lt;/p&gt;&lt;p&gt;&lt;b&gt;Randcorrecties.&lt;/b&gt; Punten dicht bij de rand van W hebben buren buiten W die niet zijn waargenomen. &lt;i&gt;Isotroop&lt;/i&gt; (Ripley): elk paar krijgt het gewicht e&lt;sub&gt;ij&lt;/sub&gt; = 2π d&lt;sub&gt;ij&lt;/sub&gt; gedeeld door de lengte van het deel van de cirkel om x&lt;sub&gt;i&lt;/sub&gt; door x&lt;sub&gt;j&lt;/sub&gt; dat binnen W ligt (1 als de cirkel binnen W ligt, ten hoogste 100), exact voor polygonale studiegebieden met gaten. &lt;i&gt;Rand&lt;/i&gt; (gereduceerde steekproef): bij straal r zijn alleen punten op ten minste r van de rand middelpunten. &lt;i&gt;Geen&lt;/i&gt;: alle gewichten 1, wat K bij grotere r onderschat.&lt;/p&gt;&lt;p&gt;Met een synthetische laag wordt de K-functie daarvan geschat in hetzelfde studiegebied, bij dezelfde stralen, met dezelfde correctie (en intensiteit), en wordt de MISE van Kim &amp;amp; Lim (Sectie 4.1) gerapporteerd: de integraal van (K&lt;sub&gt;syn&lt;/sub&gt;(r) / K(r) − 1)² over de stralen waar K van het origineel &gt; 0 is, met de trapeziumregel; 0 bij identieke K-functies.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Niet voor publicatie.&lt;/b&gt; De K-functie van de vertrouwelijke laag is afgeleid van de vertrouwelijke punten (bij fijne stralen verraadt ze hun onderlinge afstanden). Ze is bruikbaarheidsdiagnostiek voor de databeheerder; de tabel en de grafiek zijn vertrouwelijk.&lt;/p&gt;</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="179" />
+      <location filename="../processing/kfunction.py" line="180" />
       <source>Point layer (original)</source>
       <translation>Puntenlaag (origineel)</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="180" />
+      <location filename="../processing/kfunction.py" line="181" />
       <source>The (confidential) points whose K-function is estimated. At least 2, all inside the window.</source>
       <translation>De (vertrouwelijke) punten waarvan de K-functie wordt geschat. Ten minste 2, allemaal binnen het studiegebied.</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="184" />
+      <location filename="../processing/kfunction.py" line="185" />
       <source>Polygons of the study region W (holes allowed); every point must lie inside. Its area and boundary enter the estimate. Empty: the bounding box of the input points enlarged on each side by 5% of its larger side.</source>
       <translation>Polygonen van het studiegebied W (gaten toegestaan); elk punt moet erbinnen liggen. De oppervlakte en de rand ervan gaan in de schatting mee. Leeg: de omhullende rechthoek van de invoerpunten, aan elke kant vergroot met 5% van de langste zijde.</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="191" />
+      <location filename="../processing/kfunction.py" line="192" />
       <source>Radii</source>
       <translation>Stralen</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="192" />
+      <location filename="../processing/kfunction.py" line="193" />
       <source>Distances r in the layer's CRS units (or the working CRS's). Two numbers 'max,steps' give steps + 1 evenly spaced radii from 0 to max ('500,100': 0, 5, …, 500); three or more numbers are the radii themselves ('0,50,100,150'), &gt;= 0 and increasing. Empty: 100 radii from 0 to spatstat's default maximum, min(shorter side of the window's bounding box / 4, √(1000 |W| / (π n))).</source>
       <translation>Afstanden r in de CRS-eenheden van de laag (of die van het werk-CRS). Twee getallen 'max,stappen' geven stappen + 1 gelijkmatig verdeelde stralen van 0 tot max ('500,100': 0, 5, …, 500); drie of meer getallen zijn de stralen zelf ('0,50,100,150'), &gt;= 0 en oplopend. Leeg: 100 stralen van 0 tot het standaardmaximum van spatstat, min(kortste zijde van de omhullende rechthoek van het studiegebied / 4, √(1000 |W| / (π n))).</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="204" />
+      <location filename="../processing/kfunction.py" line="205" />
       <source>Edge correction</source>
       <translation>Randcorrectie</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="209" />
+      <location filename="../processing/kfunction.py" line="210" />
       <source>Isotropic: Ripley's weight for pairs whose circle leaves the window (recommended). Border: only points at least r from the boundary are centres. None: no correction (biased downwards).</source>
       <translation>Isotroop: het gewicht van Ripley voor paren waarvan de cirkel buiten het studiegebied komt (aanbevolen). Rand: alleen punten op ten minste r van de rand zijn middelpunten. Geen: geen correctie (neerwaarts vertekend).</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="215" />
+      <location filename="../processing/kfunction.py" line="216" />
       <source>Intensity raster (inhomogeneous)</source>
       <translation>Intensiteitsraster (inhomogeen)</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="216" />
+      <location filename="../processing/kfunction.py" line="217" />
       <source>Band 1: the intensity λ in points per squared CRS unit, e.g. a fitted intensity. Sampled at the points (bilinear between pixel centres); it must be &gt; 0 there and not NoData. Given: the inhomogeneous K-function of Kim &amp; Lim eq. 14. Empty: the homogeneous K-function.</source>
       <translation>Band 1: de intensiteit λ in punten per vierkante CRS-eenheid, bijv. een geschatte intensiteit. Bemonsterd op de punten (bilineair tussen pixelmiddelpunten); ze moet daar &gt; 0 zijn en mag geen NoData zijn. Opgegeven: de inhomogene K-functie van Kim &amp; Lim vgl. 14. Leeg: de homogene K-functie.</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="224" />
+      <location filename="../processing/kfunction.py" line="225" />
       <source>Synthetic point layer (comparison)</source>
       <translation>Synthetische puntenlaag (vergelijking)</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="226" />
+      <location filename="../processing/kfunction.py" line="227" />
       <source>Optional synthetic points to compare with: adds their K- and L-function to the table and chart and computes the MISE. Same CRS as the input; every point inside the window.</source>
       <translation>Optionele synthetische punten om mee te vergelijken: voegt hun K- en L-functie toe aan de tabel en de grafiek en berekent de MISE. Zelfde CRS als de invoer; elk punt binnen het studiegebied.</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="232" />
+      <location filename="../processing/kfunction.py" line="233" />
       <source>Needed only when the layers are in degrees; radii and intensity are then in this CRS's units.</source>
       <translation>Alleen nodig als de lagen in graden zijn; stralen en intensiteit zijn dan in de eenheden van dit CRS.</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="236" />
+      <location filename="../processing/kfunction.py" line="237" />
       <source>K-function table (CONFIDENTIAL)</source>
       <translation>Tabel met de K-functie (VERTROUWELIJK)</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="238" />
+      <location filename="../processing/kfunction.py" line="239" />
       <source>Table without geometry, one row per radius: r, K, L, theo (π r², K of a Poisson process) and, with a synthetic layer, K_syn and L_syn. Empty where the border estimator has no point far enough from the boundary. It reveals pairwise distances of the confidential points, so it is not written unless asked for.</source>
       <translation>Tabel zonder geometrie, één rij per straal: r, K, L, theo (π r², K van een Poisson-proces) en, met een synthetische laag, K_syn en L_syn. Leeg waar de randschatter geen punt heeft dat ver genoeg van de rand ligt. De tabel onthult onderlinge afstanden van de vertrouwelijke punten en wordt daarom alleen geschreven als erom gevraagd wordt.</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="248" />
+      <location filename="../processing/kfunction.py" line="249" />
       <source>Chart (CONFIDENTIAL)</source>
       <translation>Grafiek (VERTROUWELIJK)</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="253" />
+      <location filename="../processing/kfunction.py" line="254" />
       <source>HTML page with the charts of K(r) and L(r) − r (both layers when given) and the settings.</source>
       <translation>HTML-pagina met de grafieken van K(r) en L(r) − r (van beide lagen, indien opgegeven) en de instellingen.</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="255" />
+      <location filename="../processing/kfunction.py" line="256" />
       <source>MISE of the synthetic K-function</source>
       <translation>MISE van de synthetische K-functie</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="256" />
+      <location filename="../processing/kfunction.py" line="257" />
       <source>Number of input points</source>
       <translation>Aantal invoerpunten</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="261" />
+      <location filename="../processing/kfunction.py" line="262" />
       <source>Nothing to compute: set {0} (the table) or {1} (the chart), or give {2} to get the MISE.</source>
       <translation>Niets te berekenen: stel {0} (de tabel) of {1} (de grafiek) in, of geef {2} op om de MISE te krijgen.</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="281" />
+      <location filename="../processing/kfunction.py" line="282" />
       <source>{0} is in {1} but {2} is in {3}: the two patterns must be compared in the same CRS. Reproject {0} to the CRS of {2} first.</source>
       <translation>{0} staat in {1}, maar {2} staat in {3}: de twee patronen moeten in hetzelfde CRS worden vergeleken. Herprojecteer eerst {0} naar het CRS van {2}.</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="307" />
+      <location filename="../processing/kfunction.py" line="308" />
       <source>{0}: {1} of the {2} points of {3} lie outside the window; clip them or enlarge it.</source>
       <translation>{0}: {1} van de {2} punten van {3} liggen buiten het studiegebied; knip ze weg of vergroot het studiegebied.</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="311" />
+      <location filename="../processing/kfunction.py" line="312" />
       <source>the bounding box of {0} enlarged by 5%</source>
       <translation>de omhullende rechthoek van {0}, vergroot met 5%</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="313" />
+      <location filename="../processing/kfunction.py" line="314" />
       <source>{0}: {1} of its {2} points lie outside the window ({3}); clip them or give a {4} that contains both layers.</source>
       <translation>{0}: {1} van de {2} punten liggen buiten het studiegebied ({3}); knip ze weg of geef een {4} op dat beide lagen bevat.</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="329" />
+      <location filename="../processing/kfunction.py" line="330" />
       <source>{0} (at the points of {1}): {2}</source>
       <translation>{0} (op de punten van {1}): {2}</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="334" />
+      <location filename="../processing/kfunction.py" line="335" />
       <source>{0}: the intensity is zero or negative at {1} of the {2} points of {3} (smallest value {4:g}); the inhomogeneous K-function divides by it. Use an intensity &gt; 0 at every point.</source>
       <translation>{0}: de intensiteit is nul of negatief op {1} van de {2} punten van {3} (kleinste waarde {4:g}); de inhomogene K-functie deelt erdoor. Gebruik een intensiteit &gt; 0 op elk punt.</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="365" />
+      <location filename="../processing/kfunction.py" line="366" />
       <source>{0}: radii up to {1:g} exceed half the window's shorter side; there the estimate rests on few pairs and large edge weights.</source>
       <translation>{0}: stralen tot {1:g} zijn groter dan de helft van de kortste zijde van het studiegebied; daar berust de schatting op weinig paren en grote randgewichten.</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="404" />
+      <location filename="../processing/kfunction.py" line="405" />
       <source>MISE of the synthetic K-function: {0:.6g}</source>
       <translation>MISE van de synthetische K-functie: {0:.6g}</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="408" />
+      <location filename="../processing/kfunction.py" line="409" />
       <source>{0}: {1} points repeat the location of another point, so K(0) &gt; 0 here (spatstat counts only pairs at a distance &gt; 0). A MISE then includes the first radii, where the relative error can dominate it; start {2} above 0 to leave them out.</source>
       <translation>{0}: {1} punten herhalen de locatie van een ander punt, dus K(0) &gt; 0 hier (spatstat telt alleen paren op een afstand &gt; 0). Een MISE omvat dan ook de eerste stralen, waar de relatieve fout haar kan domineren; laat {2} boven 0 beginnen om ze weg te laten.</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="421" />
+      <location filename="../processing/kfunction.py" line="422" />
       <source>bounding box of the points enlarged by 5%</source>
       <translation>omhullende rechthoek van de punten, vergroot met 5%</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="423" />
+      <location filename="../processing/kfunction.py" line="424" />
       <source>the WINDOW polygons</source>
       <translation>de WINDOW-polygonen</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="429" />
+      <location filename="../processing/kfunction.py" line="430" />
       <source>K-function (CONFIDENTIAL utility diagnostic)</source>
       <translation>K-functie (VERTROUWELIJKE bruikbaarheidsdiagnostiek)</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="462" />
+      <location filename="../processing/kfunction.py" line="463" />
       <source>Isotropic (Ripley)</source>
       <translation>Isotroop (Ripley)</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="463" />
+      <location filename="../processing/kfunction.py" line="464" />
       <source>Border (reduced sample)</source>
       <translation>Rand (gereduceerde steekproef)</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="464" />
+      <location filename="../processing/kfunction.py" line="465" />
       <source>None</source>
       <translation>Geen</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="467" />
+      <location filename="../processing/kfunction.py" line="468" />
       <source>Input points</source>
       <translation>Invoerpunten</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="469" />
+      <location filename="../processing/kfunction.py" line="470" />
       <source>Window area</source>
       <translation>Oppervlakte van het studiegebied</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="470" />
+      <location filename="../processing/kfunction.py" line="471" />
       <source>CRS</source>
       <translation>CRS</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="473" />
+      <location filename="../processing/kfunction.py" line="474" />
       <source>Estimator</source>
       <translation>Schatter</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="474" />
+      <location filename="../processing/kfunction.py" line="475" />
       <source>inhomogeneous (Kim &amp; Lim eq. 14), intensity {0}</source>
       <translation>inhomogeen (Kim &amp; Lim vgl. 14), intensiteit {0}</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="476" />
+      <location filename="../processing/kfunction.py" line="477" />
       <source>homogeneous (spatstat Kest)</source>
       <translation>homogeen (spatstat Kest)</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="478" />
+      <location filename="../processing/kfunction.py" line="479" />
       <source>{0} from {1:g} to {2:g}</source>
       <translation>{0} van {1:g} tot {2:g}</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="479" />
+      <location filename="../processing/kfunction.py" line="480" />
       <source>Points repeating another point's location</source>
       <translation>Punten die de locatie van een ander punt herhalen</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="482" />
+      <location filename="../processing/kfunction.py" line="483" />
       <source>MISE</source>
       <translation>MISE</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="485" />
+      <location filename="../processing/kfunction.py" line="486" />
       <source>Not for publication</source>
       <translation>Niet voor publicatie</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="486" />
+      <location filename="../processing/kfunction.py" line="487" />
       <source>The K-function of the input is derived from the confidential points. It is a utility diagnostic for the data steward: keep this page and the table internal.</source>
       <translation>De K-functie van de invoer is afgeleid van de vertrouwelijke punten. Ze is bruikbaarheidsdiagnostiek voor de databeheerder: houd deze pagina en de tabel intern.</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="491" />
+      <location filename="../processing/kfunction.py" line="492" />
       <source>K-function and L-function</source>
       <translation>K-functie en L-functie</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="499" />
+      <location filename="../processing/kfunction.py" line="500" />
       <source>no CRS</source>
       <translation>geen CRS</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="500" />
+      <location filename="../processing/kfunction.py" line="501" />
       <source>a custom CRS</source>
       <translation>een aangepast CRS</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="512" />
+      <location filename="../processing/kfunction.py" line="513" />
       <source>Poisson: π r²</source>
       <translation>Poisson: π r²</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="513" />
+      <location filename="../processing/kfunction.py" line="514" />
       <source>Poisson: 0</source>
       <translation>Poisson: 0</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="514" />
+      <location filename="../processing/kfunction.py" line="515" />
       <source>input</source>
       <translation>invoer</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="516" />
+      <location filename="../processing/kfunction.py" line="517" />
       <source>synthetic</source>
       <translation>synthetisch</translation>
     </message>
@@ -1514,412 +1519,412 @@
       <translation>{0}: de laag heeft geen objecten waartoe afstanden kunnen worden gemeten.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="86" />
+      <location filename="../processing/lgcp_fit.py" line="87" />
       <source>Fit a log-Gaussian Cox process</source>
       <translation>Log-Gaussisch Cox-proces schatten</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="89" />
+      <location filename="../processing/lgcp_fit.py" line="90" />
       <source>Point process models</source>
       <translation>Puntprocesmodellen</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="95" />
+      <location filename="../processing/lgcp_fit.py" line="96" />
       <source>Bayesian fit of an LGCP (SPDE Matérn field, covariates, offset) to a point pattern.</source>
       <translation>Bayesiaanse schatting van een LGCP (SPDE-Matérnveld, covariaten, offset) op basis van een puntpatroon.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="99" />
+      <location filename="../processing/lgcp_fit.py" line="100" />
       <source>&lt;p&gt;Fits log λ(s) = offset(s) + x(s)'β + w(s), where w is a Gaussian field with Matérn covariance (smoothness 1) represented on a triangular mesh by the SPDE approach (Lindgren et al. 2011; Walder et al., Appendix A.1), with unknown effective range and marginal variance. The fast method integrates Laplace approximations over a grid of the two hyperparameters (INLA-style) and draws independent posterior samples. The model file feeds the synthesis tools.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Not a privacy mechanism.&lt;/b&gt; The model, intensity map and report are derived from the confidential points and are for the analyst: do not publish them. Publish synthetic points made from the model instead.&lt;/p&gt;</source>
       <translation>&lt;p&gt;Schat log λ(s) = offset(s) + x(s)'β + w(s), waarin w een Gaussisch veld met Matérn-covariantie (gladheid 1) is dat met de SPDE-aanpak (Lindgren et al. 2011; Walder et al., Appendix A.1) op een driehoeksnet (mesh) wordt weergegeven, met onbekend effectief bereik en onbekende marginale variantie. De snelle methode integreert Laplace-benaderingen over een rooster van de twee hyperparameters (zoals in INLA) en genereert onafhankelijke trekkingen uit de a-posterioriverdeling. Het modelbestand dient als invoer voor de synthesehulpmiddelen.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Geen privacymechanisme.&lt;/b&gt; Het model, de intensiteitskaart en het rapport zijn afgeleid van de vertrouwelijke punten en zijn bedoeld voor de analist: publiceer ze niet. Publiceer in plaats daarvan synthetische punten die met het model zijn gemaakt.&lt;/p&gt;</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="117" />
+      <location filename="../processing/lgcp_fit.py" line="118" />
       <source>The confidential points (cases, crimes, ...). At least 10.</source>
       <translation>De vertrouwelijke punten (ziektegevallen, misdrijven, ...). Ten minste 10.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="121" />
+      <location filename="../processing/lgcp_fit.py" line="122" />
       <source>Polygons of the study region (holes allowed); every point must lie inside. Empty: the points' bounding box enlarged by 5%.</source>
       <translation>Polygonen van het studiegebied (gaten toegestaan); elk punt moet erbinnen liggen. Leeg: de omhullende rechthoek van de punten, vergroot met 5%.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="127" />
+      <location filename="../processing/lgcp_fit.py" line="128" />
       <source>Covariate rasters</source>
       <translation>Covariaatrasters</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="128" />
+      <location filename="../processing/lgcp_fit.py" line="129" />
       <source>Rasters (band 1) used as covariates; each must cover the whole window. Reprojected to the working CRS if needed.</source>
       <translation>Rasters (band 1) die als covariaten worden gebruikt; elk raster moet het hele studiegebied bedekken. Zo nodig geherprojecteerd naar het werk-CRS.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="134" />
+      <location filename="../processing/lgcp_fit.py" line="135" />
       <source>Distance to features</source>
       <translation>Afstand tot objecten</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="135" />
+      <location filename="../processing/lgcp_fit.py" line="136" />
       <source>Adds the covariate 'distance to the nearest feature of this layer' (points, lines or polygon boundaries), e.g. John Snow's Broad Street pump.</source>
       <translation>Voegt de covariaat 'afstand tot het dichtstbijzijnde object van deze laag' toe (punten, lijnen of polygoongrenzen), bijv. de pomp in Broad Street van John Snow.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="141" />
+      <location filename="../processing/lgcp_fit.py" line="142" />
       <source>Offset raster (log scale)</source>
       <translation>Offsetraster (logschaal)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="142" />
+      <location filename="../processing/lgcp_fit.py" line="143" />
       <source>Known log-intensity offset, e.g. log population density; must cover the window.</source>
       <translation>Bekende offset van de log-intensiteit, bijv. de logaritme van de bevolkingsdichtheid; moet het studiegebied bedekken.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="145" />
+      <location filename="../processing/lgcp_fit.py" line="146" />
       <source>Largest mesh edge</source>
       <translation>Langste zijde van het driehoeksnet</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="146" />
+      <location filename="../processing/lgcp_fit.py" line="147" />
       <source>Mesh resolution inside the window, in CRS units. Empty: 1/40 of the window's larger side. Smaller is more accurate and slower (the number of nodes grows as 1/edge²).</source>
       <translation>Resolutie van het driehoeksnet binnen het studiegebied, in CRS-eenheden. Leeg: 1/40 van de langste zijde van het studiegebied. Een kleinere waarde is nauwkeuriger, maar trager (het aantal knopen groeit als 1/zijde²).</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="153" />
+      <location filename="../processing/lgcp_fit.py" line="154" />
       <source>Prior median of the range</source>
       <translation>A-priorimediaan van het bereik</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="155" />
+      <location filename="../processing/lgcp_fit.py" line="156" />
       <source>Centre (&gt; 0, in CRS units) of the log-normal prior on the effective range (Walder et al., Appendix A.5). Empty: 1/5 of the window's larger side.</source>
       <translation>Centrum (&gt; 0, in CRS-eenheden) van de lognormale a-prioriverdeling van het effectieve bereik (Walder et al., Appendix A.5). Leeg: 1/5 van de langste zijde van het studiegebied.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="162" />
+      <location filename="../processing/lgcp_fit.py" line="163" />
       <source>Prior median of the field's standard deviation</source>
       <translation>A-priorimediaan van de standaardafwijking van het veld</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="164" />
+      <location filename="../processing/lgcp_fit.py" line="165" />
       <source>Centre (&gt; 0) of the log-normal prior on the marginal standard deviation of the field, which is on the scale of the log intensity (dimensionless).</source>
       <translation>Centrum (&gt; 0) van de lognormale a-prioriverdeling van de marginale standaardafwijking van het veld, dat op de schaal van de log-intensiteit ligt (dimensieloos).</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="172" />
+      <location filename="../processing/lgcp_fit.py" line="173" />
       <source>Prior on range and standard deviation</source>
       <translation>A-prioriverdeling van bereik en standaardafwijking</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="173" />
+      <location filename="../processing/lgcp_fit.py" line="174" />
       <source>Log-normal (Walder et al., Appendix A.5)</source>
       <translation>Lognormaal (Walder et al., Appendix A.5)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="173" />
+      <location filename="../processing/lgcp_fit.py" line="174" />
       <source>Penalised complexity (Fuglstad et al. 2019)</source>
       <translation>Penalised complexity (Fuglstad et al. 2019)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="177" />
+      <location filename="../processing/lgcp_fit.py" line="178" />
       <source>Log-normal: log-sd 1 around the two medians. Penalised complexity: P(range &lt; median) = 0.5 and P(sd &gt; median) = 0.05, which shrinks towards a smooth, weak field.</source>
       <translation>Lognormaal: log-sd 1 rond de twee medianen. Penalised complexity: P(bereik &lt; mediaan) = 0.5 en P(sd &gt; mediaan) = 0.05, wat krimpt naar een glad, zwak veld.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="186" />
+      <location filename="../processing/lgcp_fit.py" line="187" />
       <source>Integration of the intensity</source>
       <translation>Integratie van de intensiteit</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="188" />
+      <location filename="../processing/lgcp_fit.py" line="189" />
       <source>Edge midpoints (accurate)</source>
       <translation>Middens van de zijden (nauwkeurig)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="189" />
+      <location filename="../processing/lgcp_fit.py" line="190" />
       <source>Mesh nodes (dual mesh, as in the papers)</source>
       <translation>Knopen van het driehoeksnet (duaal net, zoals in de artikelen)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="190" />
+      <location filename="../processing/lgcp_fit.py" line="191" />
       <source>Nodes, midpoints and centroids (degree 3)</source>
       <translation>Knopen, middens en zwaartepunten (graad 3)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="195" />
+      <location filename="../processing/lgcp_fit.py" line="196" />
       <source>Quadrature of the intensity integral in the likelihood. The papers' dual-mesh rule overestimates the integral of a rough field and so the range; edge midpoints do not. Edge midpoints do not see the mesh nodes, so a field with spikes at single nodes can fool them: the fit stays away from such fields (hyperparameters where they occur are left out) and, if the posterior leans into them (a clustered pattern), the fast method refits with the degree-3 rule and says so (MCMC warns). The degree-3 rule sees the nodes, but it overestimates the integral of rough fields by 1-3%, which lengthened the range by one posterior sd on John Snow's data.</source>
       <translation>Kwadratuur van de integraal van de intensiteit in de likelihood. De duale-meshregel uit de artikelen overschat de integraal van een ruw veld en daarmee het bereik; ribbemiddens doen dat niet. Ribbemiddens zien de knopen van de mesh niet, dus een veld met pieken op afzonderlijke knopen kan ze misleiden: de fit blijft weg van zulke velden (hyperparameters waar ze optreden worden weggelaten) en als de a-posterioriverdeling ernaar overhelt (een geclusterd patroon), fit de snelle methode opnieuw met de graad-3-regel en meldt dat (MCMC waarschuwt). De graad-3-regel ziet de knopen wel, maar overschat de integraal van ruwe velden met 1-3%, wat op de gegevens van John Snow het bereik met één a-posteriori-standaardafwijking verlengde.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="210" />
+      <location filename="../processing/lgcp_fit.py" line="211" />
       <source>Exact MCMC (slower; reference)</source>
       <translation>Exacte MCMC (langzamer; referentie)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="210" />
+      <location filename="../processing/lgcp_fit.py" line="211" />
       <source>Fast (Laplace + hyperparameter grid)</source>
       <translation>Snel (Laplace + rooster van hyperparameters)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="214" />
+      <location filename="../processing/lgcp_fit.py" line="215" />
       <source>Fast: Laplace approximations integrated over the hyperparameters, independent draws, seconds. MCMC: exact Metropolis-Hastings sampler (2 chains) with R-hat and effective sample sizes in the report; minutes.</source>
       <translation>Snel: Laplace-benaderingen geïntegreerd over de hyperparameters, onafhankelijke trekkingen, seconden. MCMC: exacte Metropolis-Hastings-sampler (2 ketens) met R-hat en effectieve steekproefomvang in het rapport; minuten.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="221" />
+      <location filename="../processing/lgcp_fit.py" line="222" />
       <source>Posterior draws</source>
       <translation>Trekkingen uit de a-posterioriverdeling</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="222" />
+      <location filename="../processing/lgcp_fit.py" line="223" />
       <source>Number of joint posterior draws stored in the model file.</source>
       <translation>Aantal gezamenlijke trekkingen uit de a-posterioriverdeling dat in het modelbestand wordt opgeslagen.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="226" />
+      <location filename="../processing/lgcp_fit.py" line="227" />
       <source>Intensity raster pixel size</source>
       <translation>Pixelgrootte van het intensiteitsraster</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="228" />
+      <location filename="../processing/lgcp_fit.py" line="229" />
       <source>Pixel size (&gt; 0, in CRS units) of the intensity raster. Empty: half the largest mesh edge.</source>
       <translation>Pixelgrootte (&gt; 0, in CRS-eenheden) van het intensiteitsraster. Leeg: de helft van de langste zijde van het driehoeksnet.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="231" />
+      <location filename="../processing/lgcp_fit.py" line="232" />
       <source>Needed only when the layer is in degrees.</source>
       <translation>Alleen nodig als de laag in graden is.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="235" />
+      <location filename="../processing/lgcp_fit.py" line="236" />
       <source>Fitted model (CONFIDENTIAL)</source>
       <translation>Geschat model (VERTROUWELIJK)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="235" />
+      <location filename="../processing/lgcp_fit.py" line="236" />
       <source>LGCP model files (*.npz)</source>
       <translation>LGCP-modelbestanden (*.npz)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="237" />
+      <location filename="../processing/lgcp_fit.py" line="238" />
       <source>The posterior draws, mesh and covariate design, for the synthesis and risk tools.</source>
       <translation>De trekkingen uit de a-posterioriverdeling, het driehoeksnet en de opzet van de covariaten, voor de synthese- en risicohulpmiddelen.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="241" />
+      <location filename="../processing/lgcp_fit.py" line="242" />
       <source>Posterior intensity (CONFIDENTIAL)</source>
       <translation>A-posteriori-intensiteit (VERTROUWELIJK)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="243" />
+      <location filename="../processing/lgcp_fit.py" line="244" />
       <source>GeoTIFF: band 1 posterior mean, band 2 posterior sd of the intensity (points per squared CRS unit); NoData outside the window.</source>
       <translation>GeoTIFF: band 1 het a-posteriorigemiddelde, band 2 de a-posteriori-sd van de intensiteit (punten per vierkante CRS-eenheid); NoData buiten het studiegebied.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="252" />
+      <location filename="../processing/lgcp_fit.py" line="253" />
       <source>Parameter table (mean, sd, 95% interval), settings and a map of the intensity.</source>
       <translation>Parametertabel (gemiddelde, sd, 95%-interval), instellingen en een kaart van de intensiteit.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="256" />
+      <location filename="../processing/lgcp_fit.py" line="257" />
       <source>Conditional predictive ordinates (CONFIDENTIAL)</source>
       <translation>Conditionele predictieve ordinaten (VERTROUWELIJK)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="258" />
+      <location filename="../processing/lgcp_fit.py" line="259" />
       <source>Model check: the input points with cpo, the leave-one-out predictive density of each point given all the others (Walder et al. eqs. 7 and 9, per squared CRS unit), log_cpo, and cpo_ess, the effective number of posterior draws behind it (below about 20 the estimate is unstable). Low values flag points the model does not expect. Holds the confidential locations.</source>
       <translation>Modelcontrole: de invoerpunten met cpo, de leave-one-out-predictieve dichtheid van elk punt gegeven alle andere (Walder et al. vgl. 7 en 9, per vierkante CRS-eenheid), log_cpo, en cpo_ess, het effectieve aantal trekkingen uit de a-posterioriverdeling waarop die berust (onder ongeveer 20 is de schatting instabiel). Lage waarden markeren punten die het model niet verwacht. Bevat de vertrouwelijke locaties.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="265" />
+      <location filename="../processing/lgcp_fit.py" line="266" />
       <source>Mesh nodes</source>
       <translation>Knopen van het driehoeksnet</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="268" />
+      <location filename="../processing/lgcp_fit.py" line="269" />
       <source>Log pseudo-marginal likelihood (sum of log CPO; higher is better)</source>
       <translation>Log-pseudo-marginale aannemelijkheid (som van log CPO; hoger is beter)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="284" />
+      <location filename="../processing/lgcp_fit.py" line="285" />
       <source>{0}: the model file must end in .npz (the other tools read only .npz files), got {1}.</source>
       <translation>{0}: het modelbestand moet op .npz eindigen (de andere hulpmiddelen lezen alleen .npz-bestanden), gekregen: {1}.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="308" />
+      <location filename="../processing/lgcp_fit.py" line="309" />
       <source>{0}: the pixel size must be &gt; 0 (leave it empty for half the mesh edge).</source>
       <translation>{0}: de pixelgrootte moet &gt; 0 zijn (laat leeg voor de helft van de rand van het mesh).</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="335" />
+      <location filename="../processing/lgcp_fit.py" line="336" />
       <source>Mesh: {0} nodes, largest edge {1:g}.</source>
       <translation>Driehoeksnet: {0} knopen, langste zijde {1:g}.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="340" />
+      <location filename="../processing/lgcp_fit.py" line="341" />
       <source>{0} points lie at a location another point already takes (several people at one address, or copies).</source>
       <translation>{0} punten liggen op een locatie die al door een ander punt wordt ingenomen (meerdere mensen op één adres, of kopieën).</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="360" />
+      <location filename="../processing/lgcp_fit.py" line="361" />
       <source>{0} of {1} draws have a field with spikes at mesh nodes that the integration points do not see; refit with the degree-3 integration (INTEGRATION).</source>
       <translation>{0} van de {1} trekkingen hebben een veld met pieken op knopen van de mesh die de integratiepunten niet zien; fit opnieuw met de graad-3-integratie (INTEGRATION).</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="369" />
+      <location filename="../processing/lgcp_fit.py" line="370" />
       <source>{0}: the edge-midpoint rule was fooled by fields with spikes at single mesh nodes (a clustered pattern), so the model was refitted with the degree-3 rule, which sees the nodes; it overestimates the integral of rough fields by 1-3%, which lengthens the estimated range a little.</source>
       <translation>{0}: de ribbemiddenregel werd misleid door velden met pieken op afzonderlijke meshknopen (een geclusterd patroon), dus is het model opnieuw gefit met de graad-3-regel, die de knopen wel ziet; die overschat de integraal van ruwe velden met 1-3%, waardoor het geschatte bereik iets langer wordt.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="378" />
+      <location filename="../processing/lgcp_fit.py" line="379" />
       <source>The posterior of the field's range and standard deviation is too flat for the fast method's grid: it reached its {0} points before the posterior fell off, so the draws miss part of it and the fit cannot be trusted. Give a {1} nearer the scale of the pattern (empty: 1/5 of the window's larger side), or use the MCMC method.</source>
       <translation>De posterior van het bereik en de standaardafwijking van het veld is te vlak voor het rooster van de snelle methode: het bereikte zijn {0} punten voordat de posterior afnam, dus de trekkingen missen een deel ervan en de fit is niet betrouwbaar. Geef een {1} dichter bij de schaal van het patroon (leeg: 1/5 van de langste zijde van het venster), of gebruik de MCMC-methode.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="387" />
+      <location filename="../processing/lgcp_fit.py" line="388" />
       <source>{0} hyperparameter grid points were left out as failed fits.</source>
       <translation>{0} roosterpunten van de hyperparameters zijn als mislukte fits weggelaten.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="419" />
+      <location filename="../processing/lgcp_fit.py" line="420" />
       <source>{0}: the fit to these {1} points is degenerate (leave-one-out predictive densities of 0 or infinity; field variance {2:.3g}), so no model was written. An LGCP needs more points, covariates that vary among the points, or a prior that keeps the field smaller ({3}, {4}).</source>
       <translation>{0}: de fit aan deze {1} punten is ontaard (leave-one-out-voorspellende dichtheden van 0 of oneindig; veldvariantie {2:.3g}), dus er is geen model geschreven. Een LGCP heeft meer punten nodig, covariaten die tussen de punten variëren, of een prior die het veld kleiner houdt ({3}, {4}).</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="437" />
+      <location filename="../processing/lgcp_fit.py" line="438" />
       <source>CPO of the LGCP fit (CONFIDENTIAL)</source>
       <translation>CPO van de LGCP-schatting (VERTROUWELIJK)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="455" />
+      <location filename="../processing/lgcp_fit.py" line="456" />
       <source>{0} (CONFIDENTIAL: not for publication)</source>
       <translation>{0} (VERTROUWELIJK: niet voor publicatie)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="492" />
+      <location filename="../processing/lgcp_fit.py" line="493" />
       <source>The hyperparameter chain is stuck: it accepted {0:.2%} of its moves (fewer than {1:.0%}), so the range and standard deviation repeat a few values and the fit cannot be trusted, whatever R-hat and the effective sample sizes say. Give a {2} nearer the scale of the pattern (empty: 1/5 of the window's larger side), or use the fast method.</source>
       <translation>De keten van de hyperparameters zit vast: ze accepteerde {0:.2%} van haar stappen (minder dan {1:.0%}), dus het bereik en de standaardafwijking herhalen enkele waarden en de fit is niet betrouwbaar, wat R-hat en de effectieve steekproefgroottes ook zeggen. Geef een {2} dichter bij de schaal van het patroon (leeg: 1/5 van de langste zijde van het venster), of gebruik de snelle methode.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="506" />
+      <location filename="../processing/lgcp_fit.py" line="507" />
       <source>The MCMC chains have not converged ({0}). BDA3 asks for R-hat below {1:g} and at least {2:.0f} effective draws of every parameter before the draws are used. Ask for more {3}, or give a {4} nearer the scale of the pattern (empty: 1/5 of the window's larger side).</source>
       <translation>De MCMC-ketens zijn niet geconvergeerd ({0}). BDA3 vraagt een R-hat onder {1:g} en ten minste {2:.0f} effectieve trekkingen van elke parameter voordat de trekkingen worden gebruikt. Vraag meer {3}, of geef een {4} dichter bij de schaal van het patroon (leeg: 1/5 van de langste zijde van het venster).</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="516" />
+      <location filename="../processing/lgcp_fit.py" line="517" />
       <source>edge midpoints</source>
       <translation>ribbemiddens</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="517" />
+      <location filename="../processing/lgcp_fit.py" line="518" />
       <source>dual mesh</source>
       <translation>duale mesh</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="518" />
+      <location filename="../processing/lgcp_fit.py" line="519" />
       <source>degree 3 (nodes, midpoints and centroids)</source>
       <translation>graad 3 (knopen, ribbemiddens en zwaartepunten)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="528" />
+      <location filename="../processing/lgcp_fit.py" line="529" />
       <source>mean | sd | 95% interval</source>
       <translation>gemiddelde | sd | 95%-interval</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="528" />
+      <location filename="../processing/lgcp_fit.py" line="529" />
       <source>parameter</source>
       <translation>parameter</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="530" />
+      <location filename="../processing/lgcp_fit.py" line="531" />
       <source>Points</source>
       <translation>Punten</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="535" />
+      <location filename="../processing/lgcp_fit.py" line="536" />
       <source>Integration rule</source>
       <translation>Integratieregel</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="536" />
+      <location filename="../processing/lgcp_fit.py" line="537" />
       <source>Hyperparameter grid points</source>
       <translation>Roosterpunten van de hyperparameters</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="537" />
+      <location filename="../processing/lgcp_fit.py" line="538" />
       <source>Points at a location another point already takes</source>
       <translation>Punten op een locatie die al door een ander punt wordt ingenomen</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="538" />
+      <location filename="../processing/lgcp_fit.py" line="539" />
       <source>Log pseudo-marginal likelihood (sum of log CPO)</source>
       <translation>Log-pseudo-marginale aannemelijkheid (som van log CPO)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="539" />
+      <location filename="../processing/lgcp_fit.py" line="540" />
       <source>Points whose CPO rests on fewer than 20 effective draws</source>
       <translation>Punten waarvan de CPO op minder dan 20 effectieve trekkingen berust</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="543" />
+      <location filename="../processing/lgcp_fit.py" line="544" />
       <source>Grid points left out as failed fits</source>
       <translation>Roosterpunten weggelaten als mislukte fits</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="545" />
+      <location filename="../processing/lgcp_fit.py" line="546" />
       <source>Warning</source>
       <translation>Waarschuwing</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="545" />
+      <location filename="../processing/lgcp_fit.py" line="546" />
       <source>the hyperparameter grid was cut short at its limit</source>
       <translation>het rooster van de hyperparameters werd bij zijn limiet afgebroken</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="549" />
+      <location filename="../processing/lgcp_fit.py" line="550" />
       <source>This fit is derived from the confidential points. Keep the report, the model file and the intensity map internal.</source>
       <translation>Deze schatting is afgeleid van de vertrouwelijke punten. Houd het rapport, het modelbestand en de intensiteitskaart intern.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="554" />
+      <location filename="../processing/lgcp_fit.py" line="555" />
       <source>Posterior summary</source>
       <translation>Samenvatting van de a-posterioriverdeling</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="558" />
+      <location filename="../processing/lgcp_fit.py" line="559" />
       <source>A fixed seed was used (reproducible run).</source>
       <translation>Er is een vaste seed gebruikt (reproduceerbare uitvoering).</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="569" />
+      <location filename="../processing/lgcp_fit.py" line="570" />
       <source>Draws with spikes at mesh nodes the integration misses</source>
       <translation>Trekkingen met pieken op knopen van de mesh die de integratie mist</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="571" />
+      <location filename="../processing/lgcp_fit.py" line="572" />
       <source>Accepted hyperparameter moves</source>
       <translation>Geaccepteerde stappen van de hyperparameters</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="572" />
+      <location filename="../processing/lgcp_fit.py" line="573" />
       <source>MCMC convergence</source>
       <translation>Convergentie van de MCMC</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="574" />
+      <location filename="../processing/lgcp_fit.py" line="575" />
       <source>Warning: the MCMC has not converged</source>
       <translation>Waarschuwing: de MCMC is niet geconvergeerd</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="575" />
+      <location filename="../processing/lgcp_fit.py" line="576" />
       <source>Trace plots</source>
       <translation>Traceplots</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="577" />
+      <location filename="../processing/lgcp_fit.py" line="578" />
       <source>Posterior mean intensity</source>
       <translation>A-posteriorigemiddelde van de intensiteit</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="591" />
+      <location filename="../processing/lgcp_fit.py" line="592" />
       <source>{0} points lie far from the rest (more than {1:g} times the median distance from the points' centre) and more than double the size of the window drawn around the points: a geocoding error, or points from elsewhere? Check them, or give a {2}.</source>
       <translation>{0} punten liggen ver van de rest (meer dan {1:g} keer de mediane afstand tot het midden van de punten) en maken het gebied dat om de punten wordt getrokken meer dan twee keer zo groot: een geocodeerfout, of punten van elders? Controleer ze, of geef een {2} op.</translation>
     </message>
@@ -2279,357 +2284,357 @@
       <translation>Vertrouwelijke schatting</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="702" />
+      <location filename="../processing/lgcp_synthesis.py" line="704" />
       <source>Disclosure risk of synthetic points (CPO)</source>
       <translation>Onthullingsrisico van synthetische punten (CPO)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="705" />
+      <location filename="../processing/lgcp_synthesis.py" line="707" />
       <source>Per-person probability that an intruder locates each confidential point from a synthetic set.</source>
       <translation>Kans per persoon dat een aanvaller elk vertrouwelijk punt lokaliseert aan de hand van een synthetische dataset.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="709" />
+      <location filename="../processing/lgcp_synthesis.py" line="711" />
       <source>&lt;p&gt;Walder, Hanks &amp;amp; Slavković, Section 7: the intruder knows the synthetic points, the method and every confidential location but one, and wants that one within the risk radius. The risk of person k is the mass of the leave-one-out predictive density π(s | S₋ₖ, S†) on the disc of the risk radius around the truth (eq. 16), from conditional predictive ordinates: for radial sets from the confidential posterior (eqs. 17-18; each person is linked to their synthetic point by a minimal assignment within the radius, as such an intruder could; as the radial points were redrawn until inside the window, their density 1/|B_r(s) ∩ W| replaces the paper's 1/(πr²), which otherwise misstates the risk of people near the boundary), for ANS and PRS from the joint fit of the confidential and synthetic points (eqs. 19-21), with the disc quadrature of Appendix A.4.&lt;/p&gt;&lt;p&gt;Give the same METHOD, RADIUS and NOISE as were used to make the synthetic set.&lt;/p&gt;</source>
       <translation>&lt;p&gt;Walder, Hanks &amp;amp; Slavković, Sectie 7: de aanvaller kent de synthetische punten, de methode en alle vertrouwelijke locaties op één na, en wil die ene binnen de risicostraal plaatsen. Het risico van persoon k is de massa van de leave-one-out-predictieve dichtheid π(s | S₋ₖ, S†) op de schijf met de risicostraal rond de werkelijke locatie (vgl. 16), berekend uit conditionele predictieve ordinaten: voor radiale datasets uit de vertrouwelijke a-posterioriverdeling (vgl. 17-18; elke persoon wordt aan zijn synthetische punt gekoppeld door een minimale toewijzing binnen de straal, zoals zo'n aanvaller zou kunnen; omdat de radiale punten opnieuw zijn getrokken tot ze binnen het studiegebied lagen, vervangt hun dichtheid 1/|B_r(s) ∩ W| de 1/(πr²) van het artikel, die het risico van personen dicht bij de rand anders verkeerd weergeeft), voor ANS en PRS uit de gezamenlijke schatting van de vertrouwelijke en de synthetische punten (vgl. 19-21), met de schijfkwadratuur uit Appendix A.4.&lt;/p&gt;&lt;p&gt;Geef dezelfde METHOD, RADIUS en NOISE op als waarmee de synthetische dataset is gemaakt.&lt;/p&gt;</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="734" />
+      <location filename="../processing/lgcp_synthesis.py" line="736" />
       <source>Risk per person (CONFIDENTIAL)</source>
       <translation>Risico per persoon (VERTROUWELIJK)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="736" />
+      <location filename="../processing/lgcp_synthesis.py" line="738" />
       <source>The CONFIDENTIAL points with risk (probability), cpo (leave-one-out density at the true location, per squared CRS unit) and cpo_ess (effective draws behind it; below about 20 it is unstable). It shows where the people at risk live: never publish it.</source>
       <translation>De VERTROUWELIJKE punten met risk (kans), cpo (leave-one-out-dichtheid op de werkelijke locatie, per vierkante CRS-eenheid) en cpo_ess (effectieve trekkingen waarop die berust; onder ongeveer 20 is die instabiel). De laag toont waar de mensen met een risico wonen: publiceer haar nooit.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="746" />
+      <location filename="../processing/lgcp_synthesis.py" line="748" />
       <source>Maximum and mean risk, settings and a histogram of the risks.</source>
       <translation>Maximaal en gemiddeld risico, instellingen en een histogram van de risico's.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="748" />
+      <location filename="../processing/lgcp_synthesis.py" line="750" />
       <source>Maximum disclosure risk</source>
       <translation>Maximaal onthullingsrisico</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="749" />
+      <location filename="../processing/lgcp_synthesis.py" line="751" />
       <source>Mean disclosure risk</source>
       <translation>Gemiddeld onthullingsrisico</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="772" />
+      <location filename="../processing/lgcp_synthesis.py" line="774" />
       <source>{0}: a radial set has one point per confidential point: {1} synthetic, {2} confidential.</source>
       <translation>{0}: een radiale dataset heeft één punt per vertrouwelijk punt: {1} synthetisch, {2} vertrouwelijk.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="785" />
+      <location filename="../processing/lgcp_synthesis.py" line="787" />
       <source>{0} has {1} points and {2} has {3}; the paper's sets have as many as the data.</source>
       <translation>{0} heeft {1} punten en {2} heeft er {3}; de datasets in het artikel hebben er evenveel als de gegevens.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="810" />
+      <location filename="../processing/lgcp_synthesis.py" line="812" />
       <source>Disclosure risk (CONFIDENTIAL)</source>
       <translation>Onthullingsrisico (VERTROUWELIJK)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="813" />
+      <location filename="../processing/lgcp_synthesis.py" line="815" />
       <source>Maximum risk {0:.4g}, mean {1:.4g}.</source>
       <translation>Maximaal risico {0:.4g}, gemiddeld {1:.4g}.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="817" />
+      <location filename="../processing/lgcp_synthesis.py" line="819" />
       <source>{0} risks rest on fewer than 20 effective draws; raise {1}.</source>
       <translation>{0} risico's berusten op minder dan 20 effectieve trekkingen; verhoog {1}.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="823" />
+      <location filename="../processing/lgcp_synthesis.py" line="825" />
       <source>Hyperparameters</source>
       <translation>Hyperparameters</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="824" />
+      <location filename="../processing/lgcp_synthesis.py" line="826" />
       <source>Maximum risk</source>
       <translation>Maximaal risico</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="825" />
+      <location filename="../processing/lgcp_synthesis.py" line="827" />
       <source>Mean risk</source>
       <translation>Gemiddeld risico</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="826" />
+      <location filename="../processing/lgcp_synthesis.py" line="828" />
       <source>Risks resting on &lt; 20 effective draws</source>
       <translation>Risico's die berusten op &lt; 20 effectieve trekkingen</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="834" />
+      <location filename="../processing/lgcp_synthesis.py" line="836" />
       <source>Per-person risks point at the people at risk.</source>
       <translation>Risico's per persoon wijzen de mensen met een risico aan.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="835" />
+      <location filename="../processing/lgcp_synthesis.py" line="837" />
       <source>Risk</source>
       <translation>Risico</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="837" />
+      <location filename="../processing/lgcp_synthesis.py" line="839" />
       <source>Distribution of the risks</source>
       <translation>Verdeling van de risico's</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="854" />
+      <location filename="../processing/lgcp_synthesis.py" line="856" />
       <source>Utility of synthetic points (model-based pMSE)</source>
       <translation>Bruikbaarheid van synthetische punten (modelgebaseerde pMSE)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="857" />
+      <location filename="../processing/lgcp_synthesis.py" line="859" />
       <source>How well an LGCP fit tells the synthetic points from the confidential ones (0 best, 0.25 worst).</source>
       <translation>Hoe goed een LGCP-schatting de synthetische punten van de vertrouwelijke onderscheidt (0 het best, 0,25 het slechtst).</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="863" />
+      <location filename="../processing/lgcp_synthesis.py" line="865" />
       <source>&lt;p&gt;Walder, Hanks &amp;amp; Slavković, Section 6 (eqs. 12-15): an LGCP is fitted to the synthetic points on the confidential model's mesh and covariates; for every pooled point the two fitted densities, draw by draw, give the probability that it is confidential; pMSE is the mean squared distance of the probability of a correct classification from 1/2. 0: the synthetic points are indistinguishable; 0.25: fully distinguishable. The synthetic layer must have as many points as the confidential one.&lt;/p&gt;</source>
       <translation>&lt;p&gt;Walder, Hanks &amp;amp; Slavković, Sectie 6 (vgl. 12-15): er wordt een LGCP op de synthetische punten geschat met het driehoeksnet en de covariaten van het vertrouwelijke model; voor elk punt uit de samengevoegde verzameling geven de twee geschatte dichtheden, trekking voor trekking, de kans dat het vertrouwelijk is; de pMSE is de gemiddelde gekwadrateerde afstand van de kans op een juiste classificatie tot 1/2. 0: de synthetische punten zijn niet te onderscheiden; 0,25: volledig te onderscheiden. De synthetische laag moet evenveel punten hebben als de vertrouwelijke.&lt;/p&gt;</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="884" />
+      <location filename="../processing/lgcp_synthesis.py" line="886" />
       <source>The pMSE, its scale and the settings. It holds no location, but it describes the confidential points (their number, the fit to them): keep it with the steward's files.</source>
       <translation>De pMSE, de schaal ervan en de instellingen. Het rapport bevat geen enkele locatie, maar beschrijft wel de vertrouwelijke punten (hun aantal, de fit eraan): bewaar het bij de bestanden van de beheerder.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="889" />
+      <location filename="../processing/lgcp_synthesis.py" line="891" />
       <source>pMSE</source>
       <translation>pMSE</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="905" />
+      <location filename="../processing/lgcp_synthesis.py" line="907" />
       <source>{0}: the pMSE compares sets of equal size: {1} synthetic points, {2} confidential.</source>
       <translation>{0}: de pMSE vergelijkt datasets van gelijke grootte: {1} synthetische punten, {2} vertrouwelijke.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="916" />
+      <location filename="../processing/lgcp_synthesis.py" line="918" />
       <source>pMSE = {0:.4g} (0 indistinguishable, 0.25 fully distinguishable).</source>
       <translation>pMSE = {0:.4g} (0 niet te onderscheiden, 0,25 volledig te onderscheiden).</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="921" />
+      <location filename="../processing/lgcp_synthesis.py" line="923" />
       <source>Points per set</source>
       <translation>Punten per dataset</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="925" />
+      <location filename="../processing/lgcp_synthesis.py" line="927" />
       <source>Utility</source>
       <translation>Bruikbaarheid</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="949" />
+      <location filename="../processing/lgcp_synthesis.py" line="952" />
       <source>Risk-utility sweep of LGCP synthesis (radial, ANS, PRS)</source>
       <translation>Risico-bruikbaarheidsverkenning van LGCP-synthese (radiaal, ANS, PRS)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="952" />
+      <location filename="../processing/lgcp_synthesis.py" line="955" />
       <source>Makes many synthetic sets, scores each by maximum disclosure risk and pMSE, and recommends one.</source>
       <translation>Maakt veel synthetische datasets, beoordeelt elk ervan op maximaal onthullingsrisico en pMSE, en beveelt er één aan.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="958" />
+      <location filename="../processing/lgcp_synthesis.py" line="961" />
       <source>&lt;p&gt;Walder, Hanks &amp;amp; Slavković's study (Section 8, Figures 5-6): for each radius (radial perturbation), each ANS noise variance and each PRS replicate, one synthetic set is made and scored by its maximum disclosure risk (eq. 16) and its pMSE (eq. 15). The recommended set has the lowest pMSE among those whose maximum risk is at most the threshold, counting a setting (a radius, a noise variance, or PRS) only if every one of its releases is. The table and report list every set; the chart plots risk against pMSE.&lt;/p&gt;&lt;p&gt;A set's risk is the risk of that one release. A noisy release (ANS, PRS) can by chance thin the riskiest cluster and mislead the intruder, scoring below the risk with nothing released (the baseline); another release of the same setting may score higher. With several releases per setting (REPLICATES) the report summarises each setting by its mean and worst risk: judge a setting by those, not by its luckiest release.&lt;/p&gt;</source>
       <translation>&lt;p&gt;De studie van Walder, Hanks &amp;amp; Slavković (Sectie 8, Figuren 5-6): voor elke straal (radiale verstoring), elke ANS-ruisvariantie en elke PRS-herhaling wordt één synthetische dataset gemaakt en beoordeeld op het maximale onthullingsrisico (vgl. 16) en de pMSE (vgl. 15). De aanbevolen dataset heeft de laagste pMSE van de datasets waarvan het maximale risico ten hoogste de drempel is, waarbij een instelling (een straal, een ruisvariantie of PRS) alleen meetelt als dat voor elk van haar publicaties geldt. De tabel en het rapport vermelden elke dataset; de grafiek zet het risico uit tegen de pMSE.&lt;/p&gt;&lt;p&gt;Het risico van een dataset is het risico van die ene publicatie. Een publicatie met ruis (ANS, PRS) kan door toeval het meest risicovolle cluster uitdunnen en de aanvaller misleiden, en dan lager uitkomen dan het risico als er niets wordt gepubliceerd (het basisniveau); een andere publicatie met dezelfde instelling kan hoger uitkomen. Met meerdere publicaties per instelling (REPLICATES) vat het rapport elke instelling samen met haar gemiddelde en hoogste risico: beoordeel een instelling daarop, niet op haar gelukkigste publicatie.&lt;/p&gt;</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="979" />
+      <location filename="../processing/lgcp_synthesis.py" line="982" />
       <source>Radial radii</source>
       <translation>Radiale stralen</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="980" />
+      <location filename="../processing/lgcp_synthesis.py" line="983" />
       <source>Perturbation radii in CRS units, e.g. '50, 100, 200'. Empty: no radial sets.</source>
       <translation>Verstoringsstralen in eenheden van het CRS, bijv. '50, 100, 200'. Leeg: geen radiale sets.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="985" />
+      <location filename="../processing/lgcp_synthesis.py" line="988" />
       <source>ANS noise variances</source>
       <translation>ANS-ruisvarianties</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="986" />
+      <location filename="../processing/lgcp_synthesis.py" line="989" />
       <source>Marginal variances of the ANS noise field (&gt;= 0). Default '0.25, 0.5, 1, 2'; clear it (an empty string) for no ANS sets.</source>
       <translation>Marginale varianties van het ANS-ruisveld (&gt;= 0). Standaard '0.25, 0.5, 1, 2'; maak het leeg (een lege tekst) voor geen ANS-sets.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="994" />
+      <location filename="../processing/lgcp_synthesis.py" line="997" />
       <source>PRS replicates</source>
       <translation>PRS-herhalingen</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="995" />
+      <location filename="../processing/lgcp_synthesis.py" line="998" />
       <source>Number of PRS sets (each a fresh random field). Default 5; 0 for none.</source>
       <translation>Aantal PRS-datasets (elk met een nieuw toevalsveld). Standaard 5; 0 voor geen.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="999" />
+      <location filename="../processing/lgcp_synthesis.py" line="1002" />
       <source>Releases per radius and noise variance</source>
       <translation>Publicaties per straal en ruisvariantie</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1001" />
+      <location filename="../processing/lgcp_synthesis.py" line="1004" />
       <source>Independent synthetic sets made for each radius and each ANS noise variance (&gt;= 1), to show how much the risk and pMSE of one setting vary between releases.</source>
       <translation>Onafhankelijke synthetische datasets die voor elke straal en elke ANS-ruisvariantie worden gemaakt (&gt;= 1), om te laten zien hoeveel het risico en de pMSE van één instelling tussen publicaties verschillen.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1009" />
+      <location filename="../processing/lgcp_synthesis.py" line="1012" />
       <source>Maximum acceptable risk</source>
       <translation>Maximaal aanvaardbaar risico</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1011" />
+      <location filename="../processing/lgcp_synthesis.py" line="1014" />
       <source>Threshold on the maximum disclosure risk for the recommendation, in (0, 1].</source>
       <translation>Drempel voor het maximale onthullingsrisico bij de aanbeveling, in (0, 1].</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1016" />
+      <location filename="../processing/lgcp_synthesis.py" line="1019" />
       <source>Sets and scores (CONFIDENTIAL)</source>
       <translation>Datasets en scores (VERTROUWELIJK)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1018" />
+      <location filename="../processing/lgcp_synthesis.py" line="1021" />
       <source>CONFIDENTIAL: one row per synthetic set: label, method, value (radius or noise variance), replicate, max_risk, pmse, recommended. The scores are computed from the confidential points; keep the table internal, like the report. Not made unless asked for.</source>
       <translation>VERTROUWELIJK: één rij per synthetische dataset: label, method, value (straal of ruisvariantie), replicate, max_risk, pmse, recommended. De scores zijn uit de vertrouwelijke punten berekend; houd de tabel intern, net als het rapport. Wordt alleen gemaakt als erom wordt gevraagd.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1028" />
+      <location filename="../processing/lgcp_synthesis.py" line="1031" />
       <source>The table, the risk-utility chart and the recommendation (derived from the confidential data).</source>
       <translation>De tabel, de risico-bruikbaarheidsgrafiek en de aanbeveling (afgeleid van de vertrouwelijke gegevens).</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1032" />
+      <location filename="../processing/lgcp_synthesis.py" line="1035" />
       <source>Recommended synthetic points</source>
       <translation>Aanbevolen synthetische punten</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1034" />
+      <location filename="../processing/lgcp_synthesis.py" line="1037" />
       <source>The recommended synthetic set (syn_id only, random order); an empty layer if no set meets the threshold.</source>
       <translation>De aanbevolen synthetische dataset (alleen syn_id, willekeurige volgorde); een lege laag als geen dataset aan de drempel voldoet.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1039" />
+      <location filename="../processing/lgcp_synthesis.py" line="1042" />
       <source>Number of synthetic sets</source>
       <translation>Aantal synthetische datasets</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1041" />
+      <location filename="../processing/lgcp_synthesis.py" line="1044" />
       <source>pMSE of the recommended set (NaN if none)</source>
       <translation>pMSE van de aanbevolen dataset (NaN als er geen is)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1045" />
+      <location filename="../processing/lgcp_synthesis.py" line="1048" />
       <source>Maximum risk of the recommended set (NaN if none)</source>
       <translation>Maximaal risico van de aanbevolen dataset (NaN als er geen is)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1050" />
+      <location filename="../processing/lgcp_synthesis.py" line="1053" />
       <source>Maximum risk with nothing released (what the other points alone reveal)</source>
       <translation>Maximaal risico zonder publicatie (wat de andere punten alleen al onthullen)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1059" />
+      <location filename="../processing/lgcp_synthesis.py" line="1062" />
       <source>{0}: {1} is not allowed (radii must be &gt; 0, noise variances &gt;= 0; separate values with commas, or with semicolons if you write decimals with a comma).</source>
       <translation>{0}: {1} is niet toegestaan (stralen moeten &gt; 0 zijn, ruisvarianties &gt;= 0; scheid waarden met komma's, of met puntkomma's als u decimalen met een komma schrijft).</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1082" />
+      <location filename="../processing/lgcp_synthesis.py" line="1085" />
       <source>{0}: make at least one release per setting, got {1}.</source>
       <translation>{0}: maak ten minste één publicatie per instelling, opgegeven: {1}.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1086" />
+      <location filename="../processing/lgcp_synthesis.py" line="1089" />
       <source>{0}, {1}, {2}: give at least one radius, noise variance or PRS replicate.</source>
       <translation>{0}, {1}, {2}: geef ten minste één straal, ruisvariantie of PRS-herhaling op.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1094" />
+      <location filename="../processing/lgcp_synthesis.py" line="1097" />
       <source>{0}: the threshold must lie in (0, 1], got {1}.</source>
       <translation>{0}: de drempel moet in (0, 1] liggen; opgegeven: {1}.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1136" />
+      <location filename="../processing/lgcp_synthesis.py" line="1139" />
       <source>No setting has every release at or below {0:g}: nothing recommended.</source>
       <translation>Geen instelling heeft elke publicatie op of onder {0:g}: niets aanbevolen.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1140" />
+      <location filename="../processing/lgcp_synthesis.py" line="1143" />
       <source>{0} = {1:g} is below the maximum risk with nothing released ({2:.4g}, what the other points alone reveal), which no synthetic set can be expected to beat; choose a threshold above it.</source>
       <translation>{0} = {1:g} ligt onder het maximale risico zonder publicatie ({2:.4g}, wat de andere punten alleen al onthullen), en geen synthetische dataset kan naar verwachting daaronder komen; kies een drempel daarboven.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1159" />
+      <location filename="../processing/lgcp_synthesis.py" line="1162" />
       <source>Nothing recommended (no set meets the threshold)</source>
       <translation>Niets aanbevolen (geen dataset voldoet aan de drempel)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1162" />
+      <location filename="../processing/lgcp_synthesis.py" line="1165" />
       <source>{0} is written empty: no set meets the threshold.</source>
       <translation>{0} is leeg geschreven: geen dataset voldoet aan de drempel.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1168" />
+      <location filename="../processing/lgcp_synthesis.py" line="1171" />
       <source>Recommended: {0} (pMSE {1:.4g}, max risk {2:.4g}).</source>
       <translation>Aanbevolen: {0} (pMSE {1:.4g}, max. risico {2:.4g}).</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1180" />
+      <location filename="../processing/lgcp_synthesis.py" line="1183" />
       <source>recommended</source>
       <translation>aanbevolen</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1185" />
+      <location filename="../processing/lgcp_synthesis.py" line="1188" />
       <source>No setting has every release at or below the threshold {0:g}.</source>
       <translation>Geen instelling heeft elke publicatie op of onder de drempel {0:g}.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1187" />
+      <location filename="../processing/lgcp_synthesis.py" line="1190" />
       <source>{0}: lowest pMSE ({1:.4g}) among the sets of settings whose every release has maximum risk at most {2:g} (its risk: {3:.4g}).</source>
       <translation>{0}: laagste pMSE ({1:.4g}) van de datasets van instellingen waarvan elke publicatie een maximaal risico van ten hoogste {2:g} heeft (het risico ervan: {3:.4g}).</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1203" />
+      <location filename="../processing/lgcp_synthesis.py" line="1206" />
       <source>Recommendation</source>
       <translation>Aanbeveling</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1204" />
+      <location filename="../processing/lgcp_synthesis.py" line="1207" />
       <source>Risk-utility chart</source>
       <translation>Risico-bruikbaarheidsgrafiek</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1205" />
+      <location filename="../processing/lgcp_synthesis.py" line="1208" />
       <source>Settings over their releases</source>
       <translation>Instellingen over hun publicaties</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1206" />
+      <location filename="../processing/lgcp_synthesis.py" line="1209" />
       <source>Sets</source>
       <translation>Datasets</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1211" />
+      <location filename="../processing/lgcp_synthesis.py" line="1214" />
       <source>Risk threshold</source>
       <translation>Risicodrempel</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1214" />
+      <location filename="../processing/lgcp_synthesis.py" line="1217" />
       <source>Maximum risk with nothing released (baseline)</source>
       <translation>Maximaal risico zonder publicatie (basislijn)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1232" />
+      <location filename="../processing/lgcp_synthesis.py" line="1235" />
       <source>{0} release(s) | max risk mean {1:.4g}, range {2:.4g}-{3:.4g} | mean pMSE {4:.4g}</source>
       <translation>{0} publicatie(s) | max. risico gemiddeld {1:.4g}, bereik {2:.4g}-{3:.4g} | gemiddelde pMSE {4:.4g}</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1236" />
+      <location filename="../processing/lgcp_synthesis.py" line="1239" />
       <source>{0} below the baseline (by chance: see the help)</source>
       <translation>{0} onder het basisniveau (door toeval: zie de help)</translation>
     </message>
@@ -2644,447 +2649,447 @@
       <translation>Spatial Privacy: privacybeschermende kaarten en synthetische punten</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="103" />
+      <location filename="../processing/pufferfish_grid.py" line="104" />
       <source>Pufferfish-private grid map</source>
       <translation>Rasterkaart met Pufferfish-privacy</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="106" />
+      <location filename="../processing/pufferfish_grid.py" line="107" />
       <source>Grid maps</source>
       <translation>Rasterkaarten</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="112" />
+      <location filename="../processing/pufferfish_grid.py" line="113" />
       <source>Publish a thematic grid map of a point value (mean or total per cell) with Pufferfish privacy.</source>
       <translation>Publiceer een thematische rasterkaart van een puntwaarde (gemiddelde of totaal per cel) met Pufferfish-privacy.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="116" />
+      <location filename="../processing/pufferfish_grid.py" line="117" />
       <source>&lt;p&gt;Bins points into square cells and publishes, per cell, the mean (or total) of a non-negative value with Laplace noise calibrated to the number of contributors n, following ter Steege (2021), &lt;i&gt;Pufferfish privacy when publishing on thematic maps&lt;/i&gt;.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Guarantee.&lt;/b&gt; Absolute error (Theorem 3.1): for every person in a cell, an attacker cannot tell from the map whether their value lies in [x−c, x+c) or in the neighbouring [x+c, x+3c) by more than a factor e&lt;sup&gt;ε&lt;/sup&gt;, for any prior under which people's values are independent. Relative error (Corollary 3.2): the same for the relative intervals [ky, y/k) and [y/k, y/k³), i.e. for values up to a factor k; the map then shows each cell's &lt;i&gt;geometric&lt;/i&gt; mean, because the proof protects the mean of log t (the thesis's eq. 12 writes the arithmetic mean, for which one dominant value could shift the map by up to n times the stated ε). Each person is in one cell, so the whole map has the same ε. The bounded mechanism (Section 4) clamps the output to [L, U]. The thesis analyses it as (ε, δ)-Pufferfish with δ ≤ Δ, the largest δ&lt;sub&gt;max&lt;/sub&gt; of a published cell (Theorem 4.4, Corollary 4.5), reported as output DELTA. When L and U are fixed without looking at the data, clamping is post-processing, so the map in fact keeps the pure ε guarantee and Δ is a conservative figure. When the bounds are derived from the data, nothing about the smallest and largest value is private.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Not protected:&lt;/b&gt; locations and counts. The map shows which cells are occupied and publishes n exactly; use this tool when the values are sensitive, not presence.&lt;/p&gt;</source>
       <translation>&lt;p&gt;Verdeelt punten over vierkante cellen en publiceert per cel het gemiddelde (of totaal) van een niet-negatieve waarde met Laplace-ruis die is gekalibreerd op het aantal bijdragers n, volgens ter Steege (2021), &lt;i&gt;Pufferfish privacy when publishing on thematic maps&lt;/i&gt;.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Garantie.&lt;/b&gt; Absolute fout (Stelling 3.1): voor elke persoon in een cel kan een aanvaller uit de kaart niet met meer dan een factor e&lt;sup&gt;ε&lt;/sup&gt; afleiden of diens waarde in [x−c, x+c) ligt of in het aangrenzende [x+c, x+3c), voor elke a-prioriverdeling waaronder de waarden van personen onafhankelijk zijn. Relatieve fout (Gevolg 3.2): hetzelfde voor de relatieve intervallen [ky, y/k) en [y/k, y/k³), d.w.z. voor waarden tot op een factor k; de kaart toont dan per cel het &lt;i&gt;meetkundig&lt;/i&gt; gemiddelde, omdat het bewijs het gemiddelde van log t beschermt (vgl. 12 van de scriptie schrijft het rekenkundig gemiddelde, waarbij één dominante waarde de kaart tot n keer de opgegeven ε zou kunnen verschuiven). Elke persoon valt in één cel, dus voor de hele kaart geldt dezelfde ε. Het begrensde mechanisme (Sectie 4) kapt de uitvoer af tot [L, U]. De scriptie analyseert dit als (ε, δ)-Pufferfish met δ ≤ Δ, de grootste δ&lt;sub&gt;max&lt;/sub&gt; van een gepubliceerde cel (Stelling 4.4, Gevolg 4.5), die wordt gerapporteerd als uitvoer DELTA. Als L en U zijn vastgelegd zonder naar de gegevens te kijken, is het afkappen een nabewerking, zodat de kaart in feite de zuivere ε-garantie behoudt en Δ een conservatieve waarde is. Als de grenzen uit de gegevens zijn afgeleid, is niets over de kleinste en de grootste waarde privacyveilig.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Niet beschermd:&lt;/b&gt; locaties en aantallen. De kaart laat zien welke cellen bezet zijn en publiceert n exact; gebruik dit hulpmiddel wanneer de waarden gevoelig zijn, niet de aanwezigheid.&lt;/p&gt;</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="144" />
+      <location filename="../processing/pufferfish_grid.py" line="145" />
       <source>Points (one per person or enterprise) with the confidential value. Selected features only, if so chosen.</source>
       <translation>Punten (één per persoon of bedrijf) met de vertrouwelijke waarde. Desgewenst alleen de geselecteerde objecten.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="150" />
+      <location filename="../processing/pufferfish_grid.py" line="151" />
       <source>Value field</source>
       <translation>Waardeveld</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="151" />
+      <location filename="../processing/pufferfish_grid.py" line="152" />
       <source>Numeric field with each contribution t_i; must be &gt;= 0 (&gt; 0 for relative error) and not NULL.</source>
       <translation>Numeriek veld met elke bijdrage t_i; moet &gt;= 0 zijn (&gt; 0 bij relatieve fout) en mag niet NULL zijn.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="154" />
+      <location filename="../processing/pufferfish_grid.py" line="155" />
       <source>Cell size r</source>
       <translation>Celgrootte r</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="155" />
+      <location filename="../processing/pufferfish_grid.py" line="156" />
       <source>Side of a square cell, in the units of the layer's (or working) CRS, e.g. metres.</source>
       <translation>Zijde van een vierkante cel, in de eenheden van het CRS van de laag (of het werk-CRS), bijv. meters.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="159" />
+      <location filename="../processing/pufferfish_grid.py" line="160" />
       <source>Privacy parameter ε (epsilon)</source>
       <translation>Privacyparameter ε (epsilon)</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="161" />
+      <location filename="../processing/pufferfish_grid.py" line="162" />
       <source>ε, at least {0:g}. Smaller is more private and noisier: the noise scale is proportional to 1/ε.</source>
       <translation>ε, minstens {0:g}. Een kleinere waarde beschermt beter, maar geeft meer ruis: de schaal van de ruis is evenredig met 1/ε.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="168" />
+      <location filename="../processing/pufferfish_grid.py" line="169" />
       <source>Error model</source>
       <translation>Foutmodel</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="169" />
+      <location filename="../processing/pufferfish_grid.py" line="170" />
       <source>Absolute error (interval c)</source>
       <translation>Absolute fout (interval c)</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="169" />
+      <location filename="../processing/pufferfish_grid.py" line="170" />
       <source>Relative error (factor k)</source>
       <translation>Relatieve fout (factor k)</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="173" />
+      <location filename="../processing/pufferfish_grid.py" line="174" />
       <source>Absolute: protects which interval of width 2c holds a value (additive noise). Relative: protects values up to a factor k (multiplicative noise) and publishes each cell's geometric mean, for skewed values such as turnover.</source>
       <translation>Absoluut: beschermt in welk interval met breedte 2c een waarde ligt (additieve ruis). Relatief: beschermt waarden tot op een factor k (multiplicatieve ruis) en publiceert per cel het meetkundig gemiddelde, voor scheef verdeelde waarden zoals omzet.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="181" />
+      <location filename="../processing/pufferfish_grid.py" line="182" />
       <source>Interval half-width c (absolute error)</source>
       <translation>Halve intervalbreedte c (absolute fout)</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="183" />
+      <location filename="../processing/pufferfish_grid.py" line="184" />
       <source>c &gt; 0, in the value's units: an attacker cannot tell t_i in [x−c, x+c) from [x+c, x+3c). Larger c protects more and adds more noise (Laplace scale 4c/(nε)).</source>
       <translation>c &gt; 0, in de eenheden van de waarde: een aanvaller kan t_i in [x−c, x+c) niet onderscheiden van [x+c, x+3c). Een grotere c beschermt meer en voegt meer ruis toe (Laplace-schaal 4c/(nε)).</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="190" />
+      <location filename="../processing/pufferfish_grid.py" line="191" />
       <source>Relative factor k (relative error)</source>
       <translation>Relatieve factor k (relatieve fout)</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="192" />
+      <location filename="../processing/pufferfish_grid.py" line="193" />
       <source>0 &lt; k &lt; 1: values within a factor k are protected, e.g. 0.9 for 10%. Smaller k protects more (Laplace scale −4 ln(k)/(nε) on the log scale).</source>
       <translation>0 &lt; k &lt; 1: waarden binnen een factor k worden beschermd, bijv. 0,9 voor 10%. Een kleinere k beschermt meer (Laplace-schaal −4 ln(k)/(nε) op logschaal).</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="198" />
+      <location filename="../processing/pufferfish_grid.py" line="199" />
       <source>Mean</source>
       <translation>Gemiddelde</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="198" />
+      <location filename="../processing/pufferfish_grid.py" line="199" />
       <source>Published statistic</source>
       <translation>Gepubliceerde statistiek</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="198" />
+      <location filename="../processing/pufferfish_grid.py" line="199" />
       <source>Total</source>
       <translation>Totaal</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="199" />
+      <location filename="../processing/pufferfish_grid.py" line="200" />
       <source>Mean (the thesis's statistic: arithmetic for absolute error, geometric for relative error) or, for absolute error only, total = n × noisy mean, which has the same guarantee because n is public. A noisy count is not offered: these secrets do not protect counts.</source>
       <translation>Gemiddelde (de statistiek uit de scriptie: rekenkundig bij absolute fout, meetkundig bij relatieve fout) of, alleen bij absolute fout, totaal = n × gemiddelde met ruis; dat heeft dezelfde garantie, omdat n openbaar is. Een aantal met ruis wordt niet aangeboden: deze geheimen beschermen geen aantallen.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="206" />
+      <location filename="../processing/pufferfish_grid.py" line="207" />
       <source>Bounded mechanism (clamp to [L, U])</source>
       <translation>Begrensd mechanisme (afkappen tot [L, U])</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="207" />
+      <location filename="../processing/pufferfish_grid.py" line="208" />
       <source>Clamp published means to [L, U] (mechanism B), so no value falls below L (0 with the default margin) or above U. Needs contribution bounds. The thesis's bound Δ on δ is output DELTA. Without it the noise is unbounded: a cell's published mean can be negative for a positive quantity.</source>
       <translation>Kap gepubliceerde gemiddelden af tot [L, U] (mechanisme B), zodat geen enkele waarde onder L (0 bij de standaardmarge) of boven U ligt. Vereist grenzen voor bijdragen. De bovengrens Δ van δ uit de scriptie is uitvoer DELTA. Zonder afkappen is de ruis onbegrensd: het gepubliceerde gemiddelde van een cel kan negatief zijn voor een positieve grootheid.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="215" />
+      <location filename="../processing/pufferfish_grid.py" line="216" />
       <source>Lower bound L_t of a contribution</source>
       <translation>Ondergrens L_t van een bijdrage</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="217" />
+      <location filename="../processing/pufferfish_grid.py" line="218" />
       <source>Public lower bound on every t_i (bounded mechanism), known without looking at the data, e.g. 0.</source>
       <translation>Openbare ondergrens voor elke t_i (begrensd mechanisme), bekend zonder naar de gegevens te kijken, bijv. 0.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="221" />
+      <location filename="../processing/pufferfish_grid.py" line="222" />
       <source>Upper bound U_t of a contribution</source>
       <translation>Bovengrens U_t van een bijdrage</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="223" />
+      <location filename="../processing/pufferfish_grid.py" line="224" />
       <source>Public upper bound on every t_i (bounded mechanism). Values outside [L_t, U_t] are refused.</source>
       <translation>Openbare bovengrens voor elke t_i (begrensd mechanisme). Waarden buiten [L_t, U_t] worden geweigerd.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="227" />
+      <location filename="../processing/pufferfish_grid.py" line="228" />
       <source>Derive bounds from the data (not private)</source>
       <translation>Grenzen afleiden uit de gegevens (niet privacyveilig)</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="229" />
+      <location filename="../processing/pufferfish_grid.py" line="230" />
       <source>Use L_t = min t_i and U_t = max t_i, as the thesis does. NOT private: the clamp limits reveal the smallest and largest contribution. The report says so.</source>
       <translation>Gebruik L_t = min t_i en U_t = max t_i, zoals in de scriptie. NIET privacyveilig: de afkapgrenzen verraden de kleinste en de grootste bijdrage. Het rapport vermeldt dit.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="236" />
+      <location filename="../processing/pufferfish_grid.py" line="237" />
       <source>Margin γ (absolute) or λ (relative)</source>
       <translation>Marge γ (absoluut) of λ (relatief)</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="238" />
+      <location filename="../processing/pufferfish_grid.py" line="239" />
       <source>Absolute: γ &gt; 0, L = L_t − γ, U = U_t + γ; empty gives γ = L_t, so L = 0. Relative: λ &gt; 1, L = L_t/λ, U = λU_t; empty gives λ = 1.25. Larger margins give smaller δ but clamp less.</source>
       <translation>Absoluut: γ &gt; 0, L = L_t − γ, U = U_t + γ; leeg geeft γ = L_t, dus L = 0. Relatief: λ &gt; 1, L = L_t/λ, U = λU_t; leeg geeft λ = 1,25. Grotere marges geven een kleinere δ, maar kappen minder af.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="245" />
+      <location filename="../processing/pufferfish_grid.py" line="246" />
       <source>Minimum contributors per published cell</source>
       <translation>Minimumaantal bijdragers per gepubliceerde cel</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="247" />
+      <location filename="../processing/pufferfish_grid.py" line="248" />
       <source>Publish only cells with n &gt;= this number; others are left out like empty cells. Costs no privacy under this definition (n is public) and lowers Δ; it does not protect presence.</source>
       <translation>Publiceer alleen cellen met n &gt;= dit aantal; de overige worden weggelaten, net als lege cellen. Kost onder deze definitie geen privacy (n is openbaar) en verlaagt Δ; het beschermt de aanwezigheid niet.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="253" />
+      <location filename="../processing/pufferfish_grid.py" line="254" />
       <source>Grid origin</source>
       <translation>Oorsprong van het raster</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="254" />
+      <location filename="../processing/pufferfish_grid.py" line="255" />
       <source>A corner shared by four cells. Empty: (0, 0), so cell edges fall on multiples of r (the national statistical grid convention).</source>
       <translation>Een hoekpunt dat vier cellen gemeen hebben. Leeg: (0, 0), zodat de celranden op veelvouden van r vallen (de conventie van het nationale statistische raster).</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="261" />
+      <location filename="../processing/pufferfish_grid.py" line="262" />
       <source>Needed only when the layer is in degrees: the grid is built in this CRS; the output is written back in the layer's CRS.</source>
       <translation>Alleen nodig als de laag in graden is: het raster wordt in dit CRS opgebouwd; de uitvoer wordt teruggeschreven in het CRS van de laag.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="268" />
+      <location filename="../processing/pufferfish_grid.py" line="269" />
       <source>Pufferfish grid</source>
       <translation>Pufferfish-raster</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="269" />
+      <location filename="../processing/pufferfish_grid.py" line="270" />
       <source>Publishable grid: cell_id, n, value (the published statistic), noise_scale (scale of the noise: value units for absolute error, log scale for relative) and delta_max (0 unless bounded). The noise is Laplace noise on a grid of 1/64 of the sensitivity (4c/n for absolute error, −4 ln k/n on the log scale for relative error): the statistic rounded to the grid, plus whole steps of two-sided geometric noise, so no low-order bits of a float carry the true value (Mironov 2012); noise_scale is 65/64 of the thesis's scale (4c/(nε) or −4 ln k/(nε)) to pay for the rounding. A CSV file has no geometry, so it also gets each cell's centre x, y and bounds x_min, y_min, x_max, y_max in the layer's CRS, and a .csvt file beside it with the column types.</source>
       <translation>Publiceerbaar raster: cell_id, n, value (de gepubliceerde statistiek), noise_scale (schaal van de ruis: in eenheden van de waarde bij absolute fout, logschaal bij relatieve) en delta_max (0 tenzij begrensd). De ruis is Laplace-ruis op een rooster van 1/64 van de gevoeligheid (4c/n bij absolute fout, −4 ln k/n op de logschaal bij relatieve fout): de statistiek afgerond op het rooster, plus hele stappen tweezijdige geometrische ruis, zodat geen laagste bits van een float de ware waarde dragen (Mironov 2012); noise_scale is 65/64 van de schaal van het proefschrift (4c/(nε) of −4 ln k/(nε)) om de afronding te betalen. Een CSV-bestand heeft geen geometrie, dus het krijgt ook het middelpunt x, y en de grenzen x_min, y_min, x_max, y_max van elke cel in het CRS van de laag, en een .csvt-bestand ernaast met de kolomtypen.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="282" />
+      <location filename="../processing/pufferfish_grid.py" line="283" />
       <source>Published value raster</source>
       <translation>Raster met gepubliceerde waarden</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="284" />
+      <location filename="../processing/pufferfish_grid.py" line="285" />
       <source>Optional GeoTIFF of the published value in the working CRS; cells not published are NoData.</source>
       <translation>Optionele GeoTIFF van de gepubliceerde waarde in het werk-CRS; niet-gepubliceerde cellen zijn NoData.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="289" />
+      <location filename="../processing/pufferfish_grid.py" line="290" />
       <source>CONFIDENTIAL comparison (true values and noise; do not publish)</source>
       <translation>VERTROUWELIJKE vergelijking (ware waarden en ruis; niet publiceren)</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="295" />
+      <location filename="../processing/pufferfish_grid.py" line="296" />
       <source>For the analyst only, off by default: true_value, noise (the noise added, rounding included) and error (published − true) per cell. Publishing it undoes the protection. As CSV, with the cell location columns and the .csvt file of the grid output.</source>
       <translation>Alleen voor de analist, standaard uit: true_value, noise (de toegevoegde ruis, afronding inbegrepen) en error (gepubliceerd − waar) per cel. Publiceren ervan maakt de bescherming ongedaan. Als CSV met de locatiekolommen van de cellen en het .csvt-bestand, zoals de rasteruitvoer.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="306" />
+      <location filename="../processing/pufferfish_grid.py" line="307" />
       <source>HTML report of the settings and the privacy guarantee (ε, δ, what is protected). Publishable.</source>
       <translation>HTML-rapport van de instellingen en de privacygarantie (ε, δ, wat er beschermd is). Publiceerbaar.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="308" />
+      <location filename="../processing/pufferfish_grid.py" line="309" />
       <source>Grid bound Δ on δ</source>
       <translation>Bovengrens Δ van δ voor het raster</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="309" />
+      <location filename="../processing/pufferfish_grid.py" line="310" />
       <source>Privacy parameter ε</source>
       <translation>Privacyparameter ε</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="310" />
+      <location filename="../processing/pufferfish_grid.py" line="311" />
       <source>Number of published cells</source>
       <translation>Aantal gepubliceerde cellen</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="345" />
+      <location filename="../processing/pufferfish_grid.py" line="346" />
       <source>{0}: ignored, because {1} is off.</source>
       <translation>{0}: genegeerd, omdat {1} uit staat.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="349" />
+      <location filename="../processing/pufferfish_grid.py" line="350" />
       <source>{0}: ignored, because {1} takes the bounds from the data.</source>
       <translation>{0}: genegeerd, omdat {1} de grenzen uit de gegevens haalt.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="369" />
+      <location filename="../processing/pufferfish_grid.py" line="370" />
       <source>CELL_SIZE: the cell size must be &gt; 0, got {0}.</source>
       <translation>CELL_SIZE: de celgrootte moet &gt; 0 zijn; opgegeven: {0}.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="416" />
+      <location filename="../processing/pufferfish_grid.py" line="417" />
       <source>{0}: no cell has at least {1} contributors, so nothing would be published.</source>
       <translation>{0}: geen enkele cel heeft ten minste {1} bijdragers, dus er zou niets worden gepubliceerd.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="437" />
+      <location filename="../processing/pufferfish_grid.py" line="438" />
       <source>{0}: the map is NOT private. The clamp limits come from the smallest and largest value, which can be read back from it, so no ε holds for whoever has them; fix the bounds from public knowledge before publishing.</source>
       <translation>{0}: de kaart is NIET privé. De afkapgrenzen komen van de kleinste en grootste waarde, die uit de kaart terug te lezen zijn, dus voor wie die waarden heeft geldt geen enkele ε; leg de grenzen vast uit openbare kennis voordat u publiceert.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="444" />
+      <location filename="../processing/pufferfish_grid.py" line="445" />
       <source>Δ = {0:.3g} ≥ 1: the thesis's δ bound says nothing here.</source>
       <translation>Δ = {0:.3g} ≥ 1: de bovengrens van δ uit de scriptie zegt hier niets.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="528" />
+      <location filename="../processing/pufferfish_grid.py" line="529" />
       <source>Pufferfish grid ({0} {1})</source>
       <translation>Pufferfish-raster ({0} {1})</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="530" />
+      <location filename="../processing/pufferfish_grid.py" line="531" />
       <source>NOT PRIVATE (bounds from the data): {0}</source>
       <translation>NIET PRIVÉ (grenzen uit de gegevens): {0}</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="536" />
+      <location filename="../processing/pufferfish_grid.py" line="537" />
       <source>CONFIDENTIAL true values and noise ({0})</source>
       <translation>VERTROUWELIJK: ware waarden en ruis ({0})</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="546" />
+      <location filename="../processing/pufferfish_grid.py" line="547" />
       <source>total</source>
       <translation>totaal</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="547" />
+      <location filename="../processing/pufferfish_grid.py" line="548" />
       <source>geometric mean</source>
       <translation>meetkundig gemiddelde</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="547" />
+      <location filename="../processing/pufferfish_grid.py" line="548" />
       <source>mean</source>
       <translation>gemiddelde</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="556" />
+      <location filename="../processing/pufferfish_grid.py" line="557" />
       <source>whether a person's value lies in [x−c, x+c) or in [x+c, x+3c), for c = {0:g}</source>
       <translation>of de waarde van een persoon in [x−c, x+c) of in [x+c, x+3c) ligt, voor c = {0:g}</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="560" />
+      <location filename="../processing/pufferfish_grid.py" line="561" />
       <source>a person's value up to a factor k = {0:g} (relative intervals [ky, y/k))</source>
       <translation>wat de waarde van een persoon is, tot op een factor k = {0:g} (relatieve intervallen [ky, y/k))</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="561" />
+      <location filename="../processing/pufferfish_grid.py" line="562" />
       <source>ε-Pufferfish privacy with ε = {0:g} (ter Steege 2021, {1}): from the published map an attacker cannot learn {2} by more than a factor e^ε = {3:.4g}, whatever they believe about the values, as long as people's values are independent (eq. 5). Each person contributes to one cell, so this holds for the whole map.</source>
       <translation>ε-Pufferfish-privacy met ε = {0:g} (ter Steege 2021, {1}): uit de gepubliceerde kaart kan een aanvaller, ongeacht diens aannames over de waarden, niet met meer dan een factor e^ε = {3:.4g} afleiden {2}, zolang de waarden van personen onafhankelijk zijn (vgl. 5). Elke persoon draagt bij aan één cel, dus dit geldt voor de hele kaart.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="566" />
+      <location filename="../processing/pufferfish_grid.py" line="567" />
       <source>Corollary 3.2</source>
       <translation>Gevolg 3.2</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="566" />
+      <location filename="../processing/pufferfish_grid.py" line="567" />
       <source>Theorem 3.1</source>
       <translation>Stelling 3.1</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="568" />
+      <location filename="../processing/pufferfish_grid.py" line="569" />
       <source>Outputs are clamped to [L, U] (mechanism B, Section 4). The thesis analyses this as (ε, δ)-Pufferfish in its cumulative form (Definition 4.2) with δ ≤ Δ = {0:.4g}, the largest per-cell bound δ_max of a published cell ({1}). With bounds fixed before looking at the data, clamping is post-processing and the ε guarantee above holds unchanged; Δ is then a conservative figure.</source>
       <translation>De uitvoer wordt afgekapt tot [L, U] (mechanisme B, Sectie 4). De scriptie analyseert dit als (ε, δ)-Pufferfish in de cumulatieve vorm (Definitie 4.2) met δ ≤ Δ = {0:.4g}, de grootste bovengrens δ_max per cel onder de gepubliceerde cellen ({1}). Als de grenzen zijn vastgelegd voordat naar de gegevens is gekeken, is het afkappen een nabewerking en blijft de bovenstaande ε-garantie onverkort gelden; Δ is dan een conservatieve waarde.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="574" />
+      <location filename="../processing/pufferfish_grid.py" line="575" />
       <source>Corollary 4.5</source>
       <translation>Gevolg 4.5</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="574" />
+      <location filename="../processing/pufferfish_grid.py" line="575" />
       <source>Theorem 4.4</source>
       <translation>Stelling 4.4</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="576" />
+      <location filename="../processing/pufferfish_grid.py" line="577" />
       <source>None. The clamp limits were derived from the data (BOUNDS_FROM_DATA): the smallest and largest value can be read back from the map, and Pufferfish privacy must hold for every person under every prior, so no ε holds for this map. ε = {0:g} only sets the noise. Fix the bounds from public knowledge for a release.</source>
       <translation>Geen. De afkapgrenzen zijn uit de gegevens afgeleid (BOUNDS_FROM_DATA): de kleinste en grootste waarde zijn uit de kaart terug te lezen, en Pufferfish-privacy moet voor elke persoon onder elke a-prioriverdeling gelden, dus voor deze kaart geldt geen enkele ε. ε = {0:g} bepaalt alleen de ruis. Leg de grenzen voor een publicatie vast uit openbare kennis.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="588" />
+      <location filename="../processing/pufferfish_grid.py" line="589" />
       <source>absolute</source>
       <translation>absoluut</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="588" />
+      <location filename="../processing/pufferfish_grid.py" line="589" />
       <source>relative</source>
       <translation>relatief</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="591" />
+      <location filename="../processing/pufferfish_grid.py" line="592" />
       <source>Bounded mechanism</source>
       <translation>Begrensd mechanisme</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="591" />
+      <location filename="../processing/pufferfish_grid.py" line="592" />
       <source>no</source>
       <translation>nee</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="591" />
+      <location filename="../processing/pufferfish_grid.py" line="592" />
       <source>yes</source>
       <translation>ja</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="592" />
+      <location filename="../processing/pufferfish_grid.py" line="593" />
       <source>Minimum contributors per cell</source>
       <translation>Minimumaantal bijdragers per cel</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="593" />
+      <location filename="../processing/pufferfish_grid.py" line="594" />
       <source>Published cells</source>
       <translation>Gepubliceerde cellen</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="594" />
+      <location filename="../processing/pufferfish_grid.py" line="595" />
       <source>Occupied cells left out (n below the minimum)</source>
       <translation>Weggelaten bezette cellen (n onder het minimum)</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="600" />
+      <location filename="../processing/pufferfish_grid.py" line="601" />
       <source>Contribution bounds</source>
       <translation>Grenzen voor bijdragen</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="600" />
+      <location filename="../processing/pufferfish_grid.py" line="601" />
       <source>derived from the data (NOT private)</source>
       <translation>afgeleid uit de gegevens (NIET privacyveilig)</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="604" />
+      <location filename="../processing/pufferfish_grid.py" line="605" />
       <source>derived from the data</source>
       <translation>afgeleid uit de gegevens</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="613" />
+      <location filename="../processing/pufferfish_grid.py" line="614" />
       <source>Privacy guarantee</source>
       <translation>Privacygarantie</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="616" />
+      <location filename="../processing/pufferfish_grid.py" line="617" />
       <source>What is not protected</source>
       <translation>Wat niet beschermd is</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="617" />
+      <location filename="../processing/pufferfish_grid.py" line="618" />
       <source>Locations and counts: the map shows which cells are occupied and publishes the number of contributors n of each cell exactly. The secrets protected are the values only.</source>
       <translation>Locaties en aantallen: de kaart laat zien welke cellen bezet zijn en publiceert het aantal bijdragers n van elke cel exact. Alleen de waarden zijn als geheimen beschermd.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="626" />
+      <location filename="../processing/pufferfish_grid.py" line="627" />
       <source>Warning: bounds derived from the data</source>
       <translation>Waarschuwing: grenzen afgeleid uit de gegevens</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="627" />
+      <location filename="../processing/pufferfish_grid.py" line="628" />
       <source>The clamp limits L and U were computed from the smallest and largest value in the data. Both values can be recovered from the map: from cells published at the limits, and from delta_max or Δ together with noise_scale (with the default margin γ = L_t). This is not private.</source>
       <translation>De afkapgrenzen L en U zijn berekend uit de kleinste en de grootste waarde in de gegevens. Beide waarden zijn uit de kaart te herleiden: uit cellen die op de grenzen zijn gepubliceerd, en uit delta_max of Δ in combinatie met noise_scale (bij de standaardmarge γ = L_t). Dit is niet privacyveilig.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="638" />
+      <location filename="../processing/pufferfish_grid.py" line="639" />
       <source>Warning: Δ ≥ 1</source>
       <translation>Waarschuwing: Δ ≥ 1</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="639" />
+      <location filename="../processing/pufferfish_grid.py" line="640" />
       <source>The thesis's bound on δ is at least 1 here, so it guarantees nothing for the clamped map.</source>
       <translation>De bovengrens van δ uit de scriptie is hier ten minste 1 en biedt dus geen enkele garantie voor de afgekapte kaart.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="645" />
+      <location filename="../processing/pufferfish_grid.py" line="646" />
       <source>Warning: fixed seed</source>
       <translation>Waarschuwing: vaste seed</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="646" />
+      <location filename="../processing/pufferfish_grid.py" line="647" />
       <source>A random seed was given, so the noise can be recomputed by anyone who knows it. Do not publish this map.</source>
       <translation>Er is een seed opgegeven, dus iedereen die deze kent kan de ruis opnieuw berekenen. Publiceer deze kaart niet.</translation>
     </message>

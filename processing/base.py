@@ -94,6 +94,9 @@ class SpatialPrivacyAlgorithm(QgsProcessingAlgorithm):
 
     #: Python packages this algorithm cannot run without (others only make it faster).
     REQUIRES: tuple[str, ...] = ("numpy",)
+    #: Feature sinks that hold confidential values: written to a GeoPackage, its tables are described as
+    #: CONFIDENTIAL (make_sink), so a copy of the file says so too.
+    CONFIDENTIAL_SINKS: tuple[str, ...] = ()
 
     def tr(self, text: str) -> str:
         return _tr(text)
@@ -920,6 +923,10 @@ def make_sink(alg, parameters, name: str, context, fields, geometry_type, crs):
         raise QgsProcessingException(alg.invalidSinkError(parameters, name))
     if path.lower().endswith(".csv"):  # a CSV keeps no column types: numbers would read back as text
         write_csv_types(path, fields)
+    if name in alg.CONFIDENTIAL_SINKS and staged_value.lower().endswith(".gpkg"):
+        # the label travels with the file, not only in the parameter's and the loaded layer's names
+        text = _tr("CONFIDENTIAL: not for publication ({0}, {1})").format(alg.displayName(), name)
+        staging.before_moving.append(lambda: label_geopackage(staged_value, text))
     dest = os.path.join(target_folder, os.path.relpath(staged_dest, folder))
     layers = context.layersToLoadOnCompletion()
     if staged_dest in layers:  # load the target, not the staged file (nothing is attached to the entry yet)
@@ -927,6 +934,20 @@ def make_sink(alg, parameters, name: str, context, fields, geometry_type, crs):
             {(dest if key == staged_dest else key): details for key, details in layers.items() if key != dest}
         )
     return sink, dest
+
+
+def label_geopackage(path: str, text: str) -> None:
+    """Write ``text`` as the description of every table of the (closed) GeoPackage ``path`` (gpkg_contents),
+    raising ``OSError`` if it cannot."""
+    import sqlite3
+    from contextlib import closing
+
+    try:
+        with closing(sqlite3.connect(path)) as database:
+            database.execute("UPDATE gpkg_contents SET description = ?", (text,))
+            database.commit()
+    except sqlite3.Error as error:
+        raise OSError(f"{path}: could not be labelled ({error})") from None
 
 
 def check_cancel_while_writing(feedback) -> None:

@@ -122,6 +122,7 @@ class KFunctionAlgorithm(SpatialPrivacyAlgorithm):
     INTENSITY = "INTENSITY"
     SYNTHETIC = "SYNTHETIC"
     WORK_CRS = "WORK_CRS"
+    CONFIDENTIAL_SINKS = ("OUTPUT",)
     OUTPUT = "OUTPUT"
     OUTPUT_CHART = "OUTPUT_CHART"
     MISE = "MISE"

@@ -692,6 +692,8 @@ class SynthesizeLGCPAlgorithm(WalderAlgorithm):
 
 class DisclosureRiskAlgorithm(WalderAlgorithm):
     OUTPUT = "OUTPUT"
+    #: sinks holding confidential values, labelled so inside a GeoPackage (base.make_sink)
+    CONFIDENTIAL_SINKS = (OUTPUT,)
     MAX_RISK = "MAX_RISK"
     MEAN_RISK = "MEAN_RISK"
 
@@ -937,6 +939,7 @@ class RiskUtilitySweepAlgorithm(WalderAlgorithm):
     MAX_RISK = "MAX_RISK"
     OUTPUT_TABLE = "OUTPUT_TABLE"
     OUTPUT_RECOMMENDED = "OUTPUT_RECOMMENDED"
+    CONFIDENTIAL_SINKS = (OUTPUT_TABLE,)
     SETS = "SETS"
     RECOMMENDED_PMSE = "RECOMMENDED_PMSE"
     RECOMMENDED_MAX_RISK = "RECOMMENDED_MAX_RISK"

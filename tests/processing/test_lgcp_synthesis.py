@@ -610,6 +610,18 @@ def test_disclosure_risk_writes_the_confidential_layer_only_when_asked(snow, tmp
         },
     )
     assert "OUTPUT" not in result and 0 < result["MEAN_RISK"] <= result["MAX_RISK"] < 1
+    # asked for as a GeoPackage, the risk layer (the confidential points) is described as CONFIDENTIAL inside it
+    import sqlite3
+    from contextlib import closing
+
+    params = {"INPUT": snow["deaths"], "MODEL": snow["model"], "SYNTHETIC": prs["OUTPUT"], "METHOD": 2}
+    risk = processing.run(
+        "spatialprivacy:disclosurerisk", {**params, "RISK_RADIUS": 0.1, "SEED": 3, "OUTPUT": str(tmp_path / "r.gpkg")}
+    )
+    for path, labelled in ((risk["OUTPUT"], True), (prs["OUTPUT"], False)):
+        with closing(sqlite3.connect(path)) as database:
+            (description,) = database.execute("SELECT description FROM gpkg_contents").fetchone()
+        assert description.startswith("CONFIDENTIAL: not for publication") == labelled, (path, description)
 
 
 def test_cancel_while_points_are_written_stops_and_keeps_the_previous_layer(snow, tmp_path):

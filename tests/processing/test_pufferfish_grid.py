@@ -183,6 +183,18 @@ def test_published_outputs_do_not_reveal_true_values(enterprises, tmp_path):
     assert not any(f"{v:g}" in report for v in truth.values())
     assert "ε-Pufferfish privacy with ε = 0.1" in report
     assert "Locations and counts" in report  # says what is not protected
+    # the label travels with the files: the comparison's GeoPackage says CONFIDENTIAL, the map's does not
+    import sqlite3
+    from contextlib import closing
+
+    def descriptions(path):
+        with closing(sqlite3.connect(path)) as database:
+            return [row[0] for row in database.execute("SELECT description FROM gpkg_contents")]
+
+    assert descriptions(again["CONFIDENTIAL_OUTPUT"]) == [
+        "CONFIDENTIAL: not for publication (Pufferfish-private grid map, CONFIDENTIAL_OUTPUT)"
+    ]
+    assert not any("CONFIDENTIAL" in d for d in descriptions(result["OUTPUT"]))
     assert "fixed seed" in report
 
 
