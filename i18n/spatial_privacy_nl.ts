@@ -1794,137 +1794,137 @@
       <translation>CPO van de LGCP-schatting (VERTROUWELIJK)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="456" />
+      <location filename="../processing/lgcp_fit.py" line="459" />
       <source>{0} (CONFIDENTIAL: not for publication)</source>
       <translation>{0} (VERTROUWELIJK: niet voor publicatie)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="493" />
+      <location filename="../processing/lgcp_fit.py" line="496" />
       <source>The hyperparameter chain is stuck: it accepted {0:.2%} of its moves (fewer than {1:.0%}), so the range and standard deviation repeat a few values and the fit cannot be trusted, whatever R-hat and the effective sample sizes say. Give a {2} nearer the scale of the pattern (empty: 1/5 of the window's larger side), or use the fast method.</source>
       <translation>De keten van de hyperparameters zit vast: ze accepteerde {0:.2%} van haar stappen (minder dan {1:.0%}), dus het bereik en de standaardafwijking herhalen enkele waarden en de fit is niet betrouwbaar, wat R-hat en de effectieve steekproefgroottes ook zeggen. Geef een {2} dichter bij de schaal van het patroon (leeg: 1/5 van de langste zijde van het venster), of gebruik de snelle methode.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="507" />
+      <location filename="../processing/lgcp_fit.py" line="510" />
       <source>The MCMC chains have not converged ({0}). BDA3 asks for R-hat below {1:g} and at least {2:.0f} effective draws of every parameter before the draws are used. Ask for more {3}, or give a {4} nearer the scale of the pattern (empty: 1/5 of the window's larger side).</source>
       <translation>De MCMC-ketens zijn niet geconvergeerd ({0}). BDA3 vraagt een R-hat onder {1:g} en ten minste {2:.0f} effectieve trekkingen van elke parameter voordat de trekkingen worden gebruikt. Vraag meer {3}, of geef een {4} dichter bij de schaal van het patroon (leeg: 1/5 van de langste zijde van het venster).</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="517" />
+      <location filename="../processing/lgcp_fit.py" line="520" />
       <source>edge midpoints</source>
       <translation>ribbemiddens</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="518" />
+      <location filename="../processing/lgcp_fit.py" line="521" />
       <source>dual mesh</source>
       <translation>duale mesh</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="519" />
+      <location filename="../processing/lgcp_fit.py" line="522" />
       <source>degree 3 (nodes, midpoints and centroids)</source>
       <translation>graad 3 (knopen, ribbemiddens en zwaartepunten)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="529" />
+      <location filename="../processing/lgcp_fit.py" line="532" />
       <source>mean | sd | 95% interval</source>
       <translation>gemiddelde | sd | 95%-interval</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="529" />
+      <location filename="../processing/lgcp_fit.py" line="532" />
       <source>parameter</source>
       <translation>parameter</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="531" />
+      <location filename="../processing/lgcp_fit.py" line="534" />
       <source>Points</source>
       <translation>Punten</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="536" />
+      <location filename="../processing/lgcp_fit.py" line="539" />
       <source>Integration rule</source>
       <translation>Integratieregel</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="537" />
+      <location filename="../processing/lgcp_fit.py" line="540" />
       <source>Hyperparameter grid points</source>
       <translation>Roosterpunten van de hyperparameters</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="538" />
+      <location filename="../processing/lgcp_fit.py" line="541" />
       <source>Points at a location another point already takes</source>
       <translation>Punten op een locatie die al door een ander punt wordt ingenomen</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="539" />
+      <location filename="../processing/lgcp_fit.py" line="542" />
       <source>Log pseudo-marginal likelihood (sum of log CPO)</source>
       <translation>Log-pseudo-marginale aannemelijkheid (som van log CPO)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="540" />
+      <location filename="../processing/lgcp_fit.py" line="543" />
       <source>Points whose CPO rests on fewer than 20 effective draws</source>
       <translation>Punten waarvan de CPO op minder dan 20 effectieve trekkingen berust</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="544" />
+      <location filename="../processing/lgcp_fit.py" line="547" />
       <source>Grid points left out as failed fits</source>
       <translation>Roosterpunten weggelaten als mislukte fits</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="546" />
+      <location filename="../processing/lgcp_fit.py" line="549" />
       <source>Warning</source>
       <translation>Waarschuwing</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="546" />
+      <location filename="../processing/lgcp_fit.py" line="549" />
       <source>the hyperparameter grid was cut short at its limit</source>
       <translation>het rooster van de hyperparameters werd bij zijn limiet afgebroken</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="550" />
+      <location filename="../processing/lgcp_fit.py" line="553" />
       <source>This fit is derived from the confidential points. Keep the report, the model file and the intensity map internal.</source>
       <translation>Deze schatting is afgeleid van de vertrouwelijke punten. Houd het rapport, het modelbestand en de intensiteitskaart intern.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="555" />
+      <location filename="../processing/lgcp_fit.py" line="558" />
       <source>Posterior summary</source>
       <translation>Samenvatting van de a-posterioriverdeling</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="559" />
+      <location filename="../processing/lgcp_fit.py" line="562" />
       <source>A fixed seed was used (reproducible run).</source>
       <translation>Er is een vaste seed gebruikt (reproduceerbare uitvoering).</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="570" />
+      <location filename="../processing/lgcp_fit.py" line="573" />
       <source>Draws with spikes at mesh nodes the integration misses</source>
       <translation>Trekkingen met pieken op knopen van de mesh die de integratie mist</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="572" />
+      <location filename="../processing/lgcp_fit.py" line="575" />
       <source>Accepted hyperparameter moves</source>
       <translation>Geaccepteerde stappen van de hyperparameters</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="573" />
+      <location filename="../processing/lgcp_fit.py" line="576" />
       <source>MCMC convergence</source>
       <translation>Convergentie van de MCMC</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="575" />
+      <location filename="../processing/lgcp_fit.py" line="578" />
       <source>Warning: the MCMC has not converged</source>
       <translation>Waarschuwing: de MCMC is niet geconvergeerd</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="576" />
+      <location filename="../processing/lgcp_fit.py" line="579" />
       <source>Trace plots</source>
       <translation>Traceplots</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="578" />
+      <location filename="../processing/lgcp_fit.py" line="581" />
       <source>Posterior mean intensity</source>
       <translation>A-posteriorigemiddelde van de intensiteit</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_fit.py" line="592" />
+      <location filename="../processing/lgcp_fit.py" line="595" />
       <source>{0} points lie far from the rest (more than {1:g} times the median distance from the points' centre) and more than double the size of the window drawn around the points: a geocoding error, or points from elsewhere? Check them, or give a {2}.</source>
       <translation>{0} punten liggen ver van de rest (meer dan {1:g} keer de mediane afstand tot het midden van de punten) en maken het gebied dat om de punten wordt getrokken meer dan twee keer zo groot: een geocodeerfout, of punten van elders? Controleer ze, of geef een {2} op.</translation>
     </message>
@@ -3099,17 +3099,17 @@
       <translation>{0}: GDAL kan geen 64-bits float-rasters van het type '{1}' maken; gebruik een GeoTIFF (.tif).</translation>
     </message>
     <message>
-      <location filename="../processing/raster.py" line="47" />
+      <location filename="../processing/raster.py" line="49" />
       <source>{0}: GDAL cannot write '{1}' files.</source>
       <translation>{0}: GDAL kan geen '{1}'-bestanden schrijven.</translation>
     </message>
     <message>
-      <location filename="../processing/raster.py" line="56" />
+      <location filename="../processing/raster.py" line="58" />
       <source>{0}: cannot create {1}.</source>
       <translation>{0}: kan {1} niet aanmaken.</translation>
     </message>
     <message>
-      <location filename="../processing/raster.py" line="66" />
+      <location filename="../processing/raster.py" line="70" />
       <source>{0}: writing {1} failed.</source>
       <translation>{0}: het schrijven van {1} is mislukt.</translation>
     </message>

@@ -449,6 +449,9 @@ class FitLGCPAlgorithm(SpatialPrivacyAlgorithm):
                 crs,
                 descriptions=("posterior mean intensity", "posterior sd of the intensity"),
                 parameter=self.OUTPUT_INTENSITY,
+                confidential=_tr("CONFIDENTIAL: not for publication ({0}, {1})").format(
+                    self.displayName(), self.OUTPUT_INTENSITY
+                ),
             )
             results[self.OUTPUT_INTENSITY] = raster_path
             ThematicStyle.attach(context, raster_path, "")  # band 1, the posterior mean, in pseudocolour

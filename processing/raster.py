@@ -35,9 +35,11 @@ def write_float_raster(
     crs,
     descriptions: tuple[str, ...] = (),
     parameter: str = "OUTPUT_RASTER",
+    confidential: str | None = None,
 ) -> None:
     """Write ``array`` (``(rows, cols)`` or ``(bands, rows, cols)``, rows north to south; NaN = NoData)
-    with square pixels of ``cell_size``."""
+    with square pixels of ``cell_size``. ``confidential``, if given, is written as the dataset's metadata item
+    ``CONFIDENTIAL`` (shown by gdalinfo and QGIS's layer properties), so a copy of the file says so."""
     from osgeo import gdal, osr
 
     ext = os.path.splitext(path)[1].lstrip(".")
@@ -55,6 +57,8 @@ def write_float_raster(
         if ds is None:
             raise QgsProcessingException(tr("{0}: cannot create {1}.").format(parameter, path))
         ds.SetGeoTransform((x_min, cell_size, 0.0, y_max, 0.0, -cell_size))
+        if confidential:
+            ds.SetMetadataItem("CONFIDENTIAL", confidential)
         if crs.isValid():
             srs = osr.SpatialReference()
             srs.ImportFromWkt(crs.toWkt())

@@ -95,6 +95,10 @@ def test_snow_distance_to_broad_street_pump_is_clearly_negative(snow, tmp_path):
     from spatial_privacy.core.mesh import Mesh
 
     source = gdal.Open(result["OUTPUT_INTENSITY"])
+    # derived from the confidential points: the file itself says so (gdalinfo, QGIS's layer properties)
+    assert source.GetMetadataItem("CONFIDENTIAL") == (
+        "CONFIDENTIAL: not for publication (Fit a log-Gaussian Cox process, OUTPUT_INTENSITY)"
+    )
     left, h, _, top, _, _ = source.GetGeoTransform()
     band = source.GetRasterBand(1).ReadAsArray()
     source = None
