@@ -279,9 +279,9 @@ def isolated(x: np.ndarray, y: np.ndarray) -> int:
     """How many points lie far from the rest and stretch a window drawn around the points: those more than
     :data:`FAR` times the median distance from the points' (coordinate-wise) median, when they are at most
     :data:`MOST_ISOLATED` of the points (a far cluster is data) and leaving them out shrinks the points' extent
-    (larger side) by more than half. One geocoding error 100 km away made the others
-    a speck in a corner of the fitted window (the hyperparameter posterior then failed to peak, blaming the
-    prior). A uniform pattern has no point beyond about twice the median distance."""
+    (larger side) by more than half. One geocoding error 100 km away made the others a speck in a corner of the
+    fitted window (the hyperparameter posterior then failed to peak, blaming the prior). A uniform pattern has
+    no point beyond about twice the median distance."""
     if x.size < 3:
         return 0
     distance = np.hypot(x - np.median(x), y - np.median(y))

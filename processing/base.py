@@ -925,7 +925,7 @@ def make_sink(alg, parameters, name: str, context, fields, geometry_type, crs):
         write_csv_types(path, fields)
     if name in alg.CONFIDENTIAL_SINKS and staged_value.lower().endswith(".gpkg"):
         # the label travels with the file, not only in the parameter's and the loaded layer's names
-        text = _tr("CONFIDENTIAL: not for publication ({0}, {1})").format(alg.displayName(), name)
+        text = confidential_label(alg, name)
         staging.before_moving.append(lambda: label_geopackage(staged_value, text))
     dest = os.path.join(target_folder, os.path.relpath(staged_dest, folder))
     layers = context.layersToLoadOnCompletion()
@@ -934,6 +934,12 @@ def make_sink(alg, parameters, name: str, context, fields, geometry_type, crs):
             {(dest if key == staged_dest else key): details for key, details in layers.items() if key != dest}
         )
     return sink, dest
+
+
+def confidential_label(alg, name: str) -> str:
+    """The label written inside a confidential output file (a GeoPackage's table description, a raster's
+    metadata), so that a copy of the file says it is not for publication."""
+    return _tr("CONFIDENTIAL: not for publication ({0}, {1})").format(alg.displayName(), name)
 
 
 def label_geopackage(path: str, text: str) -> None:

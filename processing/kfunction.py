@@ -122,8 +122,8 @@ class KFunctionAlgorithm(SpatialPrivacyAlgorithm):
     INTENSITY = "INTENSITY"
     SYNTHETIC = "SYNTHETIC"
     WORK_CRS = "WORK_CRS"
-    CONFIDENTIAL_SINKS = ("OUTPUT",)
     OUTPUT = "OUTPUT"
+    CONFIDENTIAL_SINKS = (OUTPUT,)
     OUTPUT_CHART = "OUTPUT_CHART"
     MISE = "MISE"
     N_POINTS = "N_POINTS"

@@ -24,6 +24,7 @@ from .base import (
     FeedbackProgress,
     SpatialPrivacyAlgorithm,
     check_outputs,
+    confidential_label,
     crs_key,
     ensure_folders,
     figure_data_uri,
@@ -449,9 +450,7 @@ class FitLGCPAlgorithm(SpatialPrivacyAlgorithm):
                 crs,
                 descriptions=("posterior mean intensity", "posterior sd of the intensity"),
                 parameter=self.OUTPUT_INTENSITY,
-                confidential=_tr("CONFIDENTIAL: not for publication ({0}, {1})").format(
-                    self.displayName(), self.OUTPUT_INTENSITY
-                ),
+                confidential=confidential_label(self, self.OUTPUT_INTENSITY),
             )
             results[self.OUTPUT_INTENSITY] = raster_path
             ThematicStyle.attach(context, raster_path, "")  # band 1, the posterior mean, in pseudocolour

@@ -483,14 +483,15 @@ class WalderAlgorithm(SpatialPrivacyAlgorithm):
     def warn_small_radii(self, conf, radii, name, feedback) -> None:
         """A warning for radial radii below half the median spacing of the confidential locations: each moved
         point then stays nearer its own person than the typical neighbour, and points back to them."""
-        small = sorted({r for r in radii if r < conf.spacing() / 2})
+        spacing = conf.spacing()
+        small = sorted({r for r in radii if r < spacing / 2})
         if small:
             feedback.pushWarning(
                 self.tr(
                     "{0}: radius {1} is below half the median distance between neighbouring confidential locations "
                     "({2:.4g}): most moved points stay nearer their own person than any neighbour. Its disclosure "
                     "risk will show it; consider larger radii."
-                ).format(name, ", ".join(f"{r:g}" for r in small), conf.spacing())
+                ).format(name, ", ".join(f"{r:g}" for r in small), spacing)
             )
 
     def check_radius(self, parameters, context, name):

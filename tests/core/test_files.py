@@ -109,6 +109,25 @@ def test_a_move_that_fails_during_the_commit_puts_every_target_back(tmp_path, mo
     }
 
 
+def test_a_failing_step_before_the_moves_leaves_every_target_and_nothing_staged(tmp_path):
+    """``before_moving`` runs once the staged files are closed (to label a confidential GeoPackage): it sees the
+    staged file, and if it fails the commit fails, the old target stays and nothing staged is left."""
+    (tmp_path / "risk.gpkg").write_bytes(b"old")
+    seen = []
+
+    def label_fails(path):
+        seen.append(Path(path).read_bytes())
+        raise OSError(5, "could not be labelled", str(path))
+
+    with pytest.raises(OSError, match="could not be labelled"):
+        with staged_writes() as writes:
+            folder = Path(writes.folder_beside(str(tmp_path)))
+            (folder / "risk.gpkg").write_bytes(b"new")
+            writes.before_moving.append(lambda: label_fails(folder / "risk.gpkg"))
+    assert seen == [b"new"]
+    assert [p.name for p in tmp_path.iterdir()] == ["risk.gpkg"] and (tmp_path / "risk.gpkg").read_bytes() == b"old"
+
+
 def test_a_side_file_of_the_old_target_goes_unless_the_new_write_makes_one(tmp_path):
     """GDAL keeps statistics in ``grid.tif.aux.xml``: the old raster's must not stay beside a new raster that
     has none, and a new one replaces it."""
