@@ -70,6 +70,11 @@ COARSE_EDGES_ACROSS = 5
 MAX_FIT_NODES = 60_000
 
 
+def default_window(x, y) -> Window:
+    """The window :func:`build_lgcp` draws when none is given: the points' bounding box enlarged by 5%."""
+    return Window.around_points(x, y, margin=0.05)
+
+
 def default_max_edge(window: Window) -> float:
     xmin, ymin, xmax, ymax = window.bounds
     return max(xmax - xmin, ymax - ymin) / EDGES_ACROSS
@@ -113,7 +118,7 @@ def build_lgcp(
         raise ParameterError("points", f"an LGCP fit needs at least {MIN_POINTS} points, got {x.size}")
     around_points = window is None
     if around_points:
-        window = Window.around_points(x, y, margin=0.05)
+        window = default_window(x, y)
     outside = int(np.count_nonzero(~window.contains(x, y)))
     if outside:
         raise ParameterError("window", f"{outside} points lie outside the study window")

@@ -292,16 +292,16 @@ class WalderAlgorithm(SpatialPrivacyAlgorithm):
     def given(parameters, name) -> bool:
         return parameters.get(name) not in (None, "")
 
-    def confidential(self, parameters, context, feedback, rng, progress, points=None):
+    def confidential(self, parameters, context, feedback, rng, progress, points=None, risk_radius=None):
         """The confidential points (``points``, INPUT read in the working CRS, if already read) and their fit
-        (model file or fitted here)."""
+        (model file or fitted here); ``risk_radius``, if given, is checked against the window before the fit."""
         import numpy as np
 
         from ..core.errors import ParameterError
         from ..core.lgcp import Posterior
-        from ..core.lgcp_setup import build_lgcp, fit_laplace_any_rule
+        from ..core.lgcp_setup import MIN_POINTS, build_lgcp, default_window, fit_laplace_any_rule
         from ..core.progress import scaled
-        from ..core.synthesis.risk_utility import ConfidentialFit
+        from ..core.synthesis.risk_utility import ConfidentialFit, check_risk_radius
 
         if points is None:
             points = self.input_points(parameters, context, feedback)
@@ -339,10 +339,14 @@ class WalderAlgorithm(SpatialPrivacyAlgorithm):
                 window = posterior.window()
                 if window is None:
                     raise ParameterError("model", "the model file does not record its window: refit it")
+                if risk_radius is not None:
+                    check_risk_radius(risk_radius, window)
                 conf = ConfidentialFit.from_model_file(posterior, x, y, window, draws)
                 feedback.pushInfo(self.tr("Model file checked: it was fitted to these {0} points.").format(x.size))
             else:
                 window = read_window(self, parameters, self.WINDOW, context, points.work_crs)
+                if risk_radius is not None and (window is not None or x.size >= MIN_POINTS):
+                    check_risk_radius(risk_radius, window if window is not None else default_window(x, y))
                 covariates, offset = read_covariates(self, parameters, context, points.work_crs)
                 max_edge = (
                     self.parameterAsDouble(parameters, self.MAX_EDGE, context)
@@ -776,7 +780,9 @@ class DisclosureRiskAlgorithm(WalderAlgorithm):
                     "{0}: a radial set has one point per confidential point: {1} synthetic, {2} confidential."
                 ).format(self.SYNTHETIC, xs.size, len(points.x))
             )
-        points, conf = self.confidential(parameters, context, feedback, rng, scaled(progress, 0.0, 0.5), points)
+        points, conf = self.confidential(
+            parameters, context, feedback, rng, scaled(progress, 0.0, 0.5), points, risk_radius
+        )
         try:
             if method == "radial":
                 order = link_radial(conf.x, conf.y, xs, ys, spec.value)
@@ -1107,7 +1113,9 @@ class RiskUtilitySweepAlgorithm(WalderAlgorithm):
             "prs_replicates": self.PRS_SETS,
             "replicates": self.REPLICATES,
         }
-        points, conf = self.confidential(parameters, context, feedback, rng, scaled(progress, 0.0, 0.2))
+        points, conf = self.confidential(
+            parameters, context, feedback, rng, scaled(progress, 0.0, 0.2), risk_radius=risk_radius
+        )
         self.warn_small_radii(conf, radii, self.RADII, feedback)
         try:
             specs = sweep_specs(radii, noise, prs, replicates)

@@ -53,6 +53,7 @@ from ..metrics.pmse_lgcp import LGCPpMSE, pmse_from_draws
 from ..metrics.risk import DisclosureRisk, IntensityDraws, radial_risk, synthesis_risk
 from ..progress import Progress, report, scaled
 from ..quadrature import quadrature
+from ..window import Window
 from . import walder
 
 METHODS = ("radial", "ans", "prs")
@@ -127,6 +128,23 @@ class Evaluation:
     risk: DisclosureRisk
     utility: LGCPpMSE
     seconds: float = 0.0
+
+
+def check_risk_radius(risk_radius: float, window: Window) -> float:
+    """``risk_radius`` if it is a distance > 0 shorter than ``window``'s diagonal; a disc that wide covers
+    the whole window around every person, so every risk would be 1 (and the quadrature is slow)."""
+    r = float(risk_radius)
+    if not (math.isfinite(r) and r > 0):
+        raise ParameterError("risk_radius", f"the risk radius must be > 0, got {risk_radius!r}")
+    xmin, ymin, xmax, ymax = window.bounds
+    diagonal = math.hypot(xmax - xmin, ymax - ymin)
+    if r >= diagonal:
+        raise ParameterError(
+            "risk_radius",
+            f"the risk radius {r:g} is at least the window's diagonal ({diagonal:.4g}): a disc that wide covers "
+            "the whole window, so every risk would be 1; give it in the units of the CRS",
+        )
+    return r
 
 
 class ConfidentialFit:
@@ -273,20 +291,8 @@ class ConfidentialFit:
         return xs, ys
 
     def check_risk_radius(self, risk_radius: float) -> float:
-        """``risk_radius`` if it is a distance > 0 shorter than the window's diagonal; a disc that wide covers
-        the whole window around every person, so every risk would be 1 (and the quadrature is slow)."""
-        r = float(risk_radius)
-        if not (math.isfinite(r) and r > 0):
-            raise ParameterError("risk_radius", f"the risk radius must be > 0, got {risk_radius!r}")
-        xmin, ymin, xmax, ymax = self.window.bounds
-        diagonal = math.hypot(xmax - xmin, ymax - ymin)
-        if r >= diagonal:
-            raise ParameterError(
-                "risk_radius",
-                f"the risk radius {r:g} is at least the window's diagonal ({diagonal:.4g}): a disc that wide covers "
-                "the whole window, so every risk would be 1; give it in the units of the CRS",
-            )
-        return r
+        """:func:`check_risk_radius` on this fit's window."""
+        return check_risk_radius(risk_radius, self.window)
 
     def spacing(self) -> float:
         """The median distance from a confidential location to the nearest other one (people at one address

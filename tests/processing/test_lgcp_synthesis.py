@@ -405,6 +405,36 @@ def test_the_confidential_layer_as_synthetic_is_refused_before_the_fit(snow, alg
     assert "Fitting the LGCP" not in feedback.textLog()
 
 
+def window_layer(snow):
+    """A rectangle around the deaths, one unit (100 m) wider on each side, without a CRS like the deaths."""
+    layer = QgsVectorLayer("Polygon", "window", "memory")
+    layer.setCrs(QgsCoordinateReferenceSystem())
+    box = snow["deaths"].extent().buffered(1.0)
+    feature = QgsFeature()
+    feature.setGeometry(QgsGeometry.fromRect(box))
+    layer.dataProvider().addFeatures([feature])
+    return layer
+
+
+@pytest.mark.parametrize("alg", ["spatialprivacy:disclosurerisk", "spatialprivacy:riskutilitysweep"])
+@pytest.mark.parametrize("window", [False, True])
+def test_a_risk_radius_wider_than_the_window_is_refused_before_the_fit(snow, alg, window, tmp_path):
+    """Without a model file the window is known before the fit (WINDOW, or the box fitlgcp draws around the
+    points): a radius in the wrong units (metres for units of 100 m) is refused before minutes of fitting."""
+    feedback = QgsProcessingFeedback()
+    params = {"INPUT": snow["deaths"], "MAX_EDGE": MAX_EDGE, "RISK_RADIUS": 1000.0, "SEED": 1}
+    if alg.endswith("disclosurerisk"):
+        params.update(SYNTHETIC=subset(snow, 578, shift=0.01), METHOD=2, OUTPUT=str(tmp_path / "never.gpkg"))
+    else:
+        params.update(RADII="0.5", OUTPUT_TABLE=str(tmp_path / "never.gpkg"))
+    if window:
+        params["WINDOW"] = window_layer(snow)
+    with pytest.raises(QgsProcessingException, match="RISK_RADIUS: the risk radius 1000 is at least the window's"):
+        processing.run(alg, params, feedback=feedback)
+    assert "Fitting the LGCP" not in feedback.textLog()
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_more_draws_than_the_model_file_holds_are_reported(snow, tmp_path):
     """The model file of the fixture holds 400 draws: DRAWS = 5000 uses those 400, and the log says so."""
     feedback = QgsProcessingFeedback()
