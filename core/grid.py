@@ -95,6 +95,30 @@ def _cell_indices(coord: np.ndarray, origin: float, r: float) -> np.ndarray:
     return np.floor((coord - origin) / r).astype(np.int64)
 
 
+#: A point is placed in its cell from ``(coord - origin) / r``: the doubles' rounding of the coordinates and the
+#: origin must stay below this fraction of a cell, or points near an edge (or whole columns) land in the wrong cell.
+_RESOLUTION = 1e-6
+
+
+def _check_resolution(coord: np.ndarray, origin: float, r: float) -> None:
+    """Refuse a grid whose cells doubles cannot tell apart this far from zero: an origin far from the points
+    (ORIGIN = 1e20 put 412 cells' points into 2) or a cell size tiny for coordinates this large."""
+    largest = max(abs(float(coord.min())), abs(float(coord.max())))
+    if math.ulp(max(largest, abs(origin))) <= _RESOLUTION * r:
+        return
+    if abs(origin) > largest:
+        raise ParameterError(
+            "origin",
+            f"the grid origin {origin:g} is so far from the points (at most {largest:g} from zero) that doubles "
+            f"cannot place them in cells of {r:g}: put the origin near the data",
+        )
+    raise ParameterError(
+        "cell_size",
+        f"cell_size {r!r} is far too small for coordinates as large as {largest:g}: doubles cannot "
+        "place points in such cells",
+    )
+
+
 def _index_range(coord: np.ndarray, origin: float, r: float) -> tuple[int, int]:
     lo = math.floor((float(coord.min()) - origin) / r)
     hi = math.floor((float(coord.max()) - origin) / r)
@@ -136,6 +160,8 @@ def bin_points(
     numba_on = resolve_use_numba(use_numba)
     r = spec.cell_size
     report(progress, 0.0, "Binning points into grid cells")
+    for coord, origin in ((x, spec.origin_x), (y, spec.origin_y)):
+        _check_resolution(coord, origin, r)
     ix_min, ix_max = _index_range(x, spec.origin_x, r)
     iy_min, iy_max = _index_range(y, spec.origin_y, r)
     nx, ny = ix_max - ix_min + 1, iy_max - iy_min + 1

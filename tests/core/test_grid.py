@@ -111,10 +111,21 @@ def test_bad_points():
         bin_points(np.array([np.nan]), np.zeros(1), np.zeros(1), spec)
     with pytest.raises(ValueError, match="far too small"):
         bin_points(np.array([0.0, 1e300]), np.array([0.0, 1e300]), np.zeros(2), spec)
-    # two points 1 apart far from the origin: the grid is tiny but the cell indices overflow int64
+    # cells of 1e-14 at coordinates near 5: doubles (spacing 8.9e-16 there) cannot place points in them
     for use_numba in (False, True):
         with pytest.raises(ValueError, match="far too small"):
             bin_points(np.array([5.0, 6.0]), np.array([5.0, 6.0]), np.zeros(2), GridSpec(1e-14), use_numba=use_numba)
+
+
+def test_an_origin_too_far_for_doubles_is_refused_and_a_far_resolvable_one_changes_nothing(enterprise_arrays):
+    """Moving the origin by whole cells leaves the cells' counts as they are while doubles resolve a cell
+    there (ulp(1e12) = 1.2e-4 for cells of 500); at 1e20 they do not (ulp = 16384) and the grid is refused."""
+    x, y, t = enterprise_arrays
+    near = bin_points(x, y, t, GridSpec(500.0))
+    far = bin_points(x, y, t, GridSpec(500.0, 2e12, 2e12))
+    assert np.array_equal(np.sort(near.count), np.sort(far.count)) and near.count.size == far.count.size
+    with pytest.raises(ValueError, match="origin 1e\\+20 is so far from the points"):
+        bin_points(x, y, t, GridSpec(500.0, 1e20, 1e20))
 
 
 def test_to_dense_is_north_up():

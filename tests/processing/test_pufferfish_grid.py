@@ -550,6 +550,9 @@ def test_a_blank_seed_means_no_seed(enterprises, tmp_path):
         pytest.param(lambda e: e, {"EPSILON": 1000.0}, r"EPSILON: epsilon must be at most", id="epsilon huge"),
         pytest.param(lambda e: e, {"CELL_SIZE": 1e-12}, r"CELL_SIZE: cell_size .* far too small", id="tiny cell"),
         pytest.param(
+            lambda e: e, {"ORIGIN": "1e20,1e20"}, r"ORIGIN: the grid origin 1e\+20 is so far", id="origin far away"
+        ),
+        pytest.param(
             lambda e: e,
             {"CELL_SIZE": 0.5},
             r"OUTPUT_RASTER: a raster of \d+ x \d+ cells is too large",
