@@ -742,6 +742,13 @@ def test_two_layers_in_one_geopackage_are_allowed(enterprises, tmp_path):
     secret = QgsVectorLayer(f"{db}|layername=confidential", "c", "ogr")
     assert public.isValid() and secret.isValid() and public.featureCount() == secret.featureCount() > 0
     assert "true_value" not in public.fields().names() and "true_value" in secret.fields().names()
+    # the label is written into the GeoPackage for the confidential table only
+    with sqlite3.connect(db) as database:
+        labels = dict(database.execute("SELECT table_name, description FROM gpkg_contents"))
+    assert labels == {
+        "published": "",
+        "confidential": "CONFIDENTIAL: not for publication (Pufferfish-private grid map, CONFIDENTIAL_OUTPUT)",
+    }
 
 
 def test_defaults_apply_when_parameters_are_omitted(enterprises, tmp_path):
