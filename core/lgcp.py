@@ -352,6 +352,10 @@ def _block_solve(factor, z, s_chol, r_w, r_b):
 # -- the fast posterior ---------------------------------------------------------------------------
 
 
+#: The member of a model file (a zip of .npy arrays) that labels it, seen by ``unzip -l`` or any zip viewer.
+MODEL_FILE_LABEL = "CONFIDENTIAL_not_for_publication"
+
+
 @dataclass
 class Posterior:
     """Posterior draws of an LGCP fit, with everything needed to evaluate the intensity.
@@ -545,8 +549,10 @@ class Posterior:
         )
         # written beside the target and moved onto it when complete: a failed write (a full disk) must not
         # leave a truncated model where a good one was
+        # the file holds the confidential points' posterior: a member named so says it to anyone who lists it
+        label = {MODEL_FILE_LABEL: np.array("fitted to confidential points; not for publication")}
         with replaced_when_done(path) as partial, open(partial, "wb") as handle:
-            np.savez_compressed(handle, meta=np.array(meta), **arrays)
+            np.savez_compressed(handle, meta=np.array(meta), **label, **arrays)
 
     @classmethod
     def load(cls, path: str) -> Posterior:

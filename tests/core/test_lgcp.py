@@ -137,6 +137,10 @@ def test_posterior_draws_integrate_to_about_the_number_of_points_and_round_trip(
     assert again.names == posterior.names and again.method == "laplace"
     assert np.array_equal(again.w, posterior.w) and np.array_equal(again.triangles, posterior.triangles)
     assert again.summary() == posterior.summary()
+    # a copy of the file says what it holds to anyone who lists the zip
+    import zipfile
+
+    assert "CONFIDENTIAL_not_for_publication.npy" in zipfile.ZipFile(path).namelist()
     # a save that fails half-way (a full disk: here the compressor raises after writing part of the file)
     # leaves the previous model intact and no partial file behind
     import spatial_privacy.core.lgcp as lgcp_module
