@@ -270,9 +270,9 @@ class Window:
         xmin, xmax, ymin, ymax = px.min(), px.max(), py.min(), py.max()
         pad = margin * max(xmax - xmin, ymax - ymin)
         if not (xmax - xmin + 2 * pad > 0 and ymax - ymin + 2 * pad > 0):
+            where = "all at one spot" if xmax == xmin and ymax == ymin else "all on one horizontal or vertical line"
             raise ParameterError(
-                "points",
-                "the points' bounding box has zero area (all on one line or one spot): give a study window explicitly",
+                "points", f"the points' bounding box has zero area ({where}): give a study window explicitly"
             )
         return cls.rectangle(xmin - pad, ymin - pad, xmax + pad, ymax + pad)
 

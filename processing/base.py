@@ -21,6 +21,7 @@ from qgis.core import (
     QgsFeatureSink,
     QgsFields,
     QgsGeometry,
+    QgsGeometryCollection,
     QgsPoint,
     QgsPointXY,
     QgsProcessingAlgorithm,
@@ -371,17 +372,24 @@ def read_point_values(
         request.setDestinationCrs(work_crs, context.transformContext())
     total = max(source.featureCount(), 1)
     xs, ys, ts = [], [], []
-    null_values = empty = multi = infinite = 0
+    null_values = multi = infinite = not_points = 0
+    empty = []
     progress = FeedbackProgress(feedback, 0.0, 30.0)
     for i, feature in enumerate(source.getFeatures(request)):
         if i % 20000 == 0:
             progress(i / total, _tr("Reading points"))
         geom = feature.geometry()
         if geom.isNull() or geom.isEmpty():
-            empty += 1
+            empty.append(feature.id())
             continue
         point = geom.constGet()
         if not isinstance(point, QgsPoint):
+            # a layer of mixed geometry (GeoJSON, a GeoPackage of type GEOMETRY) reports the first feature's type
+            if not isinstance(point, QgsGeometryCollection) or not all(
+                isinstance(point.geometryN(k), QgsPoint) for k in range(point.numGeometries())
+            ):
+                not_points += 1
+                continue
             if point.numGeometries() != 1:
                 multi += 1
                 continue
@@ -397,15 +405,28 @@ def read_point_values(
             ts.append(as_number(value, field_name, field, feature.id()))
         xs.append(point.x())
         ys.append(point.y())
+    untransformed = untransformable(source, empty) if work_crs != source_crs else 0
+
+    def how_many(count: int) -> str:  # a count of all the points would show the protected n
+        return _tr("some") if count_is_private else str(count)
+
     problems = []
-    if empty:
-        problems.append(_tr("{0} features have no geometry").format(empty))
+    if untransformed:
+        problems.append(
+            _tr("{0} features could not be transformed from {1} to {2} (is the layer's CRS right?)").format(
+                how_many(untransformed), source_crs.authid() or source_crs.description(), work_crs.authid()
+            )
+        )
+    if len(empty) > untransformed:
+        problems.append(_tr("{0} features have no geometry").format(how_many(len(empty) - untransformed)))
+    if not_points:
+        problems.append(_tr("{0} features are not points (a layer of mixed geometry)").format(how_many(not_points)))
     if multi:
-        problems.append(_tr("{0} features are multipoints with several parts").format(multi))
+        problems.append(_tr("{0} features are multipoints with several parts").format(how_many(multi)))
     if infinite:
         problems.append(
             _tr("{0} features have coordinates that are not finite numbers in {1}").format(
-                infinite, work_crs.authid() or _tr("layer units")
+                how_many(infinite), work_crs.authid() or _tr("layer units")
             )
         )
     if problems:
@@ -428,6 +449,16 @@ def read_point_values(
     else:
         feedback.pushInfo(_tr("Read {0} points in {1}.").format(len(xs), units))
     return PointValues(xs, ys, ts, source_crs, work_crs, context.transformContext())
+
+
+def untransformable(source, ids) -> int:
+    """How many of the features ``ids``, which a request into the working CRS returned without geometry, do have
+    one in their own CRS: QGIS clears the geometry of a feature whose transform failed (a layer in EPSG:4326
+    holding metres, say)."""
+    if not ids:
+        return 0
+    request = QgsFeatureRequest().setFilterFids(list(ids)).setNoAttributes()
+    return sum(1 for f in source.getFeatures(request) if not (f.geometry().isNull() or f.geometry().isEmpty()))
 
 
 def parse_number_list(text: str | None, parameter: str, not_a_number: str | None = None) -> list[float]:

@@ -295,7 +295,7 @@ class DPPointsAlgorithm(SpatialPrivacyAlgorithm):
             return self.tr("{0}: the share must lie in [0, 1), got {1}.").format(self.TOTAL_SHARE, share)
         return None
 
-    def _domain(self, parameters, context, x, y, crs, feedback):
+    def _domain(self, parameters, context, x, y, crs, feedback, count_is_private=False):
         """The study domain: the WINDOW polygons, or the points' bounding box plus 5%; refuses points outside."""
         from ..core.errors import ParameterError
         from ..core.synthesis.domain import PlanarDomain
@@ -317,6 +317,13 @@ class DPPointsAlgorithm(SpatialPrivacyAlgorithm):
         try:
             domain.check_points(x, y)
         except ParameterError as error:
+            if count_is_private:  # "k of the n points": the message would show the protected n
+                raise QgsProcessingException(
+                    self.tr(
+                        "{0}: some points lie outside the window (how many is not shown: the Laplace method "
+                        "protects the number of points); clip them to it first."
+                    ).format(self.WINDOW)
+                ) from None
             raise QgsProcessingException(f"{self.WINDOW}: {error}") from None
         return domain
 
@@ -336,7 +343,7 @@ class DPPointsAlgorithm(SpatialPrivacyAlgorithm):
         )
         x, y = np.array(points.x), np.array(points.y)
         n = int(x.size)
-        domain = self._domain(parameters, context, x, y, points.work_crs, feedback)
+        domain = self._domain(parameters, context, x, y, points.work_crs, feedback, method == LAPLACE)
         epsilon = self.parameterAsDouble(parameters, self.EPSILON, context)
         alpha = self._optional(parameters, self.ALPHA, context)
         delta = self._optional(parameters, self.DELTA, context)

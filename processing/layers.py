@@ -3,10 +3,12 @@ study windows (polygons), rasters (covariates, offsets) and features to measure 
 
 from __future__ import annotations
 
+import math
+
 from qgis.core import QgsFeatureRequest, QgsProcessingException, QgsWkbTypes
 
 from ..plugin.i18n import tr
-from .base import defined_crs
+from .base import defined_crs, untransformable
 
 
 def _refuse_missing_crs(name: str, crs, work_crs) -> None:
@@ -48,6 +50,32 @@ def _geometries_in(alg, parameters, name: str, context, work_crs, polygons_only:
     return source, request
 
 
+def _polygonal(geom) -> bool:
+    """A polygon or multipolygon, or a collection of polygons only."""
+    if QgsWkbTypes.geometryType(geom.wkbType()) == QgsWkbTypes.PolygonGeometry:
+        return True
+    parts = list(geom.constParts())
+    return bool(parts) and all(QgsWkbTypes.geometryType(p.wkbType()) == QgsWkbTypes.PolygonGeometry for p in parts)
+
+
+def _untransformed(name: str, which: str, source, work_crs) -> str:
+    """The message for features (``which``: "3 features", "feature 7") whose transform failed."""
+    crs = source.sourceCrs()
+    return tr(
+        "{0}: {1} could not be transformed from {2} to {3}; check the layer's CRS (its coordinates may be in other "
+        "units than it says)."
+    ).format(name, which, crs.authid() or crs.description(), work_crs.authid() or work_crs.description())
+
+
+def _check_transformed(name: str, source, request, without: list, work_crs) -> None:
+    """Refuse the layer if features came back without geometry because their transform failed: dropping them
+    would silently shrink the window, or leave out features to measure distances to."""
+    if without and request.destinationCrs().isValid():
+        failed = untransformable(source, without)
+        if failed:
+            raise QgsProcessingException(_untransformed(name, tr("{0} features").format(failed), source, work_crs))
+
+
 def read_window(alg, parameters, name: str, context, work_crs):
     """The polygons of a polygon layer as a core ``Window`` (``None`` if the parameter is empty).
 
@@ -63,11 +91,20 @@ def read_window(alg, parameters, name: str, context, work_crs):
     if parameters.get(name) in (None, ""):
         return None
     source, request = _geometries_in(alg, parameters, name, context, work_crs, polygons_only=True)
-    geometries = []
+    geometries, without = [], []
     for feature in source.getFeatures(request, QgsProcessingFeatureSource.FlagSkipGeometryValidityChecks):
         geom = feature.geometry()
         if geom.isNull() or geom.isEmpty():
+            without.append(feature.id())
             continue
+        if not _polygonal(geom):  # a layer of mixed geometry reports one type for all its features
+            raise QgsProcessingException(
+                tr("{0}: feature {1} is a {2}, not a polygon; remove it or select only the polygons.").format(
+                    name, feature.id(), QgsWkbTypes.displayString(geom.wkbType())
+                )
+            )
+        if not all(math.isfinite(v.x()) and math.isfinite(v.y()) for v in geom.vertices()):
+            raise QgsProcessingException(_untransformed(name, tr("feature {0}").format(feature.id()), source, work_crs))
         if geom.constGet().hasCurvedSegments():
             geom = QgsGeometry(geom.constGet().segmentize())
         errors = geom.validateGeometry(QgsGeometry.ValidatorGeos)
@@ -79,6 +116,7 @@ def read_window(alg, parameters, name: str, context, work_crs):
                 ).format(name, feature.id(), errors[0].what())
             )
         geometries.append(geom)
+    _check_transformed(name, source, request, without, work_crs)
     area = QgsGeometry.unaryUnion(geometries) if geometries else QgsGeometry()
     polygons = []
     if not area.isNull():
@@ -132,11 +170,26 @@ def read_distance_features(alg, parameters, name: str, context, work_crs):
         return None
     source, request = _geometries_in(alg, parameters, name, context, work_crs)
     is_point = QgsWkbTypes.geometryType(source.wkbType()) == QgsWkbTypes.PointGeometry
-    px, py, segments = [], [], []
+    px, py, segments, without = [], [], [], []
     for feature in source.getFeatures(request):
         geom = feature.geometry()
         if geom.isNull() or geom.isEmpty():
+            without.append(feature.id())
             continue
+        kinds = (QgsWkbTypes.PointGeometry,) if is_point else (QgsWkbTypes.LineGeometry, QgsWkbTypes.PolygonGeometry)
+        if any(QgsWkbTypes.geometryType(p.wkbType()) not in kinds for p in geom.constParts()):
+            # a layer of mixed geometry reports one type for all its features
+            raise QgsProcessingException(
+                tr(
+                    "{0}: feature {1} is a {2} in a layer of {3}; give points and lines or polygons as separate "
+                    "layers."
+                ).format(
+                    name,
+                    feature.id(),
+                    QgsWkbTypes.displayString(geom.wkbType()),
+                    tr("points") if is_point else tr("lines or polygons"),
+                )
+            )
         if is_point:
             for vertex in geom.vertices():
                 px.append(vertex.x())
@@ -151,6 +204,7 @@ def read_distance_features(alg, parameters, name: str, context, work_crs):
                 for ring in rings:
                     coords = [(v.x(), v.y()) for v in ring.vertices()]
                     segments.extend(a + b for a, b in zip(coords[:-1], coords[1:]))
+    _check_transformed(name, source, request, without, work_crs)
     if is_point and not px or not is_point and not segments:
         raise QgsProcessingException(tr("{0}: the layer has no features to measure distances to.").format(name))
     return ("points", (np.array(px), np.array(py))) if is_point else ("segments", np.array(segments))

@@ -295,7 +295,9 @@ def test_geographic_layer_needs_a_working_crs_and_output_is_back_in_degrees(ente
             {"WINDOW": "window"}, r"WINDOW: \d+ of the 578 points lie outside the window", id="window misses points"
         ),
         pytest.param(
-            {"METHOD": LAPLACE, "WINDOW": "window"}, r"WINDOW: \d+ of the 578 points lie outside", id="window laplace"
+            {"METHOD": LAPLACE, "WINDOW": "window"},
+            r"WINDOW: some points lie outside the window \(how many is not shown",  # n is protected
+            id="window laplace",
         ),
     ],
 )
@@ -512,3 +514,74 @@ def test_csv_output_keeps_the_coordinates(deaths, tmp_path):
     # the .csvt file beside it gives the column types, so OGR reads numbers, not text
     layer = QgsVectorLayer(str(path), "syn", "ogr")
     assert {f.name(): f.typeName() for f in layer.fields()} == {"syn_id": "Integer64", "x": "Real", "y": "Real"}
+
+
+def geojson_layer(path: Path, geometries: list[str], crs="EPSG:28992") -> str:
+    """A GeoJSON file of the given geometries (GeoJSON dicts as text): QGIS reports such a layer with the first
+    feature's geometry type, whatever the others are (a layer of mixed geometry)."""
+    features = ",".join(f'{{"type": "Feature", "properties": {{}}, "geometry": {g}}}' for g in geometries)
+    name = crs.replace(":", "::")
+    path.write_text(
+        f'{{"type": "FeatureCollection", "crs": {{"type": "name", "properties": {{"name": "urn:ogc:def:crs:{name}"}}}},'
+        f' "features": [{features}]}}',
+        encoding="utf-8",
+    )
+    return str(path)
+
+
+def test_layers_of_mixed_geometry_are_refused_naming_the_parameter(enterprises_box, tmp_path):
+    """A point layer holding a line, and a window layer holding a line or a point, are refused with the feature
+    that is wrong, not with a Python error; nothing is written."""
+    layer, xy = enterprises_box
+    x0, y0, x1, y1 = BOX
+    points = [f'{{"type": "Point", "coordinates": [{x}, {y}]}}' for x, y in xy[:30]]
+    line = f'{{"type": "LineString", "coordinates": [[{x0}, {y0}], [{x1}, {y1}]]}}'
+    ring = [[x0, y0], [x1, y0], [x1, y1], [x0, y1], [x0, y0]]
+    box = f'{{"type": "Polygon", "coordinates": [{ring}]}}'
+    mixed_points = geojson_layer(tmp_path / "points.geojson", points + [line])
+    for alg, extra in (
+        (ALG, {"EPSILON": 5.0, "ALPHA": 0.1, "METHOD": LAPLACE}),
+        ("spatialprivacy:kfunction", {"RADII": "500,10"}),
+    ):
+        with pytest.raises(
+            QgsProcessingException, match=r"^INPUT: (1|some) features are not points \(a layer of mixed"
+        ):
+            processing.run(alg, {"INPUT": mixed_points, "OUTPUT": str(tmp_path / "out" / "o.gpkg"), **extra})
+    for other in (line, f'{{"type": "Point", "coordinates": [{x0}, {y0}]}}'):
+        window = geojson_layer(tmp_path / "window.geojson", [box, other])
+        with pytest.raises(QgsProcessingException, match=r"^WINDOW: feature 1 is a (LineString|Point), not a polygon"):
+            run(layer, tmp_path / "out", METHOD=KERNEL, WINDOW=window)
+    assert not (tmp_path / "out").exists()
+
+
+def test_points_outside_the_window_are_counted_except_by_the_laplace_method(enterprises_box, tmp_path):
+    """The Laplace guarantee protects the number of points: "k of the n points lie outside" would show it."""
+    layer, xy = enterprises_box
+    x0, y0, x1, y1 = BOX
+    half = rectangle_layer(x0, y0, (x0 + x1) / 2, y1)
+    outside = int(np.count_nonzero(xy[:, 0] >= (x0 + x1) / 2))
+    with pytest.raises(QgsProcessingException, match=rf"^WINDOW: {outside} of the {len(xy)} points lie outside"):
+        run(layer, tmp_path, METHOD=KERNEL, WINDOW=half)
+    with pytest.raises(QgsProcessingException) as refused:
+        run(layer, tmp_path, METHOD=LAPLACE, WINDOW=half)
+    message = str(refused.value)
+    assert message.startswith("WINDOW: some points lie outside the window (how many is not shown")
+    assert not re.search(rf"\b({len(xy)}|{outside})\b", message)
+
+
+def test_points_whose_crs_is_wrong_are_refused_as_untransformable(enterprises_box, tmp_path):
+    """Metres in a layer that says EPSG:4326 cannot be transformed to a working CRS: the message says so (QGIS
+    gives such features no geometry, which read as "features have no geometry"), without n for Laplace; a window
+    whose CRS is wrong likewise, rather than as an invalid polygon."""
+    _, xy = enterprises_box
+    mislabelled = memory_points([tuple(p) for p in xy], "EPSG:4326")
+    transform = r"could not be transformed from EPSG:4326 to EPSG:28992"
+    with pytest.raises(QgsProcessingException, match=rf"^INPUT: {len(xy)} features {transform}"):
+        run(mislabelled, tmp_path, METHOD=KERNEL, WORK_CRS="EPSG:28992")
+    with pytest.raises(QgsProcessingException, match=rf"^INPUT: some features {transform}"):
+        run(mislabelled, tmp_path, METHOD=LAPLACE, WORK_CRS="EPSG:28992")
+    layer, _ = enterprises_box
+    window = rectangle_layer(*BOX, crs="EPSG:4326")
+    with pytest.raises(QgsProcessingException, match=rf"^WINDOW: feature \d+ {transform}"):
+        run(layer, tmp_path, METHOD=KERNEL, WINDOW=window)
+    assert list(tmp_path.iterdir()) == []

@@ -635,3 +635,21 @@ def test_loaded_intensity_and_cpo_are_styled(snow, tmp_path, run_loading):
     assert isinstance(raster.renderer(), QgsSingleBandPseudoColorRenderer) and raster.renderer().band() == 1
     assert isinstance(points.renderer(), QgsGraduatedSymbolRenderer)
     assert points.renderer().classAttribute() == "log_cpo" and len(points.renderer().ranges()) == 5
+
+
+def test_a_distance_layer_of_mixed_geometry_is_refused_naming_the_feature(tmp_path):
+    """QGIS reports a GeoJSON layer with its first feature's type: a polygon layer that also holds a point (or
+    a point layer that holds a line) would otherwise fail with a Python error, or measure to a line's vertices."""
+    square = '{"type": "Polygon", "coordinates": [[[0, 0], [100, 0], [100, 100], [0, 100], [0, 0]]]}'
+    point = '{"type": "Point", "coordinates": [50, 50]}'
+    line = '{"type": "LineString", "coordinates": [[0, 0], [100, 100]]}'
+    crs = '"crs": {"type": "name", "properties": {"name": "urn:ogc:def:crs:EPSG::28992"}}'
+    for first, other, kind in ((square, point, "Point in a layer of lines or polygons"), (point, line, "LineString")):
+        path = tmp_path / "layers" / f"{kind.split()[0]}.geojson"
+        path.parent.mkdir(exist_ok=True)
+        features = ", ".join(f'{{"type": "Feature", "properties": {{}}, "geometry": {g}}}' for g in (first, other))
+        path.write_text(f'{{"type": "FeatureCollection", {crs}, "features": [{features}]}}', encoding="utf-8")
+        params = {"INPUT": memory_points(spread(30)), "DISTANCE_TO": str(path), "OUTPUT_MODEL": str(tmp_path / "m.npz")}
+        with pytest.raises(QgsProcessingException, match=rf"^DISTANCE_TO: feature 1 is a {kind}"):
+            processing.run(ALG, params)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["layers"]
