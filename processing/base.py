@@ -62,6 +62,14 @@ def _bound(value: float) -> str:
     return str(int(value)) if value == int(value) and abs(value) < 1e15 else f"{value:g}"
 
 
+def cancelled() -> QgsProcessingException:
+    """The error of a cancelled run: this algorithm wrote nothing (in a model, the steps that had finished
+    before it committed their outputs, so "nothing was written" would not be true)."""
+    return QgsProcessingException(
+        _tr("Cancelled: this algorithm wrote nothing (in a model, steps that had finished keep their outputs).")
+    )
+
+
 def number_range_problem(parameter, value, context) -> str | None:
     """What is allowed, for a number or distance that its parameter refuses (QGIS itself says only "Incorrect
     parameter value for NAME"); ``None`` if the value is acceptable or not given."""
@@ -98,6 +106,8 @@ class SpatialPrivacyAlgorithm(QgsProcessingAlgorithm):
     #: Feature sinks that hold confidential values: written to a GeoPackage, its tables are described as
     #: CONFIDENTIAL (make_sink), so a copy of the file says so too.
     CONFIDENTIAL_SINKS: tuple[str, ...] = ()
+    #: feature outputs that are always tables (no geometry): refused as Shapefiles before any work
+    TABLE_SINKS: tuple[str, ...] = ()
 
     def tr(self, text: str) -> str:
         return _tr(text)
@@ -124,12 +134,15 @@ class SpatialPrivacyAlgorithm(QgsProcessingAlgorithm):
         failure, or a Cancel that came at any time (even while the outputs were being written), leaves every
         target as it was and no partial file, unless an output that cannot be staged was already being written
         in place: then every output is finished, with a warning."""
+        parameters = gpkg_table_destinations(self, parameters)
+        if feedback is not None:
+            warn_publishable_beside_confidential(self, parameters, context, feedback)
         try:
             with staged_writes() as writes:
                 results = self.process(parameters, context, feedback)
                 if feedback is not None and feedback.isCanceled():
                     if not writes.in_place:
-                        raise QgsProcessingException(_tr("Cancelled: nothing was written."))
+                        raise cancelled()
                     # an output written in place cannot be taken back: it was finished, and so are the others
                     feedback.pushWarning(
                         _tr(
@@ -141,6 +154,8 @@ class SpatialPrivacyAlgorithm(QgsProcessingAlgorithm):
         except OSError as error:
             detail = f"{error.strerror or error}" + (f" ({error.filename})" if error.filename else "")
             raise QgsProcessingException(_tr("The outputs could not be written: {0}").format(detail)) from None
+        if feedback is not None:
+            feedback.setProgress(100.0)  # every output is at its target
         return results
 
     def process(self, parameters, context, feedback) -> dict:
@@ -233,7 +248,7 @@ class FeedbackProgress:
 
     def check_cancel(self) -> None:
         if self.feedback.isCanceled():
-            raise QgsProcessingException(_tr("Cancelled: nothing was written."))
+            raise cancelled()
 
 
 @dataclass
@@ -559,11 +574,16 @@ def ensure_folder(path: str, parameter: str, create: bool = True) -> None:
         raise QgsProcessingException(_tr("{0}: {1} is a folder; give a file name.").format(parameter, path))
     folder = os.path.dirname(os.path.abspath(path))
     if not create:
-        while not os.path.exists(folder):
-            folder = os.path.dirname(folder)
-        if not os.path.isdir(folder) or not os.access(folder, os.W_OK):
+        existing = folder
+        while not os.path.exists(existing):
+            existing = os.path.dirname(existing)
+        if existing == folder and os.path.isdir(folder) and not os.access(folder, os.W_OK):
             raise QgsProcessingException(
-                _tr("{0}: cannot create the folder of {1} inside {2}.").format(parameter, path, folder)
+                _tr("{0}: the folder {1} cannot be written (no permission).").format(parameter, folder)
+            )
+        if not os.path.isdir(existing) or not os.access(existing, os.W_OK):
+            raise QgsProcessingException(
+                _tr("{0}: cannot create the folder of {1} inside {2}.").format(parameter, path, existing)
             )
         if os.path.exists(path) and not os.access(path, os.W_OK):
             raise QgsProcessingException(_tr("{0}: {1} cannot be written (no permission).").format(parameter, path))
@@ -591,6 +611,69 @@ def names_folder(path: str) -> bool:
 
 _OGR_DBNAME = re.compile(r"""dbname=(?:'([^']*)'|"([^"]*)"|(\S+))""")
 _OGR_TABLE = re.compile(r"""table=(?:"([^"]*)"|'([^']*)'|(\S+))""")
+
+
+_LAYERNAME = re.compile(r"^(?P<path>[^|'\"]+\.gpkg)\|layername=(?P<table>[^|'\"]+)$", re.IGNORECASE)
+
+
+def gpkg_table_destinations(alg, parameters: dict) -> dict:
+    """``parameters`` with each feature output given as ``f.gpkg|layername=t`` turned into the form QGIS writes as
+    a table in that GeoPackage, ``ogr:dbname='f.gpkg' table="t" (geom)`` (QGIS 3.22 would write a new file named
+    ``f.gpkg|layername=t.gpkg``); any other ``|`` option in an output path is refused, naming the parameter."""
+    changed = dict(parameters)
+    for definition in alg.destinationParameterDefinitions():
+        name = definition.name()
+        if definition.type() != "sink" or name not in parameters:
+            continue
+        value = parameters[name]
+        raw = value.sink.staticValue() if isinstance(value, QgsProcessingOutputLayerDefinition) else value
+        if not isinstance(raw, str) or "|" not in raw or re.match(r"^(.{3,}?):", raw):
+            continue
+        match = _LAYERNAME.match(raw)
+        if match is None:
+            raise QgsProcessingException(
+                _tr(
+                    "{0}: an output path cannot carry '|' options ({1}). To write a table into a GeoPackage, give "
+                    "file.gpkg|layername=table or ogr:dbname='file.gpkg' table=\"table\"."
+                ).format(name, raw)
+            )
+        form = f"ogr:dbname='{match['path']}' table=\"{match['table']}\" (geom)"
+        if isinstance(value, QgsProcessingOutputLayerDefinition):
+            value = QgsProcessingOutputLayerDefinition(value)
+            value.sink = QgsProperty.fromValue(form)
+            changed[name] = value
+        else:
+            changed[name] = form
+    return changed
+
+
+def warn_publishable_beside_confidential(alg, parameters, context, feedback) -> None:
+    """Warn when a publishable feature output is written as a table into a file that also holds confidential
+    data (the INPUT layer, or a confidential output): whoever releases that file releases both."""
+
+    def key(path: str) -> str:
+        return os.path.normcase(os.path.realpath(path))
+
+    holders = {}
+    for name, path, _, _ in input_files(alg, parameters, context):
+        if name == "INPUT":
+            holders.setdefault(key(path), name)
+    for name in alg.CONFIDENTIAL_SINKS:
+        path = destination_target(parameters, name)[0]
+        if path:
+            holders.setdefault(key(path), name)
+    for definition in alg.destinationParameterDefinitions():
+        name = definition.name()
+        if definition.type() != "sink" or name in alg.CONFIDENTIAL_SINKS:
+            continue
+        path, table = destination_target(parameters, name)
+        if path and table and key(path) in holders:
+            feedback.pushWarning(
+                _tr(
+                    "{0} is written as the table {1} of {2}, which also holds confidential data ({3}). Release the "
+                    "layer, not the file: save it to a file of its own (Export ▸ Save Features As) first."
+                ).format(name, table, path, holders[key(path)])
+            )
 
 
 def output_target(value: str, sink: bool = False) -> tuple[str, str | None]:
@@ -661,6 +744,8 @@ def check_outputs(alg, parameters, context, sinks=(), files=(), rasters=()) -> d
     targets.update({name: (alg.parameterAsFileOutput(parameters, name, context), None) for name in files})
     check_distinct_outputs(targets)
     check_inputs_not_overwritten(targets, input_files(alg, parameters, context))
+    for name in alg.TABLE_SINKS:
+        check_not_a_shapefile_table(name, targets.get(name, ("", None))[0])
     for name, (path, _) in targets.items():
         ensure_folder(path, name, create=False)
         if path and name in rasters:
@@ -911,6 +996,18 @@ def crs_key(crs: QgsCoordinateReferenceSystem) -> str:
     return "" if "Undefined" in wkt.split(",")[0] else wkt
 
 
+def check_not_a_shapefile_table(name: str, path: str) -> None:
+    """A table written as a Shapefile is only its .dbf (QGIS reports a .shp that does not exist, and a path
+    ending in .dbf becomes .dbf.dbf): refused, naming formats that hold a table."""
+    if path.lower().endswith((".shp", ".dbf", ".shp.shp", ".dbf.shp")):
+        raise QgsProcessingException(
+            _tr(
+                "{0}: this output is a table without geometry, which a Shapefile cannot hold (only its .dbf would be "
+                "written). Give a .gpkg, .csv or .xlsx file."
+            ).format(name)
+        )
+
+
 def make_sink(alg, parameters, name: str, context, fields, geometry_type, crs):
     """``alg.parameterAsSink`` for the output ``name``, staged when it is a local file written whole: QGIS writes
     it under its own name into a hidden folder beside the target (a GeoPackage's layer is named after its file),
@@ -925,6 +1022,8 @@ def make_sink(alg, parameters, name: str, context, fields, geometry_type, crs):
         crs = QgsCoordinateReferenceSystem.fromWkt(UNDEFINED_CRS_WKT)
     staging = active_staging()
     path, _ = destination_target(parameters, name)
+    if geometry_type == QgsWkbTypes.NoGeometry:
+        check_not_a_shapefile_table(name, path)
     value = parameters.get(name)
     raw = value
     if isinstance(value, QgsProcessingOutputLayerDefinition):
@@ -1006,7 +1105,7 @@ def check_cancel_while_writing(feedback) -> None:
     the targets left as they were."""
     staging = active_staging()
     if feedback is not None and feedback.isCanceled() and staging is not None and not staging.in_place:
-        raise QgsProcessingException(_tr("Cancelled: nothing was written."))
+        raise cancelled()
 
 
 def add_features(sink, features, name: str) -> None:

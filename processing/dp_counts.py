@@ -25,6 +25,7 @@ from .base import (
     SpatialPrivacyAlgorithm,
     add_features,
     as_number,
+    cancelled,
     check_cancel_while_writing,
     check_outputs,
     ensure_folders,
@@ -325,7 +326,7 @@ class DPCountsAlgorithm(SpatialPrivacyAlgorithm):
         no_check = QgsProcessingFeatureSource.FlagSkipGeometryValidityChecks
         for feature in source.getFeatures(request, no_check):
             if feedback.isCanceled():
-                raise QgsProcessingException(self.tr("Cancelled: nothing was written."))
+                raise cancelled()
             ids.append(feature.id())
             for param in names:
                 value = feature.attribute(index[param])

@@ -124,6 +124,7 @@ class KFunctionAlgorithm(SpatialPrivacyAlgorithm):
     WORK_CRS = "WORK_CRS"
     OUTPUT = "OUTPUT"
     CONFIDENTIAL_SINKS = (OUTPUT,)
+    TABLE_SINKS = (OUTPUT,)
     OUTPUT_CHART = "OUTPUT_CHART"
     MISE = "MISE"
     N_POINTS = "N_POINTS"

@@ -630,6 +630,7 @@ class SynthesizeLGCPAlgorithm(WalderAlgorithm):
         self.check_dependencies(feedback)
         check_outputs(self, parameters, context, sinks=(self.OUTPUT,), files=(self.OUTPUT_REPORT,))
         from ..core.errors import ParameterError
+        from ..core.progress import scaled
         from ..core.synthesis.risk_utility import synthesize
 
         method = METHOD_KEYS[self.parameterAsEnum(parameters, self.METHOD, context)]
@@ -639,7 +640,7 @@ class SynthesizeLGCPAlgorithm(WalderAlgorithm):
             raise parameter_error(error, self.core_names()) from None
         rng, seed = make_rng(self, parameters, context, self.SEED, feedback)
         progress = FeedbackProgress(feedback, 30.0, 90.0)
-        points, conf = self.confidential(parameters, context, feedback, rng, progress)
+        points, conf = self.confidential(parameters, context, feedback, rng, scaled(progress, 0.0, 0.75))
         count = self.parameterAsInt(parameters, self.COUNT, context) if self.given(parameters, self.COUNT) else None
         if method == "radial" and count not in (None, conf.n):
             raise QgsProcessingException(
@@ -648,9 +649,9 @@ class SynthesizeLGCPAlgorithm(WalderAlgorithm):
         if method == "radial":
             self.warn_small_radii(conf, [spec.value], self.RADIUS, feedback)
         sampler = ("exact", "candidates")[self.parameterAsEnum(parameters, self.SAMPLER, context)]
-        # the bar moves to the middle of the synthesis range while drawing, to 90 % for writing
+        # after the fit (up to 75 % of the range) the bar moves on while drawing, to 90 % for writing
         progress(
-            0.5, self.tr("Drawing {0} synthetic points ({1}).").format(conf.n if count is None else count, spec.label)
+            0.8, self.tr("Drawing {0} synthetic points ({1}).").format(conf.n if count is None else count, spec.label)
         )
         try:
             syn = synthesize(conf, spec, rng, count=count, sampler=sampler)
@@ -947,6 +948,7 @@ class RiskUtilitySweepAlgorithm(WalderAlgorithm):
     OUTPUT_TABLE = "OUTPUT_TABLE"
     OUTPUT_RECOMMENDED = "OUTPUT_RECOMMENDED"
     CONFIDENTIAL_SINKS = (OUTPUT_TABLE,)
+    TABLE_SINKS = (OUTPUT_TABLE,)
     SETS = "SETS"
     RECOMMENDED_PMSE = "RECOMMENDED_PMSE"
     RECOMMENDED_MAX_RISK = "RECOMMENDED_MAX_RISK"

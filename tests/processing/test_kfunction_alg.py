@@ -437,3 +437,14 @@ def test_the_table_of_a_layer_without_crs_is_written_without_one(deaths, tmp_pat
     result = run(deaths, tmp_path, RADII="0,0.25,0.5", OUTPUT=str(tmp_path / "k.shp"))
     assert (tmp_path / "k.dbf").exists() and not (tmp_path / "k.prj").exists()
     assert QgsVectorLayer(str(tmp_path / "k.dbf"), "k", "ogr").featureCount() == 3 and result["OUTPUT"]
+
+
+@pytest.mark.parametrize("name", ["k.shp", "k.dbf"])
+def test_a_table_as_a_shapefile_is_refused_before_any_work(deaths, tmp_path, name):
+    """QGIS writes a table given as k.shp as k.dbf alone and reports k.shp (which does not load); k.dbf becomes
+    k.dbf.dbf. The K table is refused as a Shapefile, naming formats that hold it; a CSV is written."""
+    with pytest.raises(QgsProcessingException, match=r"^OUTPUT: this output is a table without geometry"):
+        run(deaths, tmp_path, RADII="1,5", OUTPUT=str(tmp_path / name))
+    assert list(tmp_path.iterdir()) == []
+    result = run(deaths, tmp_path, RADII="1,5", OUTPUT=str(tmp_path / "k.csv"))
+    assert QgsVectorLayer(result["OUTPUT"], "k", "ogr").featureCount() == 6

@@ -671,7 +671,7 @@ def test_cancel_while_points_are_written_stops_and_keeps_the_previous_layer(snow
     before = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
     assert list(before) == ["syn.gpkg"]
     feedback = CancelWhileWriting()
-    with pytest.raises(QgsProcessingException, match="Cancelled: nothing was written"):
+    with pytest.raises(QgsProcessingException, match="Cancelled: this algorithm wrote nothing"):
         processing.run("spatialprivacy:synthesizelgcp", {**params, "COUNT": 20000}, feedback=feedback)
     assert feedback.progress() < 100.0  # stopped while writing
     assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == before
@@ -712,6 +712,22 @@ def test_progress_moves_while_many_synthetic_points_are_written(snow, tmp_path):
     writing = [v for v in feedback.values if 90.0 <= v < 100.0]
     assert len(set(writing)) >= 4 and writing == sorted(writing)  # every 5,000 points
     assert "Writing 20000 points." in feedback.textLog() and "Drawing 20000 synthetic points" in feedback.textLog()
+    assert feedback.values == sorted(feedback.values) and feedback.values[-1] == 100.0
+
+
+def test_progress_never_goes_back_and_ends_at_100_with_the_fit(snow, tmp_path):
+    """Without a MODEL the fit reports progress too: drawing comes after it on the bar, and the run ends at 100."""
+    values = []
+
+    class Recording(QgsProcessingFeedback):
+        def setProgress(self, value):  # noqa: N802 (QGIS API name)
+            super().setProgress(value)
+            values.append(value)
+
+    params = {"INPUT": snow["deaths"], "DISTANCE_TO": snow["pump"], "MAX_EDGE": MAX_EDGE, "METHOD": 1, "NOISE": 1.0,
+              "SEED": 3, "OUTPUT": str(tmp_path / "ans.gpkg")}  # fmt: skip
+    processing.run("spatialprivacy:synthesizelgcp", params, feedback=Recording())
+    assert values == sorted(values) and values[-1] == 100.0 and len(set(values)) > 10
 
 
 def test_an_untrusted_integration_is_refitted_with_the_degree_3_rule(enterprises, tmp_path, keep_in_project):

@@ -26,6 +26,7 @@ from qgis.core import (
     QgsProcessingModelChildParameterSource,
     QgsProcessingModelOutput,
     QgsProcessingModelParameter,
+    QgsProcessingOutputLayerDefinition,
     QgsProcessingParameterFeatureSource,
     QgsProject,
     QgsRasterLayer,
@@ -722,8 +723,18 @@ def test_an_output_on_an_input_file_is_refused_before_anything_is_written(
 
 def test_a_table_appended_to_the_input_geopackage_is_allowed(own_input, tmp_path):
     source = f"{own_input}|layername=enterprises"
-    run(base(source, tmp_path, SEED=3, OUTPUT=f"ogr:dbname='{own_input}' table=\"published\" (geom)"))
+    feedback = QgsProcessingFeedback()
+    run(
+        base(source, tmp_path, SEED=3, OUTPUT=f"ogr:dbname='{own_input}' table=\"published\" (geom)"), feedback=feedback
+    )
     assert gpkg_tables(own_input) == ["enterprises", "notes", "published"]
+    # whoever releases that file releases the confidential input with it
+    assert "OUTPUT is written as the table published of" in feedback.textLog()
+    assert "which also holds confidential data (INPUT)" in feedback.textLog()
+    feedback = QgsProcessingFeedback()  # a GeoPackage of its own: no warning
+    own = tmp_path / "own.gpkg"
+    run(base(source, tmp_path, SEED=3, OUTPUT=f"ogr:dbname='{own}' table=\"published\" (geom)"), feedback=feedback)
+    assert "confidential data" not in feedback.textLog()
     assert QgsVectorLayer(source, "check", "ogr").featureCount() == 8348
     assert QgsVectorLayer(f"{own_input}|layername=published", "published", "ogr").featureCount() > 0
 
@@ -737,7 +748,9 @@ def test_two_layers_in_one_geopackage_are_allowed(enterprises, tmp_path):
         OUTPUT=f"ogr:dbname='{db}' table=\"published\" (geom)",
         CONFIDENTIAL_OUTPUT=f"ogr:dbname='{db}' table=\"confidential\" (geom)",
     )
-    run(params)
+    feedback = QgsProcessingFeedback()
+    run(params, feedback=feedback)
+    assert "which also holds confidential data (CONFIDENTIAL_OUTPUT)" in feedback.textLog()
     public = QgsVectorLayer(f"{db}|layername=published", "p", "ogr")
     secret = QgsVectorLayer(f"{db}|layername=confidential", "c", "ogr")
     assert public.isValid() and secret.isValid() and public.featureCount() == secret.featureCount() > 0
@@ -749,6 +762,35 @@ def test_two_layers_in_one_geopackage_are_allowed(enterprises, tmp_path):
         "published": "",
         "confidential": "CONFIDENTIAL: not for publication (Pufferfish-private grid map, CONFIDENTIAL_OUTPUT)",
     }
+
+
+@pytest.mark.parametrize("wrapped", [False, True])
+def test_layername_outputs_are_written_as_tables_of_the_geopackage(enterprises, tmp_path, wrapped):
+    """QGIS 3.22 would write "both.gpkg|layername=published" as a new file of that name; the plugin writes the
+    table into the GeoPackage, as the ogr:dbname form does, beside the layers already there."""
+    db = tmp_path / "both.gpkg"
+    shutil.copy(Path(enterprises.split("|")[0]), db)
+    before = gpkg_tables(db)
+
+    def destination(table):
+        value = f"{db}|layername={table}"
+        return QgsProcessingOutputLayerDefinition(value) if wrapped else value
+
+    result = run(
+        base(enterprises, tmp_path, SEED=5, OUTPUT=destination("published"), CONFIDENTIAL_OUTPUT=destination("secret"))
+    )
+    assert gpkg_tables(db) == sorted(before + ["published", "secret"])
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["both.gpkg", "report.html"]  # no file named "…|layername=…"
+    assert QgsVectorLayer(result["OUTPUT"], "p", "ogr").featureCount() > 0
+    with sqlite3.connect(db) as database:
+        labels = dict(database.execute("SELECT table_name, description FROM gpkg_contents"))
+    assert labels["secret"].startswith("CONFIDENTIAL") and not labels["published"]
+
+
+def test_other_options_in_an_output_path_are_refused(enterprises, tmp_path):
+    with pytest.raises(QgsProcessingException, match=r"^OUTPUT: an output path cannot carry '\|' options"):
+        run(base(enterprises, tmp_path, OUTPUT=f"{tmp_path / 'g.shp'}|layername=grid"))
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_defaults_apply_when_parameters_are_omitted(enterprises, tmp_path):
@@ -953,3 +995,21 @@ def test_parameters_the_settings_do_not_use_are_named_in_the_log(enterprises, tm
     feedback = QgsProcessingFeedback()
     run(base(enterprises, tmp_path, SEED=1, **extra), feedback=feedback)
     assert warning in feedback.textLog()
+
+
+def test_a_read_only_folder_is_named_as_such(enterprises, tmp_path, monkeypatch):
+    """The tests may run as root, for whom every folder is writable: the permission is taken away in os.access.
+    An existing folder without write permission is not a folder that "cannot be created"."""
+    import os
+
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    real_access = os.access
+    monkeypatch.setattr(os, "access", lambda p, mode: False if str(p) == str(locked) else real_access(p, mode))
+    with pytest.raises(
+        QgsProcessingException, match=r"^OUTPUT: the folder .*locked cannot be written \(no permission\)"
+    ):
+        run(base(enterprises, tmp_path, OUTPUT=str(locked / "g.gpkg")))
+    with pytest.raises(QgsProcessingException, match=r"^OUTPUT: cannot create the folder of .*new.* inside .*locked"):
+        run(base(enterprises, tmp_path, OUTPUT=str(locked / "new" / "g.gpkg")))
+    assert list(locked.iterdir()) == []
