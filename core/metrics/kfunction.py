@@ -362,7 +362,7 @@ def _weight_at(i, d, full_angle, start, count, distance, h, sa, sb):
     return max(2.0 * math.pi / angle, 1.0)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)  # other Python threads (the QGIS GUI's) run while it counts
 def _pair_kernel(
     xs, ys, cell, cell_start, ncx, ncy, reach, radii, table, per_cell, mode, recip, b, last, full_angle, start,
     count, distance, h, sa, sb, i0, i1, out,
@@ -451,7 +451,8 @@ def _pair_sums_numba(x, y, radii, mode, recip, b, last, near, progress):
         distance, h, sa, sb = near.distance, near.h, near.sa, near.sb
     table, per_cell = _radius_lookup(radii)
     out = np.zeros(radii.size + 1)
-    blocks = np.linspace(0, n, min(n, 20) + 1).astype(np.int64)
+    # blocks of at most about 1,000 points: a Cancel is seen within a block (0.94 s for 20 blocks of 90,603 points)
+    blocks = np.linspace(0, n, min(n, max(20, n // 1000)) + 1).astype(np.int64)
     for k in range(blocks.size - 1):
         i0, i1 = int(blocks[k]), int(blocks[k + 1])
         _pair_kernel(xs, ys, cell, cell_start, ncx, ncy, reach, radii, table, per_cell, mode, recip_s, b_s, last_s,
