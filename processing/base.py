@@ -996,6 +996,10 @@ def crs_key(crs: QgsCoordinateReferenceSystem) -> str:
     return "" if "Undefined" in wkt.split(",")[0] else wkt
 
 
+#: formats whose coordinates are longitude and latitude by definition: a layer without a CRS loads as WGS 84
+WGS84_ONLY_FORMATS = (".geojson", ".json", ".geojsonl", ".geojsons", ".kml")
+
+
 def check_not_a_shapefile_table(name: str, path: str) -> None:
     """A table written as a Shapefile is only its .dbf (QGIS reports a .shp that does not exist, and a path
     ending in .dbf becomes .dbf.dbf): refused, naming formats that hold a table."""
@@ -1016,12 +1020,19 @@ def make_sink(alg, parameters, name: str, context, fields, geometry_type, crs):
     in a GeoPackage, ``|layername=``, databases, expressions, memory layers) are written in place and, except
     memory layers, recorded in ``StagedWrites.in_place``. Returns ``(sink, destination)``; the destination is
     the target, which is also the key of the layer QGIS loads on completion."""
+    path, _ = destination_target(parameters, name)
     if (crs is None or not crs.isValid()) and geometry_type != QgsWkbTypes.NoGeometry:
         # QGIS would make a memory layer without a CRS EPSG:4326 (and a GeoPackage "Undefined geographic SRS"):
         # write it as QGIS's own tools write a layer whose GeoPackage has no CRS (a table keeps none)
         crs = QgsCoordinateReferenceSystem.fromWkt(UNDEFINED_CRS_WKT)
+        if path.lower().endswith(WGS84_ONLY_FORMATS) and context.feedback() is not None:
+            context.feedback().pushWarning(
+                _tr(
+                    "{0}: the layer has no CRS, which {1} cannot say: readers will take its coordinates as longitude "
+                    "and latitude (WGS 84). Write a GeoPackage, or give the input layer its CRS."
+                ).format(name, os.path.basename(path))
+            )
     staging = active_staging()
-    path, _ = destination_target(parameters, name)
     if geometry_type == QgsWkbTypes.NoGeometry:
         check_not_a_shapefile_table(name, path)
     value = parameters.get(name)

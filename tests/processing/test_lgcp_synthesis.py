@@ -772,3 +772,17 @@ def test_a_risk_radius_of_zero_is_refused_before_the_run(snow, alg_id):
     assert ok
     ok, message = alg.checkParameterValues({**params, "RISK_RADIUS": "abc"}, QgsProcessingContext())
     assert not ok and message.startswith("RISK_RADIUS: 'abc' is not allowed; give a number")
+
+
+def test_a_layer_without_crs_written_as_geojson_is_flagged(snow, tmp_path):
+    """GeoJSON has no way to say "no CRS": the Snow map's units (100 m) would load as degrees in the Gulf of
+    Guinea. The run warns; a GeoPackage keeps the undefined CRS and draws no warning."""
+    params = {"INPUT": snow["deaths"], "MODEL": snow["model"], "METHOD": 2, "SEED": 3}
+    feedback = QgsProcessingFeedback()
+    processing.run(
+        "spatialprivacy:synthesizelgcp", {**params, "OUTPUT": str(tmp_path / "s.geojson")}, feedback=feedback
+    )
+    assert "OUTPUT: the layer has no CRS, which s.geojson cannot say" in feedback.textLog()
+    feedback = QgsProcessingFeedback()
+    processing.run("spatialprivacy:synthesizelgcp", {**params, "OUTPUT": str(tmp_path / "s.gpkg")}, feedback=feedback)
+    assert "cannot say" not in feedback.textLog()
