@@ -881,7 +881,7 @@ def check_inputs_not_overwritten(targets: dict, inputs: list) -> None:
 # Files a format writes beside the one named: a Shapefile's attribute table (.dbf) is a file of its own, so
 # ``pub.shp`` and ``pub.dbf`` as two outputs would give the publishable points the other output's columns.
 _SIDECARS = {
-    ".shp": (".shx", ".dbf", ".prj", ".cpg", ".qix", ".qpj"),
+    ".shp": (".shx", ".dbf", ".prj", ".cpg", ".qix", ".qpj", ".sbn", ".sbx", ".shp.xml"),
     ".tab": (".dat", ".map", ".id", ".ind"),
     ".csv": (".csvt",),  # the column types, see write_csv_types
 }
@@ -1035,6 +1035,14 @@ def make_sink(alg, parameters, name: str, context, fields, geometry_type, crs):
     staging = active_staging()
     if geometry_type == QgsWkbTypes.NoGeometry:
         check_not_a_shapefile_table(name, path)
+    long_names = [f for f in fields.names() if len(f) > 10]
+    if path.lower().endswith(".shp") and long_names and context.feedback() is not None:
+        context.feedback().pushWarning(
+            _tr(
+                "{0}: a Shapefile keeps only 10 characters of a field name ({1}); names that then clash are numbered "
+                "(_1, _2), so check which column is which, or write a GeoPackage to keep the names."
+            ).format(name, ", ".join(f"{f} → {f[:10]}" for f in long_names))
+        )
     value = parameters.get(name)
     raw = value
     if isinstance(value, QgsProcessingOutputLayerDefinition):

@@ -621,7 +621,7 @@ def test_bad_input_is_refused_and_nothing_is_written(enterprises, tmp_path, make
         (
             {"OUTPUT": "pub.shp", "CONFIDENTIAL_OUTPUT": "pub.SHP"},
             r"CONFIDENTIAL_OUTPUT: writes the same file as OUTPUT: .*/pub\.SHP \(CONFIDENTIAL_OUTPUT\) and "
-            r".*/pub\.shp \(OUTPUT\) both write .*/pub\.(shx|dbf|prj|cpg|qix|qpj);",
+            r".*/pub\.shp \(OUTPUT\) both write .*/pub\.(shx|dbf|prj|cpg|qix|qpj|sbn|sbx|shp\.xml);",
         ),
         ({"OUTPUT": "pub.shp", "REPORT": "pub.dbf"}, r"REPORT: writes the same file as OUTPUT"),
         # a CSV comes with its column types in pub.csvt, which a report of that name would replace
@@ -1013,3 +1013,22 @@ def test_a_read_only_folder_is_named_as_such(enterprises, tmp_path, monkeypatch)
     with pytest.raises(QgsProcessingException, match=r"^OUTPUT: cannot create the folder of .*new.* inside .*locked"):
         run(base(enterprises, tmp_path, OUTPUT=str(locked / "new" / "g.gpkg")))
     assert list(locked.iterdir()) == []
+
+
+def test_overwriting_a_shapefile_removes_its_old_indexes_and_metadata(enterprises, tmp_path):
+    """An old spatial index (.qix, ArcGIS's .sbn/.sbx) or metadata (.shp.xml) describes the old layer: they go
+    when the layer is replaced, the new layer's own files stay."""
+    out = tmp_path / "grid.shp"
+    run(base(enterprises, tmp_path, SEED=1, OUTPUT=str(out)))
+    for stale in ("grid.qix", "grid.sbn", "grid.sbx", "grid.shp.xml"):
+        (tmp_path / stale).write_bytes(b"old")
+    result = run(base(enterprises, tmp_path, SEED=2, OUTPUT=str(out)))
+    names = sorted(p.name for p in tmp_path.iterdir())
+    assert not any(n.endswith((".qix", ".sbn", ".sbx", ".xml")) for n in names), names
+    assert {"grid.shp", "grid.shx", "grid.dbf", "grid.prj"} <= set(names)
+    assert QgsVectorLayer(result["OUTPUT"], "g", "ogr").featureCount() > 0
+    feedback = QgsProcessingFeedback()  # the map's noise_scale becomes noise_scal: the log says so
+    run(base(enterprises, tmp_path, SEED=2, OUTPUT=str(out)), feedback=feedback)
+    assert (
+        "OUTPUT: a Shapefile keeps only 10 characters of a field name (noise_scale → noise_scal" in feedback.textLog()
+    )
