@@ -19,667 +19,712 @@
       <translation>Schakel de plug-in Processing in om de Spatial Privacy-algoritmen te gebruiken.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="74" />
+      <location filename="../processing/base.py" line="69" />
+      <source>Cancelled: this algorithm wrote nothing (in a model, steps that had finished keep their outputs).</source>
+      <translation>Geannuleerd: dit algoritme heeft niets geschreven (in een model behouden stappen die al klaar waren hun uitvoer).</translation>
+    </message>
+    <message>
+      <location filename="../processing/base.py" line="83" />
       <source>from {0} to {1}</source>
       <translation>van {0} tot en met {1}</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="76" />
+      <location filename="../processing/base.py" line="85" />
       <source>of at least {0}</source>
       <translation>van ten minste {0}</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="78" />
+      <location filename="../processing/base.py" line="87" />
       <source>of at most {0}</source>
       <translation>van ten hoogste {0}</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="79" />
+      <location filename="../processing/base.py" line="88" />
       <source>a number</source>
       <translation>een getal</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="79" />
+      <location filename="../processing/base.py" line="88" />
       <source>a whole number</source>
       <translation>een geheel getal</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="80" />
+      <location filename="../processing/base.py" line="89" />
       <source>{0}: '{1}' is not allowed; give {2}.</source>
       <translation>{0}: '{1}' is niet toegestaan; geef {2}.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="85" />
+      <location filename="../processing/base.py" line="94" />
       <source>Seed of the random generator. Leave empty for a real release: the noise then comes from the operating system's entropy. A seed makes the output reproducible, which is for testing only: anyone who knows the seed and the method can recompute the noise and remove it.</source>
       <translation>Seed van de toevalsgenerator. Laat dit leeg voor een echte publicatie: de ruis komt dan uit de entropie van het besturingssysteem. Met een seed is de uitvoer reproduceerbaar; dat is alleen bedoeld om te testen: wie de seed en de methode kent, kan de ruis opnieuw berekenen en verwijderen.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="134" />
+      <location filename="../processing/base.py" line="148" />
       <source>Cancel came after {0} had been written in place (such outputs cannot be staged); it was finished so that no half-written layer is left, and the other outputs were written too.</source>
       <translation>Annuleren kwam nadat {0} ter plaatse was geschreven (zulke uitvoer kan niet eerst apart worden geschreven); het werd afgemaakt zodat er geen half geschreven laag achterblijft, en de andere uitvoer werd ook geschreven.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="142" />
+      <location filename="../processing/base.py" line="156" />
       <source>The outputs could not be written: {0}</source>
       <translation>De uitvoer kon niet worden geschreven: {0}</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="155" />
+      <location filename="../processing/base.py" line="171" />
       <source>Invalid parameter values.</source>
       <translation>Ongeldige parameterwaarden.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="159" />
+      <location filename="../processing/base.py" line="175" />
       <source>disclosure control</source>
       <translation>onthullingscontrole</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="159" />
+      <location filename="../processing/base.py" line="175" />
       <source>privacy</source>
       <translation>privacy</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="181" />
+      <location filename="../processing/base.py" line="197" />
       <source>Random seed (testing only)</source>
       <translation>Seed van de toevalsgenerator (alleen voor tests)</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="190" />
+      <location filename="../processing/base.py" line="206" />
       <source>Projected CRS to work in</source>
       <translation>Geprojecteerd werk-CRS</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="204" />
+      <location filename="../processing/base.py" line="220" />
       <source>Parameters</source>
       <translation>Parameters</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="266" />
+      <location filename="../processing/base.py" line="282" />
       <source>{0}: {1} has no CRS, so it cannot be transformed; set the layer's CRS or leave {0} empty.</source>
       <translation>{0}: {1} heeft geen CRS en kan dus niet worden getransformeerd; stel het CRS van de laag in of laat {0} leeg.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="272" />
+      <location filename="../processing/base.py" line="288" />
       <source>{0}: pick a projected CRS (metres or feet), not the geographic {1}.</source>
       <translation>{0}: kies een geprojecteerd CRS (meters of voet), niet het geografische {1}.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="278" />
+      <location filename="../processing/base.py" line="294" />
       <source>Distances and sizes are read in the units of {0} {1} ({2}), not in the {3} of {4}'s CRS.</source>
       <translation>Afstanden en maten worden gelezen in de eenheden van {0} {1} ({2}), niet in de {3} van het CRS van {4}.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="288" />
+      <location filename="../processing/base.py" line="304" />
       <source>{0} has no CRS: distances are taken in its coordinate units.</source>
       <translation>{0} heeft geen CRS: afstanden worden gemeten in de coördinaateenheden van de laag.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="292" />
+      <location filename="../processing/base.py" line="308" />
       <source>{0} is in the geographic CRS {1} (degrees), where distances and areas have no single unit (a degree of longitude shrinks towards the poles). Pick a projected working CRS in {2} (e.g. a UTM zone or your national grid), or reproject the layer.</source>
       <translation>{0} staat in het geografische CRS {1} (graden), waarin afstanden en oppervlakten geen vaste eenheid hebben (een lengtegraad wordt naar de polen toe korter). Kies in {2} een geprojecteerd werk-CRS (bijv. een UTM-zone of uw nationale coördinatenstelsel), of herprojecteer de laag.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="308" />
+      <location filename="../processing/base.py" line="324" />
       <source>{0}: the layer has no field '{1}'.</source>
       <translation>{0}: de laag heeft geen veld '{1}'.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="312" />
+      <location filename="../processing/base.py" line="328" />
       <source>{0}: field '{1}' is not numeric (it is {2}); choose a numeric field.</source>
       <translation>{0}: veld '{1}' is niet numeriek (het is {2}); kies een numeriek veld.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="325" />
+      <location filename="../processing/base.py" line="341" />
       <source>{0}: feature {1} has '{2}' in '{3}', which is not a number.</source>
       <translation>{0}: object {1} heeft '{2}' in '{3}', en dat is geen getal.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="337" />
+      <location filename="../processing/base.py" line="353" />
       <source>{0}: the layer has no point geometry (it is a table, such as a CSV file read without its coordinates). Load a CSV as a delimited text layer (Layer &gt; Add Layer &gt; Add Delimited Text Layer) with its x and y columns as the point geometry, in the layer's CRS, and give that layer.</source>
       <translation>{0}: de laag heeft geen puntgeometrie (het is een tabel, zoals een CSV-bestand dat zonder zijn coördinaten is gelezen). Laad een CSV als tekstgescheiden laag (Kaartlagen &gt; Laag toevoegen &gt; Tekstgescheiden laag toevoegen) met de kolommen x en y als puntgeometrie, in het CRS van de laag, en geef die laag op.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="345" />
+      <location filename="../processing/base.py" line="361" />
       <source>{0}: needs a point layer, got {1}.</source>
       <translation>{0}: vereist een puntlaag, maar kreeg {1}.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="378" />
+      <location filename="../processing/base.py" line="395" />
       <source>Reading points</source>
       <translation>Punten inlezen</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="402" />
+      <location filename="../processing/base.py" line="426" />
+      <source>some</source>
+      <translation>enkele</translation>
+    </message>
+    <message>
+      <location filename="../processing/base.py" line="431" />
+      <source>{0} features could not be transformed from {1} to {2} (is the layer's CRS right?)</source>
+      <translation>{0} objecten konden niet worden getransformeerd van {1} naar {2} (klopt het CRS van de laag?)</translation>
+    </message>
+    <message>
+      <location filename="../processing/base.py" line="436" />
       <source>{0} features have no geometry</source>
       <translation>{0} objecten hebben geen geometrie</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="404" />
+      <location filename="../processing/base.py" line="438" />
+      <source>{0} features are not points (a layer of mixed geometry)</source>
+      <translation>{0} objecten zijn geen punten (een laag met gemengde geometrie)</translation>
+    </message>
+    <message>
+      <location filename="../processing/base.py" line="440" />
       <source>{0} features are multipoints with several parts</source>
       <translation>{0} objecten zijn multipunten met meerdere delen</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="407" />
+      <location filename="../processing/base.py" line="443" />
       <source>{0} features have coordinates that are not finite numbers in {1}</source>
       <translation>{0} objecten hebben coördinaten die geen eindige getallen zijn in {1}</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="413" />
+      <location filename="../processing/base.py" line="449" />
       <source>{0}: {1}. Each feature must be one point; fix or deselect those features.</source>
       <translation>{0}: {1}. Elk object moet één punt zijn; corrigeer die objecten of hef de selectie ervan op.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="419" />
+      <location filename="../processing/base.py" line="455" />
       <source>{0}: {1} features have a NULL value in '{2}'. Fill them in or select only the other features.</source>
       <translation>{0}: {1} objecten hebben een NULL-waarde in '{2}'. Vul die aan of selecteer alleen de overige objecten.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="424" />
+      <location filename="../processing/base.py" line="460" />
       <source>{0}: the layer has no features (or none is selected).</source>
       <translation>{0}: de laag heeft geen objecten (of er is geen object geselecteerd).</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="425" />
+      <location filename="../processing/base.py" line="461" />
       <source>layer units</source>
       <translation>laageenheden</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="427" />
+      <location filename="../processing/base.py" line="463" />
       <source>Read the points in {0} (their number is protected and not shown).</source>
       <translation>Punten gelezen in {0} (hun aantal is beschermd en wordt niet getoond).</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="429" />
+      <location filename="../processing/base.py" line="465" />
       <source>Read {0} points in {1}.</source>
       <translation>{0} punten ingelezen in {1}.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="454" />
+      <location filename="../processing/base.py" line="500" />
       <source>{0}: '{1}' is not a number.</source>
       <translation>{0}: '{1}' is geen getal.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="461" />
+      <location filename="../processing/base.py" line="507" />
       <source>Separate the numbers with commas ('0.5, 1, 2'), or with semicolons if you write decimals with a comma ('0,5; 1; 2').</source>
       <translation>Scheid de getallen met komma's ('0.5, 1, 2'), of met puntkomma's als u decimalen met een komma schrijft ('0,5; 1; 2').</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="482" />
+      <location filename="../processing/base.py" line="528" />
       <source>{0}: the seed must be a whole number from 0 to {1} (or empty for a real release), got '{2}'.</source>
       <translation>{0}: de seed moet een geheel getal van 0 tot {1} zijn (of leeg voor een echte publicatie), niet '{2}'.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="489" />
+      <location filename="../processing/base.py" line="535" />
       <source>{0}: the seed must be a whole number from 0 to {1}, got {2}.</source>
       <translation>{0}: de seed moet een geheel getal van 0 tot en met {1} zijn, maar is {2}.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="493" />
+      <location filename="../processing/base.py" line="539" />
       <source>{0} = {1}: the output is reproducible. Do not publish it; leave the seed empty for a real release.</source>
       <translation>{0} = {1}: de uitvoer is reproduceerbaar. Publiceer deze niet; laat de seed leeg voor een echte publicatie.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="528" />
+      <location filename="../processing/base.py" line="574" />
       <source>{0}: {1} is a folder; give a file name.</source>
       <translation>{0}: {1} is een map; geef een bestandsnaam.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="535" />
+      <location filename="../processing/base.py" line="582" />
+      <source>{0}: the folder {1} cannot be written (no permission).</source>
+      <translation>{0}: in de map {1} kan niet worden geschreven (geen toestemming).</translation>
+    </message>
+    <message>
+      <location filename="../processing/base.py" line="586" />
       <source>{0}: cannot create the folder of {1} inside {2}.</source>
       <translation>{0}: kan de map van {1} niet aanmaken in {2}.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="549" />
+      <location filename="../processing/base.py" line="600" />
       <source>{0}: cannot create the folder {1} ({2}).</source>
       <translation>{0}: kan de map {1} niet aanmaken ({2}).</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="552" />
+      <location filename="../processing/base.py" line="603" />
       <source>{0}: {1} cannot be written (no permission).</source>
       <translation>{0}: {1} kan niet worden geschreven (geen toestemming).</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="643" />
+      <location filename="../processing/base.py" line="635" />
+      <source>{0}: an output path cannot carry '|' options ({1}). To write a table into a GeoPackage, give file.gpkg|layername=table or ogr:dbname='file.gpkg' table="table".</source>
+      <translation>{0}: een uitvoerpad kan geen '|'-opties bevatten ({1}). Geef, om een tabel in een GeoPackage te schrijven, bestand.gpkg|layername=tabel of ogr:dbname='bestand.gpkg' table="tabel".</translation>
+    </message>
+    <message>
+      <location filename="../processing/base.py" line="672" />
+      <source>{0} is written as the table {1} of {2}, which also holds confidential data ({3}). Release the layer, not the file: save it to a file of its own (Export ▸ Save Features As) first.</source>
+      <translation>{0} wordt geschreven als de tabel {1} van {2}, dat ook vertrouwelijke gegevens bevat ({3}). Publiceer de laag, niet het bestand: sla haar eerst op in een eigen bestand (Exporteren ▸ Objecten opslaan als).</translation>
+    </message>
+    <message>
+      <location filename="../processing/base.py" line="759" />
       <source>{0}: this output is an HTML page; give a file name ending in .html (got {1}).</source>
       <translation>{0}: deze uitvoer is een HTML-pagina; geef een bestandsnaam die op .html eindigt (gekregen: {1}).</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="673" />
+      <location filename="../processing/base.py" line="789" />
       <source>{0}: writes the same file as {1} ({2}); choose another file.</source>
       <translation>{0}: schrijft hetzelfde bestand als {1} ({2}); kies een ander bestand.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="678" />
+      <location filename="../processing/base.py" line="794" />
       <source>{0}: writes the same file as {1}: {2} ({0}) and {3} ({1}) both write {4}; choose another file.</source>
       <translation>{0}: schrijft hetzelfde bestand als {1}: {2} ({0}) en {3} ({1}) schrijven allebei {4}; kies een ander bestand.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="741" />
+      <location filename="../processing/base.py" line="857" />
       <source>{0}: {1} is the file of {2}; writing it would replace that layer and every other layer in the file. Choose another file.</source>
       <translation>{0}: {1} is het bestand van {2}; het schrijven ervan zou die laag en elke andere laag in het bestand vervangen. Kies een ander bestand.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="747" />
+      <location filename="../processing/base.py" line="863" />
       <source>{0}: {1} is the file of {2}; writing it would replace that input. Choose another file.</source>
       <translation>{0}: {1} is het bestand van {2}; het schrijven ervan zou die invoer vervangen. Kies een ander bestand.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="758" />
+      <location filename="../processing/base.py" line="874" />
       <source>{0}: the table {1} in {2} is the layer of {3}; writing it would replace that layer. Choose another table name.</source>
       <translation>{0}: de tabel {1} in {2} is de laag van {3}; het schrijven ervan zou die laag vervangen. Kies een andere tabelnaam.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="942" />
+      <location filename="../processing/base.py" line="1008" />
+      <source>{0}: this output is a table without geometry, which a Shapefile cannot hold (only its .dbf would be written). Give a .gpkg, .csv or .xlsx file.</source>
+      <translation>{0}: deze uitvoer is een tabel zonder geometrie, die een Shapefile niet kan bevatten (alleen het .dbf-bestand zou worden geschreven). Geef een .gpkg-, .csv- of .xlsx-bestand.</translation>
+    </message>
+    <message>
+      <location filename="../processing/base.py" line="1030" />
+      <source>{0}: the layer has no CRS, which {1} cannot say: readers will take its coordinates as longitude and latitude (WGS 84). Write a GeoPackage, or give the input layer its CRS.</source>
+      <translation>{0}: de laag heeft geen CRS, wat {1} niet kan vastleggen: lezers zullen de coördinaten als lengte- en breedtegraad (WGS 84) opvatten. Schrijf een GeoPackage, of geef de invoerlaag haar CRS.</translation>
+    </message>
+    <message>
+      <location filename="../processing/base.py" line="1041" />
+      <source>{0}: a Shapefile keeps only 10 characters of a field name ({1}); names that then clash are numbered (_1, _2), so check which column is which, or write a GeoPackage to keep the names.</source>
+      <translation>{0}: een Shapefile bewaart maar 10 tekens van een veldnaam ({1}); namen die dan samenvallen worden genummerd (_1, _2), dus controleer welke kolom welke is, of schrijf een GeoPackage om de namen te behouden.</translation>
+    </message>
+    <message>
+      <location filename="../processing/base.py" line="1097" />
       <source>CONFIDENTIAL: not for publication ({0}, {1})</source>
       <translation>VERTROUWELIJK: niet voor publicatie ({0}, {1})</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="965" />
-      <source>Cancelled: nothing was written.</source>
-      <translation>Geannuleerd: er is niets weggeschreven.</translation>
-    </message>
-    <message>
-      <location filename="../processing/base.py" line="977" />
+      <location filename="../processing/base.py" line="1139" />
       <source>{0}: the output could not be written: {1}</source>
       <translation>{0}: de uitvoer kon niet worden weggeschreven: {1}</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="997" />
+      <location filename="../processing/base.py" line="1159" />
       <source>Writing {0} points.</source>
       <translation>{0} punten worden weggeschreven.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="76" />
+      <location filename="../processing/dp_counts.py" line="77" />
       <source>Differentially private synthetic counts (Poisson-gamma)</source>
       <translation>Synthetische aantallen met differentiële privacy (Poisson-gamma)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="79" />
+      <location filename="../processing/dp_counts.py" line="80" />
       <source>Synthetic counts</source>
       <translation>Synthetische aantallen</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="85" />
+      <location filename="../processing/dp_counts.py" line="86" />
       <source>Replace counts per area (or area x stratum) by ε-differentially private synthetic counts.</source>
       <translation>Vervang aantallen per gebied (of gebied x stratum) door synthetische aantallen met ε-differentiële privacy.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="89" />
+      <location filename="../processing/dp_counts.py" line="90" />
       <source>&lt;p&gt;Replaces the event count of every group (an area, or one row per area and stratum such as age or sex) by synthetic counts drawn from a Poisson-gamma posterior predictive distribution, following Quick (2021), &lt;i&gt;Improving the utility of Poisson-distributed, differentially private synthetic data via prior predictive truncation&lt;/i&gt;. Each group's prior rate comes from public information (e.g. national rates); the gamma priors are made just informative enough for the release to be ε-differentially private. With truncation, each synthetic count is kept within a plausible range computed from the prior alone (eq. 9), which makes the priors far less informative, so the synthetic counts keep more of the real geographic differences.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Guarantee.&lt;/b&gt; ε-differential privacy for each synthetic data set: two data sets are neighbours when one event (one person) is moved from one group to another, the total staying the same. For any such pair, the probability of any set of synthetic counts changes by at most a factor e&lt;sup&gt;ε&lt;/sup&gt; (δ = 0 for the distribution sampled; the double-precision draw reproduces it up to rounding, about 1e-16 in each probability, as with any floating-point mechanism). The priors are calibrated with a bound proven for any number of groups (the loss from the group that loses the event plus the group that gains it, each at most ε/2); the paper's own rule (eqs. 7 and 14) comes from a two-group argument and can exceed ε with more groups, so it is not used. Populations, prior rates, the bounds and the priors are public and are written to the output, so they must be fixed without looking at the confidential counts (for example rates from an earlier census or a national rate); a prior or population field that is the count field itself is refused.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Several sets cost more.&lt;/b&gt; The L synthetic data sets are independent draws, so the output, which holds all L of them and their mean, is (L·ε)-differentially private (sequential composition). The result TOTAL_EPSILON, the layer name and the report give L·ε. (The paper draws L = 1,000 sets to average its utility measures; publishing them all would cost 1,000·ε.)&lt;/p&gt;&lt;p&gt;&lt;b&gt;Not protected:&lt;/b&gt; the total of all counts is published exactly (the mechanism keeps it invariant).&lt;/p&gt;&lt;p&gt;The quality of the synthetic counts depends on the quality of the prior rates: a group whose true count lies far outside its prior range is pulled into it.&lt;/p&gt;</source>
       <translation>&lt;p&gt;Vervangt het aantal gebeurtenissen van elke groep (een gebied, of één rij per gebied en stratum, zoals leeftijd of geslacht) door synthetische aantallen die worden getrokken uit een a-posteriori-predictieve Poisson-gammaverdeling, volgens Quick (2021), &lt;i&gt;Improving the utility of Poisson-distributed, differentially private synthetic data via prior predictive truncation&lt;/i&gt;. Het a-prioricijfer van elke groep komt uit openbare informatie (bijv. landelijke cijfers); de a-priori-gammaverdelingen worden net informatief genoeg gemaakt om de publicatie ε-differentiële privacy te laten bieden. Met afkapping blijft elk synthetisch aantal binnen een plausibel interval dat alleen uit de a-prioriverdeling wordt berekend (vgl. 9); daardoor kunnen de a-prioriverdelingen veel minder informatief zijn, zodat de synthetische aantallen meer van de werkelijke geografische verschillen behouden.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Garantie.&lt;/b&gt; ε-differentiële privacy voor elke synthetische dataset: twee datasets zijn naburig als één gebeurtenis (één persoon) van de ene groep naar een andere wordt verplaatst, terwijl het totaal gelijk blijft. Voor elk zulk paar verandert de kans op elke verzameling synthetische aantallen met ten hoogste een factor e&lt;sup&gt;ε&lt;/sup&gt; (δ = 0 voor de verdeling waaruit getrokken wordt; de trekking in dubbele precisie geeft die weer op afronding na, ongeveer 1e-16 in elke kans, zoals bij elk mechanisme met drijvende-kommagetallen). De a-prioriverdelingen zijn gekalibreerd met een grens die voor elk aantal groepen is bewezen (het verlies van de groep die de gebeurtenis kwijtraakt plus dat van de groep die haar erbij krijgt, elk ten hoogste ε/2); de eigen regel van het artikel (vgl. 7 en 14) berust op een redenering met twee groepen en kan bij meer groepen ε overschrijden, en wordt daarom niet gebruikt. Populaties, a-prioricijfers, de grenzen en de a-prioriverdelingen zijn openbaar en worden naar de uitvoer geschreven; ze moeten dus worden vastgelegd zonder naar de vertrouwelijke aantallen te kijken (bijvoorbeeld cijfers uit een eerdere volkstelling of een landelijk cijfer). Een a-priori- of populatieveld dat zelf het aantallenveld is, wordt geweigerd.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Meer datasets kosten meer.&lt;/b&gt; De L synthetische datasets zijn onafhankelijke trekkingen, dus de uitvoer, die alle L datasets en hun gemiddelde bevat, is (L·ε)-differentieel privaat (sequentiële compositie). Het resultaat TOTAL_EPSILON, de laagnaam en het rapport geven L·ε. (Het artikel trekt L = 1.000 datasets om zijn bruikbaarheidsmaten erover te middelen; ze allemaal publiceren zou 1.000·ε kosten.)&lt;/p&gt;&lt;p&gt;&lt;b&gt;Niet beschermd:&lt;/b&gt; het totaal van alle aantallen wordt exact gepubliceerd (het mechanisme houdt het invariant).&lt;/p&gt;&lt;p&gt;De kwaliteit van de synthetische aantallen hangt af van de kwaliteit van de a-prioricijfers: een groep waarvan het ware aantal ver buiten het a-priori-interval ligt, wordt in dat interval gedrukt.&lt;/p&gt;</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="126" />
+      <location filename="../processing/dp_counts.py" line="127" />
       <source>Areas (polygon layer or table)</source>
       <translation>Gebieden (polygoonlaag of tabel)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="127" />
+      <location filename="../processing/dp_counts.py" line="128" />
       <source>One feature per group: an area, or an area and stratum (e.g. a table with one row per county, age group and sex). Geometry is optional and copied to the output.</source>
       <translation>Eén object per groep: een gebied, of een gebied en stratum (bijv. een tabel met één rij per gemeente, leeftijdsgroep en geslacht). Geometrie is optioneel en wordt naar de uitvoer gekopieerd.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="134" />
+      <location filename="../processing/dp_counts.py" line="135" />
       <source>Count field (confidential)</source>
       <translation>Veld met aantallen (vertrouwelijk)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="136" />
+      <location filename="../processing/dp_counts.py" line="137" />
       <source>The confidential number of events per group: whole numbers &gt;= 0. It is not copied to the output.</source>
       <translation>Het vertrouwelijke aantal gebeurtenissen per groep: gehele getallen &gt;= 0. Dit veld wordt niet naar de uitvoer gekopieerd.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="139" />
+      <location filename="../processing/dp_counts.py" line="140" />
       <source>Population field</source>
       <translation>Populatieveld</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="140" />
+      <location filename="../processing/dp_counts.py" line="141" />
       <source>The public population at risk of each group (&gt; 0), e.g. census or bridged-race estimates.</source>
       <translation>De openbare risicopopulatie van elke groep (&gt; 0), bijv. uit een volkstelling of bridged-race-schattingen.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="144" />
+      <location filename="../processing/dp_counts.py" line="145" />
       <source>Prior rate field</source>
       <translation>Veld met a-prioricijfer</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="146" />
+      <location filename="../processing/dp_counts.py" line="147" />
       <source>A public prior event rate per group (&gt; 0), e.g. the national rate of the group's stratum, per 'Rate per' people. Give this or the expected count field.</source>
       <translation>Een openbaar a-prioricijfer voor gebeurtenissen per groep (&gt; 0), bijv. het landelijke cijfer voor het stratum van de groep, per 'Cijfer per' personen. Geef dit veld of het veld met het verwachte aantal op.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="153" />
+      <location filename="../processing/dp_counts.py" line="154" />
       <source>Prior expected count field</source>
       <translation>Veld met a priori verwacht aantal</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="155" />
+      <location filename="../processing/dp_counts.py" line="156" />
       <source>A public prior expected number of events per group (&gt; 0). Give this or the prior rate field.</source>
       <translation>Een openbaar a priori verwacht aantal gebeurtenissen per groep (&gt; 0). Geef dit veld of het veld met het a-prioricijfer op.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="160" />
+      <location filename="../processing/dp_counts.py" line="161" />
       <source>Fields to copy to the output</source>
       <translation>Velden die naar de uitvoer worden gekopieerd</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="167" />
+      <location filename="../processing/dp_counts.py" line="168" />
       <source>Input fields copied to the publishable output, e.g. an area code and name. The output is published as it is, so leave out everything derived from the confidential counts (rates, percentages, counts by subgroup); the count field itself is refused. Empty: none; every output row has group_fid, the input feature's id, to join on. The long table (more than {0} sets) has only group_fid.</source>
       <translation>Invoervelden die naar de publiceerbare uitvoer worden gekopieerd, bijv. een gebiedscode en -naam. De uitvoer wordt gepubliceerd zoals hij is, dus laat alles weg wat uit de vertrouwelijke aantallen is afgeleid (cijfers, percentages, aantallen per subgroep); het aantallenveld zelf wordt geweigerd. Leeg: geen; elke uitvoerrij heeft group_fid, de id van het invoerobject, om op te koppelen. De lange tabel (meer dan {0} datasets) heeft alleen group_fid.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="176" />
+      <location filename="../processing/dp_counts.py" line="177" />
       <source>Rate per (people)</source>
       <translation>Cijfer per (personen)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="177" />
+      <location filename="../processing/dp_counts.py" line="178" />
       <source>The population the prior rates refer to: 1 for a rate per person, 100000 for a rate per 100,000.</source>
       <translation>De populatie waarop de a-prioricijfers betrekking hebben: 1 voor een cijfer per persoon, 100000 voor een cijfer per 100.000.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="181" />
+      <location filename="../processing/dp_counts.py" line="182" />
       <source>Rescale prior to the total</source>
       <translation>A priori verwachte aantallen herschalen naar het totaal</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="182" />
+      <location filename="../processing/dp_counts.py" line="183" />
       <source>Scale the prior expected counts so they add up to the published total, as the paper does with national rates. This uses only the total, which is public.</source>
       <translation>Schaal de a priori verwachte aantallen zo dat ze optellen tot het gepubliceerde totaal, zoals het artikel doet met landelijke cijfers. Hiervoor wordt alleen het totaal gebruikt, en dat is openbaar.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="189" />
+      <location filename="../processing/dp_counts.py" line="190" />
       <source>Epsilon (ε)</source>
       <translation>Epsilon (ε)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="190" />
+      <location filename="../processing/dp_counts.py" line="191" />
       <source>The privacy budget ε (at least {0:g}) of one synthetic data set; the output with L sets costs L·ε in all. Smaller is more private and less accurate.</source>
       <translation>Het privacybudget ε (minstens {0:g}) van één synthetische dataset; de uitvoer met L datasets kost in totaal L·ε. Een kleinere waarde beschermt beter, maar is minder nauwkeurig.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="196" />
+      <location filename="../processing/dp_counts.py" line="197" />
       <source>Prior predictive truncation</source>
       <translation>A-priori-predictieve afkapping</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="197" />
+      <location filename="../processing/dp_counts.py" line="198" />
       <source>Restrict each synthetic count to the range [L, U] of eq. (9), computed from the prior only (Quick 2021). Strongly recommended: without it the priors must be so informative that the synthetic counts mostly repeat the prior.</source>
       <translation>Beperk elk synthetisch aantal tot het interval [L, U] uit vgl. (9), dat alleen uit de a-prioriverdeling wordt berekend (Quick 2021). Sterk aanbevolen: zonder afkapping moeten de a-prioriverdelingen zo informatief zijn dat de synthetische aantallen grotendeels de a-prioriverdeling herhalen.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="206" />
+      <location filename="../processing/dp_counts.py" line="207" />
       <source>Alpha (tail probability of the bounds)</source>
       <translation>Alfa (staartkans van de grenzen)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="213" />
+      <location filename="../processing/dp_counts.py" line="214" />
       <source>α in (0, 1/2): L and U are the α/2 and 1 − α/2 quantiles of Poisson prior predictive distributions (eq. 9). Smaller α gives wider ranges and more informative priors. Empty: 1/I for I ≥ 3 groups (the paper's rule of thumb), 1/3 for two (α must stay below 1/2).</source>
       <translation>α in (0, 1/2): L en U zijn de α/2- en 1 − α/2-kwantielen van a-priori-predictieve Poisson-verdelingen (vgl. 9). Een kleinere α geeft bredere intervallen en informatievere a-prioriverdelingen. Leeg: 1/I bij I ≥ 3 groepen (de vuistregel uit het artikel), 1/3 bij twee (α moet onder 1/2 blijven).</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="220" />
+      <location filename="../processing/dp_counts.py" line="221" />
       <source>c (widening of the bounds)</source>
       <translation>c (verbreding van de grenzen)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="221" />
+      <location filename="../processing/dp_counts.py" line="222" />
       <source>c &gt;= 1 widens the range: L uses the expected count divided by c, U the expected count times c. Use c &gt; 1 when the prior rates may miss large real differences (e.g. urban versus rural).</source>
       <translation>c &gt;= 1 verbreedt het interval: L gebruikt het verwachte aantal gedeeld door c, U het verwachte aantal maal c. Gebruik c &gt; 1 als de a-prioricijfers grote werkelijke verschillen kunnen missen (bijv. stad versus platteland).</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="228" />
+      <location filename="../processing/dp_counts.py" line="229" />
       <source>Synthetic data sets</source>
       <translation>Synthetische datasets</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="230" />
+      <location filename="../processing/dp_counts.py" line="231" />
       <source>How many independent synthetic data sets L to draw; publishing them costs L·ε. Up to {0} are written as fields syn_1 … syn_L of the input features; more are written as a long table (group, set, count) without geometry. Sets × groups may be at most {1}.</source>
       <translation>Hoeveel onafhankelijke synthetische datasets L er worden getrokken; ze publiceren kost L·ε. Tot {0} worden ze weggeschreven als velden syn_1 … syn_L van de invoerobjecten; bij meer worden ze weggeschreven als lange tabel (groep, dataset, aantal) zonder geometrie. Datasets × groepen mag ten hoogste {1} zijn.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="239" />
+      <location filename="../processing/dp_counts.py" line="240" />
       <source>Publishable: the input features' geometry, group_fid and the fields in 'Fields to copy' (never the count field), with the synthetic counts, their mean and mean rate (per 'Rate per' people), and the public prior of every group: expected count, gamma shape a and rate b, and bounds L and U.</source>
       <translation>Publiceerbaar: de geometrie van de invoerobjecten, group_fid en de velden uit 'Velden die naar de uitvoer worden gekopieerd' (nooit het aantallenveld), met de synthetische aantallen, hun gemiddelde en het gemiddelde cijfer (per 'Cijfer per' personen), en de openbare a-prioriverdeling van elke groep: verwacht aantal, vormparameter a en inverse schaalparameter b, en grenzen L en U.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="248" />
+      <location filename="../processing/dp_counts.py" line="249" />
       <source>Report (CONFIDENTIAL)</source>
       <translation>Rapport (VERTROUWELIJK)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="249" />
+      <location filename="../processing/dp_counts.py" line="250" />
       <source>HTML files (*.html)</source>
       <translation>HTML-bestanden (*.html)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="253" />
+      <location filename="../processing/dp_counts.py" line="254" />
       <source>CONFIDENTIAL HTML report for the data steward: settings, the guarantee, prior informativeness, how many true counts fell outside their bounds, and true versus synthetic rates. Do not publish.</source>
       <translation>VERTROUWELIJK HTML-rapport voor de databeheerder: instellingen, de garantie, het informatiegehalte van de a-prioriverdelingen, hoeveel ware aantallen buiten hun grenzen vielen, en ware versus synthetische cijfers. Niet publiceren.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="258" />
+      <location filename="../processing/dp_counts.py" line="259" />
       <source>Epsilon of one synthetic data set</source>
       <translation>Epsilon van één synthetische dataset</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="259" />
+      <location filename="../processing/dp_counts.py" line="260" />
       <source>Epsilon of the whole output (L·ε)</source>
       <translation>Epsilon van de hele uitvoer (L·ε)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="260" />
+      <location filename="../processing/dp_counts.py" line="261" />
       <source>Number of groups</source>
       <translation>Aantal groepen</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="261" />
+      <location filename="../processing/dp_counts.py" line="262" />
       <source>Median prior shape a</source>
       <translation>Mediaan van de a-priori-vormparameter a</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="262" />
+      <location filename="../processing/dp_counts.py" line="263" />
       <source>Largest prior shape a</source>
       <translation>Grootste a-priori-vormparameter a</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="286" />
+      <location filename="../processing/dp_counts.py" line="287" />
       <source>{0} / {1}: give exactly one of the prior rate field and the expected count field.</source>
       <translation>{0} / {1}: geef precies één van beide op: het veld met het a-prioricijfer of het veld met het verwachte aantal.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="292" />
+      <location filename="../processing/dp_counts.py" line="293" />
       <source>{0}: '{1}' is the count field; the confidential counts are never copied to the output.</source>
       <translation>{0}: '{1}' is het aantallenveld; de vertrouwelijke aantallen worden nooit naar de uitvoer gekopieerd.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="298" />
+      <location filename="../processing/dp_counts.py" line="299" />
       <source>{0}: '{1}' is the count field. The prior and the populations are published, so they must not come from the confidential counts; use public rates or populations.</source>
       <translation>{0}: '{1}' is het aantallenveld. De a-prioriverdeling en de populaties worden gepubliceerd en mogen dus niet uit de vertrouwelijke aantallen komen; gebruik openbare cijfers of populaties.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="306" />
+      <location filename="../processing/dp_counts.py" line="307" />
       <source>{0}: alpha must lie strictly between 0 and 1/2, got {1}.</source>
       <translation>{0}: alfa moet strikt tussen 0 en 1/2 liggen; opgegeven: {1}.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="334" />
+      <location filename="../processing/dp_counts.py" line="335" />
       <source>{0}: feature {1} has no value in '{2}'.</source>
       <translation>{0}: object {1} heeft geen waarde in '{2}'.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="338" />
+      <location filename="../processing/dp_counts.py" line="339" />
       <source>{0}: need at least two groups (features).</source>
       <translation>{0}: er zijn ten minste twee groepen (objecten) nodig.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="362" />
+      <location filename="../processing/dp_counts.py" line="363" />
       <source>{0}: {1} sets of {2} groups are {3} synthetic counts; at most {4} can be made in one run.</source>
       <translation>{0}: {1} datasets van {2} groepen zijn {3} synthetische aantallen; in één run kunnen er ten hoogste {4} worden gemaakt.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="380" />
+      <location filename="../processing/dp_counts.py" line="381" />
       <source>{0} groups, total {1}: median prior shape a = {2:.4g}, largest {3:.4g}.</source>
       <translation>{0} groepen, totaal {1}: mediaan van de a-priori-vormparameter a = {2:.4g}, grootste {3:.4g}.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="395" />
+      <location filename="../processing/dp_counts.py" line="396" />
       <source>CONFIDENTIAL: DP synthetic counts, steward's report</source>
       <translation>VERTROUWELIJK: synthetische DP-aantallen, rapport voor de databeheerder</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="432" />
+      <location filename="../processing/dp_counts.py" line="433" />
       <source>{0}: not copied, because more than {1} sets are written as a long table (join on group_fid).</source>
       <translation>{0}: niet gekopieerd, omdat meer dan {1} datasets als lange tabel worden weggeschreven (koppel op group_fid).</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="459" />
+      <location filename="../processing/dp_counts.py" line="460" />
       <source>{0}: the kept field '{1}' has the name of an output field; leave it out or rename it first.</source>
       <translation>{0}: het behouden veld '{1}' heeft de naam van een uitvoerveld; laat het weg of geef het eerst een andere naam.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="519" />
+      <location filename="../processing/dp_counts.py" line="520" />
       <source>DP synthetic counts (ε = {0:g})</source>
       <translation>Synthetische DP-aantallen (ε = {0:g})</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="521" />
+      <location filename="../processing/dp_counts.py" line="522" />
       <source>DP synthetic counts (total ε = {0:g}: {1} sets of ε = {2:g})</source>
       <translation>Synthetische DP-aantallen (totale ε = {0:g}: {1} datasets van ε = {2:g})</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="534" />
+      <location filename="../processing/dp_counts.py" line="535" />
       <source>Epsilon (ε) of one synthetic data set</source>
       <translation>Epsilon (ε) van één synthetische dataset</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="535" />
+      <location filename="../processing/dp_counts.py" line="536" />
       <source>Epsilon of the output (L·ε)</source>
       <translation>Epsilon van de uitvoer (L·ε)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="536" />
+      <location filename="../processing/dp_counts.py" line="537" />
       <source>δ</source>
       <translation>δ</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="537" />
+      <location filename="../processing/dp_counts.py" line="538" />
       <source>Mechanism</source>
       <translation>Mechanisme</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="537" />
+      <location filename="../processing/dp_counts.py" line="538" />
       <source>truncated (Quick 2021)</source>
       <translation>met afkapping (Quick 2021)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="537" />
+      <location filename="../processing/dp_counts.py" line="538" />
       <source>untruncated (Quick 2019)</source>
       <translation>zonder afkapping (Quick 2019)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="538" />
+      <location filename="../processing/dp_counts.py" line="539" />
       <source>Alpha</source>
       <translation>Alfa</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="539" />
+      <location filename="../processing/dp_counts.py" line="540" />
       <source>c</source>
       <translation>c</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="540" />
+      <location filename="../processing/dp_counts.py" line="541" />
       <source>Groups</source>
       <translation>Groepen</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="541" />
+      <location filename="../processing/dp_counts.py" line="542" />
       <source>Public total</source>
       <translation>Openbaar totaal</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="543" />
+      <location filename="../processing/dp_counts.py" line="544" />
       <source>Certified ε of the priors (two largest loss terms)</source>
       <translation>Gecertificeerde ε van de a-prioriverdelingen (twee grootste verliestermen)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="544" />
+      <location filename="../processing/dp_counts.py" line="545" />
       <source>Seed</source>
       <translation>Seed</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="544" />
+      <location filename="../processing/dp_counts.py" line="545" />
       <source>none (operating-system entropy)</source>
       <translation>geen (entropie van het besturingssysteem)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="545" />
+      <location filename="../processing/dp_counts.py" line="546" />
       <source>Fields</source>
       <translation>Velden</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="548" />
+      <location filename="../processing/dp_counts.py" line="549" />
       <source>Median a</source>
       <translation>Mediaan van a</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="549" />
+      <location filename="../processing/dp_counts.py" line="550" />
       <source>Largest a</source>
       <translation>Grootste a</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="550" />
+      <location filename="../processing/dp_counts.py" line="551" />
       <source>Smallest a</source>
       <translation>Kleinste a</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="551" />
+      <location filename="../processing/dp_counts.py" line="552" />
       <source>Median weight of the prior, a / (a + E)</source>
       <translation>Mediaan van het gewicht van de a-prioriverdeling, a / (a + E)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="554" />
+      <location filename="../processing/dp_counts.py" line="555" />
       <source>True counts outside their bounds [L, U]</source>
       <translation>Ware aantallen buiten hun grenzen [L, U]</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="555" />
+      <location filename="../processing/dp_counts.py" line="556" />
       <source>Correlation of true and mean synthetic rates</source>
       <translation>Correlatie tussen ware en gemiddelde synthetische cijfers</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="556" />
+      <location filename="../processing/dp_counts.py" line="557" />
       <source>Mean absolute difference of counts (mean synthetic − true)</source>
       <translation>Gemiddeld absoluut verschil van de aantallen (gemiddeld synthetisch − waar)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="560" />
+      <location filename="../processing/dp_counts.py" line="561" />
       <source>Guarantee</source>
       <translation>Garantie</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="561" />
+      <location filename="../processing/dp_counts.py" line="562" />
       <source>ε-differential privacy (δ = 0, up to floating-point rounding) for each synthetic data set: moving one event from one group to another (the total unchanged) changes the probability of any output by at most a factor e^ε. The L sets together (and their mean) are (L·ε)-differentially private. The total is published exactly. Priors calibrated with the pairwise bound (each of the two groups involved contributes at most ε/2); they and the populations must not be derived from the confidential counts.</source>
       <translation>ε-differentiële privacy (δ = 0, op afronding van drijvende-kommagetallen na) voor elke synthetische dataset: het verplaatsen van één gebeurtenis van de ene groep naar een andere (bij een ongewijzigd totaal) verandert de kans op elke mogelijke uitvoer met ten hoogste een factor e^ε. De L datasets samen (en hun gemiddelde) zijn (L·ε)-differentieel privaat. Het totaal wordt exact gepubliceerd. De a-prioriverdelingen zijn gekalibreerd met de paarsgewijze grens (elk van de twee betrokken groepen draagt ten hoogste ε/2 bij); zij en de populaties mogen niet uit de vertrouwelijke aantallen worden afgeleid.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="570" />
+      <location filename="../processing/dp_counts.py" line="571" />
       <source>Settings</source>
       <translation>Instellingen</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="571" />
+      <location filename="../processing/dp_counts.py" line="572" />
       <source>Prior informativeness</source>
       <translation>Informatiegehalte van de a-prioriverdelingen</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="572" />
+      <location filename="../processing/dp_counts.py" line="573" />
       <source>CONFIDENTIAL: comparison with the true counts (do not publish)</source>
       <translation>VERTROUWELIJK: vergelijking met de ware aantallen (niet publiceren)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_counts.py" line="573" />
+      <location filename="../processing/dp_counts.py" line="574" />
       <source>CONFIDENTIAL: true versus synthetic rates</source>
       <translation>VERTROUWELIJK: ware versus synthetische cijfers</translation>
     </message>
@@ -904,252 +949,257 @@
       <translation>Geen {0} opgegeven: het studiegebied is de omhullende rechthoek van de punten, dus de omvang ervan volgt de uiterste vertrouwelijke punten. Geef voor een echte publicatie een openbaar {0} op.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="347" />
+      <location filename="../processing/dp_points.py" line="322" />
+      <source>{0}: some points lie outside the window (how many is not shown: the Laplace method protects the number of points); clip them to it first.</source>
+      <translation>{0}: enkele punten liggen buiten het venster (hoeveel wordt niet getoond: de Laplace-methode beschermt het aantal punten); knip ze er eerst op bij.</translation>
+    </message>
+    <message>
+      <location filename="../processing/dp_points.py" line="354" />
       <source>{0}: one point gives the default δ = 1/n = 1, which protects nothing.</source>
       <translation>{0}: één punt geeft de standaard-δ = 1/n = 1, die niets beschermt.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="351" />
+      <location filename="../processing/dp_points.py" line="358" />
       <source>{0} empty: using 1/n = {1:.6g}, as Kim &amp; Lim's experiments do. That is weak: δ = 1/n allows publishing one random person's point unprotected. For a real release give a smaller {0} (e.g. 1/n² or 1e-6).</source>
       <translation>{0} leeg: 1/n = {1:.6g} wordt gebruikt, zoals in de experimenten van Kim &amp; Lim. Dat is zwak: δ = 1/n staat toe dat het punt van één willekeurige persoon onbeschermd wordt gepubliceerd. Geef voor een echte publicatie een kleinere {0} (bijv. 1/n² of 1e-6).</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="359" />
+      <location filename="../processing/dp_points.py" line="366" />
       <source>δ = {0:.3g} is large: the guarantee may fail with probability up to δ, and δ ≥ 1/n allows releasing a whole point unprotected. Give a smaller {1} (e.g. well below 1/n).</source>
       <translation>δ = {0:.3g} is groot: de garantie kan met een kans tot δ falen, en δ ≥ 1/n staat toe dat een heel punt onbeschermd wordt gepubliceerd. Geef een kleinere {1} (bijv. ruim onder 1/n).</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="392" />
+      <location filename="../processing/dp_points.py" line="399" />
       <source>{0} synthetic points.</source>
       <translation>{0} synthetische punten.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="394" />
+      <location filename="../processing/dp_points.py" line="401" />
       <source>The synthetic pattern is empty (no points).</source>
       <translation>Het synthetische patroon is leeg (geen punten).</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="404" />
+      <location filename="../processing/dp_points.py" line="411" />
       <source>The noise alone is expected to add about {0:.0f} of the {1} synthetic points (window area × Δ / 2ε): the pattern is mostly noise. A larger {2} or ε gives a usable pattern.</source>
       <translation>Naar verwachting voegt alleen de ruis al ongeveer {0:.0f} van de {1} synthetische punten toe (oppervlakte van het studiegebied × Δ / 2ε): het patroon is vooral ruis. Een grotere {2} of ε geeft een bruikbaar patroon.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="411" />
+      <location filename="../processing/dp_points.py" line="418" />
       <source>{0} synthetic points, over ten times the original count: the noise dominates. A larger {1} gives a usable pattern.</source>
       <translation>{0} synthetische punten, meer dan tien keer het oorspronkelijke aantal: de ruis overheerst. Een grotere {1} geeft een bruikbaar patroon.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="423" />
+      <location filename="../processing/dp_points.py" line="430" />
       <source>Differentially private synthetic points</source>
       <translation>Synthetische punten met differentiële privacy</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="451" />
+      <location filename="../processing/dp_points.py" line="458" />
       <source>{0} is not used by the {1} method.</source>
       <translation>{0} wordt niet gebruikt door de methode {1}.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="464" />
+      <location filename="../processing/dp_points.py" line="471" />
       <source>A corner of the window keeps only {0:.2g} of a kernel of bandwidth {1:.6g} inside it (a spike or a corridor far narrower than the bandwidth). A point there needs about {2:.2g} draws; the run may be slow (it can be cancelled). Simplifying the window avoids it.</source>
       <translation>Een hoek van het studiegebied houdt maar {0:.2g} van een kernel met bandbreedte {1:.6g} binnen het gebied (een uitsteeksel of een gang die veel smaller is dan de bandbreedte). Een punt daar vraagt ongeveer {2:.2g} trekkingen; de berekening kan traag zijn (ze kan worden geannuleerd). Een eenvoudiger studiegebied voorkomt dit.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="532" />
+      <location filename="../processing/dp_points.py" line="539" />
       <source>DP synthetic points ({0}, ε = {1:g})</source>
       <translation>Synthetische DP-punten ({0}, ε = {1:g})</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="536" />
+      <location filename="../processing/dp_points.py" line="543" />
       <source>NOT PRIVATE (window from the data): {0}</source>
       <translation>NIET PRIVÉ (venster uit de gegevens): {0}</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="546" />
+      <location filename="../processing/dp_points.py" line="553" />
       <source>every α</source>
       <translation>elke α</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="551" />
+      <location filename="../processing/dp_points.py" line="558" />
       <source>Alpha (α, CRS units)</source>
       <translation>Alfa (α, CRS-eenheden)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="552" />
+      <location filename="../processing/dp_points.py" line="559" />
       <source>Window area (squared CRS units)</source>
       <translation>Oppervlakte van het studiegebied (vierkante CRS-eenheden)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="553" />
+      <location filename="../processing/dp_points.py" line="560" />
       <source>Window diameter B (CRS units)</source>
       <translation>Diameter B van het studiegebied (CRS-eenheden)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="559" />
+      <location filename="../processing/dp_points.py" line="566" />
       <source>fixed by the user (its value is not shown: with it anyone can recompute the noise; NOT for release)</source>
       <translation>vastgezet door de gebruiker (de waarde wordt niet getoond: daarmee kan iedereen de ruis herberekenen; NIET voor publicatie)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="566" />
+      <location filename="../processing/dp_points.py" line="573" />
       <source>Original points n (public under this guarantee)</source>
       <translation>Oorspronkelijke punten n (openbaar onder deze garantie)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="567" />
+      <location filename="../processing/dp_points.py" line="574" />
       <source>Two data sets are neighbours when one point is moved by at most α; the number of points n is the same in both, so n is not protected by this guarantee.</source>
       <translation>Twee datasets zijn naburig als één punt over ten hoogste α wordt verplaatst; het aantal punten n is in beide gelijk, dus n wordt door deze garantie niet beschermd.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="573" />
+      <location filename="../processing/dp_points.py" line="580" />
       <source>({0:g}, {1:g})-differential privacy under the α-neighbourhood with α = {2:g} (Kim &amp; Lim, Theorem 3.6): for any synthetic pattern, its probability changes by at most a factor e^ε between neighbouring data sets, except with probability δ. {3} The number of points n = {4} is printed in this report and is public under this guarantee.</source>
       <translation>({0:g}, {1:g})-differentiële privacy onder de α-naburigheid met α = {2:g} (Kim &amp; Lim, Stelling 3.6): voor elk synthetisch patroon verandert de kans erop tussen naburige datasets met ten hoogste een factor e^ε, behalve met kans δ. {3} Het aantal punten n = {4} staat in dit rapport en is onder deze garantie openbaar.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="580" />
+      <location filename="../processing/dp_points.py" line="587" />
       <source>Bandwidth used h (CRS units)</source>
       <translation>Gebruikte bandbreedte h (CRS-eenheden)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="581" />
+      <location filename="../processing/dp_points.py" line="588" />
       <source>Smallest private bandwidth (CRS units)</source>
       <translation>Kleinste privacyveilige bandbreedte (CRS-eenheden)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="582" />
+      <location filename="../processing/dp_points.py" line="589" />
       <source>k: 1 − δ quantile of Poisson(n)</source>
       <translation>k: 1 − δ-kwantiel van Poisson(n)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="583" />
+      <location filename="../processing/dp_points.py" line="590" />
       <source>B: window diameter</source>
       <translation>B: diameter van het studiegebied</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="584" />
+      <location filename="../processing/dp_points.py" line="591" />
       <source>Upper bound of r_α(h) at the smallest bandwidth</source>
       <translation>Bovengrens van r_α(h) bij de kleinste bandbreedte</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="585" />
+      <location filename="../processing/dp_points.py" line="592" />
       <source>(2αB + α²)/(2h²) + r_α(h) at the bandwidth used</source>
       <translation>(2αB + α²)/(2h²) + r_α(h) bij de gebruikte bandbreedte</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="586" />
+      <location filename="../processing/dp_points.py" line="593" />
       <source>ε / k</source>
       <translation>ε / k</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="588" />
+      <location filename="../processing/dp_points.py" line="595" />
       <source>Grid the coordinates are rounded to (h/1024, CRS units)</source>
       <translation>Raster waarop de coördinaten zijn afgerond (h/1024, CRS-eenheden)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="595" />
+      <location filename="../processing/dp_points.py" line="602" />
       <source>({0:g}, {1:g})-differential privacy under the α-neighbourhood with α = {2:g} (Kim &amp; Lim, Theorem 3.8): for any synthetic pattern, its probability changes by at most a factor e^ε between neighbouring data sets, except with probability δ. {3} The number of points n = {4} is printed in this report and is public under this guarantee. The theorem is stated for one exact draw from the posterior, and its proof has gaps even there (a bound that must hold for every β; the bad event's probability taken under the prior); this tool draws from a fast (Laplace) approximation of the posterior. The stated (ε, δ) is therefore nominal, not proven.</source>
       <translation>({0:g}, {1:g})-differentiële privacy onder de α-naburigheid met α = {2:g} (Kim &amp; Lim, Stelling 3.8): voor elk synthetisch patroon verandert de kans erop tussen naburige datasets met ten hoogste een factor e^ε, behalve met kans δ. {3} Het aantal punten n = {4} staat in dit rapport en is onder deze garantie openbaar. De stelling is geformuleerd voor één exacte trekking uit de a-posterioriverdeling, en zelfs daar heeft het bewijs lacunes (een grens die voor elke β moet gelden; de kans op de ongunstige gebeurtenis berekend onder de a-prioriverdeling); dit hulpmiddel trekt uit een snelle (Laplace-)benadering van de a-posterioriverdeling. De opgegeven (ε, δ) is daarom nominaal, niet bewezen.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="605" />
+      <location filename="../processing/dp_points.py" line="612" />
       <source>Ratio R = σ/l</source>
       <translation>Verhouding R = σ/l</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="606" />
+      <location filename="../processing/dp_points.py" line="613" />
       <source>Triangle pairs within α</source>
       <translation>Driehoeksparen binnen α</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="607" />
+      <location filename="../processing/dp_points.py" line="614" />
       <source>Sum over pairs of the largest squared vertex distance</source>
       <translation>Som over de paren van de grootste gekwadrateerde afstand tussen hoekpunten</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="609" />
+      <location filename="../processing/dp_points.py" line="616" />
       <source>Vertex pairs of the union bound that also covers points in one triangle, and their Σd²</source>
       <translation>Hoekpuntparen van de verenigingsgrens die ook punten in één driehoek dekt, en hun Σd²</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="612" />
+      <location filename="../processing/dp_points.py" line="619" />
       <source>Knots per dimension</source>
       <translation>Knopen per dimensie</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="613" />
+      <location filename="../processing/dp_points.py" line="620" />
       <source>Drawn length scale l (CRS units)</source>
       <translation>Getrokken lengteschaal l (CRS-eenheden)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="614" />
+      <location filename="../processing/dp_points.py" line="621" />
       <source>Drawn σ = R l</source>
       <translation>Getrokken σ = R l</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="621" />
+      <location filename="../processing/dp_points.py" line="628" />
       <source>{0:.6g}-differential privacy when one point is moved any distance (Kim &amp; Lim, Theorem 3.10, for every α; the noisy total costs nothing there because n does not change), and {1:.6g}-differential privacy when one point is added or removed ({2:.6g} for the noisy total plus {3:.6g} × {4:.6g} / {5:.6g} for the cells). δ = 0. {6} Only the add-or-remove guarantee covers n, so n is not printed in this report.</source>
       <translation>{0:.6g}-differentiële privacy wanneer één punt over een willekeurige afstand wordt verplaatst (Kim &amp; Lim, Stelling 3.10, voor elke α; het totaal met ruis kost daar niets, omdat n niet verandert), en {1:.6g}-differentiële privacy wanneer één punt wordt toegevoegd of verwijderd ({2:.6g} voor het totaal met ruis plus {3:.6g} × {4:.6g} / {5:.6g} voor de cellen). δ = 0. {6} Alleen de garantie voor toevoegen of verwijderen dekt n, dus n staat niet in dit rapport.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="637" />
+      <location filename="../processing/dp_points.py" line="644" />
       <source>{0:.6g}-differential privacy when one point is moved any distance (Kim &amp; Lim, Theorem 3.10, for every α), and {1:.6g}-differential privacy when one point is added or removed ({0:.6g} × {2:.6g} / {3:.6g}). δ = 0. {4} Only the add-or-remove guarantee covers n, so n is not printed in this report.</source>
       <translation>{0:.6g}-differentiële privacy wanneer één punt over een willekeurige afstand wordt verplaatst (Kim &amp; Lim, Stelling 3.10, voor elke α), en {1:.6g}-differentiële privacy wanneer één punt wordt toegevoegd of verwijderd ({0:.6g} × {2:.6g} / {3:.6g}). δ = 0. {4} Alleen de garantie voor toevoegen of verwijderen dekt n, dus n staat niet in dit rapport.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="644" />
+      <location filename="../processing/dp_points.py" line="651" />
       <source>Cell size (CRS units)</source>
       <translation>Celgrootte (CRS-eenheden)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="645" />
+      <location filename="../processing/dp_points.py" line="652" />
       <source>Cells (after merging slivers)</source>
       <translation>Cellen (na samenvoegen van snippers)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="646" />
+      <location filename="../processing/dp_points.py" line="653" />
       <source>Slivers merged into a neighbour</source>
       <translation>Met een buurcel samengevoegde snippers</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="647" />
+      <location filename="../processing/dp_points.py" line="654" />
       <source>Sensitivity Δ = 1/|S_p| + 1/|S_q| (per squared unit)</source>
       <translation>Gevoeligheid Δ = 1/|S_p| + 1/|S_q| (per vierkante eenheid)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="648" />
+      <location filename="../processing/dp_points.py" line="655" />
       <source>Laplace noise scale Δ / ε_cells (points per squared unit)</source>
       <translation>Schaal van de Laplace-ruis Δ / ε_cells (punten per vierkante eenheid)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="649" />
+      <location filename="../processing/dp_points.py" line="656" />
       <source>ε for the cells</source>
       <translation>ε voor de cellen</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="650" />
+      <location filename="../processing/dp_points.py" line="657" />
       <source>Share of ε for the noisy total</source>
       <translation>Deel van ε voor het totaal met ruis</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="651" />
+      <location filename="../processing/dp_points.py" line="658" />
       <source>ε when a point is added or removed</source>
       <translation>ε bij het toevoegen of verwijderen van een punt</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="654" />
+      <location filename="../processing/dp_points.py" line="661" />
       <source>Noisy total</source>
       <translation>Totaal met ruis</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="655" />
+      <location filename="../processing/dp_points.py" line="662" />
       <source>Note</source>
       <translation>Opmerking</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="658" />
+      <location filename="../processing/dp_points.py" line="665" />
       <source>Caveat: no WINDOW was given, so the window is the confidential points' bounding box enlarged by 5%. Its extent, and the window area, diameter and sizes derived from it in this report and in the map, follow the extreme points and are NOT covered by this guarantee. Give a public WINDOW for a release.</source>
       <translation>Let op: er is geen WINDOW opgegeven, dus het venster is de omhullende rechthoek van de vertrouwelijke punten, vergroot met 5%. De omvang ervan, en de oppervlakte, diameter en maten van het venster die daaruit volgen in dit rapport en op de kaart, volgen de uiterste punten en vallen NIET onder deze garantie. Geef een openbaar WINDOW op voor een publicatie.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="667" />
+      <location filename="../processing/dp_points.py" line="674" />
       <source>Calibration</source>
       <translation>Kalibratie</translation>
     </message>
@@ -1199,322 +1249,357 @@
       <translation>{0}: stralen moeten strikt toenemen, maar {1:g} volgt op {2:g}.</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="135" />
+      <location filename="../processing/kfunction.py" line="136" />
       <source>K-function and L-function (utility diagnostic)</source>
       <translation>K-functie en L-functie (bruikbaarheidsdiagnostiek)</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="138" />
+      <location filename="../processing/kfunction.py" line="139" />
       <source>Utility measures</source>
       <translation>Bruikbaarheidsmaten</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="144" />
+      <location filename="../processing/kfunction.py" line="145" />
       <source>Ripley's K- and L-function of a point layer, homogeneous or inhomogeneous, with edge correction; compared with a synthetic layer by the MISE.</source>
       <translation>K- en L-functie van Ripley voor een puntenlaag, homogeen of inhomogeen, met randcorrectie; vergeleken met een synthetische laag via de MISE.</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="151" />
+      <location filename="../processing/kfunction.py" line="152" />
       <source>&lt;p&gt;Estimates Ripley's K-function of the points in a study window W, at the radii r you ask for: the expected number of further points within distance r of a typical point, divided by the intensity. Under complete spatial randomness K(r) = π r² and the L-function L(r) = √(K(r)/π) equals r; L(r) − r above 0 means clustering at distance r, below 0 regularity.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Homogeneous&lt;/b&gt; (no intensity raster), as spatstat's &lt;i&gt;Kest&lt;/i&gt;: K(r) = |W| / (n (n − 1)) Σ&lt;sub&gt;i≠j&lt;/sub&gt; 1(d&lt;sub&gt;ij&lt;/sub&gt; ≤ r) e&lt;sub&gt;ij&lt;/sub&gt;. &lt;b&gt;Inhomogeneous&lt;/b&gt; (an intensity raster λ), Kim &amp;amp; Lim eq. 14, which is spatstat's &lt;i&gt;Kinhom&lt;/i&gt; without renormalisation: K(r) = 1 / |W| Σ&lt;sub&gt;i≠j&lt;/sub&gt; 1(d&lt;sub&gt;ij&lt;/sub&gt; ≤ r) e&lt;sub&gt;ij&lt;/sub&gt; / (λ(x&lt;sub&gt;i&lt;/sub&gt;) λ(x&lt;sub&gt;j&lt;/sub&gt;)).&lt;/p&gt;&lt;p&gt;&lt;b&gt;Edge corrections.&lt;/b&gt; Points near the boundary of W have neighbours outside W that were not observed. &lt;i&gt;Isotropic&lt;/i&gt; (Ripley): each pair gets the weight e&lt;sub&gt;ij&lt;/sub&gt; = 2π d&lt;sub&gt;ij&lt;/sub&gt; divided by the length of the circle about x&lt;sub&gt;i&lt;/sub&gt; through x&lt;sub&gt;j&lt;/sub&gt; that lies inside W (1 when the circle is inside W, at most 100), exact for polygon windows with holes. &lt;i&gt;Border&lt;/i&gt; (reduced sample): at radius r only points at least r from the boundary are centres. &lt;i&gt;None&lt;/i&gt;: all weights 1, which underestimates K at larger r.&lt;/p&gt;&lt;p&gt;With a synthetic layer, its K-function is estimated in the same window, at the same radii, with the same correction (and intensity), and the MISE of Kim &amp;amp; Lim (Section 4.1) is reported: the integral over the radii where K of the original is &gt; 0 of (K&lt;sub&gt;syn&lt;/sub&gt;(r) / K(r) − 1)², by the trapezoid rule; 0 for identical K-functions.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Not for publication.&lt;/b&gt; The K-function of the confidential layer is derived from the confidential points (at fine radii it reveals their pairwise distances). It is a utility diagnostic for the data steward; the table and the chart are confidential.&lt;/p&gt;</source>
       <translation>&lt;p&gt;Schat de K-functie van Ripley van de punten in een studiegebied W, bij de stralen r die u opgeeft: het verwachte aantal andere punten binnen afstand r van een typisch punt, gedeeld door de intensiteit. Bij volledige ruimtelijke willekeur is K(r) = π r² en is de L-functie L(r) = √(K(r)/π) gelijk aan r; L(r) − r boven 0 wijst op clustering op afstand r, onder 0 op regelmaat.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Homogeen&lt;/b&gt; (geen intensiteitsraster), zoals &lt;i&gt;Kest&lt;/i&gt; van spatstat: K(r) = |W| / (n (n − 1)) Σ&lt;sub&gt;i≠j&lt;/sub&gt; 1(d&lt;sub&gt;ij&lt;/sub&gt; ≤ r) e&lt;sub&gt;ij&lt;/sub&gt;. &lt;b&gt;Inhomogeen&lt;/b&gt; (een intensiteitsraster λ), Kim &amp;amp; Lim vgl. 14, dat is &lt;i&gt;Kinhom&lt;/i&gt; van spatstat zonder hernormalisatie: K(r) = 1 / |W| Σ&lt;sub&gt;i≠j&lt;/sub&gt; 1(d&lt;sub&gt;ij&lt;/sub&gt; ≤ r) e&lt;sub&gt;ij&lt;/sub&gt; / (λ(x&lt;sub&gt;i&lt;/sub&gt;) λ(x&lt;sub&gt;j&lt;/sub&gt;)).&lt;/p&gt;&lt;p&gt;&lt;b&gt;Randcorrecties.&lt;/b&gt; Punten dicht bij de rand van W hebben buren buiten W die niet zijn waargenomen. &lt;i&gt;Isotroop&lt;/i&gt; (Ripley): elk paar krijgt het gewicht e&lt;sub&gt;ij&lt;/sub&gt; = 2π d&lt;sub&gt;ij&lt;/sub&gt; gedeeld door de lengte van het deel van de cirkel om x&lt;sub&gt;i&lt;/sub&gt; door x&lt;sub&gt;j&lt;/sub&gt; dat binnen W ligt (1 als de cirkel binnen W ligt, ten hoogste 100), exact voor polygonale studiegebieden met gaten. &lt;i&gt;Rand&lt;/i&gt; (gereduceerde steekproef): bij straal r zijn alleen punten op ten minste r van de rand middelpunten. &lt;i&gt;Geen&lt;/i&gt;: alle gewichten 1, wat K bij grotere r onderschat.&lt;/p&gt;&lt;p&gt;Met een synthetische laag wordt de K-functie daarvan geschat in hetzelfde studiegebied, bij dezelfde stralen, met dezelfde correctie (en intensiteit), en wordt de MISE van Kim &amp;amp; Lim (Sectie 4.1) gerapporteerd: de integraal van (K&lt;sub&gt;syn&lt;/sub&gt;(r) / K(r) − 1)² over de stralen waar K van het origineel &gt; 0 is, met de trapeziumregel; 0 bij identieke K-functies.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Niet voor publicatie.&lt;/b&gt; De K-functie van de vertrouwelijke laag is afgeleid van de vertrouwelijke punten (bij fijne stralen verraadt ze hun onderlinge afstanden). Ze is bruikbaarheidsdiagnostiek voor de databeheerder; de tabel en de grafiek zijn vertrouwelijk.&lt;/p&gt;</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="180" />
+      <location filename="../processing/kfunction.py" line="181" />
       <source>Point layer (original)</source>
       <translation>Puntenlaag (origineel)</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="181" />
+      <location filename="../processing/kfunction.py" line="182" />
       <source>The (confidential) points whose K-function is estimated. At least 2, all inside the window.</source>
       <translation>De (vertrouwelijke) punten waarvan de K-functie wordt geschat. Ten minste 2, allemaal binnen het studiegebied.</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="185" />
+      <location filename="../processing/kfunction.py" line="186" />
       <source>Polygons of the study region W (holes allowed); every point must lie inside. Its area and boundary enter the estimate. Empty: the bounding box of the input points enlarged on each side by 5% of its larger side.</source>
       <translation>Polygonen van het studiegebied W (gaten toegestaan); elk punt moet erbinnen liggen. De oppervlakte en de rand ervan gaan in de schatting mee. Leeg: de omhullende rechthoek van de invoerpunten, aan elke kant vergroot met 5% van de langste zijde.</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="192" />
+      <location filename="../processing/kfunction.py" line="193" />
       <source>Radii</source>
       <translation>Stralen</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="193" />
+      <location filename="../processing/kfunction.py" line="194" />
       <source>Distances r in the layer's CRS units (or the working CRS's). Two numbers 'max,steps' give steps + 1 evenly spaced radii from 0 to max ('500,100': 0, 5, …, 500); three or more numbers are the radii themselves ('0,50,100,150'), &gt;= 0 and increasing. Empty: 100 radii from 0 to spatstat's default maximum, min(shorter side of the window's bounding box / 4, √(1000 |W| / (π n))).</source>
       <translation>Afstanden r in de CRS-eenheden van de laag (of die van het werk-CRS). Twee getallen 'max,stappen' geven stappen + 1 gelijkmatig verdeelde stralen van 0 tot max ('500,100': 0, 5, …, 500); drie of meer getallen zijn de stralen zelf ('0,50,100,150'), &gt;= 0 en oplopend. Leeg: 100 stralen van 0 tot het standaardmaximum van spatstat, min(kortste zijde van de omhullende rechthoek van het studiegebied / 4, √(1000 |W| / (π n))).</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="205" />
+      <location filename="../processing/kfunction.py" line="206" />
       <source>Edge correction</source>
       <translation>Randcorrectie</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="210" />
+      <location filename="../processing/kfunction.py" line="211" />
       <source>Isotropic: Ripley's weight for pairs whose circle leaves the window (recommended). Border: only points at least r from the boundary are centres. None: no correction (biased downwards).</source>
       <translation>Isotroop: het gewicht van Ripley voor paren waarvan de cirkel buiten het studiegebied komt (aanbevolen). Rand: alleen punten op ten minste r van de rand zijn middelpunten. Geen: geen correctie (neerwaarts vertekend).</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="216" />
+      <location filename="../processing/kfunction.py" line="217" />
       <source>Intensity raster (inhomogeneous)</source>
       <translation>Intensiteitsraster (inhomogeen)</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="217" />
+      <location filename="../processing/kfunction.py" line="218" />
       <source>Band 1: the intensity λ in points per squared CRS unit, e.g. a fitted intensity. Sampled at the points (bilinear between pixel centres); it must be &gt; 0 there and not NoData. Given: the inhomogeneous K-function of Kim &amp; Lim eq. 14. Empty: the homogeneous K-function.</source>
       <translation>Band 1: de intensiteit λ in punten per vierkante CRS-eenheid, bijv. een geschatte intensiteit. Bemonsterd op de punten (bilineair tussen pixelmiddelpunten); ze moet daar &gt; 0 zijn en mag geen NoData zijn. Opgegeven: de inhomogene K-functie van Kim &amp; Lim vgl. 14. Leeg: de homogene K-functie.</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="225" />
+      <location filename="../processing/kfunction.py" line="226" />
       <source>Synthetic point layer (comparison)</source>
       <translation>Synthetische puntenlaag (vergelijking)</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="227" />
+      <location filename="../processing/kfunction.py" line="228" />
       <source>Optional synthetic points to compare with: adds their K- and L-function to the table and chart and computes the MISE. Same CRS as the input; every point inside the window.</source>
       <translation>Optionele synthetische punten om mee te vergelijken: voegt hun K- en L-functie toe aan de tabel en de grafiek en berekent de MISE. Zelfde CRS als de invoer; elk punt binnen het studiegebied.</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="233" />
+      <location filename="../processing/kfunction.py" line="234" />
       <source>Needed only when the layers are in degrees; radii and intensity are then in this CRS's units.</source>
       <translation>Alleen nodig als de lagen in graden zijn; stralen en intensiteit zijn dan in de eenheden van dit CRS.</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="237" />
+      <location filename="../processing/kfunction.py" line="238" />
       <source>K-function table (CONFIDENTIAL)</source>
       <translation>Tabel met de K-functie (VERTROUWELIJK)</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="239" />
+      <location filename="../processing/kfunction.py" line="240" />
       <source>Table without geometry, one row per radius: r, K, L, theo (π r², K of a Poisson process) and, with a synthetic layer, K_syn and L_syn. Empty where the border estimator has no point far enough from the boundary. It reveals pairwise distances of the confidential points, so it is not written unless asked for.</source>
       <translation>Tabel zonder geometrie, één rij per straal: r, K, L, theo (π r², K van een Poisson-proces) en, met een synthetische laag, K_syn en L_syn. Leeg waar de randschatter geen punt heeft dat ver genoeg van de rand ligt. De tabel onthult onderlinge afstanden van de vertrouwelijke punten en wordt daarom alleen geschreven als erom gevraagd wordt.</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="249" />
+      <location filename="../processing/kfunction.py" line="250" />
       <source>Chart (CONFIDENTIAL)</source>
       <translation>Grafiek (VERTROUWELIJK)</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="254" />
+      <location filename="../processing/kfunction.py" line="255" />
       <source>HTML page with the charts of K(r) and L(r) − r (both layers when given) and the settings.</source>
       <translation>HTML-pagina met de grafieken van K(r) en L(r) − r (van beide lagen, indien opgegeven) en de instellingen.</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="256" />
+      <location filename="../processing/kfunction.py" line="257" />
       <source>MISE of the synthetic K-function</source>
       <translation>MISE van de synthetische K-functie</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="257" />
+      <location filename="../processing/kfunction.py" line="258" />
       <source>Number of input points</source>
       <translation>Aantal invoerpunten</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="262" />
+      <location filename="../processing/kfunction.py" line="263" />
       <source>Nothing to compute: set {0} (the table) or {1} (the chart), or give {2} to get the MISE.</source>
       <translation>Niets te berekenen: stel {0} (de tabel) of {1} (de grafiek) in, of geef {2} op om de MISE te krijgen.</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="282" />
+      <location filename="../processing/kfunction.py" line="283" />
       <source>{0} is in {1} but {2} is in {3}: the two patterns must be compared in the same CRS. Reproject {0} to the CRS of {2} first.</source>
       <translation>{0} staat in {1}, maar {2} staat in {3}: de twee patronen moeten in hetzelfde CRS worden vergeleken. Herprojecteer eerst {0} naar het CRS van {2}.</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="308" />
+      <location filename="../processing/kfunction.py" line="309" />
       <source>{0}: {1} of the {2} points of {3} lie outside the window; clip them or enlarge it.</source>
       <translation>{0}: {1} van de {2} punten van {3} liggen buiten het studiegebied; knip ze weg of vergroot het studiegebied.</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="312" />
+      <location filename="../processing/kfunction.py" line="313" />
       <source>the bounding box of {0} enlarged by 5%</source>
       <translation>de omhullende rechthoek van {0}, vergroot met 5%</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="314" />
+      <location filename="../processing/kfunction.py" line="315" />
       <source>{0}: {1} of its {2} points lie outside the window ({3}); clip them or give a {4} that contains both layers.</source>
       <translation>{0}: {1} van de {2} punten liggen buiten het studiegebied ({3}); knip ze weg of geef een {4} op dat beide lagen bevat.</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="330" />
+      <location filename="../processing/kfunction.py" line="331" />
       <source>{0} (at the points of {1}): {2}</source>
       <translation>{0} (op de punten van {1}): {2}</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="335" />
+      <location filename="../processing/kfunction.py" line="336" />
       <source>{0}: the intensity is zero or negative at {1} of the {2} points of {3} (smallest value {4:g}); the inhomogeneous K-function divides by it. Use an intensity &gt; 0 at every point.</source>
       <translation>{0}: de intensiteit is nul of negatief op {1} van de {2} punten van {3} (kleinste waarde {4:g}); de inhomogene K-functie deelt erdoor. Gebruik een intensiteit &gt; 0 op elk punt.</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="366" />
+      <location filename="../processing/kfunction.py" line="367" />
       <source>{0}: radii up to {1:g} exceed half the window's shorter side; there the estimate rests on few pairs and large edge weights.</source>
       <translation>{0}: stralen tot {1:g} zijn groter dan de helft van de kortste zijde van het studiegebied; daar berust de schatting op weinig paren en grote randgewichten.</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="405" />
+      <location filename="../processing/kfunction.py" line="406" />
       <source>MISE of the synthetic K-function: {0:.6g}</source>
       <translation>MISE van de synthetische K-functie: {0:.6g}</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="409" />
+      <location filename="../processing/kfunction.py" line="410" />
       <source>{0}: {1} points repeat the location of another point, so K(0) &gt; 0 here (spatstat counts only pairs at a distance &gt; 0). A MISE then includes the first radii, where the relative error can dominate it; start {2} above 0 to leave them out.</source>
       <translation>{0}: {1} punten herhalen de locatie van een ander punt, dus K(0) &gt; 0 hier (spatstat telt alleen paren op een afstand &gt; 0). Een MISE omvat dan ook de eerste stralen, waar de relatieve fout haar kan domineren; laat {2} boven 0 beginnen om ze weg te laten.</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="422" />
+      <location filename="../processing/kfunction.py" line="423" />
       <source>bounding box of the points enlarged by 5%</source>
       <translation>omhullende rechthoek van de punten, vergroot met 5%</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="424" />
+      <location filename="../processing/kfunction.py" line="425" />
       <source>the WINDOW polygons</source>
       <translation>de WINDOW-polygonen</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="430" />
+      <location filename="../processing/kfunction.py" line="431" />
       <source>K-function (CONFIDENTIAL utility diagnostic)</source>
       <translation>K-functie (VERTROUWELIJKE bruikbaarheidsdiagnostiek)</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="463" />
+      <location filename="../processing/kfunction.py" line="464" />
       <source>Isotropic (Ripley)</source>
       <translation>Isotroop (Ripley)</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="464" />
+      <location filename="../processing/kfunction.py" line="465" />
       <source>Border (reduced sample)</source>
       <translation>Rand (gereduceerde steekproef)</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="465" />
+      <location filename="../processing/kfunction.py" line="466" />
       <source>None</source>
       <translation>Geen</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="468" />
+      <location filename="../processing/kfunction.py" line="469" />
       <source>Input points</source>
       <translation>Invoerpunten</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="470" />
+      <location filename="../processing/kfunction.py" line="471" />
       <source>Window area</source>
       <translation>Oppervlakte van het studiegebied</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="471" />
+      <location filename="../processing/kfunction.py" line="472" />
       <source>CRS</source>
       <translation>CRS</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="474" />
+      <location filename="../processing/kfunction.py" line="475" />
       <source>Estimator</source>
       <translation>Schatter</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="475" />
+      <location filename="../processing/kfunction.py" line="476" />
       <source>inhomogeneous (Kim &amp; Lim eq. 14), intensity {0}</source>
       <translation>inhomogeen (Kim &amp; Lim vgl. 14), intensiteit {0}</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="477" />
+      <location filename="../processing/kfunction.py" line="478" />
       <source>homogeneous (spatstat Kest)</source>
       <translation>homogeen (spatstat Kest)</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="479" />
+      <location filename="../processing/kfunction.py" line="480" />
       <source>{0} from {1:g} to {2:g}</source>
       <translation>{0} van {1:g} tot {2:g}</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="480" />
+      <location filename="../processing/kfunction.py" line="481" />
       <source>Points repeating another point's location</source>
       <translation>Punten die de locatie van een ander punt herhalen</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="483" />
+      <location filename="../processing/kfunction.py" line="484" />
       <source>MISE</source>
       <translation>MISE</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="486" />
+      <location filename="../processing/kfunction.py" line="487" />
       <source>Not for publication</source>
       <translation>Niet voor publicatie</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="487" />
+      <location filename="../processing/kfunction.py" line="488" />
       <source>The K-function of the input is derived from the confidential points. It is a utility diagnostic for the data steward: keep this page and the table internal.</source>
       <translation>De K-functie van de invoer is afgeleid van de vertrouwelijke punten. Ze is bruikbaarheidsdiagnostiek voor de databeheerder: houd deze pagina en de tabel intern.</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="492" />
+      <location filename="../processing/kfunction.py" line="493" />
       <source>K-function and L-function</source>
       <translation>K-functie en L-functie</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="500" />
+      <location filename="../processing/kfunction.py" line="501" />
       <source>no CRS</source>
       <translation>geen CRS</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="501" />
+      <location filename="../processing/kfunction.py" line="502" />
       <source>a custom CRS</source>
       <translation>een aangepast CRS</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="513" />
+      <location filename="../processing/kfunction.py" line="514" />
       <source>Poisson: π r²</source>
       <translation>Poisson: π r²</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="514" />
+      <location filename="../processing/kfunction.py" line="515" />
       <source>Poisson: 0</source>
       <translation>Poisson: 0</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="515" />
+      <location filename="../processing/kfunction.py" line="516" />
       <source>input</source>
       <translation>invoer</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="517" />
+      <location filename="../processing/kfunction.py" line="518" />
       <source>synthetic</source>
       <translation>synthetisch</translation>
     </message>
     <message>
-      <location filename="../processing/layers.py" line="18" />
+      <location filename="../processing/layers.py" line="20" />
       <source>{0}: the layer has no CRS but the points are in {1}; set its CRS so it can be transformed.</source>
       <translation>{0}: de laag heeft geen CRS, maar de punten zijn in {1}; stel het CRS van de laag in zodat ze kan worden getransformeerd.</translation>
     </message>
     <message>
-      <location filename="../processing/layers.py" line="24" />
+      <location filename="../processing/layers.py" line="26" />
       <source>{0}: the layer is in {1} but the points have no CRS, so its coordinates cannot be matched to theirs. Give the points' layer its CRS (Layer Properties); or, if this layer's coordinates are in the points' units, remove its CRS (a memory layer made without one is given EPSG:4326).</source>
       <translation>{0}: de laag is in {1}, maar de punten hebben geen CRS, dus de coördinaten kunnen niet op elkaar worden afgestemd. Geef de puntenlaag haar CRS (Laageigenschappen); of verwijder, als de coördinaten van deze laag in de eenheden van de punten zijn, het CRS van deze laag (een geheugenlaag die zonder CRS is gemaakt, krijgt EPSG:4326).</translation>
     </message>
     <message>
-      <location filename="../processing/layers.py" line="41" />
+      <location filename="../processing/layers.py" line="43" />
       <source>{0}: needs a polygon layer, got {1}.</source>
       <translation>{0}: vereist een polygoonlaag, maar kreeg {1}.</translation>
     </message>
     <message>
+      <location filename="../processing/layers.py" line="64" />
+      <source>{0}: {1} could not be transformed from {2} to {3}; check the layer's CRS (its coordinates may be in other units than it says).</source>
+      <translation>{0}: {1} kon(den) niet worden getransformeerd van {2} naar {3}; controleer het CRS van de laag (de coördinaten kunnen in andere eenheden zijn dan het aangeeft).</translation>
+    </message>
+    <message>
       <location filename="../processing/layers.py" line="76" />
+      <source>{0} features</source>
+      <translation>{0} objecten</translation>
+    </message>
+    <message>
+      <location filename="../processing/layers.py" line="102" />
+      <source>{0}: feature {1} is a {2}, not a polygon; remove it or select only the polygons.</source>
+      <translation>{0}: object {1} is een {2}, geen polygoon; verwijder het of selecteer alleen de polygonen.</translation>
+    </message>
+    <message>
+      <location filename="../processing/layers.py" line="107" />
+      <source>feature {0}</source>
+      <translation>object {0}</translation>
+    </message>
+    <message>
+      <location filename="../processing/layers.py" line="113" />
       <source>{0}: the polygon of feature {1} is not valid ({2}); repair it first, e.g. with Vector geometry ▸ Fix geometries.</source>
       <translation>{0}: de polygoon van object {1} is niet geldig ({2}); herstel die eerst, bijvoorbeeld met Vectorgeometrie ▸ Geometrieën repareren.</translation>
     </message>
     <message>
-      <location filename="../processing/layers.py" line="90" />
+      <location filename="../processing/layers.py" line="128" />
       <source>{0}: the layer has no polygons.</source>
       <translation>{0}: de laag heeft geen polygonen.</translation>
     </message>
     <message>
-      <location filename="../processing/layers.py" line="106" />
+      <location filename="../processing/layers.py" line="144" />
       <source>{0}: GDAL cannot read {1}.</source>
       <translation>{0}: GDAL kan {1} niet lezen.</translation>
     </message>
     <message>
-      <location filename="../processing/layers.py" line="121" />
+      <location filename="../processing/layers.py" line="159" />
       <source>{0}: {1} is rotated or not north-up; warp it first.</source>
       <translation>{0}: {1} is gedraaid of niet naar het noorden gericht; herprojecteer het eerst (warp).</translation>
     </message>
     <message>
-      <location filename="../processing/layers.py" line="155" />
+      <location filename="../processing/layers.py" line="183" />
+      <source>{0}: feature {1} is a {2} in a layer of {3}; give points and lines or polygons as separate layers.</source>
+      <translation>{0}: object {1} is een {2} in een laag van {3}; geef punten en lijnen of polygonen als aparte lagen.</translation>
+    </message>
+    <message>
+      <location filename="../processing/layers.py" line="190" />
+      <source>lines or polygons</source>
+      <translation>lijnen of polygonen</translation>
+    </message>
+    <message>
+      <location filename="../processing/layers.py" line="190" />
+      <source>points</source>
+      <translation>punten</translation>
+    </message>
+    <message>
+      <location filename="../processing/layers.py" line="209" />
       <source>{0}: the layer has no features to measure distances to.</source>
       <translation>{0}: de laag heeft geen objecten waartoe afstanden kunnen worden gemeten.</translation>
     </message>
@@ -2109,532 +2194,532 @@
       <translation>{0}: {1} is geen modelbestand van spatialprivacy:fitlgcp ({2}).</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="343" />
+      <location filename="../processing/lgcp_synthesis.py" line="345" />
       <source>Model file checked: it was fitted to these {0} points.</source>
       <translation>Modelbestand gecontroleerd: het is geschat op deze {0} punten.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="366" />
+      <location filename="../processing/lgcp_synthesis.py" line="370" />
       <source>Fitting the LGCP to the confidential points ({0} mesh nodes).</source>
       <translation>LGCP schatten op de vertrouwelijke punten ({0} knopen van het driehoeksnet).</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="378" />
+      <location filename="../processing/lgcp_synthesis.py" line="382" />
       <source>The edge-midpoint integration was fooled by fields with spikes at single mesh nodes (a clustered pattern), so the confidential points were refitted with the degree-3 rule.</source>
       <translation>De ribbemiddenintegratie werd misleid door velden met pieken op afzonderlijke meshknopen (een geclusterd patroon), dus zijn de vertrouwelijke punten opnieuw gefit met de graad-3-regel.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="388" />
+      <location filename="../processing/lgcp_synthesis.py" line="392" />
       <source>{0} = {1}, but the model holds {2} posterior draws: all {2} are used.</source>
       <translation>{0} = {1}, maar het model bevat {2} trekkingen uit de posterior: alle {2} worden gebruikt.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="406" />
+      <location filename="../processing/lgcp_synthesis.py" line="410" />
       <source>{0}: the synthetic layer's CRS ({1}) differs from the confidential layer's ({2}). Reproject it to the same CRS first.</source>
       <translation>{0}: het CRS van de synthetische laag ({1}) verschilt van dat van de vertrouwelijke laag ({2}). Herprojecteer de laag eerst naar hetzelfde CRS.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="433" />
+      <location filename="../processing/lgcp_synthesis.py" line="437" />
       <source>{0}: all {1} of its points are confidential locations: it is the confidential layer (or part of it), not a synthetic set. Pick the synthetic layer.</source>
       <translation>{0}: alle {1} punten liggen op vertrouwelijke locaties: dit is de vertrouwelijke laag (of een deel ervan), geen synthetische dataset. Kies de synthetische laag.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="440" />
+      <location filename="../processing/lgcp_synthesis.py" line="444" />
       <source>{0}: {1} of its {2} points lie exactly on confidential locations, which synthesizers rarely do by chance; check that it is the synthetic layer you mean and that it was not edited with the data.</source>
       <translation>{0}: {1} van de {2} punten liggen precies op vertrouwelijke locaties, wat synthesizers zelden toevallig doen; controleer of dit de bedoelde synthetische laag is en of die niet samen met de gegevens is bewerkt.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="461" />
+      <location filename="../processing/lgcp_synthesis.py" line="465" />
       <source>{0}: radial perturbation needs a radius &gt; 0.</source>
       <translation>{0}: radiale verstoring vereist een straal &gt; 0.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="490" />
+      <location filename="../processing/lgcp_synthesis.py" line="494" />
       <source>{0}: radius {1} is below half the median distance between neighbouring confidential locations ({2:.4g}): most moved points stay nearer their own person than any neighbour. Its disclosure risk will show it; consider larger radii.</source>
       <translation>{0}: straal {1} is kleiner dan de helft van de mediane afstand tussen naburige vertrouwelijke locaties ({2:.4g}): de meeste verplaatste punten blijven dichter bij hun eigen persoon dan bij enige buur. Het onthullingsrisico zal dat tonen; overweeg grotere stralen.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="499" />
+      <location filename="../processing/lgcp_synthesis.py" line="503" />
       <source>{0}: give a radius &gt; 0 (CRS units).</source>
       <translation>{0}: geef een straal &gt; 0 op (CRS-eenheden).</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="502" />
+      <location filename="../processing/lgcp_synthesis.py" line="506" />
       <source>{0}: the radius must be &gt; 0, got {1}.</source>
       <translation>{0}: de straal moet &gt; 0 zijn; opgegeven: {1}.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="511" />
+      <location filename="../processing/lgcp_synthesis.py" line="515" />
       <source>No differential-privacy guarantee: assess the disclosure risk (eq. 16) with spatialprivacy:disclosurerisk before publishing.</source>
       <translation>Geen garantie van differentiële privacy: beoordeel vóór publicatie het onthullingsrisico (vgl. 16) met spatialprivacy:disclosurerisk.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="527" />
+      <location filename="../processing/lgcp_synthesis.py" line="531" />
       <source>Synthetic points ({0})</source>
       <translation>Synthetische punten ({0})</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="534" />
+      <location filename="../processing/lgcp_synthesis.py" line="538" />
       <source>Posterior mean of κ² (1/length²)</source>
       <translation>A-posteriorigemiddelde van κ² (1/lengte²)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="535" />
+      <location filename="../processing/lgcp_synthesis.py" line="539" />
       <source>Posterior mean of ξ²</source>
       <translation>A-posteriorigemiddelde van ξ²</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="538" />
+      <location filename="../processing/lgcp_synthesis.py" line="542" />
       <source>Field variance at those means</source>
       <translation>Veldvariantie bij die gemiddelden</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="561" />
+      <location filename="../processing/lgcp_synthesis.py" line="565" />
       <source>Synthetic points from an LGCP (radial, ANS, PRS)</source>
       <translation>Synthetische punten uit een LGCP (radiaal, ANS, PRS)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="564" />
+      <location filename="../processing/lgcp_synthesis.py" line="568" />
       <source>Walder et al.'s model-based synthetic locations, or radial perturbation as a baseline.</source>
       <translation>Modelgebaseerde synthetische locaties van Walder et al., of radiale verstoring als referentie.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="568" />
+      <location filename="../processing/lgcp_synthesis.py" line="572" />
       <source>&lt;p&gt;Makes a synthetic point pattern from a log-Gaussian Cox process fitted to the confidential points (Walder, Hanks &amp;amp; Slavković, Section 5): radial perturbation (each point moved uniformly within a disc, kept inside the window), additive noise synthesis (ANS: posterior-mean intensity times exp(noise field) with the fitted spatial scale) or posterior resampling synthesis (PRS: a new random field with the fitted range and variance). ANS and PRS draw exactly COUNT points from the synthetic intensity inside the window.&lt;/p&gt;</source>
       <translation>&lt;p&gt;Maakt een synthetisch puntpatroon uit een log-Gaussisch Cox-proces dat op de vertrouwelijke punten is geschat (Walder, Hanks &amp;amp; Slavković, Sectie 5): radiale verstoring (elk punt wordt uniform binnen een schijf verplaatst en blijft binnen het studiegebied), synthese met additieve ruis (ANS: het a-posteriorigemiddelde van de intensiteit maal exp(ruisveld) met de geschatte ruimtelijke schaal) of synthese door hertrekking uit de a-posterioriverdeling (PRS: een nieuw toevalsveld met het geschatte bereik en de geschatte variantie). ANS en PRS trekken precies COUNT punten uit de synthetische intensiteit binnen het studiegebied.&lt;/p&gt;</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="577" />
+      <location filename="../processing/lgcp_synthesis.py" line="581" />
       <source>&lt;p&gt;The output has only a synthetic identifier, in random order (so the order of a radial set does not link it to the input).&lt;/p&gt;</source>
       <translation>&lt;p&gt;De uitvoer bevat alleen een synthetische identificatiecode, in willekeurige volgorde (zodat de volgorde van een radiale dataset deze niet aan de invoer koppelt).&lt;/p&gt;</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="592" />
+      <location filename="../processing/lgcp_synthesis.py" line="596" />
       <source>ANS and PRS: exactly this many points, at most a million. Empty: as many as the confidential points (the paper's choice).</source>
       <translation>ANS en PRS: precies zoveel punten, ten hoogste een miljoen. Leeg: evenveel als de vertrouwelijke punten (de keuze van het artikel).</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="600" />
+      <location filename="../processing/lgcp_synthesis.py" line="604" />
       <source>Sampler (ANS, PRS)</source>
       <translation>Sampler (ANS, PRS)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="601" />
+      <location filename="../processing/lgcp_synthesis.py" line="605" />
       <source>Candidates (the paper's scheme)</source>
       <translation>Kandidaten (het schema uit het artikel)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="601" />
+      <location filename="../processing/lgcp_synthesis.py" line="605" />
       <source>Exact (piecewise log-linear intensity)</source>
       <translation>Exact (stuksgewijs log-lineaire intensiteit)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="605" />
+      <location filename="../processing/lgcp_synthesis.py" line="609" />
       <source>Exact: i.i.d. points from the synthetic intensity, log-linear on each mesh triangle. Candidates: N of 100N uniform candidates, weighted by the intensity, without replacement (approximate).</source>
       <translation>Exact: i.i.d.-punten uit de synthetische intensiteit, log-lineair op elke driehoek van het driehoeksnet. Kandidaten: N van 100N uniforme kandidaten, gewogen naar de intensiteit, zonder teruglegging (benadering).</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="614" />
+      <location filename="../processing/lgcp_synthesis.py" line="618" />
       <source>The synthetic points, with one field syn_id, in the layer's CRS. Assess their risk before publishing.</source>
       <translation>De synthetische punten, met één veld syn_id, in het CRS van de laag. Beoordeel het risico ervan vóór publicatie.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="620" />
+      <location filename="../processing/lgcp_synthesis.py" line="624" />
       <source>Method, settings and fitted quantities (derived from the confidential data: keep it internal).</source>
       <translation>Methode, instellingen en geschatte grootheden (afgeleid van de vertrouwelijke gegevens: houd het rapport intern).</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="623" />
+      <location filename="../processing/lgcp_synthesis.py" line="627" />
       <source>ANS noise level σ² on the paper's scale</source>
       <translation>ANS-ruisniveau σ² op de schaal van het artikel</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="642" />
+      <location filename="../processing/lgcp_synthesis.py" line="647" />
       <source>{0}: radial perturbation moves every point; leave it empty.</source>
       <translation>{0}: radiale verstoring verplaatst elk punt; laat dit leeg.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="649" />
+      <location filename="../processing/lgcp_synthesis.py" line="654" />
       <source>Drawing {0} synthetic points ({1}).</source>
       <translation>{0} synthetische punten worden getrokken ({1}).</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="666" />
+      <location filename="../processing/lgcp_synthesis.py" line="671" />
       <source>Sampler</source>
       <translation>Sampler</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="669" />
+      <location filename="../processing/lgcp_synthesis.py" line="674" />
       <source>Noise level σ² on the paper's scale (eq. 10)</source>
       <translation>Ruisniveau σ² op de schaal van het artikel (vgl. 10)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="673" />
+      <location filename="../processing/lgcp_synthesis.py" line="678" />
       <source>none</source>
       <translation>geen</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="673" />
+      <location filename="../processing/lgcp_synthesis.py" line="678" />
       <source>{0} (reproducible: NOT for release)</source>
       <translation>{0} (reproduceerbaar: NIET voor publicatie)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="684" />
+      <location filename="../processing/lgcp_synthesis.py" line="689" />
       <source>Confidential fit</source>
       <translation>Vertrouwelijke schatting</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="705" />
+      <location filename="../processing/lgcp_synthesis.py" line="710" />
       <source>Disclosure risk of synthetic points (CPO)</source>
       <translation>Onthullingsrisico van synthetische punten (CPO)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="708" />
+      <location filename="../processing/lgcp_synthesis.py" line="713" />
       <source>Per-person probability that an intruder locates each confidential point from a synthetic set.</source>
       <translation>Kans per persoon dat een aanvaller elk vertrouwelijk punt lokaliseert aan de hand van een synthetische dataset.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="712" />
+      <location filename="../processing/lgcp_synthesis.py" line="717" />
       <source>&lt;p&gt;Walder, Hanks &amp;amp; Slavković, Section 7: the intruder knows the synthetic points, the method and every confidential location but one, and wants that one within the risk radius. The risk of person k is the mass of the leave-one-out predictive density π(s | S₋ₖ, S†) on the disc of the risk radius around the truth (eq. 16), from conditional predictive ordinates: for radial sets from the confidential posterior (eqs. 17-18; each person is linked to their synthetic point by a minimal assignment within the radius, as such an intruder could; as the radial points were redrawn until inside the window, their density 1/|B_r(s) ∩ W| replaces the paper's 1/(πr²), which otherwise misstates the risk of people near the boundary), for ANS and PRS from the joint fit of the confidential and synthetic points (eqs. 19-21), with the disc quadrature of Appendix A.4.&lt;/p&gt;&lt;p&gt;Give the same METHOD, RADIUS and NOISE as were used to make the synthetic set.&lt;/p&gt;</source>
       <translation>&lt;p&gt;Walder, Hanks &amp;amp; Slavković, Sectie 7: de aanvaller kent de synthetische punten, de methode en alle vertrouwelijke locaties op één na, en wil die ene binnen de risicostraal plaatsen. Het risico van persoon k is de massa van de leave-one-out-predictieve dichtheid π(s | S₋ₖ, S†) op de schijf met de risicostraal rond de werkelijke locatie (vgl. 16), berekend uit conditionele predictieve ordinaten: voor radiale datasets uit de vertrouwelijke a-posterioriverdeling (vgl. 17-18; elke persoon wordt aan zijn synthetische punt gekoppeld door een minimale toewijzing binnen de straal, zoals zo'n aanvaller zou kunnen; omdat de radiale punten opnieuw zijn getrokken tot ze binnen het studiegebied lagen, vervangt hun dichtheid 1/|B_r(s) ∩ W| de 1/(πr²) van het artikel, die het risico van personen dicht bij de rand anders verkeerd weergeeft), voor ANS en PRS uit de gezamenlijke schatting van de vertrouwelijke en de synthetische punten (vgl. 19-21), met de schijfkwadratuur uit Appendix A.4.&lt;/p&gt;&lt;p&gt;Geef dezelfde METHOD, RADIUS en NOISE op als waarmee de synthetische dataset is gemaakt.&lt;/p&gt;</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="737" />
+      <location filename="../processing/lgcp_synthesis.py" line="742" />
       <source>Risk per person (CONFIDENTIAL)</source>
       <translation>Risico per persoon (VERTROUWELIJK)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="739" />
+      <location filename="../processing/lgcp_synthesis.py" line="744" />
       <source>The CONFIDENTIAL points with risk (probability), cpo (leave-one-out density at the true location, per squared CRS unit) and cpo_ess (effective draws behind it; below about 20 it is unstable). It shows where the people at risk live: never publish it.</source>
       <translation>De VERTROUWELIJKE punten met risk (kans), cpo (leave-one-out-dichtheid op de werkelijke locatie, per vierkante CRS-eenheid) en cpo_ess (effectieve trekkingen waarop die berust; onder ongeveer 20 is die instabiel). De laag toont waar de mensen met een risico wonen: publiceer haar nooit.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="749" />
+      <location filename="../processing/lgcp_synthesis.py" line="754" />
       <source>Maximum and mean risk, settings and a histogram of the risks.</source>
       <translation>Maximaal en gemiddeld risico, instellingen en een histogram van de risico's.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="751" />
+      <location filename="../processing/lgcp_synthesis.py" line="756" />
       <source>Maximum disclosure risk</source>
       <translation>Maximaal onthullingsrisico</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="752" />
+      <location filename="../processing/lgcp_synthesis.py" line="757" />
       <source>Mean disclosure risk</source>
       <translation>Gemiddeld onthullingsrisico</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="775" />
+      <location filename="../processing/lgcp_synthesis.py" line="780" />
       <source>{0}: a radial set has one point per confidential point: {1} synthetic, {2} confidential.</source>
       <translation>{0}: een radiale dataset heeft één punt per vertrouwelijk punt: {1} synthetisch, {2} vertrouwelijk.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="788" />
+      <location filename="../processing/lgcp_synthesis.py" line="795" />
       <source>{0} has {1} points and {2} has {3}; the paper's sets have as many as the data.</source>
       <translation>{0} heeft {1} punten en {2} heeft er {3}; de datasets in het artikel hebben er evenveel als de gegevens.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="813" />
+      <location filename="../processing/lgcp_synthesis.py" line="820" />
       <source>Disclosure risk (CONFIDENTIAL)</source>
       <translation>Onthullingsrisico (VERTROUWELIJK)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="816" />
+      <location filename="../processing/lgcp_synthesis.py" line="823" />
       <source>Maximum risk {0:.4g}, mean {1:.4g}.</source>
       <translation>Maximaal risico {0:.4g}, gemiddeld {1:.4g}.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="820" />
+      <location filename="../processing/lgcp_synthesis.py" line="827" />
       <source>{0} risks rest on fewer than 20 effective draws; raise {1}.</source>
       <translation>{0} risico's berusten op minder dan 20 effectieve trekkingen; verhoog {1}.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="826" />
+      <location filename="../processing/lgcp_synthesis.py" line="833" />
       <source>Hyperparameters</source>
       <translation>Hyperparameters</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="827" />
+      <location filename="../processing/lgcp_synthesis.py" line="834" />
       <source>Maximum risk</source>
       <translation>Maximaal risico</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="828" />
+      <location filename="../processing/lgcp_synthesis.py" line="835" />
       <source>Mean risk</source>
       <translation>Gemiddeld risico</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="829" />
+      <location filename="../processing/lgcp_synthesis.py" line="836" />
       <source>Risks resting on &lt; 20 effective draws</source>
       <translation>Risico's die berusten op &lt; 20 effectieve trekkingen</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="837" />
+      <location filename="../processing/lgcp_synthesis.py" line="844" />
       <source>Per-person risks point at the people at risk.</source>
       <translation>Risico's per persoon wijzen de mensen met een risico aan.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="838" />
+      <location filename="../processing/lgcp_synthesis.py" line="845" />
       <source>Risk</source>
       <translation>Risico</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="840" />
+      <location filename="../processing/lgcp_synthesis.py" line="847" />
       <source>Distribution of the risks</source>
       <translation>Verdeling van de risico's</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="857" />
+      <location filename="../processing/lgcp_synthesis.py" line="864" />
       <source>Utility of synthetic points (model-based pMSE)</source>
       <translation>Bruikbaarheid van synthetische punten (modelgebaseerde pMSE)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="860" />
+      <location filename="../processing/lgcp_synthesis.py" line="867" />
       <source>How well an LGCP fit tells the synthetic points from the confidential ones (0 best, 0.25 worst).</source>
       <translation>Hoe goed een LGCP-schatting de synthetische punten van de vertrouwelijke onderscheidt (0 het best, 0,25 het slechtst).</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="866" />
+      <location filename="../processing/lgcp_synthesis.py" line="873" />
       <source>&lt;p&gt;Walder, Hanks &amp;amp; Slavković, Section 6 (eqs. 12-15): an LGCP is fitted to the synthetic points on the confidential model's mesh and covariates; for every pooled point the two fitted densities, draw by draw, give the probability that it is confidential; pMSE is the mean squared distance of the probability of a correct classification from 1/2. 0: the synthetic points are indistinguishable; 0.25: fully distinguishable. The synthetic layer must have as many points as the confidential one.&lt;/p&gt;</source>
       <translation>&lt;p&gt;Walder, Hanks &amp;amp; Slavković, Sectie 6 (vgl. 12-15): er wordt een LGCP op de synthetische punten geschat met het driehoeksnet en de covariaten van het vertrouwelijke model; voor elk punt uit de samengevoegde verzameling geven de twee geschatte dichtheden, trekking voor trekking, de kans dat het vertrouwelijk is; de pMSE is de gemiddelde gekwadrateerde afstand van de kans op een juiste classificatie tot 1/2. 0: de synthetische punten zijn niet te onderscheiden; 0,25: volledig te onderscheiden. De synthetische laag moet evenveel punten hebben als de vertrouwelijke.&lt;/p&gt;</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="887" />
+      <location filename="../processing/lgcp_synthesis.py" line="894" />
       <source>The pMSE, its scale and the settings. It holds no location, but it describes the confidential points (their number, the fit to them): keep it with the steward's files.</source>
       <translation>De pMSE, de schaal ervan en de instellingen. Het rapport bevat geen enkele locatie, maar beschrijft wel de vertrouwelijke punten (hun aantal, de fit eraan): bewaar het bij de bestanden van de beheerder.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="892" />
+      <location filename="../processing/lgcp_synthesis.py" line="899" />
       <source>pMSE</source>
       <translation>pMSE</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="908" />
+      <location filename="../processing/lgcp_synthesis.py" line="915" />
       <source>{0}: the pMSE compares sets of equal size: {1} synthetic points, {2} confidential.</source>
       <translation>{0}: de pMSE vergelijkt datasets van gelijke grootte: {1} synthetische punten, {2} vertrouwelijke.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="919" />
+      <location filename="../processing/lgcp_synthesis.py" line="926" />
       <source>pMSE = {0:.4g} (0 indistinguishable, 0.25 fully distinguishable).</source>
       <translation>pMSE = {0:.4g} (0 niet te onderscheiden, 0,25 volledig te onderscheiden).</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="924" />
+      <location filename="../processing/lgcp_synthesis.py" line="931" />
       <source>Points per set</source>
       <translation>Punten per dataset</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="928" />
+      <location filename="../processing/lgcp_synthesis.py" line="935" />
       <source>Utility</source>
       <translation>Bruikbaarheid</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="953" />
+      <location filename="../processing/lgcp_synthesis.py" line="961" />
       <source>Risk-utility sweep of LGCP synthesis (radial, ANS, PRS)</source>
       <translation>Risico-bruikbaarheidsverkenning van LGCP-synthese (radiaal, ANS, PRS)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="956" />
+      <location filename="../processing/lgcp_synthesis.py" line="964" />
       <source>Makes many synthetic sets, scores each by maximum disclosure risk and pMSE, and recommends one.</source>
       <translation>Maakt veel synthetische datasets, beoordeelt elk ervan op maximaal onthullingsrisico en pMSE, en beveelt er één aan.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="962" />
+      <location filename="../processing/lgcp_synthesis.py" line="970" />
       <source>&lt;p&gt;Walder, Hanks &amp;amp; Slavković's study (Section 8, Figures 5-6): for each radius (radial perturbation), each ANS noise variance and each PRS replicate, one synthetic set is made and scored by its maximum disclosure risk (eq. 16) and its pMSE (eq. 15). The recommended set has the lowest pMSE among those whose maximum risk is at most the threshold, counting a setting (a radius, a noise variance, or PRS) only if every one of its releases is. The table and report list every set; the chart plots risk against pMSE.&lt;/p&gt;&lt;p&gt;A set's risk is the risk of that one release. A noisy release (ANS, PRS) can by chance thin the riskiest cluster and mislead the intruder, scoring below the risk with nothing released (the baseline); another release of the same setting may score higher. With several releases per setting (REPLICATES) the report summarises each setting by its mean and worst risk: judge a setting by those, not by its luckiest release.&lt;/p&gt;</source>
       <translation>&lt;p&gt;De studie van Walder, Hanks &amp;amp; Slavković (Sectie 8, Figuren 5-6): voor elke straal (radiale verstoring), elke ANS-ruisvariantie en elke PRS-herhaling wordt één synthetische dataset gemaakt en beoordeeld op het maximale onthullingsrisico (vgl. 16) en de pMSE (vgl. 15). De aanbevolen dataset heeft de laagste pMSE van de datasets waarvan het maximale risico ten hoogste de drempel is, waarbij een instelling (een straal, een ruisvariantie of PRS) alleen meetelt als dat voor elk van haar publicaties geldt. De tabel en het rapport vermelden elke dataset; de grafiek zet het risico uit tegen de pMSE.&lt;/p&gt;&lt;p&gt;Het risico van een dataset is het risico van die ene publicatie. Een publicatie met ruis (ANS, PRS) kan door toeval het meest risicovolle cluster uitdunnen en de aanvaller misleiden, en dan lager uitkomen dan het risico als er niets wordt gepubliceerd (het basisniveau); een andere publicatie met dezelfde instelling kan hoger uitkomen. Met meerdere publicaties per instelling (REPLICATES) vat het rapport elke instelling samen met haar gemiddelde en hoogste risico: beoordeel een instelling daarop, niet op haar gelukkigste publicatie.&lt;/p&gt;</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="983" />
+      <location filename="../processing/lgcp_synthesis.py" line="991" />
       <source>Radial radii</source>
       <translation>Radiale stralen</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="984" />
+      <location filename="../processing/lgcp_synthesis.py" line="992" />
       <source>Perturbation radii in CRS units, e.g. '50, 100, 200'. Empty: no radial sets.</source>
       <translation>Verstoringsstralen in eenheden van het CRS, bijv. '50, 100, 200'. Leeg: geen radiale sets.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="989" />
+      <location filename="../processing/lgcp_synthesis.py" line="997" />
       <source>ANS noise variances</source>
       <translation>ANS-ruisvarianties</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="990" />
+      <location filename="../processing/lgcp_synthesis.py" line="998" />
       <source>Marginal variances of the ANS noise field (&gt;= 0). Default '0.25, 0.5, 1, 2'; clear it (an empty string) for no ANS sets.</source>
       <translation>Marginale varianties van het ANS-ruisveld (&gt;= 0). Standaard '0.25, 0.5, 1, 2'; maak het leeg (een lege tekst) voor geen ANS-sets.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="998" />
+      <location filename="../processing/lgcp_synthesis.py" line="1006" />
       <source>PRS replicates</source>
       <translation>PRS-herhalingen</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="999" />
+      <location filename="../processing/lgcp_synthesis.py" line="1007" />
       <source>Number of PRS sets (each a fresh random field). Default 5; 0 for none.</source>
       <translation>Aantal PRS-datasets (elk met een nieuw toevalsveld). Standaard 5; 0 voor geen.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1003" />
+      <location filename="../processing/lgcp_synthesis.py" line="1011" />
       <source>Releases per radius and noise variance</source>
       <translation>Publicaties per straal en ruisvariantie</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1005" />
+      <location filename="../processing/lgcp_synthesis.py" line="1013" />
       <source>Independent synthetic sets made for each radius and each ANS noise variance (&gt;= 1), to show how much the risk and pMSE of one setting vary between releases.</source>
       <translation>Onafhankelijke synthetische datasets die voor elke straal en elke ANS-ruisvariantie worden gemaakt (&gt;= 1), om te laten zien hoeveel het risico en de pMSE van één instelling tussen publicaties verschillen.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1013" />
+      <location filename="../processing/lgcp_synthesis.py" line="1021" />
       <source>Maximum acceptable risk</source>
       <translation>Maximaal aanvaardbaar risico</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1015" />
+      <location filename="../processing/lgcp_synthesis.py" line="1023" />
       <source>Threshold on the maximum disclosure risk for the recommendation, in (0, 1].</source>
       <translation>Drempel voor het maximale onthullingsrisico bij de aanbeveling, in (0, 1].</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1020" />
+      <location filename="../processing/lgcp_synthesis.py" line="1028" />
       <source>Sets and scores (CONFIDENTIAL)</source>
       <translation>Datasets en scores (VERTROUWELIJK)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1022" />
+      <location filename="../processing/lgcp_synthesis.py" line="1030" />
       <source>CONFIDENTIAL: one row per synthetic set: label, method, value (radius or noise variance), replicate, max_risk, pmse, recommended. The scores are computed from the confidential points; keep the table internal, like the report. Not made unless asked for.</source>
       <translation>VERTROUWELIJK: één rij per synthetische dataset: label, method, value (straal of ruisvariantie), replicate, max_risk, pmse, recommended. De scores zijn uit de vertrouwelijke punten berekend; houd de tabel intern, net als het rapport. Wordt alleen gemaakt als erom wordt gevraagd.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1032" />
+      <location filename="../processing/lgcp_synthesis.py" line="1040" />
       <source>The table, the risk-utility chart and the recommendation (derived from the confidential data).</source>
       <translation>De tabel, de risico-bruikbaarheidsgrafiek en de aanbeveling (afgeleid van de vertrouwelijke gegevens).</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1036" />
+      <location filename="../processing/lgcp_synthesis.py" line="1044" />
       <source>Recommended synthetic points</source>
       <translation>Aanbevolen synthetische punten</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1038" />
+      <location filename="../processing/lgcp_synthesis.py" line="1046" />
       <source>The recommended synthetic set (syn_id only, random order); an empty layer if no set meets the threshold.</source>
       <translation>De aanbevolen synthetische dataset (alleen syn_id, willekeurige volgorde); een lege laag als geen dataset aan de drempel voldoet.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1043" />
+      <location filename="../processing/lgcp_synthesis.py" line="1051" />
       <source>Number of synthetic sets</source>
       <translation>Aantal synthetische datasets</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1045" />
+      <location filename="../processing/lgcp_synthesis.py" line="1053" />
       <source>pMSE of the recommended set (NaN if none)</source>
       <translation>pMSE van de aanbevolen dataset (NaN als er geen is)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1049" />
+      <location filename="../processing/lgcp_synthesis.py" line="1057" />
       <source>Maximum risk of the recommended set (NaN if none)</source>
       <translation>Maximaal risico van de aanbevolen dataset (NaN als er geen is)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1054" />
+      <location filename="../processing/lgcp_synthesis.py" line="1062" />
       <source>Maximum risk with nothing released (what the other points alone reveal)</source>
       <translation>Maximaal risico zonder publicatie (wat de andere punten alleen al onthullen)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1063" />
+      <location filename="../processing/lgcp_synthesis.py" line="1071" />
       <source>{0}: {1} is not allowed (radii must be &gt; 0, noise variances &gt;= 0; separate values with commas, or with semicolons if you write decimals with a comma).</source>
       <translation>{0}: {1} is niet toegestaan (stralen moeten &gt; 0 zijn, ruisvarianties &gt;= 0; scheid waarden met komma's, of met puntkomma's als u decimalen met een komma schrijft).</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1086" />
+      <location filename="../processing/lgcp_synthesis.py" line="1094" />
       <source>{0}: make at least one release per setting, got {1}.</source>
       <translation>{0}: maak ten minste één publicatie per instelling, opgegeven: {1}.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1090" />
+      <location filename="../processing/lgcp_synthesis.py" line="1098" />
       <source>{0}, {1}, {2}: give at least one radius, noise variance or PRS replicate.</source>
       <translation>{0}, {1}, {2}: geef ten minste één straal, ruisvariantie of PRS-herhaling op.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1098" />
+      <location filename="../processing/lgcp_synthesis.py" line="1106" />
       <source>{0}: the threshold must lie in (0, 1], got {1}.</source>
       <translation>{0}: de drempel moet in (0, 1] liggen; opgegeven: {1}.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1140" />
+      <location filename="../processing/lgcp_synthesis.py" line="1150" />
       <source>No setting has every release at or below {0:g}: nothing recommended.</source>
       <translation>Geen instelling heeft elke publicatie op of onder {0:g}: niets aanbevolen.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1144" />
+      <location filename="../processing/lgcp_synthesis.py" line="1154" />
       <source>{0} = {1:g} is below the maximum risk with nothing released ({2:.4g}, what the other points alone reveal), which no synthetic set can be expected to beat; choose a threshold above it.</source>
       <translation>{0} = {1:g} ligt onder het maximale risico zonder publicatie ({2:.4g}, wat de andere punten alleen al onthullen), en geen synthetische dataset kan naar verwachting daaronder komen; kies een drempel daarboven.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1163" />
+      <location filename="../processing/lgcp_synthesis.py" line="1173" />
       <source>Nothing recommended (no set meets the threshold)</source>
       <translation>Niets aanbevolen (geen dataset voldoet aan de drempel)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1166" />
+      <location filename="../processing/lgcp_synthesis.py" line="1176" />
       <source>{0} is written empty: no set meets the threshold.</source>
       <translation>{0} is leeg geschreven: geen dataset voldoet aan de drempel.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1172" />
+      <location filename="../processing/lgcp_synthesis.py" line="1182" />
       <source>Recommended: {0} (pMSE {1:.4g}, max risk {2:.4g}).</source>
       <translation>Aanbevolen: {0} (pMSE {1:.4g}, max. risico {2:.4g}).</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1184" />
+      <location filename="../processing/lgcp_synthesis.py" line="1194" />
       <source>recommended</source>
       <translation>aanbevolen</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1189" />
+      <location filename="../processing/lgcp_synthesis.py" line="1199" />
       <source>No setting has every release at or below the threshold {0:g}.</source>
       <translation>Geen instelling heeft elke publicatie op of onder de drempel {0:g}.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1191" />
+      <location filename="../processing/lgcp_synthesis.py" line="1201" />
       <source>{0}: lowest pMSE ({1:.4g}) among the sets of settings whose every release has maximum risk at most {2:g} (its risk: {3:.4g}).</source>
       <translation>{0}: laagste pMSE ({1:.4g}) van de datasets van instellingen waarvan elke publicatie een maximaal risico van ten hoogste {2:g} heeft (het risico ervan: {3:.4g}).</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1207" />
+      <location filename="../processing/lgcp_synthesis.py" line="1217" />
       <source>Recommendation</source>
       <translation>Aanbeveling</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1208" />
+      <location filename="../processing/lgcp_synthesis.py" line="1218" />
       <source>Risk-utility chart</source>
       <translation>Risico-bruikbaarheidsgrafiek</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1209" />
+      <location filename="../processing/lgcp_synthesis.py" line="1219" />
       <source>Settings over their releases</source>
       <translation>Instellingen over hun publicaties</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1210" />
+      <location filename="../processing/lgcp_synthesis.py" line="1220" />
       <source>Sets</source>
       <translation>Datasets</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1215" />
+      <location filename="../processing/lgcp_synthesis.py" line="1225" />
       <source>Risk threshold</source>
       <translation>Risicodrempel</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1218" />
+      <location filename="../processing/lgcp_synthesis.py" line="1228" />
       <source>Maximum risk with nothing released (baseline)</source>
       <translation>Maximaal risico zonder publicatie (basislijn)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1236" />
+      <location filename="../processing/lgcp_synthesis.py" line="1246" />
       <source>{0} release(s) | max risk mean {1:.4g}, range {2:.4g}-{3:.4g} | mean pMSE {4:.4g}</source>
       <translation>{0} publicatie(s) | max. risico gemiddeld {1:.4g}, bereik {2:.4g}-{3:.4g} | gemiddelde pMSE {4:.4g}</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1240" />
+      <location filename="../processing/lgcp_synthesis.py" line="1250" />
       <source>{0} below the baseline (by chance: see the help)</source>
       <translation>{0} onder het basisniveau (door toeval: zie de help)</translation>
     </message>
