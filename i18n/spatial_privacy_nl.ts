@@ -59,277 +59,287 @@
       <translation>Seed van de toevalsgenerator. Laat dit leeg voor een echte publicatie: de ruis komt dan uit de entropie van het besturingssysteem. Met een seed is de uitvoer reproduceerbaar; dat is alleen bedoeld om te testen: wie de seed en de methode kent, kan de ruis opnieuw berekenen en verwijderen.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="148" />
+      <location filename="../processing/base.py" line="150" />
       <source>Cancel came after {0} had been written in place (such outputs cannot be staged); it was finished so that no half-written layer is left, and the other outputs were written too.</source>
       <translation>Annuleren kwam nadat {0} ter plaatse was geschreven (zulke uitvoer kan niet eerst apart worden geschreven); het werd afgemaakt zodat er geen half geschreven laag achterblijft, en de andere uitvoer werd ook geschreven.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="156" />
+      <location filename="../processing/base.py" line="158" />
       <source>The outputs could not be written: {0}</source>
       <translation>De uitvoer kon niet worden geschreven: {0}</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="171" />
+      <location filename="../processing/base.py" line="173" />
       <source>Invalid parameter values.</source>
       <translation>Ongeldige parameterwaarden.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="175" />
+      <location filename="../processing/base.py" line="177" />
       <source>disclosure control</source>
       <translation>onthullingscontrole</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="175" />
+      <location filename="../processing/base.py" line="177" />
       <source>privacy</source>
       <translation>privacy</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="197" />
+      <location filename="../processing/base.py" line="199" />
       <source>Random seed (testing only)</source>
       <translation>Seed van de toevalsgenerator (alleen voor tests)</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="206" />
+      <location filename="../processing/base.py" line="208" />
       <source>Projected CRS to work in</source>
       <translation>Geprojecteerd werk-CRS</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="220" />
+      <location filename="../processing/base.py" line="222" />
       <source>Parameters</source>
       <translation>Parameters</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="282" />
+      <location filename="../processing/base.py" line="290" />
       <source>{0}: {1} has no CRS, so it cannot be transformed; set the layer's CRS or leave {0} empty.</source>
       <translation>{0}: {1} heeft geen CRS en kan dus niet worden getransformeerd; stel het CRS van de laag in of laat {0} leeg.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="288" />
+      <location filename="../processing/base.py" line="296" />
       <source>{0}: pick a projected CRS (metres or feet), not the geographic {1}.</source>
       <translation>{0}: kies een geprojecteerd CRS (meters of voet), niet het geografische {1}.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="294" />
+      <location filename="../processing/base.py" line="302" />
       <source>Distances and sizes are read in the units of {0} {1} ({2}), not in the {3} of {4}'s CRS.</source>
       <translation>Afstanden en maten worden gelezen in de eenheden van {0} {1} ({2}), niet in de {3} van het CRS van {4}.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="304" />
+      <location filename="../processing/base.py" line="312" />
       <source>{0} has no CRS: distances are taken in its coordinate units.</source>
       <translation>{0} heeft geen CRS: afstanden worden gemeten in de coördinaateenheden van de laag.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="308" />
+      <location filename="../processing/base.py" line="316" />
       <source>{0} is in the geographic CRS {1} (degrees), where distances and areas have no single unit (a degree of longitude shrinks towards the poles). Pick a projected working CRS in {2} (e.g. a UTM zone or your national grid), or reproject the layer.</source>
       <translation>{0} staat in het geografische CRS {1} (graden), waarin afstanden en oppervlakten geen vaste eenheid hebben (een lengtegraad wordt naar de polen toe korter). Kies in {2} een geprojecteerd werk-CRS (bijv. een UTM-zone of uw nationale coördinatenstelsel), of herprojecteer de laag.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="324" />
+      <location filename="../processing/base.py" line="332" />
       <source>{0}: the layer has no field '{1}'.</source>
       <translation>{0}: de laag heeft geen veld '{1}'.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="328" />
+      <location filename="../processing/base.py" line="336" />
       <source>{0}: field '{1}' is not numeric (it is {2}); choose a numeric field.</source>
       <translation>{0}: veld '{1}' is niet numeriek (het is {2}); kies een numeriek veld.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="341" />
+      <location filename="../processing/base.py" line="349" />
       <source>{0}: feature {1} has '{2}' in '{3}', which is not a number.</source>
       <translation>{0}: object {1} heeft '{2}' in '{3}', en dat is geen getal.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="353" />
+      <location filename="../processing/base.py" line="361" />
       <source>{0}: the layer has no point geometry (it is a table, such as a CSV file read without its coordinates). Load a CSV as a delimited text layer (Layer &gt; Add Layer &gt; Add Delimited Text Layer) with its x and y columns as the point geometry, in the layer's CRS, and give that layer.</source>
       <translation>{0}: de laag heeft geen puntgeometrie (het is een tabel, zoals een CSV-bestand dat zonder zijn coördinaten is gelezen). Laad een CSV als tekstgescheiden laag (Kaartlagen &gt; Laag toevoegen &gt; Tekstgescheiden laag toevoegen) met de kolommen x en y als puntgeometrie, in het CRS van de laag, en geef die laag op.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="361" />
+      <location filename="../processing/base.py" line="369" />
       <source>{0}: needs a point layer, got {1}.</source>
       <translation>{0}: vereist een puntlaag, maar kreeg {1}.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="395" />
+      <location filename="../processing/base.py" line="403" />
       <source>Reading points</source>
       <translation>Punten inlezen</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="426" />
+      <location filename="../processing/base.py" line="434" />
       <source>some</source>
       <translation>enkele</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="431" />
+      <location filename="../processing/base.py" line="439" />
       <source>{0} features could not be transformed from {1} to {2} (is the layer's CRS right?)</source>
       <translation>{0} objecten konden niet worden getransformeerd van {1} naar {2} (klopt het CRS van de laag?)</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="436" />
+      <location filename="../processing/base.py" line="444" />
       <source>{0} features have no geometry</source>
       <translation>{0} objecten hebben geen geometrie</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="438" />
+      <location filename="../processing/base.py" line="446" />
       <source>{0} features are not points (a layer of mixed geometry)</source>
       <translation>{0} objecten zijn geen punten (een laag met gemengde geometrie)</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="440" />
+      <location filename="../processing/base.py" line="448" />
       <source>{0} features are multipoints with several parts</source>
       <translation>{0} objecten zijn multipunten met meerdere delen</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="443" />
+      <location filename="../processing/base.py" line="451" />
       <source>{0} features have coordinates that are not finite numbers in {1}</source>
       <translation>{0} objecten hebben coördinaten die geen eindige getallen zijn in {1}</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="449" />
+      <location filename="../processing/base.py" line="457" />
       <source>{0}: {1}. Each feature must be one point; fix or deselect those features.</source>
       <translation>{0}: {1}. Elk object moet één punt zijn; corrigeer die objecten of hef de selectie ervan op.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="455" />
+      <location filename="../processing/base.py" line="463" />
       <source>{0}: {1} features have a NULL value in '{2}'. Fill them in or select only the other features.</source>
       <translation>{0}: {1} objecten hebben een NULL-waarde in '{2}'. Vul die aan of selecteer alleen de overige objecten.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="460" />
+      <location filename="../processing/base.py" line="468" />
       <source>{0}: the layer has no features (or none is selected).</source>
       <translation>{0}: de laag heeft geen objecten (of er is geen object geselecteerd).</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="461" />
+      <location filename="../processing/base.py" line="469" />
       <source>layer units</source>
       <translation>laageenheden</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="463" />
+      <location filename="../processing/base.py" line="471" />
       <source>Read the points in {0} (their number is protected and not shown).</source>
       <translation>Punten gelezen in {0} (hun aantal is beschermd en wordt niet getoond).</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="465" />
+      <location filename="../processing/base.py" line="473" />
       <source>Read {0} points in {1}.</source>
       <translation>{0} punten ingelezen in {1}.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="500" />
+      <location filename="../processing/base.py" line="508" />
       <source>{0}: '{1}' is not a number.</source>
       <translation>{0}: '{1}' is geen getal.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="507" />
+      <location filename="../processing/base.py" line="515" />
       <source>Separate the numbers with commas ('0.5, 1, 2'), or with semicolons if you write decimals with a comma ('0,5; 1; 2').</source>
       <translation>Scheid de getallen met komma's ('0.5, 1, 2'), of met puntkomma's als u decimalen met een komma schrijft ('0,5; 1; 2').</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="528" />
+      <location filename="../processing/base.py" line="536" />
       <source>{0}: the seed must be a whole number from 0 to {1} (or empty for a real release), got '{2}'.</source>
       <translation>{0}: de seed moet een geheel getal van 0 tot {1} zijn (of leeg voor een echte publicatie), niet '{2}'.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="535" />
+      <location filename="../processing/base.py" line="543" />
       <source>{0}: the seed must be a whole number from 0 to {1}, got {2}.</source>
       <translation>{0}: de seed moet een geheel getal van 0 tot en met {1} zijn, maar is {2}.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="539" />
+      <location filename="../processing/base.py" line="547" />
       <source>{0} = {1}: the output is reproducible. Do not publish it; leave the seed empty for a real release.</source>
       <translation>{0} = {1}: de uitvoer is reproduceerbaar. Publiceer deze niet; laat de seed leeg voor een echte publicatie.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="574" />
+      <location filename="../processing/base.py" line="582" />
       <source>{0}: {1} is a folder; give a file name.</source>
       <translation>{0}: {1} is een map; geef een bestandsnaam.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="582" />
+      <location filename="../processing/base.py" line="590" />
       <source>{0}: the folder {1} cannot be written (no permission).</source>
       <translation>{0}: in de map {1} kan niet worden geschreven (geen toestemming).</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="586" />
+      <location filename="../processing/base.py" line="594" />
       <source>{0}: cannot create the folder of {1} inside {2}.</source>
       <translation>{0}: kan de map van {1} niet aanmaken in {2}.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="600" />
+      <location filename="../processing/base.py" line="608" />
       <source>{0}: cannot create the folder {1} ({2}).</source>
       <translation>{0}: kan de map {1} niet aanmaken ({2}).</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="603" />
+      <location filename="../processing/base.py" line="611" />
       <source>{0}: {1} cannot be written (no permission).</source>
       <translation>{0}: {1} kan niet worden geschreven (geen toestemming).</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="635" />
+      <location filename="../processing/base.py" line="634" />
+      <source>{0}: QGIS finds the format of {1} from all that follows its first dot ('{2}') when it writes a table into it, and knows none for that: rename the file without the extra dots.</source>
+      <translation>{0}: QGIS leidt het formaat van {1} af uit alles na de eerste punt ('{2}') wanneer het er een tabel in schrijft, en kent daarvoor geen formaat: hernoem het bestand zonder de extra punten.</translation>
+    </message>
+    <message>
+      <location filename="../processing/base.py" line="665" />
       <source>{0}: an output path cannot carry '|' options ({1}). To write a table into a GeoPackage, give file.gpkg|layername=table or ogr:dbname='file.gpkg' table="table".</source>
       <translation>{0}: een uitvoerpad kan geen '|'-opties bevatten ({1}). Geef, om een tabel in een GeoPackage te schrijven, bestand.gpkg|layername=tabel of ogr:dbname='bestand.gpkg' table="tabel".</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="672" />
+      <location filename="../processing/base.py" line="673" />
+      <source>{0}: QGIS cannot write a table into a GeoPackage whose path holds a ' or a table whose name holds a " ({1}); rename it.</source>
+      <translation>{0}: QGIS kan geen tabel schrijven in een GeoPackage waarvan het pad een ' bevat, of een tabel waarvan de naam een " bevat ({1}); hernoem die.</translation>
+    </message>
+    <message>
+      <location filename="../processing/base.py" line="713" />
       <source>{0} is written as the table {1} of {2}, which also holds confidential data ({3}). Release the layer, not the file: save it to a file of its own (Export ▸ Save Features As) first.</source>
       <translation>{0} wordt geschreven als de tabel {1} van {2}, dat ook vertrouwelijke gegevens bevat ({3}). Publiceer de laag, niet het bestand: sla haar eerst op in een eigen bestand (Exporteren ▸ Objecten opslaan als).</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="759" />
+      <location filename="../processing/base.py" line="801" />
       <source>{0}: this output is an HTML page; give a file name ending in .html (got {1}).</source>
       <translation>{0}: deze uitvoer is een HTML-pagina; geef een bestandsnaam die op .html eindigt (gekregen: {1}).</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="789" />
+      <location filename="../processing/base.py" line="831" />
       <source>{0}: writes the same file as {1} ({2}); choose another file.</source>
       <translation>{0}: schrijft hetzelfde bestand als {1} ({2}); kies een ander bestand.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="794" />
+      <location filename="../processing/base.py" line="836" />
       <source>{0}: writes the same file as {1}: {2} ({0}) and {3} ({1}) both write {4}; choose another file.</source>
       <translation>{0}: schrijft hetzelfde bestand als {1}: {2} ({0}) en {3} ({1}) schrijven allebei {4}; kies een ander bestand.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="857" />
+      <location filename="../processing/base.py" line="899" />
       <source>{0}: {1} is the file of {2}; writing it would replace that layer and every other layer in the file. Choose another file.</source>
       <translation>{0}: {1} is het bestand van {2}; het schrijven ervan zou die laag en elke andere laag in het bestand vervangen. Kies een ander bestand.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="863" />
+      <location filename="../processing/base.py" line="905" />
       <source>{0}: {1} is the file of {2}; writing it would replace that input. Choose another file.</source>
       <translation>{0}: {1} is het bestand van {2}; het schrijven ervan zou die invoer vervangen. Kies een ander bestand.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="874" />
+      <location filename="../processing/base.py" line="916" />
       <source>{0}: the table {1} in {2} is the layer of {3}; writing it would replace that layer. Choose another table name.</source>
       <translation>{0}: de tabel {1} in {2} is de laag van {3}; het schrijven ervan zou die laag vervangen. Kies een andere tabelnaam.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="1008" />
+      <location filename="../processing/base.py" line="1050" />
       <source>{0}: this output is a table without geometry, which a Shapefile cannot hold (only its .dbf would be written). Give a .gpkg, .csv or .xlsx file.</source>
       <translation>{0}: deze uitvoer is een tabel zonder geometrie, die een Shapefile niet kan bevatten (alleen het .dbf-bestand zou worden geschreven). Geef een .gpkg-, .csv- of .xlsx-bestand.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="1030" />
+      <location filename="../processing/base.py" line="1072" />
       <source>{0}: the layer has no CRS, which {1} cannot say: readers will take its coordinates as longitude and latitude (WGS 84). Write a GeoPackage, or give the input layer its CRS.</source>
       <translation>{0}: de laag heeft geen CRS, wat {1} niet kan vastleggen: lezers zullen de coördinaten als lengte- en breedtegraad (WGS 84) opvatten. Schrijf een GeoPackage, of geef de invoerlaag haar CRS.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="1041" />
+      <location filename="../processing/base.py" line="1083" />
       <source>{0}: a Shapefile keeps only 10 characters of a field name ({1}); names that then clash are numbered (_1, _2), so check which column is which, or write a GeoPackage to keep the names.</source>
       <translation>{0}: een Shapefile bewaart maar 10 tekens van een veldnaam ({1}); namen die dan samenvallen worden genummerd (_1, _2), dus controleer welke kolom welke is, of schrijf een GeoPackage om de namen te behouden.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="1097" />
+      <location filename="../processing/base.py" line="1139" />
       <source>CONFIDENTIAL: not for publication ({0}, {1})</source>
       <translation>VERTROUWELIJK: niet voor publicatie ({0}, {1})</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="1139" />
+      <location filename="../processing/base.py" line="1181" />
       <source>{0}: the output could not be written: {1}</source>
       <translation>{0}: de uitvoer kon niet worden weggeschreven: {1}</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="1159" />
+      <location filename="../processing/base.py" line="1201" />
       <source>Writing {0} points.</source>
       <translation>{0} punten worden weggeschreven.</translation>
     </message>
@@ -1559,47 +1569,47 @@
       <translation>{0}: object {1} is een {2}, geen polygoon; verwijder het of selecteer alleen de polygonen.</translation>
     </message>
     <message>
-      <location filename="../processing/layers.py" line="107" />
+      <location filename="../processing/layers.py" line="109" />
       <source>feature {0}</source>
       <translation>object {0}</translation>
     </message>
     <message>
-      <location filename="../processing/layers.py" line="113" />
+      <location filename="../processing/layers.py" line="115" />
       <source>{0}: the polygon of feature {1} is not valid ({2}); repair it first, e.g. with Vector geometry ▸ Fix geometries.</source>
       <translation>{0}: de polygoon van object {1} is niet geldig ({2}); herstel die eerst, bijvoorbeeld met Vectorgeometrie ▸ Geometrieën repareren.</translation>
     </message>
     <message>
-      <location filename="../processing/layers.py" line="128" />
+      <location filename="../processing/layers.py" line="130" />
       <source>{0}: the layer has no polygons.</source>
       <translation>{0}: de laag heeft geen polygonen.</translation>
     </message>
     <message>
-      <location filename="../processing/layers.py" line="144" />
+      <location filename="../processing/layers.py" line="146" />
       <source>{0}: GDAL cannot read {1}.</source>
       <translation>{0}: GDAL kan {1} niet lezen.</translation>
     </message>
     <message>
-      <location filename="../processing/layers.py" line="159" />
+      <location filename="../processing/layers.py" line="161" />
       <source>{0}: {1} is rotated or not north-up; warp it first.</source>
       <translation>{0}: {1} is gedraaid of niet naar het noorden gericht; herprojecteer het eerst (warp).</translation>
     </message>
     <message>
-      <location filename="../processing/layers.py" line="183" />
+      <location filename="../processing/layers.py" line="185" />
       <source>{0}: feature {1} is a {2} in a layer of {3}; give points and lines or polygons as separate layers.</source>
       <translation>{0}: object {1} is een {2} in een laag van {3}; geef punten en lijnen of polygonen als aparte lagen.</translation>
     </message>
     <message>
-      <location filename="../processing/layers.py" line="190" />
+      <location filename="../processing/layers.py" line="192" />
       <source>lines or polygons</source>
       <translation>lijnen of polygonen</translation>
     </message>
     <message>
-      <location filename="../processing/layers.py" line="190" />
+      <location filename="../processing/layers.py" line="192" />
       <source>points</source>
       <translation>punten</translation>
     </message>
     <message>
-      <location filename="../processing/layers.py" line="209" />
+      <location filename="../processing/layers.py" line="211" />
       <source>{0}: the layer has no features to measure distances to.</source>
       <translation>{0}: de laag heeft geen objecten waartoe afstanden kunnen worden gemeten.</translation>
     </message>

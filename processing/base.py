@@ -136,6 +136,8 @@ class SpatialPrivacyAlgorithm(QgsProcessingAlgorithm):
         in place: then every output is finished, with a warning."""
         parameters = gpkg_table_destinations(self, parameters)
         if feedback is not None:
+            if context.feedback() is None:  # qgis_process 3.22 leaves it unset; make_sink's warnings go there
+                context.setFeedback(feedback)
             warn_publishable_beside_confidential(self, parameters, context, feedback)
         try:
             with staged_writes() as writes:
@@ -238,10 +240,16 @@ class FeedbackProgress:
     def __init__(self, feedback: QgsProcessingFeedback, start: float = 0.0, stop: float = 100.0):
         self.feedback, self.start, self.stop = feedback, start, stop
         self._last_message = None
+        self._highest = -math.inf
 
     def __call__(self, fraction: float, message: str) -> None:
         self.check_cancel()
-        self.feedback.setProgress(self.start + (self.stop - self.start) * fraction)
+        # the bar never goes back: work that starts again (an LGCP refitted with another integration rule)
+        # holds it where it was until it passes that point
+        value = self.start + (self.stop - self.start) * fraction
+        if value >= self._highest:
+            self._highest = value
+            self.feedback.setProgress(value)
         if message and message != self._last_message:
             self.feedback.pushInfo(message)
             self._last_message = message
@@ -613,13 +621,28 @@ _OGR_DBNAME = re.compile(r"""dbname=(?:'([^']*)'|"([^"]*)"|(\S+))""")
 _OGR_TABLE = re.compile(r"""table=(?:"([^"]*)"|'([^']*)'|(\S+))""")
 
 
-_LAYERNAME = re.compile(r"^(?P<path>[^|'\"]+\.gpkg)\|layername=(?P<table>[^|'\"]+)$", re.IGNORECASE)
+_LAYERNAME = re.compile(r"^(?P<path>[^|]+)\|layername=(?P<table>[^|]+)$")
+
+
+def _check_table_file(name: str, path: str) -> None:
+    """QGIS writes a table into a file with the format it finds from everything after the first dot of the file's
+    name (``survey.2020.gpkg``: "2020.gpkg", none), and only after the work: refuse such a name before it."""
+    base = os.path.basename(path)
+    suffix = base.split(".", 1)[1] if "." in base else ""
+    if not QgsVectorFileWriter.driverForExtension(suffix):
+        raise QgsProcessingException(
+            _tr(
+                "{0}: QGIS finds the format of {1} from all that follows its first dot ('{2}') when it writes a table "
+                "into it, and knows none for that: rename the file without the extra dots."
+            ).format(name, base, suffix)
+        )
 
 
 def gpkg_table_destinations(alg, parameters: dict) -> dict:
     """``parameters`` with each feature output given as ``f.gpkg|layername=t`` turned into the form QGIS writes as
     a table in that GeoPackage, ``ogr:dbname='f.gpkg' table="t" (geom)`` (QGIS 3.22 would write a new file named
-    ``f.gpkg|layername=t.gpkg``); any other ``|`` option in an output path is refused, naming the parameter."""
+    ``f.gpkg|layername=t.gpkg``); any other ``|`` option in an output path is refused, naming the parameter, and
+    so is a file name QGIS cannot write a table into (both forms)."""
     changed = dict(parameters)
     for definition in alg.destinationParameterDefinitions():
         name = definition.name()
@@ -627,17 +650,35 @@ def gpkg_table_destinations(alg, parameters: dict) -> dict:
             continue
         value = parameters[name]
         raw = value.sink.staticValue() if isinstance(value, QgsProcessingOutputLayerDefinition) else value
-        if not isinstance(raw, str) or "|" not in raw or re.match(r"^(.{3,}?):", raw):
+        if not isinstance(raw, str):
+            continue
+        if raw.startswith("ogr:"):
+            path, table = output_target(raw, sink=True)
+            if path and table:
+                _check_table_file(name, path)
+            continue
+        if "|" not in raw or re.match(r"^(.{3,}?):", raw):
             continue
         match = _LAYERNAME.match(raw)
-        if match is None:
+        if match is None or not match["path"].lower().endswith(".gpkg"):
             raise QgsProcessingException(
                 _tr(
                     "{0}: an output path cannot carry '|' options ({1}). To write a table into a GeoPackage, give "
                     "file.gpkg|layername=table or ogr:dbname='file.gpkg' table=\"table\"."
                 ).format(name, raw)
             )
-        form = f"ogr:dbname='{match['path']}' table=\"{match['table']}\" (geom)"
+        path, table = match["path"], match["table"]
+        if "'" in path or '"' in table:
+            raise QgsProcessingException(
+                _tr(
+                    "{0}: QGIS cannot write a table into a GeoPackage whose path holds a ' or a table whose name holds "
+                    'a " ({1}); rename it.'
+                ).format(name, raw)
+            )
+        _check_table_file(name, path)
+        # QGIS reads the dbname as a data source URI, in which "\\" stands for "\" (a UNC path's "\\\\server")
+        escaped = path.replace("\\", "\\\\")
+        form = f"ogr:dbname='{escaped}' table=\"{table}\" (geom)"
         if isinstance(value, QgsProcessingOutputLayerDefinition):
             value = QgsProcessingOutputLayerDefinition(value)
             value.sink = QgsProperty.fromValue(form)
@@ -688,7 +729,8 @@ def output_target(value: str, sink: bool = False) -> tuple[str, str | None]:
         db, table = _OGR_DBNAME.search(value), _OGR_TABLE.search(value)
         if db is None:
             return "", None
-        path = next(g for g in db.groups() if g is not None)
+        # a data source URI: QGIS (and its own dialogs, which write these) read "\\" as "\"
+        path = next(g for g in db.groups() if g is not None).replace("\\\\", "\\")
         return path, (next(g for g in table.groups() if g is not None) if table else None)
     if "://" in value or value.startswith("spatialite:"):
         return "", None
@@ -997,7 +1039,7 @@ def crs_key(crs: QgsCoordinateReferenceSystem) -> str:
 
 
 #: formats whose coordinates are longitude and latitude by definition: a layer without a CRS loads as WGS 84
-WGS84_ONLY_FORMATS = (".geojson", ".json", ".geojsonl", ".geojsons", ".kml")
+WGS84_ONLY_FORMATS = (".geojson", ".json", ".geojsonl", ".geojsons", ".kml", ".kmz", ".gpx")
 
 
 def check_not_a_shapefile_table(name: str, path: str) -> None:

@@ -103,6 +103,8 @@ def read_window(alg, parameters, name: str, context, work_crs):
                     name, feature.id(), QgsWkbTypes.displayString(geom.wkbType())
                 )
             )
+        if QgsWkbTypes.geometryType(geom.wkbType()) != QgsWkbTypes.PolygonGeometry:  # a collection of polygons
+            geom = QgsGeometry.collectGeometry([QgsGeometry(part.clone()) for part in geom.constParts()])
         if not all(math.isfinite(v.x()) and math.isfinite(v.y()) for v in geom.vertices()):
             raise QgsProcessingException(_untransformed(name, tr("feature {0}").format(feature.id()), source, work_crs))
         if geom.constGet().hasCurvedSegments():

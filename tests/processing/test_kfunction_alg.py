@@ -433,10 +433,14 @@ def test_cancel_writes_nothing(deaths, tmp_path, when, cancel_after):
 
 def test_the_table_of_a_layer_without_crs_is_written_without_one(deaths, tmp_path):
     """Point outputs of a layer without a CRS get the 'Undefined Cartesian SRS' (else QGIS makes them EPSG:4326);
-    a table has no geometry and gets no CRS at all (no .prj beside a Shapefile's .dbf)."""
-    result = run(deaths, tmp_path, RADII="0,0.25,0.5", OUTPUT=str(tmp_path / "k.shp"))
-    assert (tmp_path / "k.dbf").exists() and not (tmp_path / "k.prj").exists()
-    assert QgsVectorLayer(str(tmp_path / "k.dbf"), "k", "ogr").featureCount() == 3 and result["OUTPUT"]
+    a table has no geometry and gets no CRS at all (a GeoPackage "attributes" table, with no geometry column)."""
+    import sqlite3
+
+    result = run(deaths, tmp_path, RADII="0,0.25,0.5", OUTPUT=str(tmp_path / "k.gpkg"))
+    with sqlite3.connect(tmp_path / "k.gpkg") as database:
+        assert database.execute("SELECT data_type FROM gpkg_contents").fetchall() == [("attributes",)]
+        assert database.execute("SELECT count(*) FROM gpkg_geometry_columns").fetchone() == (0,)
+    assert QgsVectorLayer(result["OUTPUT"], "k", "ogr").featureCount() == 3
 
 
 @pytest.mark.parametrize("name", ["k.shp", "k.dbf"])

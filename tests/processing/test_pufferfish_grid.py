@@ -787,6 +787,41 @@ def test_layername_outputs_are_written_as_tables_of_the_geopackage(enterprises, 
     assert labels["secret"].startswith("CONFIDENTIAL") and not labels["published"]
 
 
+def test_the_layername_form_keeps_windows_and_unc_paths_as_qgis_reads_them():
+    """QGIS reads the dbname of the ogr: form as a data source URI, where a doubled backslash stands for one: a UNC
+    path (\\\\server\\share) is escaped in the rewritten form, and the plugin's own checks read it back the same."""
+    from qgis.core import QgsApplication, QgsDataSourceUri
+
+    from spatial_privacy.processing.base import gpkg_table_destinations, output_target
+
+    alg = QgsApplication.processingRegistry().algorithmById(ALG)
+    for path in (r"\\server\share\maps\f.gpkg", r"C:\data\f.gpkg", "/home/me/my maps/f.GPKG"):
+        form = gpkg_table_destinations(alg, {"OUTPUT": f"{path}|layername=pub lay"})["OUTPUT"]
+        assert form.startswith("ogr:") and QgsDataSourceUri(form[len("ogr:") :]).database() == path
+        assert output_target(form, sink=True) == (path, "pub lay")
+
+
+@pytest.mark.parametrize(
+    "target, pattern",
+    [
+        (
+            "{d}/survey.2020.gpkg|layername=pub",
+            r"^OUTPUT: QGIS finds the format of survey\.2020\.gpkg from all that follows",
+        ),
+        ("ogr:dbname='{d}/survey.2020.gpkg' table=\"pub\" (geom)", r"^OUTPUT: QGIS finds the format of survey\.2020"),
+        (
+            "{d}/O'Brien.gpkg|layername=pub",
+            r"^OUTPUT: QGIS cannot write a table into a GeoPackage whose path holds a '",
+        ),
+    ],
+)
+def test_table_files_qgis_cannot_write_are_refused_before_any_work(enterprises, tmp_path, target, pattern):
+    """QGIS would fail only after the work, with "OGR driver for '' not found"."""
+    with pytest.raises(QgsProcessingException, match=pattern):
+        run(base(enterprises, tmp_path, OUTPUT=target.format(d=tmp_path)))
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_other_options_in_an_output_path_are_refused(enterprises, tmp_path):
     with pytest.raises(QgsProcessingException, match=r"^OUTPUT: an output path cannot carry '\|' options"):
         run(base(enterprises, tmp_path, OUTPUT=f"{tmp_path / 'g.shp'}|layername=grid"))

@@ -161,3 +161,12 @@ def test_lgcp_synthesis_chain_headless(qgis_process, data_copy, tmp_path):
     )
     assert 0 < risk["MEAN_RISK"] <= risk["MAX_RISK"] < 1
     assert QgsVectorLayer(str(tmp_path / "risk.gpkg")).featureCount() == 578
+
+
+def test_warnings_about_the_output_format_reach_qgis_process(qgis_process, data_copy, tmp_path):
+    """qgis_process 3.22 gives the algorithm a context without feedback: the warnings written while the output
+    is made (a Shapefile's field names cut to 10 characters) must still reach its log."""
+    target = tmp_path / "grid.shp"
+    code, out, err = qgis_process("run", *grid_args(data_copy, target, 1.0))
+    assert code == 0, err
+    assert "a Shapefile keeps only 10 characters of a field name (noise_scale → noise_scal" in out + err
