@@ -106,7 +106,7 @@ def _check_resolution(coord: np.ndarray, origin: float, r: float) -> None:
     largest = max(abs(float(coord.min())), abs(float(coord.max())))
     if math.ulp(max(largest, abs(origin))) <= _RESOLUTION * r:
         return
-    if abs(origin) > largest:
+    if abs(origin) > largest and math.ulp(largest) <= _RESOLUTION * r:  # the points alone would be resolved
         raise ParameterError(
             "origin",
             f"the grid origin {origin:g} is so far from the points (at most {largest:g} from zero) that doubles "

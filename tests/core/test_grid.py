@@ -126,6 +126,9 @@ def test_an_origin_too_far_for_doubles_is_refused_and_a_far_resolvable_one_chang
     assert np.array_equal(np.sort(near.count), np.sort(far.count)) and near.count.size == far.count.size
     with pytest.raises(ValueError, match="origin 1e\\+20 is so far from the points"):
         bin_points(x, y, t, GridSpec(500.0, 1e20, 1e20))
+    # cells of 1e-12 are too small for these coordinates wherever the origin is: the cell size is named
+    with pytest.raises(ValueError, match="cell_size 1e-12 is far too small"):
+        bin_points(x, y, t, GridSpec(1e-12, 1e7, 1e7))
 
 
 def test_to_dense_is_north_up():
