@@ -27,6 +27,7 @@ from .base import (
     as_number,
     cancelled,
     check_cancel_while_writing,
+    check_not_a_shapefile_table,
     check_outputs,
     ensure_folders,
     figure_data_uri,
@@ -364,6 +365,8 @@ class DPCountsAlgorithm(SpatialPrivacyAlgorithm):
                     "{0}: {1} sets of {2} groups are {3} synthetic counts; at most {4} can be made in one run."
                 ).format(self.SETS, sets, len(ids), sets * len(ids), f"{MAX_SYNTHETIC_VALUES:,}")
             )
+        if sets > WIDE_LIMIT or source.wkbType() == QgsWkbTypes.NoGeometry:  # a long table, or a table's copy
+            check_not_a_shapefile_table(self.OUTPUT, output_files[self.OUTPUT])
         fields, kept = self._output_fields(parameters, context, source, sets, feedback)
         try:
             y = counts.check_counts(values[self.COUNT_FIELD])

@@ -514,3 +514,14 @@ def test_the_loaded_layer_names_the_guarantee_of_the_whole_output(areas, tmp_pat
     params = base(areas, tmp_path, EPSILON=0.5, SETS=sets, SEED=1)
     results, context, feedback = run_loading(ALG, params)
     assert run_loading.loaded(context, params["OUTPUT"], None, feedback) == name
+
+
+def test_a_long_table_as_a_shapefile_is_refused_before_the_synthesis(areas, tmp_path):
+    """More than 20 sets are written as a table without geometry, which a Shapefile cannot hold (QGIS would write
+    the .dbf alone and report a .shp that does not load)."""
+    feedback = QgsProcessingFeedback()
+    with pytest.raises(QgsProcessingException, match=r"^OUTPUT: this output is a table without geometry"):
+        processing.run(ALG, base(areas, tmp_path, SETS=30, OUTPUT=str(tmp_path / "long.shp")), feedback=feedback)
+    assert "Synthetic data sets" not in feedback.textLog() and list(tmp_path.iterdir()) == []
+    result = processing.run(ALG, base(areas, tmp_path, SETS=5, OUTPUT=str(tmp_path / "wide.shp")))
+    assert QgsVectorLayer(result["OUTPUT"], "wide", "ogr").featureCount() == 95
