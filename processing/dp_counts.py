@@ -232,7 +232,7 @@ class DPCountsAlgorithm(SpatialPrivacyAlgorithm):
             tr(
                 "How many independent synthetic data sets L to draw; publishing them costs L·ε. Up to {0} are "
                 "written as fields syn_1 … syn_L of the input features; more are written as a long table "
-                "(group, set, count) without geometry. Sets × groups may be at most {1}."
+                "(fields group_fid, set, syn_count) without geometry. Sets × groups may be at most {1}."
             ).format(WIDE_LIMIT, f"{MAX_SYNTHETIC_VALUES:,}"),
         )
         self.add_seed()

@@ -194,8 +194,8 @@ class KFunctionAlgorithm(SpatialPrivacyAlgorithm):
             tr(
                 "Distances r in the layer's CRS units (or the working CRS's). Two numbers 'max,steps' give steps + 1 "
                 "evenly spaced radii from 0 to max ('500,100': 0, 5, …, 500); three or more numbers are the radii "
-                "themselves ('0,50,100,150'), >= 0 and increasing. Empty: 100 radii from 0 to spatstat's default "
-                "maximum, min(shorter side of the window's bounding box / 4, √(1000 |W| / (π n)))."
+                "themselves ('0,50,100,150'), >= 0 and increasing. Empty: 101 radii (0 and 100 steps) up to "
+                "spatstat's default maximum, min(shorter side of the window's bounding box / 4, √(1000 |W| / (π n)))."
             )
             + " "
             + number_list_help(),

@@ -159,7 +159,12 @@ class WalderAlgorithm(SpatialPrivacyAlgorithm):
             QgsProcessingParameterFeatureSource(self.WINDOW, tr("Study window"), [SOURCE_POLYGON], None, True),
             tr(
                 "Used only when no model file is given: polygons of the study region; every point must lie inside. "
-                "Empty: the points' bounding box enlarged by 5%. Synthetic points are drawn inside it."
+                "Empty: the points' bounding box enlarged by 5%."
+            )
+            + (
+                " " + tr("Synthetic points are drawn inside it.")
+                if self.name() in ("synthesizelgcp", "riskutilitysweep")
+                else " " + tr("The synthetic points must lie inside it.")
             ),
         )
         self.add(
@@ -278,7 +283,12 @@ class WalderAlgorithm(SpatialPrivacyAlgorithm):
         )
         self.add(
             QgsProcessingParameterNumber(self.DRAWS, tr("Posterior draws used"), NUMBER_INTEGER, 200, False, 20, 5000),
-            tr("Posterior draws behind the risk and pMSE estimates (Monte Carlo averages over them)."),
+            {
+                "disclosurerisk": tr("Posterior draws behind the risk estimates (Monte Carlo averages over them)."),
+                "pmse": tr("Posterior draws behind the pMSE estimate (Monte Carlo averages over them)."),
+            }.get(
+                self.name(), tr("Posterior draws behind the risk and pMSE estimates (Monte Carlo averages over them).")
+            ),
             advanced=True,
         )
 

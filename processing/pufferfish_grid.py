@@ -215,7 +215,10 @@ class PufferfishGridAlgorithm(SpatialPrivacyAlgorithm):
             QgsProcessingParameterNumber(
                 self.LOWER_BOUND, tr("Lower bound L_t of a contribution"), NUMBER_DOUBLE, None, True
             ),
-            tr("Public lower bound on every t_i (bounded mechanism), known without looking at the data, e.g. 0."),
+            tr(
+                "Public lower bound on every t_i (bounded mechanism), known without looking at the data, e.g. 0 "
+                "(then give MARGIN > 0: its default, L_t, would be 0)."
+            ),
         )
         self.add(
             QgsProcessingParameterNumber(
