@@ -1099,12 +1099,13 @@ def make_sink(alg, parameters, name: str, context, fields, geometry_type, crs):
             raise QgsProcessingException(alg.invalidSinkError(parameters, name))
         if staging is not None and dest and context.temporaryLayerStore().mapLayer(dest) is None:
             staging.in_place.append((name, dest))
-            if name in alg.CONFIDENTIAL_SINKS:  # a table written into a GeoPackage ("Save to GeoPackage...")
-                parts = QgsProviderRegistry.instance().decodeUri("ogr", dest)
-                table, gpkg = parts.get("layerName"), parts.get("path") or ""
-                if table and gpkg.lower().endswith(".gpkg") and os.path.isfile(gpkg):
-                    text = confidential_label(alg, name)
-                    staging.before_moving.append(lambda: label_geopackage(gpkg, text, table))
+            # a table written into a GeoPackage ("Save to GeoPackage..."): labelled if confidential, and in the
+            # main file in any case (see label_geopackage)
+            parts = QgsProviderRegistry.instance().decodeUri("ogr", dest)
+            table, gpkg = parts.get("layerName"), parts.get("path") or ""
+            if table and gpkg.lower().endswith(".gpkg") and os.path.isfile(gpkg):
+                text = confidential_label(alg, name) if name in alg.CONFIDENTIAL_SINKS else None
+                staging.before_moving.append(lambda: label_geopackage(gpkg, text, table))
         return sink, dest
     target_folder = os.path.dirname(os.path.abspath(path))
     ensure_folder(path, name)
@@ -1139,15 +1140,19 @@ def confidential_label(alg, name: str) -> str:
     return _tr("CONFIDENTIAL: not for publication ({0}, {1})").format(alg.displayName(), name)
 
 
-def label_geopackage(path: str, text: str, table: str | None = None) -> None:
-    """Write ``text`` as the description (gpkg_contents) of ``table``, or of every table, of the GeoPackage
-    ``path`` once its writer is closed, raising ``OSError`` if it cannot."""
+def label_geopackage(path: str, text: str | None, table: str | None = None) -> None:
+    """Write ``text`` (if any) as the description (gpkg_contents) of ``table``, or of every table, of the
+    GeoPackage ``path`` once its writer is closed, and move what QGIS left in the file's write-ahead log into the
+    file itself: QGIS opens GeoPackages in WAL mode and may keep a connection open, so a copy of the .gpkg alone
+    would lack the new table. Raises ``OSError`` if it cannot."""
     import sqlite3
     from contextlib import closing
 
     try:
         with closing(sqlite3.connect(path)) as database:
-            if table is None:
+            if text is None:
+                pass
+            elif table is None:
                 database.execute("UPDATE gpkg_contents SET description = ?", (text,))
             else:
                 changed = database.execute(
@@ -1156,6 +1161,7 @@ def label_geopackage(path: str, text: str, table: str | None = None) -> None:
                 if changed != 1:
                     raise sqlite3.Error(f"no table {table!r} in gpkg_contents")
             database.commit()
+            database.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # a no-op for a file not in WAL mode
     except sqlite3.Error as error:
         raise OSError(f"{path}: could not be labelled ({error})") from None
 
