@@ -37,6 +37,9 @@ class StagedWrites:
         #: called on commit, once every staged file is closed and before any is moved (e.g. to label a staged
         #: file); each raises ``OSError`` on failure, which fails the commit
         self.before_moving: list = []
+        #: called, as far as they can be, when the run fails: what must happen to outputs written in place even
+        #: then (they stay; e.g. label a confidential one); an ``OSError`` here does not hide the run's error
+        self.on_failure: list = []
 
     def make_folders(self, folder: str) -> None:
         """Create ``folder`` and its missing parents, remembered so that a failed run removes them again."""
@@ -151,6 +154,11 @@ def staged_writes():
         traceback.clear_frames(error.__traceback__)
         writes.discard()
         writes.remove_made_folders()
+        for finish in writes.on_failure:
+            try:
+                finish()
+            except OSError:
+                pass
         raise
     finally:
         _active.reset(token)

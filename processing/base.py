@@ -1106,6 +1106,8 @@ def make_sink(alg, parameters, name: str, context, fields, geometry_type, crs):
             if table and gpkg.lower().endswith(".gpkg") and os.path.isfile(gpkg):
                 text = confidential_label(alg, name) if name in alg.CONFIDENTIAL_SINKS else None
                 staging.before_moving.append(lambda: label_geopackage(gpkg, text, table))
+                if text is not None:  # the table stays if the run fails later: labelled even then
+                    staging.on_failure.append(lambda: label_geopackage(gpkg, text, table))
         return sink, dest
     target_folder = os.path.dirname(os.path.abspath(path))
     ensure_folder(path, name)

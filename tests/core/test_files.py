@@ -161,3 +161,21 @@ def test_folders_made_for_a_failed_run_are_removed_but_not_those_that_hold_other
         with replaced_when_done(str(deep / "report.html")) as partial:
             Path(partial).write_text("whole", encoding="utf-8")
     assert (deep / "report.html").read_text(encoding="utf-8") == "whole"
+
+
+def test_failure_steps_run_when_the_run_fails_and_do_not_hide_its_error(tmp_path):
+    """Steps for outputs written in place run when the run fails (not when it succeeds); one that fails itself
+    does not replace the run's own error, and the others still run."""
+    done = []
+
+    def broken():
+        raise OSError("cannot label")
+
+    with pytest.raises(ValueError, match="the run's own error"):
+        with staged_writes() as writes:
+            writes.on_failure += [broken, lambda: done.append("labelled")]
+            raise ValueError("the run's own error")
+    assert done == ["labelled"]
+    with staged_writes() as writes:
+        writes.on_failure.append(lambda: done.append("again"))
+    assert done == ["labelled"]

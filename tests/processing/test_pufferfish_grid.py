@@ -1074,3 +1074,24 @@ def test_overwriting_a_shapefile_removes_its_old_indexes_and_metadata(enterprise
     assert (
         "OUTPUT: a Shapefile keeps only 10 characters of a field name (noise_scale → noise_scal" in feedback.textLog()
     )
+
+
+def test_a_confidential_table_written_in_place_is_labelled_even_when_a_later_output_fails(
+    enterprises, tmp_path, monkeypatch
+):
+    """A table written into a GeoPackage in place cannot be taken back when the run fails after it (here the
+    report, the last output, meets a full disk): it stays, and is labelled CONFIDENTIAL all the same."""
+    from spatial_privacy.processing import pufferfish_grid
+
+    def full_disk(path, title, sections):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(pufferfish_grid, "write_html_report", full_disk)
+    db = tmp_path / "tables.gpkg"
+    params = base(enterprises, tmp_path, SEED=1, CONFIDENTIAL_OUTPUT=f"ogr:dbname='{db}' table=\"secret\" (geom)")
+    with pytest.raises(QgsProcessingException, match="No space left on device"):
+        run(params)
+    with sqlite3.connect(db) as database:
+        labels = dict(database.execute("SELECT table_name, description FROM gpkg_contents"))
+    assert labels == {"secret": "CONFIDENTIAL: not for publication (Pufferfish-private grid map, CONFIDENTIAL_OUTPUT)"}
+    assert not (tmp_path / "grid.gpkg").exists()  # the staged map was not published
