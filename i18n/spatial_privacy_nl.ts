@@ -329,17 +329,17 @@
       <translation>{0}: een Shapefile bewaart maar 10 tekens van een veldnaam ({1}); namen die dan samenvallen worden genummerd (_1, _2), dus controleer welke kolom welke is, of schrijf een GeoPackage om de namen te behouden.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="1139" />
+      <location filename="../processing/base.py" line="1142" />
       <source>CONFIDENTIAL: not for publication ({0}, {1})</source>
       <translation>VERTROUWELIJK: niet voor publicatie ({0}, {1})</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="1181" />
+      <location filename="../processing/base.py" line="1189" />
       <source>{0}: the output could not be written: {1}</source>
       <translation>{0}: de uitvoer kon niet worden weggeschreven: {1}</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="1201" />
+      <location filename="../processing/base.py" line="1209" />
       <source>Writing {0} points.</source>
       <translation>{0} punten worden weggeschreven.</translation>
     </message>
@@ -1554,62 +1554,62 @@
       <translation>{0}: vereist een polygoonlaag, maar kreeg {1}.</translation>
     </message>
     <message>
-      <location filename="../processing/layers.py" line="64" />
+      <location filename="../processing/layers.py" line="56" />
       <source>{0}: {1} could not be transformed from {2} to {3}; check the layer's CRS (its coordinates may be in other units than it says).</source>
       <translation>{0}: {1} kon(den) niet worden getransformeerd van {2} naar {3}; controleer het CRS van de laag (de coördinaten kunnen in andere eenheden zijn dan het aangeeft).</translation>
     </message>
     <message>
-      <location filename="../processing/layers.py" line="76" />
+      <location filename="../processing/layers.py" line="68" />
       <source>{0} features</source>
       <translation>{0} objecten</translation>
     </message>
     <message>
-      <location filename="../processing/layers.py" line="102" />
+      <location filename="../processing/layers.py" line="97" />
       <source>{0}: feature {1} is a {2}, not a polygon; remove it or select only the polygons.</source>
       <translation>{0}: object {1} is een {2}, geen polygoon; verwijder het of selecteer alleen de polygonen.</translation>
     </message>
     <message>
-      <location filename="../processing/layers.py" line="109" />
+      <location filename="../processing/layers.py" line="103" />
       <source>feature {0}</source>
       <translation>object {0}</translation>
     </message>
     <message>
-      <location filename="../processing/layers.py" line="115" />
+      <location filename="../processing/layers.py" line="109" />
       <source>{0}: the polygon of feature {1} is not valid ({2}); repair it first, e.g. with Vector geometry ▸ Fix geometries.</source>
       <translation>{0}: de polygoon van object {1} is niet geldig ({2}); herstel die eerst, bijvoorbeeld met Vectorgeometrie ▸ Geometrieën repareren.</translation>
     </message>
     <message>
-      <location filename="../processing/layers.py" line="130" />
+      <location filename="../processing/layers.py" line="124" />
       <source>{0}: the layer has no polygons.</source>
       <translation>{0}: de laag heeft geen polygonen.</translation>
     </message>
     <message>
-      <location filename="../processing/layers.py" line="146" />
+      <location filename="../processing/layers.py" line="140" />
       <source>{0}: GDAL cannot read {1}.</source>
       <translation>{0}: GDAL kan {1} niet lezen.</translation>
     </message>
     <message>
-      <location filename="../processing/layers.py" line="161" />
+      <location filename="../processing/layers.py" line="155" />
       <source>{0}: {1} is rotated or not north-up; warp it first.</source>
       <translation>{0}: {1} is gedraaid of niet naar het noorden gericht; herprojecteer het eerst (warp).</translation>
     </message>
     <message>
-      <location filename="../processing/layers.py" line="185" />
+      <location filename="../processing/layers.py" line="179" />
       <source>{0}: feature {1} is a {2} in a layer of {3}; give points and lines or polygons as separate layers.</source>
       <translation>{0}: object {1} is een {2} in een laag van {3}; geef punten en lijnen of polygonen als aparte lagen.</translation>
     </message>
     <message>
-      <location filename="../processing/layers.py" line="192" />
+      <location filename="../processing/layers.py" line="186" />
       <source>lines or polygons</source>
       <translation>lijnen of polygonen</translation>
     </message>
     <message>
-      <location filename="../processing/layers.py" line="192" />
+      <location filename="../processing/layers.py" line="186" />
       <source>points</source>
       <translation>punten</translation>
     </message>
     <message>
-      <location filename="../processing/layers.py" line="211" />
+      <location filename="../processing/layers.py" line="205" />
       <source>{0}: the layer has no features to measure distances to.</source>
       <translation>{0}: de laag heeft geen objecten waartoe afstanden kunnen worden gemeten.</translation>
     </message>

@@ -1045,7 +1045,7 @@ WGS84_ONLY_FORMATS = (".geojson", ".json", ".geojsonl", ".geojsons", ".kml", ".k
 def check_not_a_shapefile_table(name: str, path: str) -> None:
     """A table written as a Shapefile is only its .dbf (QGIS reports a .shp that does not exist, and a path
     ending in .dbf becomes .dbf.dbf): refused, naming formats that hold a table."""
-    if path.lower().endswith((".shp", ".dbf", ".shp.shp", ".dbf.shp")):
+    if path.lower().endswith((".shp", ".dbf")):
         raise QgsProcessingException(
             _tr(
                 "{0}: this output is a table without geometry, which a Shapefile cannot hold (only its .dbf would be "

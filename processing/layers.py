@@ -50,14 +50,6 @@ def _geometries_in(alg, parameters, name: str, context, work_crs, polygons_only:
     return source, request
 
 
-def _polygonal(geom) -> bool:
-    """A polygon or multipolygon, or a collection of polygons only."""
-    if QgsWkbTypes.geometryType(geom.wkbType()) == QgsWkbTypes.PolygonGeometry:
-        return True
-    parts = list(geom.constParts())
-    return bool(parts) and all(QgsWkbTypes.geometryType(p.wkbType()) == QgsWkbTypes.PolygonGeometry for p in parts)
-
-
 def _untransformed(name: str, which: str, source, work_crs) -> str:
     """The message for features (``which``: "3 features", "feature 7") whose transform failed."""
     crs = source.sourceCrs()
@@ -97,14 +89,16 @@ def read_window(alg, parameters, name: str, context, work_crs):
         if geom.isNull() or geom.isEmpty():
             without.append(feature.id())
             continue
-        if not _polygonal(geom):  # a layer of mixed geometry reports one type for all its features
-            raise QgsProcessingException(
-                tr("{0}: feature {1} is a {2}, not a polygon; remove it or select only the polygons.").format(
-                    name, feature.id(), QgsWkbTypes.displayString(geom.wkbType())
+        if QgsWkbTypes.geometryType(geom.wkbType()) != QgsWkbTypes.PolygonGeometry:
+            # a layer of mixed geometry reports one type for all its features; a collection of polygons is one
+            parts = [QgsGeometry(part.clone()) for part in geom.constParts()]
+            if not parts or any(p.type() != QgsWkbTypes.PolygonGeometry for p in parts):
+                raise QgsProcessingException(
+                    tr("{0}: feature {1} is a {2}, not a polygon; remove it or select only the polygons.").format(
+                        name, feature.id(), QgsWkbTypes.displayString(geom.wkbType())
+                    )
                 )
-            )
-        if QgsWkbTypes.geometryType(geom.wkbType()) != QgsWkbTypes.PolygonGeometry:  # a collection of polygons
-            geom = QgsGeometry.collectGeometry([QgsGeometry(part.clone()) for part in geom.constParts()])
+            geom = QgsGeometry.collectGeometry(parts)
         if not all(math.isfinite(v.x()) and math.isfinite(v.y()) for v in geom.vertices()):
             raise QgsProcessingException(_untransformed(name, tr("feature {0}").format(feature.id()), source, work_crs))
         if geom.constGet().hasCurvedSegments():

@@ -290,10 +290,6 @@ class ConfidentialFit:
             raise ParameterError(name, f"{outside} synthetic points lie outside the study window")
         return xs, ys
 
-    def check_risk_radius(self, risk_radius: float) -> float:
-        """:func:`check_risk_radius` on this fit's window."""
-        return check_risk_radius(risk_radius, self.window)
-
     def spacing(self) -> float:
         """The median distance from a confidential location to the nearest other one (people at one address
         count once): a radial point moved less than half of it stays nearer its own origin than the others do."""
@@ -417,7 +413,7 @@ def disclosure_risk(
     progress: Progress = None,
 ) -> DisclosureRisk:
     """Per-person disclosure risk of a synthetic set (Section 7, eq. 16). Confidential."""
-    risk_radius = conf.check_risk_radius(risk_radius)
+    risk_radius = check_risk_radius(risk_radius, conf.window)
     if syn.spec.method == "radial":
         if syn.x.size != conf.n:
             raise ParameterError("synthetic", "a radial set has one point per confidential point")
@@ -453,7 +449,7 @@ def baseline_risk(
     nothing to the intruder's knowledge. PRS, whose joint fit shares only beta and the hyperparameters
     with the confidential data (Section 7.4), sits at this level by construction."""
     _check_hyper(hyper)
-    risk_radius = conf.check_risk_radius(risk_radius)
+    risk_radius = check_risk_radius(risk_radius, conf.window)
     posterior = _fit(conf.fit_model, conf, rng, hyper, scaled(progress, 0.0, 0.5))
     draws = conf.intensity_draws(posterior.beta, posterior.w)
     return synthesis_risk(
@@ -557,7 +553,7 @@ def sweep(
     released (:func:`baseline_risk`) is computed first, as the floor to compare the sets with."""
     if not specs:
         raise ParameterError("specs", "the sweep has no synthetic sets")
-    risk_radius = conf.check_risk_radius(risk_radius)
+    risk_radius = check_risk_radius(risk_radius, conf.window)
     result = SweepResult(risk_radius=float(risk_radius))
     total = len(specs) + int(bool(baseline))
     if baseline:
