@@ -51,7 +51,7 @@ def double_field(name: str) -> QgsField:
 
 
 def int_field(name: str) -> QgsField:
-    return _field(name, QVariant.LongLong, "LongLong")
+    return _field(name, QVariant.LongLong, "LongLong", 18)
 
 
 def string_field(name: str, length: int = 64) -> QgsField:

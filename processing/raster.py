@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import os
+import time
 
 from qgis.core import QgsProcessingException, QgsRasterFileWriter
 
@@ -59,6 +60,11 @@ def write_float_raster(
         ds.SetGeoTransform((x_min, cell_size, 0.0, y_max, 0.0, -cell_size))
         if confidential:
             ds.SetMetadataItem("CONFIDENTIAL", confidential)
+        if driver_name == "netCDF":
+            # GDAL's netCDF history names the file it created, here the hidden staging path: name the target
+            ds.SetMetadataItem(
+                "NC_GLOBAL#history", f"{time.ctime()}: written by Spatial Privacy as {os.path.basename(path)}"
+            )
         if crs.isValid():
             srs = osr.SpatialReference()
             srs.ImportFromWkt(crs.toWkt())

@@ -524,4 +524,10 @@ def test_a_long_table_as_a_shapefile_is_refused_before_the_synthesis(areas, tmp_
         processing.run(ALG, base(areas, tmp_path, SETS=30, OUTPUT=str(tmp_path / "long.shp")), feedback=feedback)
     assert "Synthetic data sets" not in feedback.textLog() and list(tmp_path.iterdir()) == []
     result = processing.run(ALG, base(areas, tmp_path, SETS=5, OUTPUT=str(tmp_path / "wide.shp")))
-    assert QgsVectorLayer(result["OUTPUT"], "wide", "ogr").featureCount() == 95
+    layer = QgsVectorLayer(result["OUTPUT"], "wide", "ogr")
+    assert layer.featureCount() == 95
+    # the counts read back as integers: a .dbf number column wider than 18 digits would read as Real
+    types = {field.name(): field.typeName() for field in layer.fields()}
+    assert all(
+        types[name] == "Integer64" for name in ["group_fid", "lower", "upper"] + [f"syn_{k}" for k in range(1, 6)]
+    )

@@ -258,6 +258,18 @@ def test_raster_output_matches_the_grid(enterprises, tmp_path):
         assert not ok or math.isnan(value)
 
 
+def test_netcdf_raster_history_names_the_output_not_the_staging_folder(enterprises, tmp_path):
+    # GDAL's netCDF writer records the path it created in the global history attribute; the raster is written
+    # in a hidden staging folder and moved, so that path would be one the user never saw
+    from osgeo import gdal
+
+    result = run(base(enterprises, tmp_path, SEED=3, OUTPUT_RASTER=str(tmp_path / "grid.nc")))
+    dataset = gdal.Open(result["OUTPUT_RASTER"])
+    history = dataset.GetMetadataItem("NC_GLOBAL#history")
+    assert "grid.nc" in history and ".spatial_privacy-partial-" not in history, history
+    assert not [p.name for p in tmp_path.iterdir() if p.name.startswith(".")]
+
+
 def test_minimum_count_leaves_small_cells_out(enterprises, tmp_path):
     result = run(base(enterprises, tmp_path, MIN_COUNT=10, SEED=5))
     _, feats = features(result["OUTPUT"])
