@@ -10,6 +10,7 @@ import html
 import math
 import os
 import re
+from contextvars import ContextVar
 from dataclasses import dataclass
 
 from qgis.core import (
@@ -98,6 +99,20 @@ def seed_help() -> str:
     )
 
 
+#: The feedback QGIS passed to the running algorithm's processAlgorithm (per thread, like the staged writes).
+_RUN_FEEDBACK: ContextVar = ContextVar("spatial_privacy_run_feedback", default=None)
+
+
+def run_feedback(context):
+    """The running algorithm's own feedback, for helpers that get only the context: ``context.feedback()`` can
+    be another one (a batch dialog's feedback for the whole batch, whose progress bar then jumped; none at all
+    in qgis_process 3.22)."""
+    feedback = _RUN_FEEDBACK.get()
+    if feedback is None and context is not None:
+        feedback = getattr(context, "feedback", lambda: None)()
+    return feedback
+
+
 class SpatialPrivacyAlgorithm(QgsProcessingAlgorithm):
     """Base class: translation, instance creation, parameter help and dependency checks."""
 
@@ -136,9 +151,8 @@ class SpatialPrivacyAlgorithm(QgsProcessingAlgorithm):
         in place: then every output is finished, with a warning."""
         parameters = gpkg_table_destinations(self, parameters)
         if feedback is not None:
-            if context.feedback() is None:  # qgis_process 3.22 leaves it unset; make_sink's warnings go there
-                context.setFeedback(feedback)
             warn_publishable_beside_confidential(self, parameters, context, feedback)
+        token = _RUN_FEEDBACK.set(feedback)
         try:
             with staged_writes() as writes:
                 results = self.process(parameters, context, feedback)
@@ -156,6 +170,8 @@ class SpatialPrivacyAlgorithm(QgsProcessingAlgorithm):
         except OSError as error:
             detail = f"{error.strerror or error}" + (f" ({error.filename})" if error.filename else "")
             raise QgsProcessingException(_tr("The outputs could not be written: {0}").format(detail)) from None
+        finally:
+            _RUN_FEEDBACK.reset(token)
         if feedback is not None:
             feedback.setProgress(100.0)  # every output is at its target
         return results
@@ -1004,16 +1020,25 @@ def write_html_report(path: str, title: str, sections: list[tuple[str, object]])
         handle.write("\n".join(parts))
 
 
+def report_figure(nrows: int = 1, ncols: int = 1, *, figsize: tuple[float, float], **kwargs):
+    """A matplotlib figure for a report and its axes (as ``Figure.subplots`` returns them), drawn on its own Agg
+    canvas without pyplot: a run leaves matplotlib's global state alone (``matplotlib.use`` would switch the
+    backend of the QGIS session and close the user's open figures, from a worker thread in a background task)."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=figsize, dpi=90)
+    FigureCanvasAgg(fig)
+    return fig, fig.subplots(nrows, ncols, **kwargs)
+
+
 def figure_data_uri(fig) -> str:
-    """A matplotlib figure as a PNG ``data:`` URI for :func:`write_html_report` (closes the figure)."""
+    """A figure from :func:`report_figure` as a PNG ``data:`` URI for :func:`write_html_report`."""
     import base64
     import io
 
-    from matplotlib import pyplot as plt
-
     buffer = io.BytesIO()
     fig.savefig(buffer, format="png", bbox_inches="tight")
-    plt.close(fig)
     return "data:image/png;base64," + base64.b64encode(buffer.getvalue()).decode("ascii")
 
 
@@ -1067,8 +1092,8 @@ def make_sink(alg, parameters, name: str, context, fields, geometry_type, crs):
         # QGIS would make a memory layer without a CRS EPSG:4326 (and a GeoPackage "Undefined geographic SRS"):
         # write it as QGIS's own tools write a layer whose GeoPackage has no CRS (a table keeps none)
         crs = QgsCoordinateReferenceSystem.fromWkt(UNDEFINED_CRS_WKT)
-        if path.lower().endswith(WGS84_ONLY_FORMATS) and context.feedback() is not None:
-            context.feedback().pushWarning(
+        if path.lower().endswith(WGS84_ONLY_FORMATS) and run_feedback(context) is not None:
+            run_feedback(context).pushWarning(
                 _tr(
                     "{0}: the layer has no CRS, which {1} cannot say: readers will take its coordinates as longitude "
                     "and latitude (WGS 84). Write a GeoPackage, or give the input layer its CRS."
@@ -1078,8 +1103,8 @@ def make_sink(alg, parameters, name: str, context, fields, geometry_type, crs):
     if geometry_type == QgsWkbTypes.NoGeometry:
         check_not_a_shapefile_table(name, path)
     long_names = [f for f in fields.names() if len(f) > 10]
-    if path.lower().endswith(".shp") and long_names and context.feedback() is not None:
-        context.feedback().pushWarning(
+    if path.lower().endswith(".shp") and long_names and run_feedback(context) is not None:
+        run_feedback(context).pushWarning(
             _tr(
                 "{0}: a Shapefile keeps only 10 characters of a field name ({1}); names that then clash are numbered "
                 "(_1, _2), so check which column is which, or write a GeoPackage to keep the names."
@@ -1203,7 +1228,7 @@ def write_point_sink(alg, parameters, context, name: str, x, y, points: PointVal
     """
     import numpy as np
 
-    feedback = getattr(context, "feedback", lambda: None)()
+    feedback = run_feedback(context)
     start = feedback.progress() if feedback is not None else 0.0
     if feedback is not None and len(x) >= WRITE_PROGRESS_EVERY:
         feedback.pushInfo(_tr("Writing {0} points.").format(len(x)))

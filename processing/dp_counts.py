@@ -35,6 +35,7 @@ from .base import (
     make_sink,
     numeric_field_index,
     parameter_error,
+    report_figure,
     write_html_report,
 )
 from .compat import FIELD_ANY, FIELD_NUMERIC, NUMBER_DOUBLE, NUMBER_INTEGER, SOURCE_VECTOR, double_field, int_field
@@ -579,12 +580,7 @@ class DPCountsAlgorithm(SpatialPrivacyAlgorithm):
 
 
 def _rates_chart(true_rate, syn_rate) -> str:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    from matplotlib import pyplot as plt
-
-    fig, ax = plt.subplots(figsize=(5.5, 5), dpi=90)
+    fig, ax = report_figure(figsize=(5.5, 5))
     ax.scatter(true_rate, syn_rate, s=8, alpha=0.6)
     top = float(max(true_rate.max(), syn_rate.max())) or 1.0
     ax.plot([0, top], [0, top], color="grey", linewidth=0.8)

@@ -26,6 +26,7 @@ from .base import (
     make_rng,
     parameter_error,
     read_point_values,
+    report_figure,
     write_html_report,
     write_point_sink,
 )
@@ -678,15 +679,11 @@ class DPPointsAlgorithm(SpatialPrivacyAlgorithm):
 
 def _map(domain, sx, sy, background) -> str:
     """The window, the public intensity the points were drawn from (LGCP, Laplace) and the synthetic points."""
-    import matplotlib
     import numpy as np
-
-    matplotlib.use("Agg")
-    from matplotlib import pyplot as plt
 
     xmin, ymin, xmax, ymax = domain.bounds
     aspect = (ymax - ymin) / max(xmax - xmin, 1e-300)
-    fig, ax = plt.subplots(figsize=(6.5, min(max(6.5 * aspect, 3.0), 10.0)), dpi=90)
+    fig, ax = report_figure(figsize=(6.5, min(max(6.5 * aspect, 3.0), 10.0)))
     image = None
     if background is not None and background[0] == "laplace":
         synthesis = background[1]

@@ -34,6 +34,7 @@ from .base import (
     parameter_error,
     parse_number_list,
     read_point_values,
+    report_figure,
     write_html_report,
 )
 from .compat import SOURCE_POINT, SOURCE_POLYGON, SOURCE_VECTOR, double_field
@@ -504,13 +505,9 @@ def _crs_label(crs) -> str:
 
 def _chart(k_ori, k_syn) -> str:
     """K(r) against π r² and L(r) − r against 0, for the input and (if given) the synthetic layer."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    from matplotlib import pyplot as plt
 
     r = k_ori.r
-    fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4.2), dpi=90)
+    fig, (left, right) = report_figure(1, 2, figsize=(11, 4.2))
     left.plot(r, k_ori.theoretical, color="grey", linestyle="--", label=_tr("Poisson: π r²"))
     right.axhline(0.0, color="grey", linestyle="--", label=_tr("Poisson: 0"))
     series = [(k_ori, _tr("input"), "black")]

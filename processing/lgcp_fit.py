@@ -31,6 +31,7 @@ from .base import (
     make_rng,
     parameter_error,
     read_point_values,
+    report_figure,
     write_html_report,
     write_point_table,
 )
@@ -453,6 +454,8 @@ class FitLGCPAlgorithm(SpatialPrivacyAlgorithm):
                 confidential=confidential_label(self, self.OUTPUT_INTENSITY),
             )
             results[self.OUTPUT_INTENSITY] = raster_path
+            if context.willLoadLayerOnCompletion(raster_path):  # also in a model, whose output names it otherwise
+                context.layerToLoadOnCompletionDetails(raster_path).name = self.tr("Posterior intensity (CONFIDENTIAL)")
             ThematicStyle.attach(context, raster_path, "")  # band 1, the posterior mean, in pseudocolour
         if report is not None:
             title = self.tr("{0} (CONFIDENTIAL: not for publication)").format(self.displayName())
@@ -629,14 +632,10 @@ def read_covariates(alg, parameters, context, crs, rasters="COVARIATES", distanc
 
 def _png_data_uri(intensity) -> str:
     """A small PNG map of the posterior mean intensity, as an ``<img>`` data URI marker for the report."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    from matplotlib import pyplot as plt
 
     bands, x_min, y_max, size = intensity
     rows, cols = bands.shape[1:]
-    fig, ax = plt.subplots(figsize=(6, 6 * rows / max(cols, 1) + 0.5), dpi=90)
+    fig, ax = report_figure(figsize=(6, 6 * rows / max(cols, 1) + 0.5))
     image = ax.imshow(bands[0], extent=(x_min, x_min + cols * size, y_max - rows * size, y_max), cmap="viridis")
     fig.colorbar(image, ax=ax, label="intensity")
     return figure_data_uri(fig)
@@ -644,14 +643,10 @@ def _png_data_uri(intensity) -> str:
 
 def _trace_png(posterior) -> str:
     """Trace plots of the hyperparameters and coefficients (draws in stored order), as a data URI."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    from matplotlib import pyplot as plt
 
     series = [("log range", posterior.log_range), ("log sigma", posterior.log_sigma)]
     series += [(name, posterior.beta[:, j]) for j, name in enumerate(posterior.names)]
-    fig, axes = plt.subplots(len(series), 1, figsize=(7, 1.6 * len(series)), dpi=90, sharex=True)
+    fig, axes = report_figure(len(series), 1, figsize=(7, 1.6 * len(series)), sharex=True)
     for ax, (name, values) in zip(axes, series):
         ax.plot(values, linewidth=0.5)
         ax.set_ylabel(name)

@@ -42,6 +42,7 @@ from .base import (
     parameter_error,
     parse_number_list,
     read_point_values,
+    report_figure,
     write_html_report,
     write_point_sink,
     write_point_table,
@@ -1295,12 +1296,7 @@ class RiskUtilitySweepAlgorithm(WalderAlgorithm):
 
 
 def _histogram(values) -> str:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    from matplotlib import pyplot as plt
-
-    fig, ax = plt.subplots(figsize=(6, 3.5), dpi=90)
+    fig, ax = report_figure(figsize=(6, 3.5))
     ax.hist(values, bins=40, color="tab:red")
     ax.set_xlabel("disclosure risk")
     ax.set_ylabel("people")
@@ -1309,13 +1305,9 @@ def _histogram(values) -> str:
 
 def _chart(result, best, threshold) -> str:
     """Maximum risk (log scale) against pMSE, one colour per method (cf. Walder et al. Figures 5-6)."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    from matplotlib import pyplot as plt
 
     colours = {"radial": "tab:red", "ans": "tab:blue", "prs": "tab:green"}
-    fig, ax = plt.subplots(figsize=(7, 4.5), dpi=90)
+    fig, ax = report_figure(figsize=(7, 4.5))
     for method, colour in colours.items():
         sel = [e for e in result.evaluations if e.spec.method == method]
         if sel:

@@ -630,8 +630,12 @@ def test_loaded_intensity_and_cpo_are_styled(snow, tmp_path, run_loading):
     raster = QgsRasterLayer(params["OUTPUT_INTENSITY"], "i")
     points = QgsVectorLayer(params["OUTPUT_CPO"], "c", "ogr")
     assert raster.isValid() and raster.bandCount() == 2 and points.isValid()
-    for layer, name in ((raster, "OUTPUT_INTENSITY"), (points, "OUTPUT_CPO")):
+    names = [
         run_loading.loaded(context, params[name], layer, feedback)
+        for layer, name in ((raster, "OUTPUT_INTENSITY"), (points, "OUTPUT_CPO"))
+    ]
+    # both are named as confidential, whatever the dialog or a model had called them (a model's output name)
+    assert names == ["Posterior intensity (CONFIDENTIAL)", "CPO of the LGCP fit (CONFIDENTIAL)"]
     assert isinstance(raster.renderer(), QgsSingleBandPseudoColorRenderer) and raster.renderer().band() == 1
     assert isinstance(points.renderer(), QgsGraduatedSymbolRenderer)
     assert points.renderer().classAttribute() == "log_cpo" and len(points.renderer().ranges()) == 5

@@ -226,6 +226,25 @@ def test_synthetic_equal_to_the_input_has_mise_zero_and_a_chart(deaths, tmp_path
         assert phrase in html, phrase
 
 
+def test_a_chart_leaves_the_sessions_matplotlib_alone(deaths, tmp_path):
+    """The report's chart is drawn on its own canvas: a user's pyplot backend and open figures (in QGIS's Python
+    console) stay as they were; matplotlib.use("Agg") had switched the backend and closed them."""
+    import matplotlib
+    from matplotlib import pyplot as plt
+
+    previous = matplotlib.get_backend()
+    plt.close("all")
+    matplotlib.use("svg")
+    try:
+        figure = plt.figure()
+        run(deaths, tmp_path, RADII="2,40", OUTPUT_CHART=str(tmp_path / "k.html"))
+        assert matplotlib.get_backend() == "svg" and plt.get_fignums() == [figure.number]
+        assert "data:image/png;base64," in (tmp_path / "k.html").read_text(encoding="utf-8")
+    finally:
+        plt.close("all")
+        matplotlib.use(previous)
+
+
 def test_the_confidential_table_is_written_only_when_asked_for(deaths, tmp_path):
     """The table reveals pairwise distances of the confidential points, so (like every confidential output) it
     is not a default: a run with a synthetic layer and no output gives only the MISE; a run that would compute

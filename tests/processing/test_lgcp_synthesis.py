@@ -701,14 +701,19 @@ def test_progress_moves_while_many_synthetic_points_are_written(snow, tmp_path):
             super().setProgress(value)
             self.values.append(value)
 
-    feedback = Recording()
+    from processing.tools import dataobjects
+
+    # the batch dialog runs each row with its own feedback and a context holding the feedback of the whole
+    # batch: the writing must move the row's bar, not the batch's (which had jumped ahead and back)
+    feedback, batch = Recording(), Recording()
     result = processing.run(
         "spatialprivacy:synthesizelgcp",
         {"INPUT": snow["deaths"], "MODEL": snow["model"], "METHOD": 2, "COUNT": 20000, "SEED": 3,
          "OUTPUT": str(tmp_path / "many.gpkg")},
         feedback=feedback,
+        context=dataobjects.createContext(batch),
     )  # fmt: skip
-    assert result["SYNTHETIC_COUNT"] == 20000
+    assert result["SYNTHETIC_COUNT"] == 20000 and batch.values == []
     writing = [v for v in feedback.values if 90.0 <= v < 100.0]
     assert len(set(writing)) >= 4 and writing == sorted(writing)  # every 5,000 points
     assert "Writing 20000 points." in feedback.textLog() and "Drawing 20000 synthetic points" in feedback.textLog()
