@@ -101,6 +101,9 @@ def seed_help() -> str:
 
 #: The feedback QGIS passed to the running algorithm's processAlgorithm (per thread, like the staged writes).
 _RUN_FEEDBACK: ContextVar = ContextVar("spatial_privacy_run_feedback", default=None)
+#: The highest progress the running algorithm has shown, as a one-item list shared by its FeedbackProgress
+#: objects: no later stage (a second layer read, a fit whose range starts at 0) moves the bar back.
+_RUN_PROGRESS: ContextVar = ContextVar("spatial_privacy_run_progress", default=None)
 
 
 def run_feedback(context):
@@ -153,6 +156,7 @@ class SpatialPrivacyAlgorithm(QgsProcessingAlgorithm):
         if feedback is not None:
             warn_publishable_beside_confidential(self, parameters, context, feedback)
         token = _RUN_FEEDBACK.set(feedback)
+        progress_token = _RUN_PROGRESS.set([-math.inf])
         try:
             with staged_writes() as writes:
                 results = self.process(parameters, context, feedback)
@@ -170,8 +174,16 @@ class SpatialPrivacyAlgorithm(QgsProcessingAlgorithm):
         except OSError as error:
             detail = f"{error.strerror or error}" + (f" ({error.filename})" if error.filename else "")
             raise QgsProcessingException(_tr("The outputs could not be written: {0}").format(detail)) from None
+        except MemoryError as error:  # numpy's says how much it wanted: "Unable to allocate 1023. MiB for ..."
+            raise QgsProcessingException(
+                _tr(
+                    "Not enough memory for this run ({0}); nothing was written. Give fewer features or coarser "
+                    "settings, or close other programs."
+                ).format(str(error) or type(error).__name__)
+            ) from None
         finally:
             _RUN_FEEDBACK.reset(token)
+            _RUN_PROGRESS.reset(progress_token)
         if feedback is not None:
             feedback.setProgress(100.0)  # every output is at its target
         return results
@@ -256,15 +268,16 @@ class FeedbackProgress:
     def __init__(self, feedback: QgsProcessingFeedback, start: float = 0.0, stop: float = 100.0):
         self.feedback, self.start, self.stop = feedback, start, stop
         self._last_message = None
-        self._highest = -math.inf
+        # shared by every FeedbackProgress of the running algorithm (its own one outside a run)
+        self._highest = _RUN_PROGRESS.get() or [-math.inf]
 
     def __call__(self, fraction: float, message: str) -> None:
         self.check_cancel()
-        # the bar never goes back: work that starts again (an LGCP refitted with another integration rule)
-        # holds it where it was until it passes that point
+        # the bar never goes back: work that starts again (an LGCP refitted with another integration rule, a
+        # second layer read, a stage whose range starts lower) holds it where it was until it passes that point
         value = self.start + (self.stop - self.start) * fraction
-        if value >= self._highest:
-            self._highest = value
+        if value >= self._highest[0]:
+            self._highest[0] = value
             self.feedback.setProgress(value)
         if message and message != self._last_message:
             self.feedback.pushInfo(message)
@@ -387,11 +400,19 @@ def check_point_layer(source, input_name: str) -> None:
 
 
 def read_point_values(
-    alg, parameters, context, feedback, input_name: str, field_name: str | None, crs_name: str, count_is_private=False
+    alg,
+    parameters,
+    context,
+    feedback,
+    input_name: str,
+    field_name: str | None,
+    crs_name: str,
+    count_is_private=False,
+    progress_range: tuple[float, float] = (0.0, 30.0),
 ) -> PointValues:
     """Read every point and its numeric value; refuse what the methods cannot use. The log says how many were
     read, unless ``count_is_private`` (a guarantee that covers the number of points: the log is not labelled
-    confidential).
+    confidential). The progress bar moves through ``progress_range`` (percent) as the points are read.
 
     Refused, with a message naming the parameter: no features, features without geometry,
     multipoints with several parts, coordinates that are not finite (e.g. a point the working CRS cannot
@@ -413,7 +434,7 @@ def read_point_values(
     xs, ys, ts = [], [], []
     null_values = multi = infinite = not_points = 0
     empty = []
-    progress = FeedbackProgress(feedback, 0.0, 30.0)
+    progress = FeedbackProgress(feedback, *progress_range)
     for i, feature in enumerate(source.getFeatures(request)):
         if i % 20000 == 0:
             progress(i / total, _tr("Reading points"))
@@ -1216,6 +1237,23 @@ def add_features(sink, features, name: str) -> None:
 
 #: The progress bar moves every this many features written.
 WRITE_PROGRESS_EVERY = 5000
+#: From this many features on, the log says that closing a GeoPackage output takes a while (note_closing).
+SLOW_CLOSE_FEATURES = 100_000
+
+
+def note_closing(feedback, parameters, name: str, count: int) -> None:
+    """Say, once a large GeoPackage layer's features are written, that GDAL now builds its spatial index as the
+    file is closed: 10-20 s per million features here (677,000 grid cells, a million points), during which
+    the bar stays where it is and a Cancel waits. Building the index ourselves with progress was no faster
+    (16-19 s per million points with SQLite's R*Tree)."""
+    path = destination_path(parameters, name)
+    if feedback is not None and count >= SLOW_CLOSE_FEATURES and path.lower().endswith(".gpkg"):
+        feedback.pushInfo(
+            _tr(
+                "{0}: {1} features written; the GeoPackage now builds their spatial index as {2} is closed (10-20 s "
+                "per million features), and the progress bar and Cancel wait until it is done."
+            ).format(name, count, os.path.basename(path))
+        )
 
 
 def write_point_sink(alg, parameters, context, name: str, x, y, points: PointValues, columns, layer_name: str):
@@ -1260,6 +1298,7 @@ def write_point_sink(alg, parameters, context, name: str, x, y, points: PointVal
         if feedback is not None and k % WRITE_PROGRESS_EVERY == 0:
             feedback.setProgress(start + (100.0 - start) * k / len(x))
             check_cancel_while_writing(feedback)
+    note_closing(feedback, parameters, name, len(x))
     if context.willLoadLayerOnCompletion(dest):
         context.layerToLoadOnCompletionDetails(dest).name = layer_name
     return dest

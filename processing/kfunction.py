@@ -286,7 +286,9 @@ class KFunctionAlgorithm(SpatialPrivacyAlgorithm):
                     "{0} to the CRS of {2} first."
                 ).format(self.SYNTHETIC, _crs_label(source.sourceCrs()), self.INPUT, _crs_label(source_crs))
             )
-        return read_point_values(self, parameters, context, feedback, self.SYNTHETIC, None, self.WORK_CRS)
+        return read_point_values(
+            self, parameters, context, feedback, self.SYNTHETIC, None, self.WORK_CRS, progress_range=(15.0, 30.0)
+        )
 
     def _window(self, parameters, context, x, y, crs):
         """The WINDOW polygons, or the input points' bounding box enlarged by 5%."""
@@ -352,7 +354,17 @@ class KFunctionAlgorithm(SpatialPrivacyAlgorithm):
 
         output_files = check_outputs(self, parameters, context, sinks=(self.OUTPUT,), files=(self.OUTPUT_CHART,))
         radii = parse_radii(self.parameterAsString(parameters, self.RADII, context))
-        points = read_point_values(self, parameters, context, feedback, self.INPUT, None, self.WORK_CRS)
+        given_synthetic = parameters.get(self.SYNTHETIC) not in (None, "")
+        points = read_point_values(
+            self,
+            parameters,
+            context,
+            feedback,
+            self.INPUT,
+            None,
+            self.WORK_CRS,
+            progress_range=(0.0, 15.0 if given_synthetic else 30.0),
+        )
         crs = points.work_crs
         x, y = np.array(points.x), np.array(points.y)
         synthetic = self._synthetic(parameters, context, feedback, points.source_crs)

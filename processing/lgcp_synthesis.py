@@ -428,9 +428,11 @@ class WalderAlgorithm(SpatialPrivacyAlgorithm):
                 )
             )
 
-    def input_points(self, parameters, context, feedback):
-        """The INPUT layer's points (PointValues) in the working CRS."""
-        return read_point_values(self, parameters, context, feedback, self.INPUT, None, self.WORK_CRS)
+    def input_points(self, parameters, context, feedback, progress_range=(0.0, 30.0)):
+        """The INPUT layer's points (PointValues) in the working CRS; the bar moves through ``progress_range``."""
+        return read_point_values(
+            self, parameters, context, feedback, self.INPUT, None, self.WORK_CRS, progress_range=progress_range
+        )
 
     def synthetic_points(self, parameters, context, feedback, points):
         """The SYNTHETIC layer's points in the working CRS (after :meth:`check_synthetic`), read before the
@@ -440,7 +442,9 @@ class WalderAlgorithm(SpatialPrivacyAlgorithm):
 
         from ..core.synthesis.risk_utility import at_locations
 
-        syn = read_point_values(self, parameters, context, feedback, self.SYNTHETIC, None, self.WORK_CRS)
+        syn = read_point_values(
+            self, parameters, context, feedback, self.SYNTHETIC, None, self.WORK_CRS, progress_range=(10.0, 20.0)
+        )
         xs, ys = np.array(syn.x), np.array(syn.y)
         same = at_locations(np.array(points.x), np.array(points.y), xs, ys)
         if same and same == xs.size:
@@ -783,8 +787,8 @@ class DisclosureRiskAlgorithm(WalderAlgorithm):
         except ParameterError as error:
             raise parameter_error(error, names) from None
         rng, _ = make_rng(self, parameters, context, self.SEED, feedback)
-        progress = FeedbackProgress(feedback, 0.0, 95.0)
-        points = self.input_points(parameters, context, feedback)
+        progress = FeedbackProgress(feedback, 20.0, 95.0)
+        points = self.input_points(parameters, context, feedback, (0.0, 10.0))
         xs, ys = self.synthetic_points(parameters, context, feedback, points)
         if method == "radial" and xs.size != len(points.x):
             raise QgsProcessingException(
@@ -918,8 +922,8 @@ class PMSEAlgorithm(WalderAlgorithm):
         from ..core.synthesis.risk_utility import utility
 
         rng, _ = make_rng(self, parameters, context, self.SEED, feedback)
-        progress = FeedbackProgress(feedback, 0.0, 95.0)
-        points = self.input_points(parameters, context, feedback)
+        progress = FeedbackProgress(feedback, 20.0, 95.0)
+        points = self.input_points(parameters, context, feedback, (0.0, 10.0))
         xs, ys = self.synthetic_points(parameters, context, feedback, points)
         if xs.size != len(points.x):
             raise QgsProcessingException(
@@ -1117,7 +1121,7 @@ class RiskUtilitySweepAlgorithm(WalderAlgorithm):
                 self.tr("{0}: the threshold must lie in (0, 1], got {1}.").format(self.MAX_RISK, threshold)
             )
         rng, _ = make_rng(self, parameters, context, self.SEED, feedback)
-        progress = FeedbackProgress(feedback, 0.0, 95.0)
+        progress = FeedbackProgress(feedback, 30.0, 95.0)  # after reading INPUT (0-30 %)
         names = {
             **self.core_names(),
             "radius": self.RADII,

@@ -791,3 +791,24 @@ def test_a_layer_without_crs_written_as_geojson_is_flagged(snow, tmp_path):
     feedback = QgsProcessingFeedback()
     processing.run("spatialprivacy:synthesizelgcp", {**params, "OUTPUT": str(tmp_path / "s.gpkg")}, feedback=feedback)
     assert "cannot say" not in feedback.textLog()
+
+
+def test_reading_two_large_layers_never_moves_the_bar_back(dwellings, tmp_path, keep_in_project):
+    """Layers are read 20,000 points at a time with progress: the synthetic layer's read and the fit come after
+    the confidential layer's on the bar (each read had restarted it at 0)."""
+    values = []
+
+    class Recording(QgsProcessingFeedback):
+        def setProgress(self, value):  # noqa: N802 (QGIS API name)
+            super().setProgress(value)
+            values.append(value)
+
+    first, second = (keep_in_project(QgsVectorLayer(dwellings, name, "ogr")) for name in ("first", "second"))
+    first.setSubsetString('"fid" <= 25000')
+    second.setSubsetString('"fid" > 25000 AND "fid" <= 50000')
+    assert first.featureCount() == second.featureCount() == 25000
+    params = {"INPUT": first, "SYNTHETIC": second, "SEED": 1, "DRAWS": 20, "OUTPUT_REPORT": str(tmp_path / "p.html")}
+    result = processing.run("spatialprivacy:pmse", params, feedback=Recording())
+    assert 0.0 <= result["PMSE"] <= 0.25
+    assert values == sorted(values) and values[-1] == 100.0
+    assert any(0.0 < v < 10.0 for v in values) and any(10.0 < v < 20.0 for v in values)  # both reads move it
