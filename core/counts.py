@@ -72,6 +72,11 @@ _INFEASIBLE = 1e12
 #: Node probabilities below this fraction of the node's largest are dropped (not representable).
 _TAIL_CUT = 1e-300
 _LOG_TAIL_CUT = math.log(_TAIL_CUT)
+#: Multiply-adds of tree convolution between progress calls (:func:`_convolve_level`): a few hundredths of a second.
+_CONVOLVE_BLOCK = 50_000_000
+#: Largest exact sampler (probabilities stored over all tree levels): 1.6 GB; building it takes about three
+#: times that at its peak. The paper's 47,034 groups need far less.
+MAX_SAMPLER_VALUES = 200_000_000
 #: Enumeration guard of :func:`privacy_loss_by_enumeration`.
 MAX_ENUMERATION = 2_000_000
 
@@ -546,23 +551,34 @@ def _leaves(shapes, log_q, box_lo, box_hi, log_cut):
 
 
 @njit(cache=True)
-def _convolve_level(left, right, lo, hi, offsets, values, cap, cut, out_lo, out_hi, out_len, out_values, out_off):
-    """Convolve node pairs (left[j], right[j]) into new nodes, normalised to max 1 and trimmed to ``cut``."""
-    for j in range(left.size):
+def _accumulate_pairs(left, right, lo, hi, offsets, values, cap, out_values, out_off, j0, j1, s0, s1):
+    """Add the terms ``s0 <= s < s1`` (index into the left node's values) of the convolutions of the node pairs
+    ``(left[j], right[j])``, ``j0 <= j < j1``, into ``out_values`` (zeroed by the caller). Consecutive ranges
+    of ``s`` add the same terms in the same order as one call over all of them."""
+    for j in range(j0, j1):
         lft, r = left[j], right[j]
         lo_new = lo[lft] + lo[r]
         hi_new = min(hi[lft] + hi[r], cap)
-        width = hi_new - lo_new + 1
         base = out_off[j]
-        for k in range(width):
-            out_values[base + k] = 0.0
-        for s in range(hi[lft] - lo[lft] + 1):
+        for s in range(s0, min(s1, hi[lft] - lo[lft] + 1)):
             vl = values[offsets[lft] + s]
             if vl == 0.0:
                 continue
             top = min(hi[r] - lo[r], hi_new - lo_new - s)
             for t in range(top + 1):
                 out_values[base + s + t] += vl * values[offsets[r] + t]
+
+
+@njit(cache=True)
+def _trim_level(left, right, lo, hi, cap, cut, out_values, out_off, out_lo, out_hi, out_len):
+    """Normalise each new node's values (from :func:`_accumulate_pairs`) to max 1, trim them to ``cut`` and move
+    them to the start of the node's segment."""
+    for j in range(left.size):
+        lft, r = left[j], right[j]
+        lo_new = lo[lft] + lo[r]
+        hi_new = min(hi[lft] + hi[r], cap)
+        width = hi_new - lo_new + 1
+        base = out_off[j]
         biggest = 0.0
         for k in range(width):
             biggest = max(biggest, out_values[base + k])
@@ -576,6 +592,47 @@ def _convolve_level(left, right, lo, hi, offsets, values, cap, cut, out_lo, out_
         out_lo[j] = lo_new + first
         out_hi[j] = lo_new + last
         out_len[j] = last - first + 1
+
+
+def _convolve_level(left, right, lo, hi, offsets, values, cap, tick):
+    """The new nodes of one tree level: the convolution of each node pair ``(left[j], right[j])``, normalised to
+    max 1 and trimmed to :data:`_TAIL_CUT`. Returns ``(out_lo, out_hi, kept values, their lengths)``.
+
+    The work (``width_left * width_right`` multiply-adds per pair) is done in blocks of about
+    :data:`_CONVOLVE_BLOCK`, a pair too wide for one block in ranges of its left values, and ``tick(fraction
+    of the level done)`` is called after each block: the top levels of 50,000 groups are seconds of work each,
+    during which a Cancel would otherwise wait."""
+    pairs = left.size
+    width = np.maximum(np.minimum(hi[left] + hi[right], cap) - (lo[left] + lo[right]) + 1, 1)
+    out_off = np.concatenate([[0], np.cumsum(width)[:-1]]).astype(np.int64)
+    out_vals = np.zeros(int(width.sum()))
+    left_width = hi[left] - lo[left] + 1
+    work = left_width * (hi[right] - lo[right] + 1)
+    done = np.cumsum(work)
+    total = max(int(done[-1]), 1)
+    j = 0
+    while j < pairs:
+        before = int(done[j - 1]) if j else 0
+        if work[j] > _CONVOLVE_BLOCK:  # one wide pair: in ranges of its left node's values
+            step = max(1, int(_CONVOLVE_BLOCK // max(1, work[j] // left_width[j])))
+            for s0 in range(0, int(left_width[j]), step):
+                _accumulate_pairs(left, right, lo, hi, offsets, values, cap, out_vals, out_off, j, j + 1, s0, s0 + step)
+                tick((before + work[j] * min(1.0, (s0 + step) / left_width[j])) / total)
+            j += 1
+            continue
+        stop = max(j + 1, int(np.searchsorted(done, before + _CONVOLVE_BLOCK, side="right")))
+        _accumulate_pairs(left, right, lo, hi, offsets, values, cap, out_vals, out_off, j, stop, 0, cap + 1)
+        tick(done[stop - 1] / total)
+        j = stop
+    out_lo = np.empty(pairs, np.int64)
+    out_hi = np.empty(pairs, np.int64)
+    out_len = np.empty(pairs, np.int64)
+    _trim_level(left, right, lo, hi, cap, _TAIL_CUT, out_vals, out_off, out_lo, out_hi, out_len)
+    if np.any(out_len < 1):
+        raise ParameterError("counts", "the public box cannot hold the total")
+    first = np.cumsum(out_len) - out_len
+    kept = out_vals[np.arange(int(out_len.sum())) + np.repeat(out_off - first, out_len)]
+    return out_lo, out_hi, kept, out_len
 
 
 @njit(cache=True)
@@ -632,41 +689,40 @@ class ExactSampler:
         log_q = np.log(q) + self._tilt(shapes, q, box_lo, box_hi, total)
         lo, hi, offsets, values = _leaves(shapes, log_q, box_lo, box_hi, _LOG_TAIL_CUT)
         level = np.arange(self.leaves)
-        node_lo, node_hi = [lo], [hi]
-        node_off, node_vals = [offsets[:-1]], [values]
-        used = values.size
         count = self.leaves
         lefts, rights = [], []
         all_lo, all_hi, all_off, all_vals = lo, hi, offsets[:-1], values
         levels = max(1, int(np.ceil(np.log2(self.leaves))))
         done = 0
         while level.size > 1:
-            report(progress, done / levels, f"Building the exact sampler: level {done + 1} of {levels}")
-            done += 1
+            message = f"Building the exact sampler: level {done + 1} of {levels}"
+            report(progress, done / levels, message)
             pairs = level.size // 2
             left, right = level[0 : 2 * pairs : 2], level[1 : 2 * pairs : 2]
-            width = np.minimum(all_hi[left] + all_hi[right], total) - (all_lo[left] + all_lo[right]) + 1
-            width = np.maximum(width, 1)
-            out_off = np.concatenate([[0], np.cumsum(width)[:-1]])
-            out_vals = np.empty(int(width.sum()))
-            out_lo = np.empty(pairs, np.int64)
-            out_hi = np.empty(pairs, np.int64)
-            out_len = np.empty(pairs, np.int64)
-            _convolve_level(
-                left, right, all_lo, all_hi, all_off, all_vals, total, _TAIL_CUT,
-                out_lo, out_hi, out_len, out_vals, out_off,
+            needed = all_vals.size + int(
+                np.sum(np.minimum(all_hi[left] + all_hi[right], total) - (all_lo[left] + all_lo[right]) + 1)
+            )
+            if needed > MAX_SAMPLER_VALUES:
+                raise ParameterError(
+                    "groups",
+                    f"{self.leaves:,} groups with these counts and priors need an exact sampler larger than the "
+                    f"{MAX_SAMPLER_VALUES * 8 / 1e9:.1f} GB one run may use (it passed that at level {done + 1} of "
+                    f"{levels}): release the areas in parts (by region, say; each part's total is then published "
+                    "too)",
+                )
+            out_lo, out_hi, keep, out_len = _convolve_level(
+                left, right, all_lo, all_hi, all_off, all_vals, total,
+                lambda fraction, done=done, message=message: report(progress, (done + fraction) / levels, message),
             )  # fmt: skip
-            keep = np.concatenate([out_vals[o : o + k] for o, k in zip(out_off, out_len)])
-            new_off = used + np.concatenate([[0], np.cumsum(out_len)[:-1]])
-            used += keep.size
-            node_lo.append(out_lo)
-            node_hi.append(out_hi)
-            node_off.append(new_off)
-            node_vals.append(keep)
-            all_lo = np.concatenate(node_lo)
-            all_hi = np.concatenate(node_hi)
-            all_off = np.concatenate(node_off)
-            all_vals = np.concatenate(node_vals)
+            done += 1
+            new_off = all_vals.size + np.cumsum(out_len) - out_len
+            # one array per quantity, extended level by level (a list of the levels beside their concatenation
+            # had held every value twice)
+            all_lo = np.concatenate([all_lo, out_lo])
+            all_hi = np.concatenate([all_hi, out_hi])
+            all_off = np.concatenate([all_off, new_off])
+            all_vals = np.concatenate([all_vals, keep])
+            del keep
             lefts.append(left)
             rights.append(right)
             new_ids = np.arange(count, count + pairs)

@@ -33,6 +33,7 @@ from .base import (
     figure_data_uri,
     make_rng,
     make_sink,
+    note_closing,
     numeric_field_index,
     parameter_error,
     report_figure,
@@ -270,6 +271,7 @@ class DPCountsAlgorithm(SpatialPrivacyAlgorithm):
         prior = self.RATE_FIELD if self.parameterAsString(parameters, self.RATE_FIELD, context) else self.EXPECTED_FIELD
         return {
             "counts": self.COUNT_FIELD,
+            "groups": self.INPUT,
             "population": self.POPULATION_FIELD,
             "prior": prior,
             "expected": prior,
@@ -491,7 +493,7 @@ class DPCountsAlgorithm(SpatialPrivacyAlgorithm):
             row = {fid: k for k, fid in enumerate(ids)}
             # geometries are copied as they are: a "skip invalid geometries" setting must not drop a group
             no_check = QgsProcessingFeatureSource.FlagSkipGeometryValidityChecks
-            for feature in source.getFeatures(QgsFeatureRequest(), no_check):
+            for written, feature in enumerate(source.getFeatures(QgsFeatureRequest(), no_check)):
                 k = row[feature.id()]
                 out = QgsFeature(fields)
                 out.setGeometry(feature.geometry())
@@ -508,9 +510,11 @@ class DPCountsAlgorithm(SpatialPrivacyAlgorithm):
                 ]
                 out.setAttributes(attributes)
                 add_features(sink, out, self.OUTPUT)
-                if k % 1000 == 0:
+                if written % 1000 == 0:
+                    feedback.setProgress(85.0 + 15.0 * written / len(ids))
                     check_cancel_while_writing(feedback)
             if source.wkbType() != QgsWkbTypes.NoGeometry:
+                note_closing(feedback, parameters, self.OUTPUT, len(ids))
                 ThematicStyle.attach(context, dest, "syn_rate")
         else:
             for k, fid in enumerate(ids):

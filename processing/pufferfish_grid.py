@@ -35,6 +35,7 @@ from .base import (
     ensure_folders,
     make_rng,
     make_sink,
+    note_closing,
     parameter_error,
     read_point_values,
     write_html_report,
@@ -527,6 +528,8 @@ class PufferfishGridAlgorithm(SpatialPrivacyAlgorithm):
                     + (location if csv_confidential else [])
                 )
                 add_features(confidential, cfeature, self.CONFIDENTIAL_OUTPUT)
+        for name in (self.OUTPUT, self.CONFIDENTIAL_OUTPUT) if confidential is not None else (self.OUTPUT,):
+            note_closing(feedback, parameters, name, n_cells)
         statistic = self._statistic_name(grid.settings)
         if context.willLoadLayerOnCompletion(dest):
             name = self.tr("Pufferfish grid ({0} {1})").format(statistic, field_name)

@@ -165,6 +165,55 @@ def test_large_release_respects_total_and_box():
     assert stats.spearmanr(syn_mean, y).statistic > 0.5
 
 
+def sampler_inputs(groups: int, seed: int):
+    """Shapes, q, box and total of :class:`counts.ExactSampler` for ``groups`` groups of a 3000-group-like release."""
+    rng = np.random.default_rng(seed)
+    n = rng.lognormal(7, 1.2, groups)
+    rate = rng.lognormal(-7, 0.8, groups)
+    y = rng.poisson(n * rate)
+    cal = counts.calibrate(n, n * rate * y.sum() / (n * rate).sum(), int(y.sum()), 1.0)
+    return counts.posterior_shapes(y, cal), counts.predictive_q(n, cal), cal.lower, cal.upper, cal.total
+
+
+def test_the_tree_reports_progress_within_its_levels_and_stops_when_progress_raises(monkeypatch):
+    """Each level's convolutions run in blocks (a wide pair in ranges of its values) with a progress call after
+    each: the sampler is the same whatever the blocks, the fractions rise, and an exception raised in a call (a
+    Cancel) stops the build."""
+    args = sampler_inputs(3000, 21)
+    whole = counts.ExactSampler(*args)
+    monkeypatch.setattr(counts, "_CONVOLVE_BLOCK", 2000)  # far below one top-level pair's work
+    calls = []
+    blocks = counts.ExactSampler(*args, progress=lambda fraction, message: calls.append((fraction, message)))
+    for name in ("lo", "hi", "offsets", "values", "left", "right"):
+        assert np.array_equal(getattr(blocks, name), getattr(whole, name)), name
+    levels = math.ceil(math.log2(3000))
+    fractions = [f for f, _ in calls]
+    assert fractions == sorted(fractions) and 0.0 <= fractions[0] and fractions[-1] <= 1.0
+    assert sum(m == f"Building the exact sampler: level {levels} of {levels}" for _, m in calls) > 10
+
+    class CancelledError(Exception):
+        pass
+
+    def cancel_at_the_top(fraction, message):
+        if message.endswith(f"level {levels} of {levels}") and fraction > (levels - 1) / levels:
+            raise CancelledError
+
+    with pytest.raises(CancelledError):
+        counts.ExactSampler(*args, progress=cancel_at_the_top)
+
+
+def test_a_sampler_larger_than_the_memory_limit_is_refused_naming_the_groups(monkeypatch):
+    args = sampler_inputs(3000, 21)
+    size = counts.ExactSampler(*args).values.size
+    monkeypatch.setattr(counts, "MAX_SAMPLER_VALUES", size // 2)
+    with pytest.raises(
+        ParameterError,
+        match=r"3,000 groups .* larger than the [\d.]+ GB one run may use \(it passed that at level \d+ of 12",
+    ) as err:
+        counts.ExactSampler(*args)
+    assert err.value.parameter == "groups"
+
+
 def test_seed_reproduces_and_differs():
     y = np.array([3, 5, 2, 7])
     n = np.array([100.0, 200.0, 150.0, 300.0])

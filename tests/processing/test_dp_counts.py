@@ -405,6 +405,32 @@ def test_outputs_sharing_a_file_and_too_many_sets_are_refused_before_any_work(ar
     assert not (tmp_path / "out2").exists()
 
 
+def test_too_many_groups_for_the_memory_limit_are_refused_naming_input(areas, tmp_path, monkeypatch):
+    """The exact sampler's size is checked level by level before its memory is taken (500,000 groups had grown
+    to 6.4 GB, and a memory limit ended in a raw numpy traceback)."""
+    from spatial_privacy.core import counts
+
+    monkeypatch.setattr(counts, "MAX_SAMPLER_VALUES", 1000)
+    out = tmp_path / "out"
+    with pytest.raises(QgsProcessingException, match=r"^INPUT: 95 groups with these counts and priors need an exact"):
+        processing.run(ALG, base(areas, out))
+    assert not out.exists()
+
+
+def test_running_out_of_memory_is_a_message_not_a_traceback(areas, tmp_path, monkeypatch):
+    from spatial_privacy.core import counts
+
+    def no_memory(*args, **kwargs):
+        raise MemoryError("Unable to allocate 1023. MiB for an array with shape (134047432,) and data type float64")
+
+    monkeypatch.setattr(counts, "_convolve_level", no_memory)
+    out = tmp_path / "out"
+    with pytest.raises(QgsProcessingException) as error:
+        processing.run(ALG, base(areas, out))
+    assert str(error.value).startswith("Not enough memory for this run (Unable to allocate 1023. MiB")
+    assert "Traceback" not in str(error.value) and not out.exists()
+
+
 def test_graphical_model_and_batch(areas, areas_table, tmp_path):
     """extract (dwellings >= 100) -> dpcounts in a model; then a batch over the polygon layer and the table."""
     model = QgsProcessingModelAlgorithm("dp counts chain", "tests")

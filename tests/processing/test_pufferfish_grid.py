@@ -1107,3 +1107,23 @@ def test_a_confidential_table_written_in_place_is_labelled_even_when_a_later_out
         labels = dict(database.execute("SELECT table_name, description FROM gpkg_contents"))
     assert labels == {"secret": "CONFIDENTIAL: not for publication (Pufferfish-private grid map, CONFIDENTIAL_OUTPUT)"}
     assert not (tmp_path / "grid.gpkg").exists()  # the staged map was not published
+
+
+def test_a_large_geopackage_says_its_spatial_index_is_built_as_it_closes(enterprises, tmp_path, monkeypatch):
+    """GDAL builds a GeoPackage's spatial index when the writer closes (10-20 s per million features, with the bar
+    and Cancel waiting): from SLOW_CLOSE_FEATURES features on the log says so, for each GeoPackage output; a
+    CSV has no index and no such line."""
+    from spatial_privacy.processing import base as processing_base
+
+    monkeypatch.setattr(processing_base, "SLOW_CLOSE_FEATURES", 50)
+    feedback = QgsProcessingFeedback()
+    params = base(enterprises, tmp_path, CONFIDENTIAL_OUTPUT=str(tmp_path / "c.gpkg"), SEED=1)
+    result = run(params, feedback=feedback)
+    cells = features(result["OUTPUT"])[0].featureCount()
+    assert cells >= 50
+    log = feedback.textLog()
+    for name, file in (("OUTPUT", "grid.gpkg"), ("CONFIDENTIAL_OUTPUT", "c.gpkg")):
+        assert f"{name}: {cells} features written; the GeoPackage now builds their spatial index as {file}" in log
+    feedback = QgsProcessingFeedback()
+    run({**params, "OUTPUT": str(tmp_path / "csv" / "grid.csv"), "CONFIDENTIAL_OUTPUT": None}, feedback=feedback)
+    assert "spatial index" not in feedback.textLog()
