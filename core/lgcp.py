@@ -43,7 +43,7 @@ from .errors import ParameterError
 from .fields import SPDEMatern
 from .files import replaced_when_done
 from .linalg import BandedCholesky
-from .progress import Progress, report
+from .progress import Progress, report, scaled
 
 
 @dataclass(frozen=True)
@@ -179,14 +179,14 @@ class LaplaceFit:
     log_marginal: float  # Laplace approximation of log p(theta | S) + const
     newton_steps: int
 
-    def draw(self, rng: np.random.Generator, size: int) -> tuple[np.ndarray, np.ndarray]:
+    def draw(self, rng: np.random.Generator, size: int, progress: Progress = None) -> tuple[np.ndarray, np.ndarray]:
         """``size`` exact draws from ``N(x*, H^{-1})``: ``beta ~ N(beta*, S^{-1})``, then
-        ``w | beta ~ N(w* - Z (beta - beta*), H_ww^{-1})``."""
+        ``w | beta ~ N(w* - Z (beta - beta*), H_ww^{-1})``; ``progress`` is called as blocks of draws are done."""
         p, n = self.beta.size, self.w.size
         zb = mechanisms.standard_normals(rng, (p, size))
         db = np.linalg.solve(self.s_chol.T, zb)  # S^{-1/2}: cov = (L L')^{-1}
         zw = mechanisms.standard_normals(rng, (n, size))
-        w = self.w[:, None] - self.z @ db + self.h_ww.whiten_inverse(zw)
+        w = self.w[:, None] - self.z @ db + self.h_ww.whiten_inverse(zw, progress, "Drawing from the posterior")
         return (self.beta[:, None] + db).T, w.T
 
 
@@ -274,8 +274,10 @@ class LGCPModel:
         start: tuple[np.ndarray, np.ndarray] | None = None,
         tol: float = 1e-7,
         max_steps: int = 60,
+        progress: Progress = None,
     ) -> LaplaceFit:
-        """Newton's method for the mode of ``p(w, beta | theta, S)`` with step halving."""
+        """Newton's method for the mode of ``p(w, beta | theta, S)`` with step halving; ``progress`` is called
+        (at fraction 0: the number of steps is not known) before each step, so that a caller can cancel."""
         theta = np.asarray(theta, dtype=np.float64)
         d = self.design
         q = self.precision(theta)
@@ -290,6 +292,7 @@ class LGCPModel:
         current = objective(w, beta)
         steps = 0
         for _ in range(max_steps):
+            report(progress, 0.0, "")
             steps += 1
             mu = self.expected_counts(w, beta)
             grad_w = self._a_sum - d.int_proj.T @ mu - q @ w
@@ -703,9 +706,10 @@ def fit_laplace(
         if count == 0:
             continue
         fit = fit_at(theta)
-        b, ww = fit.draw(rng, int(count))
+        here = scaled(progress, 0.8 + 0.2 * k / len(points), 0.8 + 0.2 * k / len(points))  # Cancel is seen
+        b, ww = fit.draw(rng, int(count), progress=here)
         if correction == "mean":
-            shift_w, shift_b = skewness_shift(model, fit, rng, probes)
+            shift_w, shift_b = skewness_shift(model, fit, rng, probes, progress=here)
             b, ww = b + shift_b, ww + shift_w
         beta[filled : filled + count], w[filled : filled + count] = b, ww
         jitter = (-0.5 + mechanisms.uniforms(rng, (int(count), dim))) * grid_step  # U(-1/2, 1/2) per axis
@@ -741,6 +745,7 @@ def fit_at_theta(
     draws: int = 200,
     correction: str = "mean",
     probes: int = 200,
+    progress: Progress = None,
 ) -> Posterior:
     """Posterior draws of ``(beta, w)`` with the hyperparameters fixed at ``theta`` (empirical Bayes):
     one Laplace fit (the Gaussian approximation of ``p(w, beta | theta, S)``), shifted by
@@ -754,6 +759,7 @@ def fit_at_theta(
         model: the LGCP; theta: the hyperparameters (for the SPDE field ``(log rho, log sigma)``).
         rng: source of the draws; draws: their number.
         correction, probes: as in :func:`fit_laplace`.
+        progress: optional ``progress(fraction, message)``, called during the fit and the draws.
     """
     if correction not in ("mean", "none"):
         raise ParameterError("correction", f"correction must be 'mean' or 'none', got {correction!r}")
@@ -764,12 +770,12 @@ def fit_at_theta(
     if draws < 1:
         raise ParameterError("draws", f"the number of draws must be >= 1, got {draws}")
     with np.errstate(over="ignore", invalid="ignore"):
-        fit = model.laplace(theta)
+        fit = model.laplace(theta, progress=scaled(progress, 0.0, 0.3))
     if not (np.all(np.isfinite(fit.w)) and np.all(np.isfinite(fit.beta))):
         raise ParameterError("theta", "the Laplace fit failed (overflow) at these hyperparameters")
-    beta, w = fit.draw(rng, draws)
+    beta, w = fit.draw(rng, draws, progress=scaled(progress, 0.3, 0.85))
     if correction == "mean":
-        shift_w, shift_b = skewness_shift(model, fit, rng, probes)
+        shift_w, shift_b = skewness_shift(model, fit, rng, probes, progress=scaled(progress, 0.85, 1.0))
         beta, w = beta + shift_b, w + shift_w
     return Posterior.from_model(
         model,
@@ -781,7 +787,9 @@ def fit_at_theta(
     )
 
 
-def skewness_shift(model: LGCPModel, fit: LaplaceFit, rng: np.random.Generator, probes: int = 200):
+def skewness_shift(
+    model: LGCPModel, fit: LaplaceFit, rng: np.random.Generator, probes: int = 200, progress: Progress = None
+):
     """First-order correction of the Gaussian approximation's mean for the skewness of the Poisson
     likelihood (the idea behind INLA's simplified Laplace approximation, Rue, Martino & Chopin 2009,
     Section 3.2.3, applied to the joint mean).
@@ -801,7 +809,7 @@ def skewness_shift(model: LGCPModel, fit: LaplaceFit, rng: np.random.Generator, 
         ``(shift_w, shift_b)`` to add to draws of ``w`` and ``beta``.
     """
     d = model.design
-    b, w = fit.draw(rng, max(int(probes), 2))
+    b, w = fit.draw(rng, max(int(probes), 2), progress=progress)
     eta = (d.int_proj @ w.T).T + b @ d.x_int.T
     v = eta.var(axis=0, ddof=1)
     r = model.expected_counts(fit.w, fit.beta) * v

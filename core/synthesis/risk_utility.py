@@ -362,7 +362,7 @@ def _check_hyper(hyper: str) -> None:
 def _fit(model: LGCPModel, conf: ConfidentialFit, rng, hyper: str, progress: Progress) -> Posterior:
     if hyper == "fixed":
         report(progress, 0.0, "Fitting at the confidential hyperparameters")
-        posterior = fit_at_theta(model, conf.theta_hat, rng, draws=conf.n_draws)
+        posterior = fit_at_theta(model, conf.theta_hat, rng, draws=conf.n_draws, progress=progress)
         report(progress, 1.0, "Fitted")
         return posterior
     return fit_laplace(model, rng, draws=conf.n_draws, progress=progress)

@@ -56,3 +56,29 @@ def test_draws_have_the_inverse_as_covariance(spd):
 def test_not_positive_definite_is_refused():
     with pytest.raises(np.linalg.LinAlgError):
         BandedCholesky.factor(grid_laplacian(4, -1.0))
+
+
+def test_whitening_in_blocks_is_the_dense_solve_and_reports_each_block(spd, monkeypatch):
+    """x = P' U^{-1} z column by column, whatever the blocks; progress is called after each block with rising
+    fractions ending at 1, and an exception raised there (a Cancel) stops the solve."""
+    import spatial_privacy.core.linalg as linalg
+
+    factor = BandedCholesky.factor(spd)
+    z = np.random.default_rng(3).standard_normal((spd.shape[0], 50))
+    u = np.triu(sum(np.diag(factor.upper[-1 - k, k:], k) for k in range(factor.upper.shape[0])))
+    expected = np.empty_like(z)
+    expected[factor.perm] = np.linalg.solve(u, z)
+    whole = factor.whiten_inverse(z)
+    monkeypatch.setattr(linalg, "SOLVE_BLOCK_FLOPS", 2 * factor.upper.size * 7)  # blocks of 7 columns
+    calls = []
+    blocks = factor.whiten_inverse(z, lambda fraction, message: calls.append((fraction, message)), "drawing")
+    assert np.allclose(whole, expected, rtol=1e-10, atol=1e-12) and np.array_equal(blocks, whole)
+    assert [f for f, _ in calls] == pytest.approx([7 / 50 * k for k in range(1, 8)] + [1.0])
+    assert {m for _, m in calls} == {"drawing"}
+    assert np.array_equal(factor.whiten_inverse(z[:, 0]), whole[:, 0])  # one vector
+
+    def cancel(fraction, message):
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        factor.whiten_inverse(z, cancel)
