@@ -586,12 +586,13 @@ class FitLGCPAlgorithm(SpatialPrivacyAlgorithm):
 
 def warn_about_the_setup(alg, setup, feedback) -> None:
     """Warnings on a built LGCP (core.lgcp_setup.LGCPSetup) that its fit would not give: a mesh too coarse for
-    any pattern (MAX_EDGE), points far from the rest that stretch a window drawn around them (WINDOW)."""
+    any pattern or so fine that the fit takes many minutes (MAX_EDGE), points far from the rest that stretch a
+    window drawn around them (WINDOW)."""
     from ..core.lgcp_setup import FAR
 
-    coarse = setup.too_coarse()
-    if coarse:
-        feedback.pushWarning(f"{alg.MAX_EDGE}: {coarse}")
+    for problem in (setup.too_coarse(), setup.too_fine()):
+        if problem:
+            feedback.pushWarning(f"{alg.MAX_EDGE}: {problem}")
     if setup.isolated:
         feedback.pushWarning(
             _tr(

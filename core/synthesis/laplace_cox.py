@@ -266,8 +266,8 @@ def synthesize_laplace(
     if not expected <= MAX_POINTS:
         raise ParameterError(
             "epsilon",
-            f"the noisy intensity integrates to {expected:.3g} points (the points plus the noise); at most "
-            f"{MAX_POINTS} can be drawn. With more points than that, synthesize a subset; otherwise use a larger "
+            f"the noisy intensity integrates to {expected:,.0f} points (the points plus the noise); at most "
+            f"{MAX_POINTS:,} can be drawn. With more points than that, synthesize a subset; otherwise use a larger "
             f"epsilon or larger cells.",
         )
     report(progress, 0.3, "Drawing the synthetic points")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 from pathlib import Path
 
 import numpy as np
@@ -657,3 +658,22 @@ def test_a_distance_layer_of_mixed_geometry_is_refused_naming_the_feature(tmp_pa
         with pytest.raises(QgsProcessingException, match=rf"^DISTANCE_TO: feature 1 is a {kind}"):
             processing.run(ALG, params)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["layers"]
+
+
+def test_a_mesh_so_fine_that_the_fit_takes_many_minutes_is_flagged(tmp_path):
+    """A mesh of more than 15,000 nodes (a MAX_EDGE of 7 m in a 1 km window) is allowed, but its fit takes many
+    minutes: the log says so, naming MAX_EDGE, before the fit starts (this run is cancelled at the warning)."""
+
+    class CancelAtTheWarning(QgsProcessingFeedback):
+        def pushWarning(self, warning):  # noqa: N802 (QGIS API name)
+            super().pushWarning(warning)
+            if warning.startswith("MAX_EDGE"):
+                self.cancel()
+
+    feedback = CancelAtTheWarning()
+    with pytest.raises(QgsProcessingException, match="Cancelled"):
+        processing.run(ALG, coarse_fit(tmp_path, MAX_EDGE=7.0, DRAWS=20, SEED=1), feedback=feedback)
+    assert re.search(
+        r"MAX_EDGE: max_edge 7 gives a mesh of [\d,]+ nodes: the fit will take many minutes", feedback.textLog()
+    )
+    assert not list(tmp_path.iterdir())
