@@ -63,6 +63,7 @@ from scipy import special, stats
 from . import mechanisms
 from .errors import ParameterError
 from .jit import njit
+from .limits import MAX_SAMPLER_VALUES
 from .progress import Progress, report, scaled
 
 #: Default floor of every a_i (the paper reports a_2 > 0.001 for its Figure 1 example).
@@ -74,9 +75,6 @@ _TAIL_CUT = 1e-300
 _LOG_TAIL_CUT = math.log(_TAIL_CUT)
 #: Multiply-adds of tree convolution between progress calls (:func:`_convolve_level`): a few hundredths of a second.
 _CONVOLVE_BLOCK = 50_000_000
-#: Largest exact sampler (probabilities stored over all tree levels): 1.6 GB; building it takes about three
-#: times that at its peak. The paper's 47,034 groups need far less.
-MAX_SAMPLER_VALUES = 200_000_000
 #: Enumeration guard of :func:`privacy_loss_by_enumeration`.
 MAX_ENUMERATION = 2_000_000
 
