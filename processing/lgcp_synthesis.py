@@ -220,7 +220,11 @@ class WalderAlgorithm(SpatialPrivacyAlgorithm):
             QgsProcessingParameterDistance(
                 self.RADIUS, tr("Perturbation radius (radial)"), None, self.INPUT, True, 0.0
             ),
-            tr("Radius r > 0 of the uniform disc of radial perturbation, in CRS units. Required for radial."),
+            tr(
+                "Radius r > 0 of the uniform disc of radial perturbation, in CRS units. Required for radial. The "
+                "moved points lie on a lattice of r / 65,536 (1.5 mm for 100 m), so that their coordinates carry "
+                "none of the true locations' low digits."
+            ),
         )
         self.add(
             QgsProcessingParameterNumber(

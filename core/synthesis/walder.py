@@ -54,7 +54,10 @@ def radial(
     keep_inside: bool = False,
     max_rounds: int = 10_000,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Radial perturbation: ``s_i^dagger ~ U(B_r(s_i))``, uniform on the disc of radius r (Section 5.1).
+    """Radial perturbation: ``s_i^dagger ~ U(B_r(s_i))``, uniform on the disc of radius r (Section 5.1), released
+    on a lattice of step ``r / DISC_STEPS`` (:func:`core.mechanisms.disc_lattice_offsets`): ``s_i`` rounded to
+    the lattice plus a lattice offset uniform on the disc, so that no published coordinate carries low bits of
+    the true location, and every point lies strictly within r of it.
 
     At the window's edge the paper does not clip: a perturbed point may fall outside the study
     window, and the risk formula (eqs. 17-18, Appendix A.3) assumes exactly this mechanism, whose
@@ -84,8 +87,23 @@ def radial(
     if keep_inside and window is None:
         raise ParameterError("window", "keep_inside needs the study window")
 
-    dx, dy = mechanisms.disc_offsets(rng, radius, x.size)
-    out_x, out_y = x + dx, y + dy
+    # released on the lattice of step r / DISC_STEPS: the true location rounded to it (by at most 0.71 step), plus
+    # a lattice offset within (DISC_STEPS - 1) steps, stays strictly within r of the truth
+    step = radius / mechanisms.DISC_STEPS
+    kx, ky = np.rint(x / step), np.rint(y / step)
+    largest = float(max(np.max(np.abs(kx), initial=0.0), np.max(np.abs(ky), initial=0.0)))
+    if not largest + mechanisms.DISC_STEPS < 2.0**52:  # doubles hold the lattice index exactly
+        raise ParameterError(
+            "radius",
+            f"the radius {radius:g} is too small for coordinates as large as {largest * step:g}: the points are "
+            f"released on a lattice of radius / {mechanisms.DISC_STEPS}, which doubles cannot hold there",
+        )
+
+    def moved(index):
+        i, j = mechanisms.disc_lattice_offsets(rng, index.size)
+        return step * (kx[index] + i), step * (ky[index] + j)
+
+    out_x, out_y = moved(np.arange(x.size))
     if keep_inside:
         todo = np.flatnonzero(~window.contains(out_x, out_y))
         rounds = 0
@@ -97,8 +115,7 @@ def radial(
                     f"{todo.size} points could not be kept inside the window after {max_rounds} redraws: the radius "
                     f"{radius:g} is much larger than the window around them (or they lie outside it)",
                 )
-            dx, dy = mechanisms.disc_offsets(rng, radius, todo.size)
-            out_x[todo], out_y[todo] = x[todo] + dx, y[todo] + dy
+            out_x[todo], out_y[todo] = moved(todo)
             todo = todo[~window.contains(out_x[todo], out_y[todo])]
     return out_x, out_y
 

@@ -189,19 +189,26 @@ def test_every_random_draw_of_the_core_goes_through_this_module():
     ]
 
 
-def test_disc_offsets_are_uniform_on_the_disc():
-    """Uniform on the disc of radius r: the distance d has P(d <= t) = (t / r)^2 and the angle is uniform (and
-    independent), so a KS test of (d / r)^2 and of the angle against U(0, 1) must pass; the sqrt matters: a
-    distance uniform in [0, r] (the common mistake) is rejected."""
+def test_disc_lattice_offsets_are_uniform_on_the_disc():
+    """Uniform on the disc of radius r (in lattice steps): the distance d has P(d <= t) = (t / r)^2 and the angle
+    is uniform, so a KS test of (d / r)^2 and of the angle against U(0, 1) must pass (the lattice's resolution,
+    1 / 65,536, is far below what 20,000 draws resolve); a distance uniform in [0, r] (the common mistake) is
+    rejected. Every offset is a lattice point within the disc."""
     rng = np.random.default_rng(51)
-    dx, dy = mechanisms.disc_offsets(rng, 2.5, 20_000)
-    d = np.hypot(dx, dy)
-    assert d.max() <= 2.5
-    assert stats.kstest((d / 2.5) ** 2, "uniform").pvalue > ALPHA
-    assert stats.kstest((np.arctan2(dy, dx) / (2 * np.pi)) % 1.0, "uniform").pvalue > ALPHA
-    assert stats.kstest(d / 2.5, "uniform").pvalue < ALPHA  # power against uniform-in-distance
-    with pytest.raises(ValueError, match="radius"):
-        mechanisms.disc_offsets(rng, 0.0, 3)
+    steps = mechanisms.DISC_STEPS
+    i, j = mechanisms.disc_lattice_offsets(rng, 20_000)
+    assert i.dtype == j.dtype == np.int64 and i.size == j.size == 20_000
+    assert np.all(i * i + j * j <= (steps - 1) ** 2)
+    d = np.hypot(i, j) / steps
+    assert stats.kstest(d**2, "uniform").pvalue > ALPHA
+    assert stats.kstest((np.arctan2(j, i) / (2 * np.pi)) % 1.0, "uniform").pvalue > ALPHA
+    assert stats.kstest(d, "uniform").pvalue < ALPHA  # power against uniform-in-distance
+    # a small lattice: every one of its points is reached, about equally often (chi-square)
+    i, j = mechanisms.disc_lattice_offsets(rng, 24_000, steps=3)  # i^2 + j^2 <= 4: 13 points
+    points, counts = np.unique(np.column_stack([i, j]), axis=0, return_counts=True)
+    assert len(points) == 13 and stats.chisquare(counts).pvalue > ALPHA  # all 13 reached, equally often
+    with pytest.raises(ValueError, match="at least 2"):
+        mechanisms.disc_lattice_offsets(rng, 3, steps=1)
 
 
 def _on_grid(values, step):

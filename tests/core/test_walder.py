@@ -91,6 +91,30 @@ def test_radial_perturbation_is_uniform_on_the_disc():
     assert stats.kstest(angle, stats.uniform(0, 2 * math.pi).cdf).pvalue > ALPHA
 
 
+def test_radial_points_are_on_a_lattice_strictly_within_the_radius_and_carry_no_low_bits():
+    """Released on the lattice of step r / DISC_STEPS: every coordinate is a lattice point, every point lies
+    strictly within r of its true location, and true locations that differ by less than half a step (their low
+    bits) give the same release from the same seed: a published coordinate says nothing of them. Moving a point
+    by whole lattice steps moves its release by exactly those steps."""
+    from spatial_privacy.core import mechanisms
+
+    r = 50.0
+    step = r / mechanisms.DISC_STEPS
+    x = np.random.default_rng(4).uniform(120_000, 125_000, 5000)  # map coordinates in metres
+    y = np.random.default_rng(5).uniform(480_000, 485_000, 5000)
+    xs, ys = walder.radial(x, y, r, np.random.default_rng(6))
+    assert np.array_equal(np.rint(xs / step) * step, xs) and np.array_equal(np.rint(ys / step) * step, ys)
+    assert np.all(np.hypot(xs - x, ys - y) < r)
+    base_x, base_y = np.rint(x / step) * step, np.rint(y / step) * step
+    low = walder.radial(base_x + 0.3 * step, base_y - 0.4 * step, r, np.random.default_rng(6))
+    assert np.array_equal(low[0], xs) and np.array_equal(low[1], ys)
+    shifted = walder.radial(base_x + 7 * step, base_y, r, np.random.default_rng(6))
+    assert np.array_equal(np.rint(shifted[0] / step) - np.rint(xs / step), np.full(x.size, 7.0))
+    with pytest.raises(ParameterError, match="too small for coordinates as large as") as info:
+        walder.radial(np.array([1e12]), np.array([0.0]), 1e-3, np.random.default_rng(1))
+    assert info.value.parameter == "radius"
+
+
 def test_radial_perturbation_leaves_the_window_unless_kept_inside():
     window = Window.rectangle(0, 0, 10, 10)
     rng = np.random.default_rng(2)
