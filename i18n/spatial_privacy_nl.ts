@@ -70,8 +70,8 @@
     </message>
     <message>
       <location filename="../processing/base.py" line="179" />
-      <source>Not enough memory for this run ({0}); nothing was written. Give fewer features or coarser settings, or close other programs.</source>
-      <translation>Onvoldoende geheugen voor deze run ({0}); er is niets geschreven. Geef minder objecten of grovere instellingen, of sluit andere programma's.</translation>
+      <source>Not enough memory for this run ({0}). Give fewer features or coarser settings, or close other programs.</source>
+      <translation>Onvoldoende geheugen voor deze run ({0}). Geef minder objecten of grovere instellingen, of sluit andere programma's.</translation>
     </message>
     <message>
       <location filename="../processing/base.py" line="201" />

@@ -177,8 +177,8 @@ class SpatialPrivacyAlgorithm(QgsProcessingAlgorithm):
         except MemoryError as error:  # numpy's says how much it wanted: "Unable to allocate 1023. MiB for ..."
             raise QgsProcessingException(
                 _tr(
-                    "Not enough memory for this run ({0}); nothing was written. Give fewer features or coarser "
-                    "settings, or close other programs."
+                    "Not enough memory for this run ({0}). Give fewer features or coarser settings, or close other "
+                    "programs."
                 ).format(str(error) or type(error).__name__)
             ) from None
         finally:
