@@ -812,3 +812,15 @@ def test_reading_two_large_layers_never_moves_the_bar_back(dwellings, tmp_path, 
     assert 0.0 <= result["PMSE"] <= 0.25
     assert values == sorted(values) and values[-1] == 100.0
     assert any(0.0 < v < 10.0 for v in values) and any(10.0 < v < 20.0 for v in values)  # both reads move it
+
+
+def test_many_synthetic_points_in_a_geopackage_say_the_index_is_built_as_it_closes(snow, tmp_path, monkeypatch):
+    from spatial_privacy.processing import base as processing_base
+
+    monkeypatch.setattr(processing_base, "SLOW_CLOSE_FEATURES", 300)
+    feedback = QgsProcessingFeedback()
+    synthesize(snow, tmp_path, feedback=feedback, METHOD=2, COUNT=300)
+    assert "OUTPUT: 300 features written; the GeoPackage now builds their spatial index as" in feedback.textLog()
+    feedback = QgsProcessingFeedback()
+    synthesize(snow, tmp_path, feedback=feedback, METHOD=2, COUNT=299)
+    assert "spatial index" not in feedback.textLog()
