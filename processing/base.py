@@ -1245,7 +1245,7 @@ def note_closing(feedback, parameters, name: str, count: int) -> None:
     """Say, once a large GeoPackage layer's features are written, that GDAL now builds its spatial index as the
     file is closed: 10-20 s per million features here (677,000 grid cells, a million points), during which
     the bar stays where it is and a Cancel waits. Building the index ourselves with progress was no faster
-    (16-19 s per million points with SQLite's R*Tree)."""
+    (15-19 s per million points with SQLite's R*Tree)."""
     path = destination_path(parameters, name)
     if feedback is not None and count >= SLOW_CLOSE_FEATURES and path.lower().endswith(".gpkg"):
         feedback.pushInfo(

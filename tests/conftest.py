@@ -161,6 +161,23 @@ def cancel_after():
 
 
 @pytest.fixture
+def recording_feedback():
+    """A feedback class whose instances record every progress value set on them in ``.values``."""
+    from qgis.core import QgsProcessingFeedback
+
+    class Recording(QgsProcessingFeedback):
+        def __init__(self):
+            super().__init__()
+            self.values = []
+
+        def setProgress(self, progress):  # noqa: N802 (QGIS API name)
+            super().setProgress(progress)
+            self.values.append(progress)
+
+    return Recording
+
+
+@pytest.fixture
 def one_step_model():
     """``one_step_model(alg_id, statics)``: a graphical model whose one child runs ``alg_id`` on the model input
     ``pts`` with the static parameter values ``statics``; the child's OUTPUT is the model output ``c:o``. For the

@@ -473,21 +473,16 @@ def test_a_table_as_a_shapefile_is_refused_before_any_work(deaths, tmp_path, nam
     assert QgsVectorLayer(result["OUTPUT"], "k", "ogr").featureCount() == 6
 
 
-def test_reading_two_large_layers_never_moves_the_bar_back(dwellings, tmp_path, keep_in_project):
+def test_reading_two_large_layers_never_moves_the_bar_back(dwellings, tmp_path, keep_in_project, recording_feedback):
     """Layers are read 20,000 points at a time with progress: SYNTHETIC's read comes after INPUT's on the bar
     (it had restarted at 0)."""
-    values = []
-
-    class Recording(QgsProcessingFeedback):
-        def setProgress(self, value):  # noqa: N802 (QGIS API name)
-            super().setProgress(value)
-            values.append(value)
-
     first, second = (keep_in_project(QgsVectorLayer(dwellings, name, "ogr")) for name in ("first", "second"))
     first.setSubsetString('"fid" % 2 = 0')
     second.setSubsetString('"fid" % 2 = 1')
     params = {"INPUT": first, "SYNTHETIC": second, "RADII": "0, 50, 100", "OUTPUT": str(tmp_path / "k.gpkg")}
-    result = processing.run(ALG, params, feedback=Recording())
+    feedback = recording_feedback()
+    result = processing.run(ALG, params, feedback=feedback)
+    values = feedback.values
     assert result["MISE"] >= 0.0
     assert values == sorted(values) and values[-1] == 100.0
     assert any(0.0 < v < 15.0 for v in values) and any(15.0 < v < 30.0 for v in values)  # both reads move it

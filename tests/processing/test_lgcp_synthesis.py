@@ -689,23 +689,13 @@ def test_a_model_child_with_a_count_above_the_maximum_is_refused(snow, tmp_path,
     assert not (tmp_path / "out").exists()
 
 
-def test_progress_moves_while_many_synthetic_points_are_written(snow, tmp_path):
+def test_progress_moves_while_many_synthetic_points_are_written(snow, tmp_path, recording_feedback):
     """With a MODEL nothing else reports progress: the bar must still move through drawing and writing."""
-
-    class Recording(QgsProcessingFeedback):
-        def __init__(self):
-            super().__init__()
-            self.values = []
-
-        def setProgress(self, value):  # noqa: N802 (QGIS API name)
-            super().setProgress(value)
-            self.values.append(value)
-
     from processing.tools import dataobjects
 
     # the batch dialog runs each row with its own feedback and a context holding the feedback of the whole
     # batch: the writing must move the row's bar, not the batch's (which had jumped ahead and back)
-    feedback, batch = Recording(), Recording()
+    feedback, batch = recording_feedback(), recording_feedback()
     result = processing.run(
         "spatialprivacy:synthesizelgcp",
         {"INPUT": snow["deaths"], "MODEL": snow["model"], "METHOD": 2, "COUNT": 20000, "SEED": 3,
@@ -720,18 +710,13 @@ def test_progress_moves_while_many_synthetic_points_are_written(snow, tmp_path):
     assert feedback.values == sorted(feedback.values) and feedback.values[-1] == 100.0
 
 
-def test_progress_never_goes_back_and_ends_at_100_with_the_fit(snow, tmp_path):
+def test_progress_never_goes_back_and_ends_at_100_with_the_fit(snow, tmp_path, recording_feedback):
     """Without a MODEL the fit reports progress too: drawing comes after it on the bar, and the run ends at 100."""
-    values = []
-
-    class Recording(QgsProcessingFeedback):
-        def setProgress(self, value):  # noqa: N802 (QGIS API name)
-            super().setProgress(value)
-            values.append(value)
-
     params = {"INPUT": snow["deaths"], "DISTANCE_TO": snow["pump"], "MAX_EDGE": MAX_EDGE, "METHOD": 1, "NOISE": 1.0,
               "SEED": 3, "OUTPUT": str(tmp_path / "ans.gpkg")}  # fmt: skip
-    processing.run("spatialprivacy:synthesizelgcp", params, feedback=Recording())
+    feedback = recording_feedback()
+    processing.run("spatialprivacy:synthesizelgcp", params, feedback=feedback)
+    values = feedback.values
     assert values == sorted(values) and values[-1] == 100.0 and len(set(values)) > 10
 
 
@@ -793,22 +778,17 @@ def test_a_layer_without_crs_written_as_geojson_is_flagged(snow, tmp_path):
     assert "cannot say" not in feedback.textLog()
 
 
-def test_reading_two_large_layers_never_moves_the_bar_back(dwellings, tmp_path, keep_in_project):
+def test_reading_two_large_layers_never_moves_the_bar_back(dwellings, tmp_path, keep_in_project, recording_feedback):
     """Layers are read 20,000 points at a time with progress: the synthetic layer's read and the fit come after
     the confidential layer's on the bar (each read had restarted it at 0)."""
-    values = []
-
-    class Recording(QgsProcessingFeedback):
-        def setProgress(self, value):  # noqa: N802 (QGIS API name)
-            super().setProgress(value)
-            values.append(value)
-
     first, second = (keep_in_project(QgsVectorLayer(dwellings, name, "ogr")) for name in ("first", "second"))
     first.setSubsetString('"fid" <= 25000')
     second.setSubsetString('"fid" > 25000 AND "fid" <= 50000')
     assert first.featureCount() == second.featureCount() == 25000
     params = {"INPUT": first, "SYNTHETIC": second, "SEED": 1, "DRAWS": 20, "OUTPUT_REPORT": str(tmp_path / "p.html")}
-    result = processing.run("spatialprivacy:pmse", params, feedback=Recording())
+    feedback = recording_feedback()
+    result = processing.run("spatialprivacy:pmse", params, feedback=feedback)
+    values = feedback.values
     assert 0.0 <= result["PMSE"] <= 0.25
     assert values == sorted(values) and values[-1] == 100.0
     assert any(0.0 < v < 10.0 for v in values) and any(10.0 < v < 20.0 for v in values)  # both reads move it
