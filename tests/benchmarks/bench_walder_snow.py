@@ -46,11 +46,18 @@ fixes them at the paper's Table 1 means (range 3.487, variance 0.725), keeping t
     OPENBLAS_NUM_THREADS=1 .venv/bin/python tests/benchmarks/bench_walder_snow.py [--out DIR] [--seed 1]
         [--risk-radius 0.1] [--risk-method paper|exact] [--validate] [--replicates R]
         [--offset none|streets] [--offset-bandwidth 1] [--window points|map] [--hyper fitted|paper]
+        [--risk-radii 0.02,0.1,0.25,0.5,1]
+
+``--risk-radii`` repeats the whole 41-set study at each listed risk radius (the paper does not state its
+radius), with the same synthetic sets (the random state is restored before each sweep, so the pMSEs agree),
+and prints one line per radius: the nothing-released baseline, the sets' risks relative to it and the three
+findings. About one minute per radius.
 """
 
 from __future__ import annotations
 
 import argparse
+import copy
 import csv
 import importlib.util
 import math
@@ -155,6 +162,65 @@ def chart(rows, path: Path, risk_radius: float, baseline: float, setup: str) -> 
     plt.close(fig)
 
 
+def findings(result) -> dict:
+    """The paper's three Section 8 findings on one sweep, with the figures behind them."""
+    import numpy as np
+
+    from spatial_privacy.core.synthesis import risk_utility as ru
+
+    ev = result.evaluations
+    radial = [e for e in ev if e.spec.method == "radial"]
+    ans = [e for e in ev if e.spec.method == "ans"]
+    prs = [e for e in ev if e.spec.method == "prs"]
+    base = result.baseline_max
+    return {
+        "radial": radial,
+        "ans": ans,
+        "prs": prs,
+        "largest": max(ev, key=lambda e: e.max_risk),
+        "lowest": min(ev, key=lambda e: e.max_risk),
+        "dominating": {e.spec.label: [a for a in ans if ru.dominates(a, e)] for e in radial},
+        "f1": max(ev, key=lambda e: e.max_risk).spec.method == "radial",
+        "f2": all(any(ru.dominates(a, e) for a in ans) for e in radial),
+        "f3": min(ev, key=lambda e: e.max_risk).spec.method == "prs",
+        "ans_ratio": (min(e.max_risk for e in ans) / base, max(e.max_risk for e in ans) / base),
+        "prs_ratio": (min(e.max_risk for e in prs) / base, max(e.max_risk for e in prs) / base),
+        "ans_below_prs": sum(e.max_risk < min(p.max_risk for p in prs) for e in ans),
+        "median_ans": float(np.median([e.max_risk for e in ans])),
+        "median_prs": float(np.median([e.max_risk for e in prs])),
+    }
+
+
+def radius_study(conf, specs, rng_state, radii, method: str) -> None:
+    """The study at each risk radius in ``radii`` (units), every sweep on the same synthetic sets."""
+    from spatial_privacy.core.synthesis import risk_utility as ru
+
+    print()
+    print(f"The study at {len(radii)} risk radii (same {len(specs)} synthetic sets each; risk method {method!r}):")
+    print(
+        f"{'radius':>14}{'baseline':>11}{'radial max risk':>18}{'ANS x base':>14}{'PRS x base':>14}"
+        f"{'ANS<all PRS':>12}{'1.':>4}{'2.':>4}{'3.':>4}{'s':>6}"
+    )
+    for radius in radii:
+        start = time.perf_counter()
+        result = ru.sweep(conf, specs, copy.deepcopy(rng_state), radius, method=method)
+        f = findings(result)
+        radial = [e.max_risk for e in f["radial"]]
+        cells = (
+            f"{radius:g} (~{radius * UNIT_METRES:g} m)",
+            f"{result.baseline_max:.4g}",
+            f"{min(radial):.3g}-{max(radial):.3g}",
+            "{:.3f}-{:.3f}".format(*f["ans_ratio"]),
+            "{:.3f}-{:.3f}".format(*f["prs_ratio"]),
+            f"{f['ans_below_prs']}/{len(f['ans'])}",
+            *("yes" if f[key] else "no" for key in ("f1", "f2", "f3")),
+            f"{time.perf_counter() - start:.0f}",
+        )
+        print("".join(cell.rjust(width) for cell, width in zip(cells, (14, 11, 18, 14, 14, 12, 4, 4, 4, 6))))
+    print("  1. radial has the largest max risk; 2. every radial set is beaten by some ANS set in risk and pMSE;")
+    print("  3. PRS has the lowest max risk. x base: the sets' max risk over the nothing-released baseline.")
+
+
 def replicate_study(conf, noise_of, replicates: int, rng, risk_radius: float, method: str, baseline: float) -> list:
     """Mean maximum risk over ``replicates`` fresh releases per mechanism (see the module docstring)."""
     import numpy as np
@@ -223,7 +289,14 @@ def main() -> int:
     parser.add_argument("--offset-bandwidth", type=float, default=1.0, help="kernel sd of the street offset, units")
     parser.add_argument("--window", choices=("points", "map"), default="points")
     parser.add_argument("--hyper", choices=("fitted", "paper"), default="fitted")
+    parser.add_argument("--risk-radii", default="", help="comma-separated risk radii (units) for the radius study")
     args = parser.parse_args()
+    try:
+        risk_radii = [float(v) for v in args.risk_radii.split(",") if v.strip()]
+    except ValueError:
+        parser.error(f"--risk-radii: comma-separated numbers, got {args.risk_radii!r}")
+    if any(not r > 0 for r in risk_radii):
+        parser.error(f"--risk-radii: every radius must be > 0, got {args.risk_radii!r}")
     import numpy as np
 
     from spatial_privacy.core.lgcp import fit_at_theta, fit_laplace
@@ -265,6 +338,7 @@ def main() -> int:
         f"{len(specs)} synthetic sets; risk radius {args.risk_radius:g} units (~{args.risk_radius * UNIT_METRES:g} m), "
         f"risk method {args.risk_method!r}, hyperparameters fixed at the confidential posterior means"
     )
+    rng_state = copy.deepcopy(rng)  # for --risk-radii: the same synthetic sets at each radius
     result = ru.sweep(conf, specs, rng, args.risk_radius, method=args.risk_method)
     total = time.perf_counter() - start
     rows = result.rows()
@@ -287,39 +361,31 @@ def main() -> int:
     chart(rows, out / "walder_snow_risk_utility.png", args.risk_radius, result.baseline_max, described)
 
     ev = result.evaluations
-    radial = [e for e in ev if e.spec.method == "radial"]
-    ans = [e for e in ev if e.spec.method == "ans"]
-    prs = [e for e in ev if e.spec.method == "prs"]
+    f = findings(result)
+    ans, prs = f["ans"], f["prs"]
     print()
     print("The paper's findings (Section 8):")
-    top = max(ev, key=lambda e: e.max_risk)
+    top = f["largest"]
     print(
-        f"  1. radial sets have the largest max risk: {top.spec.method == 'radial'} "
-        f"(largest: {top.spec.label}, {top.max_risk:.4g}; smallest radial {min(e.max_risk for e in radial):.4g}, "
+        f"  1. radial sets have the largest max risk: {f['f1']} "
+        f"(largest: {top.spec.label}, {top.max_risk:.4g}; smallest radial {min(e.max_risk for e in f['radial']):.4g}, "
         f"largest ANS {max(e.max_risk for e in ans):.4g}, largest PRS {max(e.max_risk for e in prs):.4g})"
     )
-    every = True
-    for e in radial:
-        better = [a for a in ans if ru.dominates(a, e)]
-        every &= bool(better)
+    for label, better in f["dominating"].items():
         names = ", ".join(f"{a.spec.value:.3g}" for a in better) or "none"
-        print(f"     {e.spec.label}: ANS noise variances with lower risk and lower pMSE: {names}")
-    print(f"  2. for every radial set some ANS set has both lower max risk and lower pMSE: {every}")
+        print(f"     {label}: ANS noise variances with lower risk and lower pMSE: {names}")
+    print(f"  2. for every radial set some ANS set has both lower max risk and lower pMSE: {f['f2']}")
     print(
         f"  (baseline, nothing released: max risk {result.baseline_max:.4g}; PRS sets scatter "
-        f"{min(e.max_risk for e in prs) / result.baseline_max:.3f}-"
-        f"{max(e.max_risk for e in prs) / result.baseline_max:.3f} "
-        f"x baseline, ANS {min(e.max_risk for e in ans) / result.baseline_max:.3f}-"
-        f"{max(e.max_risk for e in ans) / result.baseline_max:.3f} x)"
+        "{:.3f}-{:.3f} x baseline, ANS {:.3f}-{:.3f} x)".format(*f["prs_ratio"], *f["ans_ratio"])
     )
-    below = [e for e in ans if e.max_risk < min(p.max_risk for p in prs)]
     print(
-        f"  ANS sets below every PRS set: {len(below)} of {len(ans)}; median max risk ANS "
-        f"{np.median([e.max_risk for e in ans]):.4g}, PRS {np.median([e.max_risk for e in prs]):.4g}"
+        f"  ANS sets below every PRS set: {f['ans_below_prs']} of {len(ans)}; median max risk ANS "
+        f"{f['median_ans']:.4g}, PRS {f['median_prs']:.4g}"
     )
-    lowest = min(ev, key=lambda e: e.max_risk)
+    lowest = f["lowest"]
     print(
-        f"  3. PRS has the lowest max risk: {lowest.spec.method == 'prs'} (lowest: {lowest.spec.label}, "
+        f"  3. PRS has the lowest max risk: {f['f3']} (lowest: {lowest.spec.label}, "
         f"{lowest.max_risk:.4g}; lowest ANS {min(e.max_risk for e in ans):.4g}; PRS range "
         f"{min(e.max_risk for e in prs):.4g}-{max(e.max_risk for e in prs):.4g})"
     )
@@ -362,6 +428,8 @@ def main() -> int:
                 f"  {syn.spec.label:<22} fixed: risk {ev[index].max_risk:.4g} pMSE {ev[index].pmse:.4f} | "
                 f"full: risk {full.max_risk:.4g} pMSE {full.pmse:.4f} ({time.perf_counter() - t:.0f} s)"
             )
+    if risk_radii:
+        radius_study(conf, specs, rng_state, risk_radii, args.risk_method)
     if args.replicates:
         if args.replicates < 2:
             parser.error("--replicates needs at least 2 releases per mechanism")
