@@ -400,7 +400,7 @@ class _Engine:
         return 4.0 * float(np.sum(np.log(upper[-1]))) - self.sum_log_c + self.n * math.log(qc)
 
     def _check(self) -> None:
-        rng = np.random.default_rng(0)
+        rng = mechanisms.generator(0)  # test vectors of a self-check, not noise
         centre = np.asarray(self.model.theta_prior.centre(), dtype=np.float64)
         for theta in (centre, centre + np.array([0.7, -0.4])):
             rho, sigma = math.exp(theta[0]), math.exp(theta[1])
@@ -848,7 +848,7 @@ def fit_mcmc(
             raise ParameterError("fixed_theta", "the Laplace approximation failed at these hyperparameters")
         proposal, mode, hess, n_grid = None, theta, None, 0
     setup_seconds = time.perf_counter() - started
-    runs = [_Chain(target, proposal, fixed, np.random.default_rng(int(s)), persistence) for s in seeds]
+    runs = [_Chain(target, proposal, fixed, mechanisms.generator(int(s)), persistence) for s in seeds]
     per_chain = -(-draws // chains)
     total_iter = warmup + per_chain * thin
     n, p = d.n_nodes, d.n_coef

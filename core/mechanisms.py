@@ -2,7 +2,8 @@
 
 Keeping every random draw that protects confidential data in one short module makes it
 auditable: a reviewer checks this file for the distributions, their parameters and the source of
-randomness (always an explicit ``numpy.random.Generator``; never global state).
+randomness (always an explicit ``numpy.random.Generator``, made by :func:`generator` from the operating
+system's entropy or, for reproducible tests only, from a user's seed; never global state).
 
 Floating-point noise. Mironov (2012, "On significance of the least significant bits for differential
 privacy") showed that a value published as ``true + Laplace noise`` in doubles leaks through its low bits:
@@ -356,6 +357,13 @@ def chi_square(rng: np.random.Generator, df: float) -> float:
 def permutation(rng: np.random.Generator, n: int) -> np.ndarray:
     """A uniformly random order of ``range(n)`` (shuffling posterior draws grouped by grid cell)."""
     return rng.permutation(int(n))
+
+
+def generator(seed: int | None = None) -> np.random.Generator:
+    """The plugin's only way to make a random generator (PCG64): from fresh operating-system entropy when
+    ``seed`` is ``None`` (a real release), else from ``seed`` (a reproducible run, not to be published; also
+    each MCMC chain's generator from :func:`child_seeds`)."""
+    return np.random.default_rng(None if seed is None else int(seed))
 
 
 def child_seeds(rng: np.random.Generator, count: int) -> np.ndarray:

@@ -556,16 +556,17 @@ def number_list_help() -> str:
 
 
 def make_rng(alg, parameters, context, seed_name: str, feedback):
-    """A ``numpy.random.Generator``: from the user's seed (testing only) or from OS entropy."""
-    import numpy as np
+    """A ``numpy.random.Generator`` (core.mechanisms.generator): from the user's seed (testing only) or from OS
+    entropy."""
+    from ..core.mechanisms import generator
 
     if parameters.get(seed_name) is None:
-        return np.random.default_rng(), None
+        return generator(), None
     # read as text and parse strictly: QGIS 3.22 accepts any string for a number parameter and converts
     # text that is no number to 0, which would silently fix the seed (and let anyone recompute the noise)
     text = (alg.parameterAsString(parameters, seed_name, context) or "").strip()
     if not text:
-        return np.random.default_rng(), None
+        return generator(), None
     try:
         value = float(text)
     except ValueError:
@@ -585,7 +586,7 @@ def make_rng(alg, parameters, context, seed_name: str, feedback):
             "{0} = {1}: the output is reproducible. Do not publish it; leave the seed empty for a real release."
         ).format(seed_name, seed)
     )
-    return np.random.default_rng(seed), seed
+    return generator(seed), seed
 
 
 def parameter_error(error: ValueError, names: dict[str, str]) -> QgsProcessingException:

@@ -75,6 +75,71 @@ def _random_draws_outside_mechanisms(source: str) -> list[str]:
     return found
 
 
+def _randomness_made_outside_mechanisms(source: str) -> list[str]:
+    """Sources of randomness in ``source`` other than a generator handed in: a call of anything under
+    ``numpy.random`` (``default_rng``, ``Generator``, the legacy global draws) and the standard library's
+    ``random``, ``secrets`` and ``os.urandom``."""
+    import ast
+
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            modules = [alias.name for alias in node.names] if isinstance(node, ast.Import) else [node.module or ""]
+            found += [f"line {node.lineno}: import {m}" for m in modules if m.split(".")[0] in ("random", "secrets")]
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("numpy.random"):
+                found.append(f"line {node.lineno}: from {node.module} import ...")
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            chain, target = [node.func.attr], node.func.value
+            while isinstance(target, ast.Attribute):
+                chain.append(target.attr)
+                target = target.value
+            if isinstance(target, ast.Name):
+                chain.append(target.id)
+            dotted = ".".join(reversed(chain))
+            if ".random." in f".{dotted}" and dotted.split(".")[0] in ("np", "numpy") or dotted == "os.urandom":
+                found.append(f"line {node.lineno}: {dotted}(...)")
+    return sorted(found, key=lambda text: int(text.split()[1].rstrip(":")))
+
+
+def _plugin_sources():
+    from pathlib import Path
+
+    import spatial_privacy
+
+    root = Path(spatial_privacy.__file__).parent
+    for package in ("core", "processing", "plugin", "ui"):
+        for path in sorted((root / package).rglob("*.py")):
+            yield str(path.relative_to(root)), path.read_text(encoding="utf-8")
+
+
+def test_every_generator_of_the_plugin_is_made_by_this_module():
+    """The audit rule for the source of randomness: only ``mechanisms.generator`` makes a generator (from OS
+    entropy or a user's seed), and nothing in the plugin draws from numpy's global state or Python's."""
+    offenders = {}
+    for name, source in _plugin_sources():
+        found = _randomness_made_outside_mechanisms(source)
+        if name == "core/mechanisms.py":
+            found = [f for f in found if not f.endswith("np.random.default_rng(...)")]  # generator() itself
+        if found:
+            offenders[name] = found
+    assert offenders == {}
+    assert mechanisms.generator(7).standard_normal() == np.random.default_rng(7).standard_normal()
+    assert mechanisms.generator().standard_normal() != mechanisms.generator().standard_normal()  # fresh entropy
+    # the scan itself must see each kind of source
+    assert _randomness_made_outside_mechanisms(
+        "import random\nfrom numpy.random import default_rng\nrng = np.random.default_rng(1)\n"
+        "x = numpy.random.normal()\nb = os.urandom(8)\nimport secrets\ny = np.random.Generator(bits)"
+    ) == [
+        "line 1: import random",
+        "line 2: from numpy.random import ...",
+        "line 3: np.random.default_rng(...)",
+        "line 4: numpy.random.normal(...)",
+        "line 5: os.urandom(...)",
+        "line 6: import secrets",
+        "line 7: np.random.Generator(...)",
+    ]
+
+
 # -- the Laplace mechanism on a grid (what gets published) ---------------------------------------------------
 
 
@@ -168,19 +233,15 @@ def test_a_saturated_geometric_draw_is_never_published(saturated):
         mechanisms.grid_laplace(Saturated(), np.array([1.0]), 1.0, 1.0)
 
 
-def test_every_random_draw_of_the_core_goes_through_this_module():
-    """The architecture's audit rule: all randomness of the core is drawn in core/mechanisms.py."""
-    from pathlib import Path
-
-    import spatial_privacy.core as core
-
-    root = Path(core.__file__).parent
+def test_every_random_draw_of_the_plugin_goes_through_this_module():
+    """The architecture's audit rule: all randomness of the plugin (core, processing, plugin, ui) is drawn in
+    core/mechanisms.py."""
     offenders = {}
-    for path in sorted(root.rglob("*.py")):
-        if path.name != "mechanisms.py":
-            found = _random_draws_outside_mechanisms(path.read_text(encoding="utf-8"))
+    for name, source in _plugin_sources():
+        if name != "core/mechanisms.py":
+            found = _random_draws_outside_mechanisms(source)
             if found:
-                offenders[str(path.relative_to(root))] = found
+                offenders[name] = found
     assert offenders == {}
     # the scan itself must see a direct draw
     assert _random_draws_outside_mechanisms("x = rng.standard_normal(3)\ny = self.rng.uniform(0, 1)") == [
