@@ -229,127 +229,127 @@
       <translation>Scheid de getallen met komma's ('0.5, 1, 2'), of met puntkomma's als u decimalen met een komma schrijft ('0,5; 1; 2').</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="573" />
+      <location filename="../processing/base.py" line="574" />
       <source>{0}: the seed must be a whole number from 0 to {1} (or empty for a real release), got '{2}'.</source>
       <translation>{0}: de seed moet een geheel getal van 0 tot {1} zijn (of leeg voor een echte publicatie), niet '{2}'.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="580" />
+      <location filename="../processing/base.py" line="581" />
       <source>{0}: the seed must be a whole number from 0 to {1}, got {2}.</source>
       <translation>{0}: de seed moet een geheel getal van 0 tot en met {1} zijn, maar is {2}.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="584" />
+      <location filename="../processing/base.py" line="585" />
       <source>{0} = {1}: the output is reproducible. Do not publish it; leave the seed empty for a real release.</source>
       <translation>{0} = {1}: de uitvoer is reproduceerbaar. Publiceer deze niet; laat de seed leeg voor een echte publicatie.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="619" />
+      <location filename="../processing/base.py" line="620" />
       <source>{0}: {1} is a folder; give a file name.</source>
       <translation>{0}: {1} is een map; geef een bestandsnaam.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="627" />
+      <location filename="../processing/base.py" line="628" />
       <source>{0}: the folder {1} cannot be written (no permission).</source>
       <translation>{0}: in de map {1} kan niet worden geschreven (geen toestemming).</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="631" />
+      <location filename="../processing/base.py" line="632" />
       <source>{0}: cannot create the folder of {1} inside {2}.</source>
       <translation>{0}: kan de map van {1} niet aanmaken in {2}.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="645" />
+      <location filename="../processing/base.py" line="646" />
       <source>{0}: cannot create the folder {1} ({2}).</source>
       <translation>{0}: kan de map {1} niet aanmaken ({2}).</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="648" />
+      <location filename="../processing/base.py" line="649" />
       <source>{0}: {1} cannot be written (no permission).</source>
       <translation>{0}: {1} kan niet worden geschreven (geen toestemming).</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="671" />
+      <location filename="../processing/base.py" line="672" />
       <source>{0}: QGIS finds the format of {1} from all that follows its first dot ('{2}') when it writes a table into it, and knows none for that: rename the file without the extra dots.</source>
       <translation>{0}: QGIS leidt het formaat van {1} af uit alles na de eerste punt ('{2}') wanneer het er een tabel in schrijft, en kent daarvoor geen formaat: hernoem het bestand zonder de extra punten.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="702" />
+      <location filename="../processing/base.py" line="703" />
       <source>{0}: an output path cannot carry '|' options ({1}). To write a table into a GeoPackage, give file.gpkg|layername=table or ogr:dbname='file.gpkg' table="table".</source>
       <translation>{0}: een uitvoerpad kan geen '|'-opties bevatten ({1}). Geef, om een tabel in een GeoPackage te schrijven, bestand.gpkg|layername=tabel of ogr:dbname='bestand.gpkg' table="tabel".</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="710" />
+      <location filename="../processing/base.py" line="711" />
       <source>{0}: QGIS cannot write a table into a GeoPackage whose path holds a ' or a table whose name holds a " ({1}); rename it.</source>
       <translation>{0}: QGIS kan geen tabel schrijven in een GeoPackage waarvan het pad een ' bevat, of een tabel waarvan de naam een " bevat ({1}); hernoem die.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="750" />
+      <location filename="../processing/base.py" line="751" />
       <source>{0} is written as the table {1} of {2}, which also holds confidential data ({3}). Release the layer, not the file: save it to a file of its own (Export ▸ Save Features As) first.</source>
       <translation>{0} wordt geschreven als de tabel {1} van {2}, dat ook vertrouwelijke gegevens bevat ({3}). Publiceer de laag, niet het bestand: sla haar eerst op in een eigen bestand (Exporteren ▸ Objecten opslaan als).</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="838" />
+      <location filename="../processing/base.py" line="839" />
       <source>{0}: this output is an HTML page; give a file name ending in .html (got {1}).</source>
       <translation>{0}: deze uitvoer is een HTML-pagina; geef een bestandsnaam die op .html eindigt (gekregen: {1}).</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="868" />
+      <location filename="../processing/base.py" line="869" />
       <source>{0}: writes the same file as {1} ({2}); choose another file.</source>
       <translation>{0}: schrijft hetzelfde bestand als {1} ({2}); kies een ander bestand.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="873" />
+      <location filename="../processing/base.py" line="874" />
       <source>{0}: writes the same file as {1}: {2} ({0}) and {3} ({1}) both write {4}; choose another file.</source>
       <translation>{0}: schrijft hetzelfde bestand als {1}: {2} ({0}) en {3} ({1}) schrijven allebei {4}; kies een ander bestand.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="936" />
+      <location filename="../processing/base.py" line="937" />
       <source>{0}: {1} is the file of {2}; writing it would replace that layer and every other layer in the file. Choose another file.</source>
       <translation>{0}: {1} is het bestand van {2}; het schrijven ervan zou die laag en elke andere laag in het bestand vervangen. Kies een ander bestand.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="942" />
+      <location filename="../processing/base.py" line="943" />
       <source>{0}: {1} is the file of {2}; writing it would replace that input. Choose another file.</source>
       <translation>{0}: {1} is het bestand van {2}; het schrijven ervan zou die invoer vervangen. Kies een ander bestand.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="953" />
+      <location filename="../processing/base.py" line="954" />
       <source>{0}: the table {1} in {2} is the layer of {3}; writing it would replace that layer. Choose another table name.</source>
       <translation>{0}: de tabel {1} in {2} is de laag van {3}; het schrijven ervan zou die laag vervangen. Kies een andere tabelnaam.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="1096" />
+      <location filename="../processing/base.py" line="1097" />
       <source>{0}: this output is a table without geometry, which a Shapefile cannot hold (only its .dbf would be written). Give a .gpkg, .csv or .xlsx file.</source>
       <translation>{0}: deze uitvoer is een tabel zonder geometrie, die een Shapefile niet kan bevatten (alleen het .dbf-bestand zou worden geschreven). Geef een .gpkg-, .csv- of .xlsx-bestand.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="1118" />
+      <location filename="../processing/base.py" line="1119" />
       <source>{0}: the layer has no CRS, which {1} cannot say: readers will take its coordinates as longitude and latitude (WGS 84). Write a GeoPackage, or give the input layer its CRS.</source>
       <translation>{0}: de laag heeft geen CRS, wat {1} niet kan vastleggen: lezers zullen de coördinaten als lengte- en breedtegraad (WGS 84) opvatten. Schrijf een GeoPackage, of geef de invoerlaag haar CRS.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="1129" />
+      <location filename="../processing/base.py" line="1130" />
       <source>{0}: a Shapefile keeps only 10 characters of a field name ({1}); names that then clash are numbered (_1, _2), so check which column is which, or write a GeoPackage to keep the names.</source>
       <translation>{0}: een Shapefile bewaart maar 10 tekens van een veldnaam ({1}); namen die dan samenvallen worden genummerd (_1, _2), dus controleer welke kolom welke is, of schrijf een GeoPackage om de namen te behouden.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="1188" />
+      <location filename="../processing/base.py" line="1189" />
       <source>CONFIDENTIAL: not for publication ({0}, {1})</source>
       <translation>VERTROUWELIJK: niet voor publicatie ({0}, {1})</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="1235" />
+      <location filename="../processing/base.py" line="1236" />
       <source>{0}: the output could not be written: {1}</source>
       <translation>{0}: de uitvoer kon niet worden weggeschreven: {1}</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="1252" />
+      <location filename="../processing/base.py" line="1253" />
       <source>{0}: {1} features written; the GeoPackage now builds their spatial index as {2} is closed (10-20 s per million features), and the progress bar and Cancel wait until it is done.</source>
       <translation>{0}: {1} objecten geschreven; het GeoPackage bouwt nu hun ruimtelijke index terwijl {2} wordt gesloten (10-20 s per miljoen objecten), en de voortgangsbalk en Annuleren wachten tot dat klaar is.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="1272" />
+      <location filename="../processing/base.py" line="1273" />
       <source>Writing {0} points.</source>
       <translation>{0} punten worden weggeschreven.</translation>
     </message>
@@ -1289,262 +1289,272 @@
       <translation>&lt;p&gt;Schat de K-functie van Ripley van de punten in een studiegebied W, bij de stralen r die u opgeeft: het verwachte aantal andere punten binnen afstand r van een typisch punt, gedeeld door de intensiteit. Bij volledige ruimtelijke willekeur is K(r) = π r² en is de L-functie L(r) = √(K(r)/π) gelijk aan r; L(r) − r boven 0 wijst op clustering op afstand r, onder 0 op regelmaat.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Homogeen&lt;/b&gt; (geen intensiteitsraster), zoals &lt;i&gt;Kest&lt;/i&gt; van spatstat: K(r) = |W| / (n (n − 1)) Σ&lt;sub&gt;i≠j&lt;/sub&gt; 1(d&lt;sub&gt;ij&lt;/sub&gt; ≤ r) e&lt;sub&gt;ij&lt;/sub&gt;. &lt;b&gt;Inhomogeen&lt;/b&gt; (een intensiteitsraster λ), Kim &amp;amp; Lim vgl. 14, dat is &lt;i&gt;Kinhom&lt;/i&gt; van spatstat zonder hernormalisatie: K(r) = 1 / |W| Σ&lt;sub&gt;i≠j&lt;/sub&gt; 1(d&lt;sub&gt;ij&lt;/sub&gt; ≤ r) e&lt;sub&gt;ij&lt;/sub&gt; / (λ(x&lt;sub&gt;i&lt;/sub&gt;) λ(x&lt;sub&gt;j&lt;/sub&gt;)).&lt;/p&gt;&lt;p&gt;&lt;b&gt;Randcorrecties.&lt;/b&gt; Punten dicht bij de rand van W hebben buren buiten W die niet zijn waargenomen. &lt;i&gt;Isotroop&lt;/i&gt; (Ripley): elk paar krijgt het gewicht e&lt;sub&gt;ij&lt;/sub&gt; = 2π d&lt;sub&gt;ij&lt;/sub&gt; gedeeld door de lengte van het deel van de cirkel om x&lt;sub&gt;i&lt;/sub&gt; door x&lt;sub&gt;j&lt;/sub&gt; dat binnen W ligt (1 als de cirkel binnen W ligt, ten hoogste 100), exact voor polygonale studiegebieden met gaten. &lt;i&gt;Rand&lt;/i&gt; (gereduceerde steekproef): bij straal r zijn alleen punten op ten minste r van de rand middelpunten. &lt;i&gt;Geen&lt;/i&gt;: alle gewichten 1, wat K bij grotere r onderschat.&lt;/p&gt;&lt;p&gt;Met een synthetische laag wordt de K-functie daarvan geschat in hetzelfde studiegebied, bij dezelfde stralen, met dezelfde correctie (en intensiteit), en wordt de MISE van Kim &amp;amp; Lim (Sectie 4.1) gerapporteerd: de integraal van (K&lt;sub&gt;syn&lt;/sub&gt;(r) / K(r) − 1)² over de stralen waar K van het origineel &gt; 0 is, met de trapeziumregel; 0 bij identieke K-functies.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Niet voor publicatie.&lt;/b&gt; De K-functie van de vertrouwelijke laag is afgeleid van de vertrouwelijke punten (bij fijne stralen verraadt ze hun onderlinge afstanden). Ze is bruikbaarheidsdiagnostiek voor de databeheerder; de tabel en de grafiek zijn vertrouwelijk.&lt;/p&gt;</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="182" />
+      <location filename="../processing/kfunction.py" line="176" />
+      <source>&lt;p&gt;&lt;b&gt;Guarantee.&lt;/b&gt; None (no ε or δ): this tool adds no noise and publishes nothing; it measures how well a synthetic layer keeps the clustering of the confidential points. A synthetic layer is as private as the tool that made it (see that tool's help).&lt;/p&gt;</source>
+      <translation>&lt;p&gt;&lt;b&gt;Garantie.&lt;/b&gt; Geen (geen ε of δ): dit hulpmiddel voegt geen ruis toe en publiceert niets; het meet hoe goed een synthetische laag de clustering van de vertrouwelijke punten behoudt. Een synthetische laag is zo privé als het hulpmiddel dat haar maakte (zie de help daarvan).&lt;/p&gt;</translation>
+    </message>
+    <message>
+      <location filename="../processing/kfunction.py" line="187" />
       <source>Point layer (original)</source>
       <translation>Puntenlaag (origineel)</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="183" />
+      <location filename="../processing/kfunction.py" line="188" />
       <source>The (confidential) points whose K-function is estimated. At least 2, all inside the window.</source>
       <translation>De (vertrouwelijke) punten waarvan de K-functie wordt geschat. Ten minste 2, allemaal binnen het studiegebied.</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="187" />
+      <location filename="../processing/kfunction.py" line="192" />
       <source>Polygons of the study region W (holes allowed); every point must lie inside. Its area and boundary enter the estimate. Empty: the bounding box of the input points enlarged on each side by 5% of its larger side.</source>
       <translation>Polygonen van het studiegebied W (gaten toegestaan); elk punt moet erbinnen liggen. De oppervlakte en de rand ervan gaan in de schatting mee. Leeg: de omhullende rechthoek van de invoerpunten, aan elke kant vergroot met 5% van de langste zijde.</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="194" />
+      <location filename="../processing/kfunction.py" line="199" />
       <source>Radii</source>
       <translation>Stralen</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="195" />
+      <location filename="../processing/kfunction.py" line="200" />
       <source>Distances r in the layer's CRS units (or the working CRS's). Two numbers 'max,steps' give steps + 1 evenly spaced radii from 0 to max ('500,100': 0, 5, …, 500); three or more numbers are the radii themselves ('0,50,100,150'), &gt;= 0 and increasing. Empty: 101 radii (0 and 100 steps) up to spatstat's default maximum, min(shorter side of the window's bounding box / 4, √(1000 |W| / (π n))).</source>
       <translation>Afstanden r in de CRS-eenheden van de laag (of die van het werk-CRS). Twee getallen 'max,stappen' geven stappen + 1 gelijkmatig verdeelde stralen van 0 tot max ('500,100': 0, 5, …, 500); drie of meer getallen zijn de stralen zelf ('0,50,100,150'), &gt;= 0 en oplopend. Leeg: 101 stralen (0 en 100 stappen) tot het standaardmaximum van spatstat, min(kortste zijde van de omhullende rechthoek van het studiegebied / 4, √(1000 |W| / (π n))).</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="207" />
+      <location filename="../processing/kfunction.py" line="212" />
       <source>Edge correction</source>
       <translation>Randcorrectie</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="212" />
+      <location filename="../processing/kfunction.py" line="217" />
       <source>Isotropic: Ripley's weight for pairs whose circle leaves the window (recommended). Border: only points at least r from the boundary are centres. None: no correction (biased downwards).</source>
       <translation>Isotroop: het gewicht van Ripley voor paren waarvan de cirkel buiten het studiegebied komt (aanbevolen). Rand: alleen punten op ten minste r van de rand zijn middelpunten. Geen: geen correctie (neerwaarts vertekend).</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="218" />
+      <location filename="../processing/kfunction.py" line="223" />
       <source>Intensity raster (inhomogeneous)</source>
       <translation>Intensiteitsraster (inhomogeen)</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="219" />
+      <location filename="../processing/kfunction.py" line="224" />
       <source>Band 1: the intensity λ in points per squared CRS unit, e.g. a fitted intensity. Sampled at the points (bilinear between pixel centres); it must be &gt; 0 there and not NoData. Given: the inhomogeneous K-function of Kim &amp; Lim eq. 14. Empty: the homogeneous K-function.</source>
       <translation>Band 1: de intensiteit λ in punten per vierkante CRS-eenheid, bijv. een geschatte intensiteit. Bemonsterd op de punten (bilineair tussen pixelmiddelpunten); ze moet daar &gt; 0 zijn en mag geen NoData zijn. Opgegeven: de inhomogene K-functie van Kim &amp; Lim vgl. 14. Leeg: de homogene K-functie.</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="227" />
+      <location filename="../processing/kfunction.py" line="232" />
       <source>Synthetic point layer (comparison)</source>
       <translation>Synthetische puntenlaag (vergelijking)</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="229" />
+      <location filename="../processing/kfunction.py" line="234" />
       <source>Optional synthetic points to compare with: adds their K- and L-function to the table and chart and computes the MISE. Same CRS as the input; every point inside the window.</source>
       <translation>Optionele synthetische punten om mee te vergelijken: voegt hun K- en L-functie toe aan de tabel en de grafiek en berekent de MISE. Zelfde CRS als de invoer; elk punt binnen het studiegebied.</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="235" />
+      <location filename="../processing/kfunction.py" line="240" />
       <source>Needed only when the layers are in degrees; radii and intensity are then in this CRS's units.</source>
       <translation>Alleen nodig als de lagen in graden zijn; stralen en intensiteit zijn dan in de eenheden van dit CRS.</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="239" />
+      <location filename="../processing/kfunction.py" line="244" />
       <source>K-function table (CONFIDENTIAL)</source>
       <translation>Tabel met de K-functie (VERTROUWELIJK)</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="241" />
+      <location filename="../processing/kfunction.py" line="246" />
       <source>Table without geometry, one row per radius: r, K, L, theo (π r², K of a Poisson process) and, with a synthetic layer, K_syn and L_syn. Empty where the border estimator has no point far enough from the boundary. It reveals pairwise distances of the confidential points, so it is not written unless asked for.</source>
       <translation>Tabel zonder geometrie, één rij per straal: r, K, L, theo (π r², K van een Poisson-proces) en, met een synthetische laag, K_syn en L_syn. Leeg waar de randschatter geen punt heeft dat ver genoeg van de rand ligt. De tabel onthult onderlinge afstanden van de vertrouwelijke punten en wordt daarom alleen geschreven als erom gevraagd wordt.</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="251" />
+      <location filename="../processing/kfunction.py" line="256" />
       <source>Chart (CONFIDENTIAL)</source>
       <translation>Grafiek (VERTROUWELIJK)</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="256" />
+      <location filename="../processing/kfunction.py" line="261" />
       <source>HTML page with the charts of K(r) and L(r) − r (both layers when given) and the settings.</source>
       <translation>HTML-pagina met de grafieken van K(r) en L(r) − r (van beide lagen, indien opgegeven) en de instellingen.</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="258" />
+      <location filename="../processing/kfunction.py" line="263" />
       <source>MISE of the synthetic K-function</source>
       <translation>MISE van de synthetische K-functie</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="259" />
+      <location filename="../processing/kfunction.py" line="264" />
       <source>Number of input points</source>
       <translation>Aantal invoerpunten</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="264" />
+      <location filename="../processing/kfunction.py" line="269" />
       <source>Nothing to compute: set {0} (the table) or {1} (the chart), or give {2} to get the MISE.</source>
       <translation>Niets te berekenen: stel {0} (de tabel) of {1} (de grafiek) in, of geef {2} op om de MISE te krijgen.</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="284" />
+      <location filename="../processing/kfunction.py" line="289" />
       <source>{0} is in {1} but {2} is in {3}: the two patterns must be compared in the same CRS. Reproject {0} to the CRS of {2} first.</source>
       <translation>{0} staat in {1}, maar {2} staat in {3}: de twee patronen moeten in hetzelfde CRS worden vergeleken. Herprojecteer eerst {0} naar het CRS van {2}.</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="312" />
+      <location filename="../processing/kfunction.py" line="317" />
       <source>{0}: {1} of the {2} points of {3} lie outside the window; clip them or enlarge it.</source>
       <translation>{0}: {1} van de {2} punten van {3} liggen buiten het studiegebied; knip ze weg of vergroot het studiegebied.</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="316" />
+      <location filename="../processing/kfunction.py" line="321" />
       <source>the bounding box of {0} enlarged by 5%</source>
       <translation>de omhullende rechthoek van {0}, vergroot met 5%</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="318" />
+      <location filename="../processing/kfunction.py" line="323" />
       <source>{0}: {1} of its {2} points lie outside the window ({3}); clip them or give a {4} that contains both layers.</source>
       <translation>{0}: {1} van de {2} punten liggen buiten het studiegebied ({3}); knip ze weg of geef een {4} op dat beide lagen bevat.</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="334" />
+      <location filename="../processing/kfunction.py" line="339" />
       <source>{0} (at the points of {1}): {2}</source>
       <translation>{0} (op de punten van {1}): {2}</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="339" />
+      <location filename="../processing/kfunction.py" line="344" />
       <source>{0}: the intensity is zero or negative at {1} of the {2} points of {3} (smallest value {4:g}); the inhomogeneous K-function divides by it. Use an intensity &gt; 0 at every point.</source>
       <translation>{0}: de intensiteit is nul of negatief op {1} van de {2} punten van {3} (kleinste waarde {4:g}); de inhomogene K-functie deelt erdoor. Gebruik een intensiteit &gt; 0 op elk punt.</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="380" />
+      <location filename="../processing/kfunction.py" line="385" />
       <source>{0}: radii up to {1:g} exceed half the window's shorter side; there the estimate rests on few pairs and large edge weights.</source>
       <translation>{0}: stralen tot {1:g} zijn groter dan de helft van de kortste zijde van het studiegebied; daar berust de schatting op weinig paren en grote randgewichten.</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="419" />
+      <location filename="../processing/kfunction.py" line="424" />
       <source>MISE of the synthetic K-function: {0:.6g}</source>
       <translation>MISE van de synthetische K-functie: {0:.6g}</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="423" />
+      <location filename="../processing/kfunction.py" line="428" />
       <source>{0}: {1} points repeat the location of another point, so K(0) &gt; 0 here (spatstat counts only pairs at a distance &gt; 0). A MISE then includes the first radii, where the relative error can dominate it; start {2} above 0 to leave them out.</source>
       <translation>{0}: {1} punten herhalen de locatie van een ander punt, dus K(0) &gt; 0 hier (spatstat telt alleen paren op een afstand &gt; 0). Een MISE omvat dan ook de eerste stralen, waar de relatieve fout haar kan domineren; laat {2} boven 0 beginnen om ze weg te laten.</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="436" />
+      <location filename="../processing/kfunction.py" line="441" />
       <source>bounding box of the points enlarged by 5%</source>
       <translation>omhullende rechthoek van de punten, vergroot met 5%</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="438" />
+      <location filename="../processing/kfunction.py" line="443" />
       <source>the WINDOW polygons</source>
       <translation>de WINDOW-polygonen</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="444" />
+      <location filename="../processing/kfunction.py" line="449" />
       <source>K-function (CONFIDENTIAL utility diagnostic)</source>
       <translation>K-functie (VERTROUWELIJKE bruikbaarheidsdiagnostiek)</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="477" />
+      <location filename="../processing/kfunction.py" line="482" />
       <source>Isotropic (Ripley)</source>
       <translation>Isotroop (Ripley)</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="478" />
+      <location filename="../processing/kfunction.py" line="483" />
       <source>Border (reduced sample)</source>
       <translation>Rand (gereduceerde steekproef)</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="479" />
+      <location filename="../processing/kfunction.py" line="484" />
       <source>None</source>
       <translation>Geen</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="482" />
+      <location filename="../processing/kfunction.py" line="487" />
       <source>Input points</source>
       <translation>Invoerpunten</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="484" />
+      <location filename="../processing/kfunction.py" line="489" />
       <source>Window area</source>
       <translation>Oppervlakte van het studiegebied</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="485" />
+      <location filename="../processing/kfunction.py" line="490" />
       <source>CRS</source>
       <translation>CRS</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="488" />
+      <location filename="../processing/kfunction.py" line="493" />
       <source>Estimator</source>
       <translation>Schatter</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="489" />
+      <location filename="../processing/kfunction.py" line="494" />
       <source>inhomogeneous (Kim &amp; Lim eq. 14), intensity {0}</source>
       <translation>inhomogeen (Kim &amp; Lim vgl. 14), intensiteit {0}</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="491" />
+      <location filename="../processing/kfunction.py" line="496" />
       <source>homogeneous (spatstat Kest)</source>
       <translation>homogeen (spatstat Kest)</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="493" />
+      <location filename="../processing/kfunction.py" line="498" />
       <source>{0} from {1:g} to {2:g}</source>
       <translation>{0} van {1:g} tot {2:g}</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="494" />
+      <location filename="../processing/kfunction.py" line="499" />
       <source>Points repeating another point's location</source>
       <translation>Punten die de locatie van een ander punt herhalen</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="497" />
+      <location filename="../processing/kfunction.py" line="502" />
       <source>MISE</source>
       <translation>MISE</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="500" />
+      <location filename="../processing/kfunction.py" line="506" />
+      <source>None (no ε or δ): this tool adds no noise and publishes nothing. A synthetic layer is as private as the tool that made it.</source>
+      <translation>Geen (geen ε of δ): dit hulpmiddel voegt geen ruis toe en publiceert niets. Een synthetische laag is zo privé als het hulpmiddel dat haar maakte.</translation>
+    </message>
+    <message>
+      <location filename="../processing/kfunction.py" line="512" />
       <source>Not for publication</source>
       <translation>Niet voor publicatie</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="501" />
+      <location filename="../processing/kfunction.py" line="513" />
       <source>The K-function of the input is derived from the confidential points. It is a utility diagnostic for the data steward: keep this page and the table internal.</source>
       <translation>De K-functie van de invoer is afgeleid van de vertrouwelijke punten. Ze is bruikbaarheidsdiagnostiek voor de databeheerder: houd deze pagina en de tabel intern.</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="506" />
+      <location filename="../processing/kfunction.py" line="518" />
       <source>K-function and L-function</source>
       <translation>K-functie en L-functie</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="514" />
+      <location filename="../processing/kfunction.py" line="526" />
       <source>no CRS</source>
       <translation>geen CRS</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="515" />
+      <location filename="../processing/kfunction.py" line="527" />
       <source>a custom CRS</source>
       <translation>een aangepast CRS</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="523" />
+      <location filename="../processing/kfunction.py" line="535" />
       <source>Poisson: π r²</source>
       <translation>Poisson: π r²</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="524" />
+      <location filename="../processing/kfunction.py" line="536" />
       <source>Poisson: 0</source>
       <translation>Poisson: 0</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="525" />
+      <location filename="../processing/kfunction.py" line="537" />
       <source>input</source>
       <translation>invoer</translation>
     </message>
     <message>
-      <location filename="../processing/kfunction.py" line="527" />
+      <location filename="../processing/kfunction.py" line="539" />
       <source>synthetic</source>
       <translation>synthetisch</translation>
     </message>

@@ -173,6 +173,11 @@ class KFunctionAlgorithm(SpatialPrivacyAlgorithm):
                 "confidential points (at fine radii it reveals their pairwise distances). It is a utility "
                 "diagnostic for the data steward; the table and the chart are confidential.</p>"
             )
+            + self.tr(
+                "<p><b>Guarantee.</b> None (no ε or δ): this tool adds no noise and publishes nothing; it measures "
+                "how well a synthetic layer keeps the clustering of the confidential points. A synthetic layer is "
+                "as private as the tool that made it (see that tool's help).</p>"
+            )
             + self.parameter_help_html()
         )
 
@@ -496,6 +501,13 @@ class KFunctionAlgorithm(SpatialPrivacyAlgorithm):
         if k_syn is not None:
             settings += [(tr("Synthetic points"), k_syn.n), (tr("MISE"), f"{value:.6g}")]
         return [
+            (
+                tr("Guarantee"),
+                tr(
+                    "None (no ε or δ): this tool adds no noise and publishes nothing. A synthetic layer is as "
+                    "private as the tool that made it."
+                ),
+            ),
             (
                 tr("Not for publication"),
                 tr(

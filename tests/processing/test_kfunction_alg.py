@@ -121,7 +121,17 @@ def test_registered_with_help_for_every_parameter():
     assert alg is not None
     assert not [p.name() for p in alg.parameterDefinitions() if not p.help()]
     text = alg.shortHelpString()
-    for phrase in ("Kest", "Kinhom", "eq. 14", "Isotropic", "Border", "MISE", "Not for publication", "data steward"):
+    for phrase in (
+        "Kest",
+        "Kinhom",
+        "eq. 14",
+        "Isotropic",
+        "Border",
+        "MISE",
+        "Not for publication",
+        "data steward",
+        "<b>Guarantee.</b> None (no ε or δ)",
+    ):
         assert phrase in text, phrase
     for name in ("OUTPUT", "OUTPUT_CHART"):
         assert "CONFIDENTIAL" in alg.parameterDefinition(name).description()
@@ -222,7 +232,14 @@ def test_synthetic_equal_to_the_input_has_mise_zero_and_a_chart(deaths, tmp_path
     assert result["MISE"] == 0.0 and result["N_POINTS"] == 578
     html = chart.read_text(encoding="utf-8")
     assert result["OUTPUT_CHART"] == str(chart)
-    for phrase in ("data:image/png;base64,", "Not for publication", "MISE", "bounding box of the points enlarged"):
+    for phrase in (
+        "Guarantee",
+        "no ε or δ",
+        "data:image/png;base64,",
+        "Not for publication",
+        "MISE",
+        "bounding box of the points enlarged",
+    ):
         assert phrase in html, phrase
 
 

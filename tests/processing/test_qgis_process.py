@@ -52,6 +52,18 @@ def test_listed_and_helped(qgis_process):
     assert "the layer's (or working) CRS" in out and "&#x27;" not in out
 
 
+def test_every_algorithm_states_its_guarantee_or_that_it_is_no_privacy_mechanism(provider):
+    # the project's rule: each algorithm's help states the guarantee (or its absence)
+    algorithms = provider.algorithms()
+    assert len(algorithms) == 9
+    missing = [
+        a.name()
+        for a in algorithms
+        if "<b>Guarantee" not in a.shortHelpString() and "Not a privacy mechanism" not in a.shortHelpString()
+    ]
+    assert missing == []
+
+
 def grid_args(data_copy, target, epsilon):
     return [
         "spatialprivacy:pufferfishgrid",
