@@ -2180,596 +2180,596 @@
     </message>
     <message>
       <location filename="../processing/lgcp_synthesis.py" line="260" />
-      <source>Paper: the CPO formula evaluated at every location, then normalised over its support (the paper prints no normalisation; without it the density need not integrate to 1). Exact: the leave-one-out predictive density by importance weighting, which integrates to 1; its risks are typically 0.6-0.7 times the paper's.</source>
-      <translation>Artikel: de CPO-formule, geëvalueerd op elke locatie en daarna genormaliseerd over haar drager (het artikel vermeldt geen normalisatie; zonder die hoeft de dichtheid niet tot 1 te integreren). Exact: de leave-one-out-predictieve dichtheid via importance weighting, die tot 1 integreert; de risico's daarvan zijn doorgaans 0,6-0,7 keer die van het artikel.</translation>
+      <source>Exact (default): the intruder's leave-one-out predictive density π(s | S₋ₖ, S†) of eq. 16, from the same posterior draws by importance weighting; it integrates to 1 and gives eq. 16's probability. Paper: the CPO formula evaluated at every location, then normalised over its support (the paper prints no normalisation), as the paper computes it; on John Snow's deaths its maximum risks are 1.4-1.6 times the exact ones for ANS and PRS, up to 3.4 times for radial sets. Choose it to compare with the paper.</source>
+      <translation>Exact (standaard): de leave-one-out-voorspellende dichtheid π(s | S₋ₖ, S†) van de aanvaller uit vgl. 16, uit dezelfde posterior-trekkingen door importance weighting; ze integreert tot 1 en geeft de kans van vgl. 16. Artikel: de CPO-formule op elke locatie geëvalueerd en daarna over haar drager genormaliseerd (het artikel drukt geen normalisatie af), zoals het artikel haar berekent; op de sterfgevallen van John Snow zijn haar maximale risico's 1,4-1,6 keer de exacte voor ANS en PRS, tot 3,4 keer voor radiale sets. Kies haar om met het artikel te vergelijken.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="275" />
+      <location filename="../processing/lgcp_synthesis.py" line="277" />
       <source>Hyperparameters of the synthetic and joint fits</source>
       <translation>Hyperparameters van de synthetische en de gezamenlijke schatting</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="277" />
+      <location filename="../processing/lgcp_synthesis.py" line="279" />
       <source>Fixed at the confidential posterior means (fast)</source>
       <translation>Vast op de vertrouwelijke a-posteriorigemiddelden (snel)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="278" />
+      <location filename="../processing/lgcp_synthesis.py" line="280" />
       <source>Integrated (as the paper; 20-80x slower)</source>
       <translation>Geïntegreerd (zoals in het artikel; 20-80x langzamer)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="283" />
+      <location filename="../processing/lgcp_synthesis.py" line="285" />
       <source>Fixed: one Laplace fit at the confidential posterior means of κ² and ξ² (about half a second on 1,900 mesh nodes); it ignores their uncertainty. Integrated: the full fast posterior.</source>
       <translation>Vast: één Laplace-schatting bij de vertrouwelijke a-posteriorigemiddelden van κ² en ξ² (ongeveer een halve seconde bij 1.900 knopen van het driehoeksnet); de onzekerheid daarvan wordt genegeerd. Geïntegreerd: de volledige snelle a-posterioriverdeling.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="290" />
+      <location filename="../processing/lgcp_synthesis.py" line="292" />
       <source>Posterior draws used</source>
       <translation>Gebruikte trekkingen uit de a-posterioriverdeling</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="292" />
+      <location filename="../processing/lgcp_synthesis.py" line="294" />
       <source>Posterior draws behind the risk estimates (Monte Carlo averages over them).</source>
       <translation>Trekkingen uit de a-posterioriverdeling waarop de schattingen van het risico berusten (Monte-Carlogemiddelden daarover).</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="293" />
+      <location filename="../processing/lgcp_synthesis.py" line="295" />
       <source>Posterior draws behind the pMSE estimate (Monte Carlo averages over them).</source>
       <translation>Trekkingen uit de a-posterioriverdeling waarop de schatting van de pMSE berust (Monte-Carlogemiddelden daarover).</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="295" />
+      <location filename="../processing/lgcp_synthesis.py" line="297" />
       <source>Posterior draws behind the risk and pMSE estimates (Monte Carlo averages over them).</source>
       <translation>Trekkingen uit de a-posterioriverdeling waarop de schattingen van het risico en de pMSE berusten (Monte-Carlogemiddelden daarover).</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="301" />
+      <location filename="../processing/lgcp_synthesis.py" line="303" />
       <source>Needed only when the layer is in degrees; radii are then in this CRS's units.</source>
       <translation>Alleen nodig als de laag in graden is; stralen zijn dan in de eenheden van dit CRS.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="337" />
+      <location filename="../processing/lgcp_synthesis.py" line="339" />
       <source>{0} ignored: the model file {1} fixes the window, mesh and covariates.</source>
       <translation>{0} genegeerd: het modelbestand {1} legt het studiegebied, het driehoeksnet en de covariaten vast.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="342" />
+      <location filename="../processing/lgcp_synthesis.py" line="344" />
       <source>{0}: no such file: {1}</source>
       <translation>{0}: bestand bestaat niet: {1}</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="349" />
+      <location filename="../processing/lgcp_synthesis.py" line="351" />
       <source>{0}: {1} is not a model file of spatialprivacy:fitlgcp ({2}).</source>
       <translation>{0}: {1} is geen modelbestand van spatialprivacy:fitlgcp ({2}).</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="360" />
+      <location filename="../processing/lgcp_synthesis.py" line="362" />
       <source>Model file checked: it was fitted to these {0} points.</source>
       <translation>Modelbestand gecontroleerd: het is geschat op deze {0} punten.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="385" />
+      <location filename="../processing/lgcp_synthesis.py" line="387" />
       <source>Fitting the LGCP to the confidential points ({0} mesh nodes).</source>
       <translation>LGCP schatten op de vertrouwelijke punten ({0} knopen van het driehoeksnet).</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="397" />
+      <location filename="../processing/lgcp_synthesis.py" line="399" />
       <source>The edge-midpoint integration was fooled by fields with spikes at single mesh nodes (a clustered pattern), so the confidential points were refitted with the degree-3 rule.</source>
       <translation>De ribbemiddenintegratie werd misleid door velden met pieken op afzonderlijke meshknopen (een geclusterd patroon), dus zijn de vertrouwelijke punten opnieuw gefit met de graad-3-regel.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="407" />
+      <location filename="../processing/lgcp_synthesis.py" line="409" />
       <source>{0} = {1}, but the model holds {2} posterior draws: all {2} are used.</source>
       <translation>{0} = {1}, maar het model bevat {2} trekkingen uit de posterior: alle {2} worden gebruikt.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="425" />
+      <location filename="../processing/lgcp_synthesis.py" line="427" />
       <source>{0}: the synthetic layer's CRS ({1}) differs from the confidential layer's ({2}). Reproject it to the same CRS first.</source>
       <translation>{0}: het CRS van de synthetische laag ({1}) verschilt van dat van de vertrouwelijke laag ({2}). Herprojecteer de laag eerst naar hetzelfde CRS.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="456" />
+      <location filename="../processing/lgcp_synthesis.py" line="458" />
       <source>{0}: all {1} of its points are confidential locations: it is the confidential layer (or part of it), not a synthetic set. Pick the synthetic layer.</source>
       <translation>{0}: alle {1} punten liggen op vertrouwelijke locaties: dit is de vertrouwelijke laag (of een deel ervan), geen synthetische dataset. Kies de synthetische laag.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="463" />
+      <location filename="../processing/lgcp_synthesis.py" line="465" />
       <source>{0}: {1} of its {2} points lie exactly on confidential locations, which synthesizers rarely do by chance; check that it is the synthetic layer you mean and that it was not edited with the data.</source>
       <translation>{0}: {1} van de {2} punten liggen precies op vertrouwelijke locaties, wat synthesizers zelden toevallig doen; controleer of dit de bedoelde synthetische laag is en of die niet samen met de gegevens is bewerkt.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="484" />
+      <location filename="../processing/lgcp_synthesis.py" line="486" />
       <source>{0}: radial perturbation needs a radius &gt; 0.</source>
       <translation>{0}: radiale verstoring vereist een straal &gt; 0.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="513" />
+      <location filename="../processing/lgcp_synthesis.py" line="515" />
       <source>{0}: radius {1} is below half the median distance between neighbouring confidential locations ({2:.4g}): most moved points stay nearer their own person than any neighbour. Its disclosure risk will show it; consider larger radii.</source>
       <translation>{0}: straal {1} is kleiner dan de helft van de mediane afstand tussen naburige vertrouwelijke locaties ({2:.4g}): de meeste verplaatste punten blijven dichter bij hun eigen persoon dan bij enige buur. Het onthullingsrisico zal dat tonen; overweeg grotere stralen.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="522" />
+      <location filename="../processing/lgcp_synthesis.py" line="524" />
       <source>{0}: give a radius &gt; 0 (CRS units).</source>
       <translation>{0}: geef een straal &gt; 0 op (CRS-eenheden).</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="525" />
+      <location filename="../processing/lgcp_synthesis.py" line="527" />
       <source>{0}: the radius must be &gt; 0, got {1}.</source>
       <translation>{0}: de straal moet &gt; 0 zijn; opgegeven: {1}.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="534" />
+      <location filename="../processing/lgcp_synthesis.py" line="536" />
       <source>No differential-privacy guarantee: assess the disclosure risk (eq. 16) with spatialprivacy:disclosurerisk before publishing.</source>
       <translation>Geen garantie van differentiële privacy: beoordeel vóór publicatie het onthullingsrisico (vgl. 16) met spatialprivacy:disclosurerisk.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="550" />
+      <location filename="../processing/lgcp_synthesis.py" line="552" />
       <source>Synthetic points ({0})</source>
       <translation>Synthetische punten ({0})</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="557" />
+      <location filename="../processing/lgcp_synthesis.py" line="559" />
       <source>Posterior mean of κ² (1/length²)</source>
       <translation>A-posteriorigemiddelde van κ² (1/lengte²)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="558" />
+      <location filename="../processing/lgcp_synthesis.py" line="560" />
       <source>Posterior mean of ξ²</source>
       <translation>A-posteriorigemiddelde van ξ²</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="561" />
+      <location filename="../processing/lgcp_synthesis.py" line="563" />
       <source>Field variance at those means</source>
       <translation>Veldvariantie bij die gemiddelden</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="584" />
+      <location filename="../processing/lgcp_synthesis.py" line="586" />
       <source>Synthetic points from an LGCP (radial, ANS, PRS)</source>
       <translation>Synthetische punten uit een LGCP (radiaal, ANS, PRS)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="587" />
+      <location filename="../processing/lgcp_synthesis.py" line="589" />
       <source>Walder et al.'s model-based synthetic locations, or radial perturbation as a baseline.</source>
       <translation>Modelgebaseerde synthetische locaties van Walder et al., of radiale verstoring als referentie.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="591" />
+      <location filename="../processing/lgcp_synthesis.py" line="593" />
       <source>&lt;p&gt;Makes a synthetic point pattern from a log-Gaussian Cox process fitted to the confidential points (Walder, Hanks &amp;amp; Slavković, Section 5): radial perturbation (each point moved uniformly within a disc, kept inside the window), additive noise synthesis (ANS: posterior-mean intensity times exp(noise field) with the fitted spatial scale) or posterior resampling synthesis (PRS: a new random field with the fitted range and variance). ANS and PRS draw exactly COUNT points from the synthetic intensity inside the window.&lt;/p&gt;</source>
       <translation>&lt;p&gt;Maakt een synthetisch puntpatroon uit een log-Gaussisch Cox-proces dat op de vertrouwelijke punten is geschat (Walder, Hanks &amp;amp; Slavković, Sectie 5): radiale verstoring (elk punt wordt uniform binnen een schijf verplaatst en blijft binnen het studiegebied), synthese met additieve ruis (ANS: het a-posteriorigemiddelde van de intensiteit maal exp(ruisveld) met de geschatte ruimtelijke schaal) of synthese door hertrekking uit de a-posterioriverdeling (PRS: een nieuw toevalsveld met het geschatte bereik en de geschatte variantie). ANS en PRS trekken precies COUNT punten uit de synthetische intensiteit binnen het studiegebied.&lt;/p&gt;</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="600" />
+      <location filename="../processing/lgcp_synthesis.py" line="602" />
       <source>&lt;p&gt;The output has only a synthetic identifier, in random order (so the order of a radial set does not link it to the input).&lt;/p&gt;</source>
       <translation>&lt;p&gt;De uitvoer bevat alleen een synthetische identificatiecode, in willekeurige volgorde (zodat de volgorde van een radiale dataset deze niet aan de invoer koppelt).&lt;/p&gt;</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="615" />
+      <location filename="../processing/lgcp_synthesis.py" line="617" />
       <source>ANS and PRS: exactly this many points, at most a million. Empty: as many as the confidential points (the paper's choice).</source>
       <translation>ANS en PRS: precies zoveel punten, ten hoogste een miljoen. Leeg: evenveel als de vertrouwelijke punten (de keuze van het artikel).</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="623" />
+      <location filename="../processing/lgcp_synthesis.py" line="625" />
       <source>Sampler (ANS, PRS)</source>
       <translation>Sampler (ANS, PRS)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="624" />
+      <location filename="../processing/lgcp_synthesis.py" line="626" />
       <source>Candidates (the paper's scheme)</source>
       <translation>Kandidaten (het schema uit het artikel)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="624" />
+      <location filename="../processing/lgcp_synthesis.py" line="626" />
       <source>Exact (piecewise log-linear intensity)</source>
       <translation>Exact (stuksgewijs log-lineaire intensiteit)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="628" />
+      <location filename="../processing/lgcp_synthesis.py" line="630" />
       <source>Exact: i.i.d. points from the synthetic intensity, log-linear on each mesh triangle. Candidates: N of 100N uniform candidates, weighted by the intensity, without replacement (approximate).</source>
       <translation>Exact: i.i.d.-punten uit de synthetische intensiteit, log-lineair op elke driehoek van het driehoeksnet. Kandidaten: N van 100N uniforme kandidaten, gewogen naar de intensiteit, zonder teruglegging (benadering).</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="637" />
+      <location filename="../processing/lgcp_synthesis.py" line="639" />
       <source>The synthetic points, with one field syn_id, in the layer's CRS. Assess their risk before publishing.</source>
       <translation>De synthetische punten, met één veld syn_id, in het CRS van de laag. Beoordeel het risico ervan vóór publicatie.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="643" />
+      <location filename="../processing/lgcp_synthesis.py" line="645" />
       <source>Method, settings and fitted quantities (derived from the confidential data: keep it internal).</source>
       <translation>Methode, instellingen en geschatte grootheden (afgeleid van de vertrouwelijke gegevens: houd het rapport intern).</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="646" />
+      <location filename="../processing/lgcp_synthesis.py" line="648" />
       <source>ANS noise level σ² on the paper's scale</source>
       <translation>ANS-ruisniveau σ² op de schaal van het artikel</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="666" />
+      <location filename="../processing/lgcp_synthesis.py" line="668" />
       <source>{0}: radial perturbation moves every point; leave it empty.</source>
       <translation>{0}: radiale verstoring verplaatst elk punt; laat dit leeg.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="673" />
+      <location filename="../processing/lgcp_synthesis.py" line="675" />
       <source>Drawing {0} synthetic points ({1}).</source>
       <translation>{0} synthetische punten worden getrokken ({1}).</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="690" />
+      <location filename="../processing/lgcp_synthesis.py" line="692" />
       <source>Sampler</source>
       <translation>Sampler</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="693" />
+      <location filename="../processing/lgcp_synthesis.py" line="695" />
       <source>Noise level σ² on the paper's scale (eq. 10)</source>
       <translation>Ruisniveau σ² op de schaal van het artikel (vgl. 10)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="697" />
+      <location filename="../processing/lgcp_synthesis.py" line="699" />
       <source>none</source>
       <translation>geen</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="697" />
+      <location filename="../processing/lgcp_synthesis.py" line="699" />
       <source>{0} (reproducible: NOT for release)</source>
       <translation>{0} (reproduceerbaar: NIET voor publicatie)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="708" />
+      <location filename="../processing/lgcp_synthesis.py" line="710" />
       <source>Confidential fit</source>
       <translation>Vertrouwelijke schatting</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="729" />
+      <location filename="../processing/lgcp_synthesis.py" line="731" />
       <source>Disclosure risk of synthetic points (CPO)</source>
       <translation>Onthullingsrisico van synthetische punten (CPO)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="732" />
+      <location filename="../processing/lgcp_synthesis.py" line="734" />
       <source>Per-person probability that an intruder locates each confidential point from a synthetic set.</source>
       <translation>Kans per persoon dat een aanvaller elk vertrouwelijk punt lokaliseert aan de hand van een synthetische dataset.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="736" />
+      <location filename="../processing/lgcp_synthesis.py" line="738" />
       <source>&lt;p&gt;Walder, Hanks &amp;amp; Slavković, Section 7: the intruder knows the synthetic points, the method and every confidential location but one, and wants that one within the risk radius. The risk of person k is the mass of the leave-one-out predictive density π(s | S₋ₖ, S†) on the disc of the risk radius around the truth (eq. 16), from conditional predictive ordinates: for radial sets from the confidential posterior (eqs. 17-18; each person is linked to their synthetic point by a minimal assignment within the radius, as such an intruder could; as the radial points were redrawn until inside the window, their density 1/|B_r(s) ∩ W| replaces the paper's 1/(πr²), which otherwise misstates the risk of people near the boundary), for ANS and PRS from the joint fit of the confidential and synthetic points (eqs. 19-21), with the disc quadrature of Appendix A.4.&lt;/p&gt;&lt;p&gt;Give the same METHOD, RADIUS and NOISE as were used to make the synthetic set.&lt;/p&gt;</source>
       <translation>&lt;p&gt;Walder, Hanks &amp;amp; Slavković, Sectie 7: de aanvaller kent de synthetische punten, de methode en alle vertrouwelijke locaties op één na, en wil die ene binnen de risicostraal plaatsen. Het risico van persoon k is de massa van de leave-one-out-predictieve dichtheid π(s | S₋ₖ, S†) op de schijf met de risicostraal rond de werkelijke locatie (vgl. 16), berekend uit conditionele predictieve ordinaten: voor radiale datasets uit de vertrouwelijke a-posterioriverdeling (vgl. 17-18; elke persoon wordt aan zijn synthetische punt gekoppeld door een minimale toewijzing binnen de straal, zoals zo'n aanvaller zou kunnen; omdat de radiale punten opnieuw zijn getrokken tot ze binnen het studiegebied lagen, vervangt hun dichtheid 1/|B_r(s) ∩ W| de 1/(πr²) van het artikel, die het risico van personen dicht bij de rand anders verkeerd weergeeft), voor ANS en PRS uit de gezamenlijke schatting van de vertrouwelijke en de synthetische punten (vgl. 19-21), met de schijfkwadratuur uit Appendix A.4.&lt;/p&gt;&lt;p&gt;Geef dezelfde METHOD, RADIUS en NOISE op als waarmee de synthetische dataset is gemaakt.&lt;/p&gt;</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="761" />
+      <location filename="../processing/lgcp_synthesis.py" line="763" />
       <source>Risk per person (CONFIDENTIAL)</source>
       <translation>Risico per persoon (VERTROUWELIJK)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="763" />
+      <location filename="../processing/lgcp_synthesis.py" line="765" />
       <source>The CONFIDENTIAL points with risk (probability), cpo (leave-one-out density at the true location, per squared CRS unit) and cpo_ess (effective draws behind it; below about 20 it is unstable). It shows where the people at risk live: never publish it.</source>
       <translation>De VERTROUWELIJKE punten met risk (kans), cpo (leave-one-out-dichtheid op de werkelijke locatie, per vierkante CRS-eenheid) en cpo_ess (effectieve trekkingen waarop die berust; onder ongeveer 20 is die instabiel). De laag toont waar de mensen met een risico wonen: publiceer haar nooit.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="773" />
+      <location filename="../processing/lgcp_synthesis.py" line="775" />
       <source>Maximum and mean risk, settings and a histogram of the risks.</source>
       <translation>Maximaal en gemiddeld risico, instellingen en een histogram van de risico's.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="775" />
+      <location filename="../processing/lgcp_synthesis.py" line="777" />
       <source>Maximum disclosure risk</source>
       <translation>Maximaal onthullingsrisico</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="776" />
+      <location filename="../processing/lgcp_synthesis.py" line="778" />
       <source>Mean disclosure risk</source>
       <translation>Gemiddeld onthullingsrisico</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="799" />
+      <location filename="../processing/lgcp_synthesis.py" line="801" />
       <source>{0}: a radial set has one point per confidential point: {1} synthetic, {2} confidential.</source>
       <translation>{0}: een radiale dataset heeft één punt per vertrouwelijk punt: {1} synthetisch, {2} vertrouwelijk.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="814" />
+      <location filename="../processing/lgcp_synthesis.py" line="816" />
       <source>{0} has {1} points and {2} has {3}; the paper's sets have as many as the data.</source>
       <translation>{0} heeft {1} punten en {2} heeft er {3}; de datasets in het artikel hebben er evenveel als de gegevens.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="839" />
+      <location filename="../processing/lgcp_synthesis.py" line="841" />
       <source>Disclosure risk (CONFIDENTIAL)</source>
       <translation>Onthullingsrisico (VERTROUWELIJK)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="842" />
+      <location filename="../processing/lgcp_synthesis.py" line="844" />
       <source>Maximum risk {0:.4g}, mean {1:.4g}.</source>
       <translation>Maximaal risico {0:.4g}, gemiddeld {1:.4g}.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="846" />
+      <location filename="../processing/lgcp_synthesis.py" line="848" />
       <source>{0} risks rest on fewer than 20 effective draws; raise {1}.</source>
       <translation>{0} risico's berusten op minder dan 20 effectieve trekkingen; verhoog {1}.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="852" />
+      <location filename="../processing/lgcp_synthesis.py" line="854" />
       <source>Hyperparameters</source>
       <translation>Hyperparameters</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="853" />
+      <location filename="../processing/lgcp_synthesis.py" line="855" />
       <source>Maximum risk</source>
       <translation>Maximaal risico</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="854" />
+      <location filename="../processing/lgcp_synthesis.py" line="856" />
       <source>Mean risk</source>
       <translation>Gemiddeld risico</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="855" />
+      <location filename="../processing/lgcp_synthesis.py" line="857" />
       <source>Risks resting on &lt; 20 effective draws</source>
       <translation>Risico's die berusten op &lt; 20 effectieve trekkingen</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="863" />
+      <location filename="../processing/lgcp_synthesis.py" line="865" />
       <source>Per-person risks point at the people at risk.</source>
       <translation>Risico's per persoon wijzen de mensen met een risico aan.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="864" />
+      <location filename="../processing/lgcp_synthesis.py" line="866" />
       <source>Risk</source>
       <translation>Risico</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="866" />
+      <location filename="../processing/lgcp_synthesis.py" line="868" />
       <source>Distribution of the risks</source>
       <translation>Verdeling van de risico's</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="883" />
+      <location filename="../processing/lgcp_synthesis.py" line="885" />
       <source>Utility of synthetic points (model-based pMSE)</source>
       <translation>Bruikbaarheid van synthetische punten (modelgebaseerde pMSE)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="886" />
+      <location filename="../processing/lgcp_synthesis.py" line="888" />
       <source>How well an LGCP fit tells the synthetic points from the confidential ones (0 best, 0.25 worst).</source>
       <translation>Hoe goed een LGCP-schatting de synthetische punten van de vertrouwelijke onderscheidt (0 het best, 0,25 het slechtst).</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="892" />
+      <location filename="../processing/lgcp_synthesis.py" line="894" />
       <source>&lt;p&gt;Walder, Hanks &amp;amp; Slavković, Section 6 (eqs. 12-15): an LGCP is fitted to the synthetic points on the confidential model's mesh and covariates; for every pooled point the two fitted densities, draw by draw, give the probability that it is confidential; pMSE is the mean squared distance of the probability of a correct classification from 1/2. 0: the synthetic points are indistinguishable; 0.25: fully distinguishable. The synthetic layer must have as many points as the confidential one.&lt;/p&gt;</source>
       <translation>&lt;p&gt;Walder, Hanks &amp;amp; Slavković, Sectie 6 (vgl. 12-15): er wordt een LGCP op de synthetische punten geschat met het driehoeksnet en de covariaten van het vertrouwelijke model; voor elk punt uit de samengevoegde verzameling geven de twee geschatte dichtheden, trekking voor trekking, de kans dat het vertrouwelijk is; de pMSE is de gemiddelde gekwadrateerde afstand van de kans op een juiste classificatie tot 1/2. 0: de synthetische punten zijn niet te onderscheiden; 0,25: volledig te onderscheiden. De synthetische laag moet evenveel punten hebben als de vertrouwelijke.&lt;/p&gt;</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="913" />
+      <location filename="../processing/lgcp_synthesis.py" line="915" />
       <source>The pMSE, its scale and the settings. It holds no location, but it describes the confidential points (their number, the fit to them): keep it with the steward's files.</source>
       <translation>De pMSE, de schaal ervan en de instellingen. Het rapport bevat geen enkele locatie, maar beschrijft wel de vertrouwelijke punten (hun aantal, de fit eraan): bewaar het bij de bestanden van de beheerder.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="918" />
+      <location filename="../processing/lgcp_synthesis.py" line="920" />
       <source>pMSE</source>
       <translation>pMSE</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="934" />
+      <location filename="../processing/lgcp_synthesis.py" line="936" />
       <source>{0}: the pMSE compares sets of equal size: {1} synthetic points, {2} confidential.</source>
       <translation>{0}: de pMSE vergelijkt datasets van gelijke grootte: {1} synthetische punten, {2} vertrouwelijke.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="945" />
+      <location filename="../processing/lgcp_synthesis.py" line="947" />
       <source>pMSE = {0:.4g} (0 indistinguishable, 0.25 fully distinguishable).</source>
       <translation>pMSE = {0:.4g} (0 niet te onderscheiden, 0,25 volledig te onderscheiden).</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="950" />
+      <location filename="../processing/lgcp_synthesis.py" line="952" />
       <source>Points per set</source>
       <translation>Punten per dataset</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="954" />
+      <location filename="../processing/lgcp_synthesis.py" line="956" />
       <source>Utility</source>
       <translation>Bruikbaarheid</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="980" />
+      <location filename="../processing/lgcp_synthesis.py" line="982" />
       <source>Risk-utility sweep of LGCP synthesis (radial, ANS, PRS)</source>
       <translation>Risico-bruikbaarheidsverkenning van LGCP-synthese (radiaal, ANS, PRS)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="983" />
+      <location filename="../processing/lgcp_synthesis.py" line="985" />
       <source>Makes many synthetic sets, scores each by maximum disclosure risk and pMSE, and recommends one.</source>
       <translation>Maakt veel synthetische datasets, beoordeelt elk ervan op maximaal onthullingsrisico en pMSE, en beveelt er één aan.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="989" />
+      <location filename="../processing/lgcp_synthesis.py" line="991" />
       <source>&lt;p&gt;Walder, Hanks &amp;amp; Slavković's study (Section 8, Figures 5-6): for each radius (radial perturbation), each ANS noise variance and each PRS replicate, one synthetic set is made and scored by its maximum disclosure risk (eq. 16) and its pMSE (eq. 15). The recommended set has the lowest pMSE among those whose maximum risk is at most the threshold, counting a setting (a radius, a noise variance, or PRS) only if every one of its releases is. The table and report list every set; the chart plots risk against pMSE.&lt;/p&gt;&lt;p&gt;A set's risk is the risk of that one release. A noisy release (ANS, PRS) can by chance thin the riskiest cluster and mislead the intruder, scoring below the risk with nothing released (the baseline); another release of the same setting may score higher. With several releases per setting (REPLICATES) the report summarises each setting by its mean and worst risk: judge a setting by those, not by its luckiest release.&lt;/p&gt;</source>
       <translation>&lt;p&gt;De studie van Walder, Hanks &amp;amp; Slavković (Sectie 8, Figuren 5-6): voor elke straal (radiale verstoring), elke ANS-ruisvariantie en elke PRS-herhaling wordt één synthetische dataset gemaakt en beoordeeld op het maximale onthullingsrisico (vgl. 16) en de pMSE (vgl. 15). De aanbevolen dataset heeft de laagste pMSE van de datasets waarvan het maximale risico ten hoogste de drempel is, waarbij een instelling (een straal, een ruisvariantie of PRS) alleen meetelt als dat voor elk van haar publicaties geldt. De tabel en het rapport vermelden elke dataset; de grafiek zet het risico uit tegen de pMSE.&lt;/p&gt;&lt;p&gt;Het risico van een dataset is het risico van die ene publicatie. Een publicatie met ruis (ANS, PRS) kan door toeval het meest risicovolle cluster uitdunnen en de aanvaller misleiden, en dan lager uitkomen dan het risico als er niets wordt gepubliceerd (het basisniveau); een andere publicatie met dezelfde instelling kan hoger uitkomen. Met meerdere publicaties per instelling (REPLICATES) vat het rapport elke instelling samen met haar gemiddelde en hoogste risico: beoordeel een instelling daarop, niet op haar gelukkigste publicatie.&lt;/p&gt;</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1010" />
+      <location filename="../processing/lgcp_synthesis.py" line="1012" />
       <source>Radial radii</source>
       <translation>Radiale stralen</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1011" />
+      <location filename="../processing/lgcp_synthesis.py" line="1013" />
       <source>Perturbation radii in CRS units, e.g. '50, 100, 200'. Empty: no radial sets.</source>
       <translation>Verstoringsstralen in eenheden van het CRS, bijv. '50, 100, 200'. Leeg: geen radiale sets.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1016" />
+      <location filename="../processing/lgcp_synthesis.py" line="1018" />
       <source>ANS noise variances</source>
       <translation>ANS-ruisvarianties</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1017" />
+      <location filename="../processing/lgcp_synthesis.py" line="1019" />
       <source>Marginal variances of the ANS noise field (&gt;= 0). Default '0.25, 0.5, 1, 2'; clear it (an empty string) for no ANS sets.</source>
       <translation>Marginale varianties van het ANS-ruisveld (&gt;= 0). Standaard '0.25, 0.5, 1, 2'; maak het leeg (een lege tekst) voor geen ANS-sets.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1025" />
+      <location filename="../processing/lgcp_synthesis.py" line="1027" />
       <source>PRS replicates</source>
       <translation>PRS-herhalingen</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1026" />
+      <location filename="../processing/lgcp_synthesis.py" line="1028" />
       <source>Number of PRS sets (each a fresh random field). Default 5; 0 for none.</source>
       <translation>Aantal PRS-datasets (elk met een nieuw toevalsveld). Standaard 5; 0 voor geen.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1030" />
+      <location filename="../processing/lgcp_synthesis.py" line="1032" />
       <source>Releases per radius and noise variance</source>
       <translation>Publicaties per straal en ruisvariantie</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1032" />
+      <location filename="../processing/lgcp_synthesis.py" line="1034" />
       <source>Independent synthetic sets made for each radius and each ANS noise variance (&gt;= 1), to show how much the risk and pMSE of one setting vary between releases.</source>
       <translation>Onafhankelijke synthetische datasets die voor elke straal en elke ANS-ruisvariantie worden gemaakt (&gt;= 1), om te laten zien hoeveel het risico en de pMSE van één instelling tussen publicaties verschillen.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1040" />
+      <location filename="../processing/lgcp_synthesis.py" line="1042" />
       <source>Maximum acceptable risk</source>
       <translation>Maximaal aanvaardbaar risico</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1042" />
+      <location filename="../processing/lgcp_synthesis.py" line="1044" />
       <source>Threshold on the maximum disclosure risk for the recommendation, in (0, 1].</source>
       <translation>Drempel voor het maximale onthullingsrisico bij de aanbeveling, in (0, 1].</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1047" />
+      <location filename="../processing/lgcp_synthesis.py" line="1049" />
       <source>Sets and scores (CONFIDENTIAL)</source>
       <translation>Datasets en scores (VERTROUWELIJK)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1049" />
+      <location filename="../processing/lgcp_synthesis.py" line="1051" />
       <source>CONFIDENTIAL: one row per synthetic set: label, method, value (radius or noise variance), replicate, max_risk, pmse, recommended. The scores are computed from the confidential points; keep the table internal, like the report. Not made unless asked for.</source>
       <translation>VERTROUWELIJK: één rij per synthetische dataset: label, method, value (straal of ruisvariantie), replicate, max_risk, pmse, recommended. De scores zijn uit de vertrouwelijke punten berekend; houd de tabel intern, net als het rapport. Wordt alleen gemaakt als erom wordt gevraagd.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1059" />
+      <location filename="../processing/lgcp_synthesis.py" line="1061" />
       <source>The table, the risk-utility chart and the recommendation (derived from the confidential data).</source>
       <translation>De tabel, de risico-bruikbaarheidsgrafiek en de aanbeveling (afgeleid van de vertrouwelijke gegevens).</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1063" />
+      <location filename="../processing/lgcp_synthesis.py" line="1065" />
       <source>Recommended synthetic points</source>
       <translation>Aanbevolen synthetische punten</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1065" />
+      <location filename="../processing/lgcp_synthesis.py" line="1067" />
       <source>The recommended synthetic set (syn_id only, random order); an empty layer if no set meets the threshold.</source>
       <translation>De aanbevolen synthetische dataset (alleen syn_id, willekeurige volgorde); een lege laag als geen dataset aan de drempel voldoet.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1070" />
+      <location filename="../processing/lgcp_synthesis.py" line="1072" />
       <source>Number of synthetic sets</source>
       <translation>Aantal synthetische datasets</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1072" />
+      <location filename="../processing/lgcp_synthesis.py" line="1074" />
       <source>pMSE of the recommended set (NaN if none)</source>
       <translation>pMSE van de aanbevolen dataset (NaN als er geen is)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1076" />
+      <location filename="../processing/lgcp_synthesis.py" line="1078" />
       <source>Maximum risk of the recommended set (NaN if none)</source>
       <translation>Maximaal risico van de aanbevolen dataset (NaN als er geen is)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1081" />
+      <location filename="../processing/lgcp_synthesis.py" line="1083" />
       <source>Maximum risk with nothing released (what the other points alone reveal)</source>
       <translation>Maximaal risico zonder publicatie (wat de andere punten alleen al onthullen)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1090" />
+      <location filename="../processing/lgcp_synthesis.py" line="1092" />
       <source>{0}: {1} is not allowed (radii must be &gt; 0, noise variances &gt;= 0; separate values with commas, or with semicolons if you write decimals with a comma).</source>
       <translation>{0}: {1} is niet toegestaan (stralen moeten &gt; 0 zijn, ruisvarianties &gt;= 0; scheid waarden met komma's, of met puntkomma's als u decimalen met een komma schrijft).</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1113" />
+      <location filename="../processing/lgcp_synthesis.py" line="1115" />
       <source>{0}: make at least one release per setting, got {1}.</source>
       <translation>{0}: maak ten minste één publicatie per instelling, opgegeven: {1}.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1117" />
+      <location filename="../processing/lgcp_synthesis.py" line="1119" />
       <source>{0}, {1}, {2}: give at least one radius, noise variance or PRS replicate.</source>
       <translation>{0}, {1}, {2}: geef ten minste één straal, ruisvariantie of PRS-herhaling op.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1125" />
+      <location filename="../processing/lgcp_synthesis.py" line="1127" />
       <source>{0}: the threshold must lie in (0, 1], got {1}.</source>
       <translation>{0}: de drempel moet in (0, 1] liggen; opgegeven: {1}.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1169" />
+      <location filename="../processing/lgcp_synthesis.py" line="1171" />
       <source>No setting has every release at or below {0:g}: nothing recommended.</source>
       <translation>Geen instelling heeft elke publicatie op of onder {0:g}: niets aanbevolen.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1173" />
+      <location filename="../processing/lgcp_synthesis.py" line="1175" />
       <source>{0} = {1:g} is below the maximum risk with nothing released ({2:.4g}, what the other points alone reveal), which no synthetic set can be expected to beat; choose a threshold above it.</source>
       <translation>{0} = {1:g} ligt onder het maximale risico zonder publicatie ({2:.4g}, wat de andere punten alleen al onthullen), en geen synthetische dataset kan naar verwachting daaronder komen; kies een drempel daarboven.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1192" />
+      <location filename="../processing/lgcp_synthesis.py" line="1194" />
       <source>Nothing recommended (no set meets the threshold)</source>
       <translation>Niets aanbevolen (geen dataset voldoet aan de drempel)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1195" />
+      <location filename="../processing/lgcp_synthesis.py" line="1197" />
       <source>{0} is written empty: no set meets the threshold.</source>
       <translation>{0} is leeg geschreven: geen dataset voldoet aan de drempel.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1201" />
+      <location filename="../processing/lgcp_synthesis.py" line="1203" />
       <source>Recommended: {0} (pMSE {1:.4g}, max risk {2:.4g}).</source>
       <translation>Aanbevolen: {0} (pMSE {1:.4g}, max. risico {2:.4g}).</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1213" />
+      <location filename="../processing/lgcp_synthesis.py" line="1215" />
       <source>recommended</source>
       <translation>aanbevolen</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1218" />
+      <location filename="../processing/lgcp_synthesis.py" line="1220" />
       <source>No setting has every release at or below the threshold {0:g}.</source>
       <translation>Geen instelling heeft elke publicatie op of onder de drempel {0:g}.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1220" />
+      <location filename="../processing/lgcp_synthesis.py" line="1222" />
       <source>{0}: lowest pMSE ({1:.4g}) among the sets of settings whose every release has maximum risk at most {2:g} (its risk: {3:.4g}).</source>
       <translation>{0}: laagste pMSE ({1:.4g}) van de datasets van instellingen waarvan elke publicatie een maximaal risico van ten hoogste {2:g} heeft (het risico ervan: {3:.4g}).</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1236" />
+      <location filename="../processing/lgcp_synthesis.py" line="1238" />
       <source>Recommendation</source>
       <translation>Aanbeveling</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1237" />
+      <location filename="../processing/lgcp_synthesis.py" line="1239" />
       <source>Risk-utility chart</source>
       <translation>Risico-bruikbaarheidsgrafiek</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1238" />
+      <location filename="../processing/lgcp_synthesis.py" line="1240" />
       <source>Settings over their releases</source>
       <translation>Instellingen over hun publicaties</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1239" />
+      <location filename="../processing/lgcp_synthesis.py" line="1241" />
       <source>Sets</source>
       <translation>Datasets</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1244" />
+      <location filename="../processing/lgcp_synthesis.py" line="1246" />
       <source>Risk threshold</source>
       <translation>Risicodrempel</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1247" />
+      <location filename="../processing/lgcp_synthesis.py" line="1249" />
       <source>Maximum risk with nothing released (baseline)</source>
       <translation>Maximaal risico zonder publicatie (basislijn)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1265" />
+      <location filename="../processing/lgcp_synthesis.py" line="1267" />
       <source>{0} release(s) | max risk mean {1:.4g}, range {2:.4g}-{3:.4g} | mean pMSE {4:.4g}</source>
       <translation>{0} publicatie(s) | max. risico gemiddeld {1:.4g}, bereik {2:.4g}-{3:.4g} | gemiddelde pMSE {4:.4g}</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis.py" line="1269" />
+      <location filename="../processing/lgcp_synthesis.py" line="1271" />
       <source>{0} below the baseline (by chance: see the help)</source>
       <translation>{0} onder het basisniveau (door toeval: zie de help)</translation>
     </message>

@@ -255,13 +255,15 @@ class WalderAlgorithm(SpatialPrivacyAlgorithm):
                 tr("Risk density"),
                 [tr("Paper: normalised CPO density (eqs. 17-18, 21)"), tr("Exact leave-one-out density")],
                 False,
-                0,
+                1,
             ),
             tr(
-                "Paper: the CPO formula evaluated at every location, then normalised over its support (the "
-                "paper prints no normalisation; without it the density need not integrate to 1). "
-                "Exact: the leave-one-out predictive density by importance weighting, which integrates to 1; its "
-                "risks are typically 0.6-0.7 times the paper's."
+                "Exact (default): the intruder's leave-one-out predictive density π(s | S₋ₖ, S†) of eq. 16, from "
+                "the same posterior draws by importance weighting; it integrates to 1 and gives eq. 16's "
+                "probability. Paper: the CPO formula evaluated at every location, then normalised over its support "
+                "(the paper prints no normalisation), as the paper computes it; on John Snow's deaths its maximum "
+                "risks are 1.4-1.6 times the exact ones for ANS and PRS, up to 3.4 times for radial sets. Choose it "
+                "to compare with the paper."
             ),
             advanced=True,
         )

@@ -408,7 +408,7 @@ def disclosure_risk(
     syn: SyntheticSet,
     rng: np.random.Generator,
     risk_radius: float,
-    method: str = "paper",
+    method: str = "exact",
     hyper: str = "fixed",
     progress: Progress = None,
 ) -> DisclosureRisk:
@@ -439,7 +439,7 @@ def baseline_risk(
     conf: ConfidentialFit,
     rng: np.random.Generator,
     risk_radius: float,
-    method: str = "paper",
+    method: str = "exact",
     hyper: str = "fixed",
     progress: Progress = None,
 ) -> DisclosureRisk:
@@ -468,7 +468,7 @@ def evaluate(
     syn: SyntheticSet,
     rng: np.random.Generator,
     risk_radius: float,
-    method: str = "paper",
+    method: str = "exact",
     hyper: str = "fixed",
     progress: Progress = None,
 ) -> Evaluation:
@@ -541,7 +541,7 @@ def sweep(
     specs: list[SynthesisSpec],
     rng: np.random.Generator,
     risk_radius: float,
-    method: str = "paper",
+    method: str = "exact",
     hyper: str = "fixed",
     sampler: str = "exact",
     progress: Progress = None,

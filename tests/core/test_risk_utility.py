@@ -210,7 +210,8 @@ def test_radial_is_riskier_than_prs_and_scores_lie_in_range(small_fit, monkeypat
 
     synthesis_risk = ru.synthesis_risk
     monkeypatch.setattr(ru, "synthesis_risk", keep_draws)
-    result = ru.sweep(small_fit, ru.sweep_specs([rp], [0.5], 1), rng, risk_radius=rr)
+    # the paper's reading of eq. (21): the bounds below and risk_influence are derived for it
+    result = ru.sweep(small_fit, ru.sweep_specs([rp], [0.5], 1), rng, risk_radius=rr, method="paper")
     radial, ans, prs = result.evaluations
     assert radial.max_risk > prs.max_risk
     # How much riskier, from the theory. Take the persons whose synthetic point s_dagger lies 2 rp or more inside
