@@ -138,6 +138,15 @@ def check_risk_radius(risk_radius: float, window: Window) -> float:
         raise ParameterError("risk_radius", f"the risk radius must be > 0, got {risk_radius!r}")
     xmin, ymin, xmax, ymax = window.bounds
     diagonal = math.hypot(xmax - xmin, ymax - ymin)
+    # a disc must be resolvable in double precision at the window's coordinates: the quadrature's rows are r/m
+    # apart, and below a billionth of the window's size the risk is ~ (r / diagonal)^2 < 1e-18 anyway
+    smallest = max(1e-9 * diagonal, 1e4 * float(np.spacing(max(abs(v) for v in window.bounds))))
+    if r < smallest:
+        raise ParameterError(
+            "risk_radius",
+            f"the risk radius {r:g} is too small to integrate over at these coordinates (window diagonal "
+            f"{diagonal:.4g}): give at least {smallest:.3g}, in the units of the CRS",
+        )
     if r >= diagonal:
         raise ParameterError(
             "risk_radius",

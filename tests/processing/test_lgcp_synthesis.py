@@ -461,6 +461,7 @@ def test_more_draws_than_the_model_file_holds_are_reported(snow, tmp_path):
         ("ans_noise_too_large", "NOISE: the synthetic intensity is too peaked to sample"),
         ("synthetic_is_the_input", "SYNTHETIC: all 578 of its points are confidential locations"),
         ("risk_radius_in_other_units", "RISK_RADIUS: the risk radius 1000 is at least the window's diagonal"),
+        ("risk_radius_too_small", "RISK_RADIUS: the risk radius 1e-16 is too small to integrate over .* at least"),
         ("pmse_synthetic_is_the_input", "SYNTHETIC: all 578 of its points are confidential locations"),
     ],
 )
@@ -501,6 +502,8 @@ def test_bad_input_is_refused_naming_the_parameter_and_nothing_is_written(snow, 
         params.update(METHOD=1, NOISE=1000.0)
     elif case == "risk_radius_in_other_units":  # metres typed for a layer in units of 100 m: every risk is 1
         params["RISK_RADIUS"] = 1000.0
+    elif case == "risk_radius_too_small":  # rows of the disc quadrature that doubles cannot tell apart
+        params["RISK_RADIUS"] = 1e-16
     elif case == "synthetic_is_the_input":
         params["SYNTHETIC"] = snow["deaths"]
     elif case == "pmse_synthetic_is_the_input":
