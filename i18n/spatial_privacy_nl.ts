@@ -3239,14 +3239,19 @@
       <translation>{0}: GDAL kan geen '{1}'-bestanden schrijven.</translation>
     </message>
     <message>
-      <location filename="../processing/raster.py" line="59" />
+      <location filename="../processing/raster.py" line="60" />
       <source>{0}: cannot create {1}.</source>
       <translation>{0}: kan {1} niet aanmaken.</translation>
     </message>
     <message>
-      <location filename="../processing/raster.py" line="76" />
+      <location filename="../processing/raster.py" line="77" />
       <source>{0}: writing {1} failed.</source>
       <translation>{0}: het schrijven van {1} is mislukt.</translation>
+    </message>
+    <message>
+      <location filename="../processing/raster.py" line="84" />
+      <source>{0}: writing {1} failed ({2}).</source>
+      <translation>{0}: het schrijven van {1} is mislukt ({2}).</translation>
     </message>
     <message>
       <location filename="../ui/distance_widget.py" line="106" />

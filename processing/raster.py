@@ -54,6 +54,7 @@ def write_float_raster(
     # a failed write leaves neither half a raster nor no raster; GDAL's side files (.aux.xml, a SAGA grid's
     # .sgrd header) are written under the same name and follow the raster, and an old .aux.xml goes
     with replaced_when_done(path, stale=(path + ".aux.xml",)) as partial:
+        gdal.ErrorReset()  # GDAL reports a failed write (a full disk) only through its error state
         ds = driver.Create(partial, cols, rows, count, gdal.GDT_Float64, options)
         if ds is None:
             raise QgsProcessingException(tr("{0}: cannot create {1}.").format(parameter, path))
@@ -77,4 +78,8 @@ def write_float_raster(
             if index < len(descriptions):
                 band.SetDescription(descriptions[index])
             band.FlushCache()
-        ds = None  # closes the file
+        ds = None  # closes the file: what is still buffered is written now, and may fail
+        if gdal.GetLastErrorType() >= gdal.CE_Failure:
+            raise QgsProcessingException(
+                tr("{0}: writing {1} failed ({2}).").format(parameter, path, gdal.GetLastErrorMsg().strip())
+            )

@@ -355,6 +355,39 @@ def test_covariate_raster_that_does_not_cover_the_window_is_refused(tmp_path):
     assert list(out.iterdir()) == []
 
 
+RASTER_ON_A_FULL_DISK = """
+import resource, signal, sys
+import numpy as np
+from qgis.core import QgsCoordinateReferenceSystem, QgsProcessingException
+from spatial_privacy.processing.raster import write_float_raster
+
+signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write beyond the limit then fails with EFBIG, as on a full disk
+resource.setrlimit(resource.RLIMIT_FSIZE, (16384, 16384))
+noise = np.random.default_rng(0).standard_normal((120, 120))  # 115 KB of doubles that do not compress
+try:
+    write_float_raster(sys.argv[1], noise, 0.0, 120.0, 1.0, QgsCoordinateReferenceSystem("EPSG:28992"))
+except QgsProcessingException as error:
+    print("REFUSED", error)
+else:
+    print("WRITTEN")
+"""
+
+
+def test_a_raster_cut_off_by_a_full_disk_is_an_error_and_leaves_no_file(tmp_path):
+    # GDAL reports a write that fails as the file closes only through its error state: the run must fail naming
+    # the output, not report a truncated GeoTIFF as written. A file-size limit stands in for a full disk.
+    import subprocess
+    import sys
+
+    target = tmp_path / "intensity.tif"
+    done = subprocess.run(
+        [sys.executable, "-c", RASTER_ON_A_FULL_DISK, str(target)], capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    assert "REFUSED OUTPUT_RASTER: writing" in done.stdout and "failed" in done.stdout, done.stdout
+    assert list(tmp_path.iterdir()) == []  # neither the truncated file nor its hidden staging folder
+
+
 def test_a_point_far_from_all_others_is_flagged(tmp_path):
     """One geocoding error 100 km away stretches the window drawn around the points, and the fit then fails
     blaming the prior: the log first says that a point lies far from every other one, naming WINDOW."""
