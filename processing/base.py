@@ -76,7 +76,14 @@ def number_range_problem(parameter, value, context) -> str | None:
     parameter value for NAME"); ``None`` if the value is acceptable or not given."""
     if parameter.type() not in ("number", "distance") or value is None or value == "" or isinstance(value, QgsProperty):
         return None
-    if parameter.checkValueIsAcceptable(value, context):
+    try:  # QGIS 3.22 accepts any text for an optional number (and reads it as 0), and rounds 1.5 for an integer
+        number = float(value.strip() if isinstance(value, str) else value)
+    except (TypeError, ValueError):
+        number = None
+    integer = parameter.dataType() == NUMBER_INTEGER if parameter.type() == "number" else False
+    not_whole = integer and number is not None and not (math.isfinite(number) and number == math.floor(number))
+    wrong = isinstance(value, (str, int, float)) and (number is None or not_whole)
+    if not wrong and parameter.checkValueIsAcceptable(value, context):
         return None
     low, high = parameter.minimum(), parameter.maximum()
     span = ""
@@ -86,7 +93,7 @@ def number_range_problem(parameter, value, context) -> str | None:
         span = _tr("of at least {0}").format(_bound(low))
     elif high < 1e300:
         span = _tr("of at most {0}").format(_bound(high))
-    kind = _tr("a whole number") if parameter.dataType() == NUMBER_INTEGER else _tr("a number")
+    kind = _tr("a whole number") if integer else _tr("a number")
     return _tr("{0}: '{1}' is not allowed; give {2}.").format(parameter.name(), value, f"{kind} {span}".strip())
 
 

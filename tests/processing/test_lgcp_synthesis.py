@@ -462,6 +462,9 @@ def test_more_draws_than_the_model_file_holds_are_reported(snow, tmp_path):
         ("synthetic_is_the_input", "SYNTHETIC: all 578 of its points are confidential locations"),
         ("risk_radius_in_other_units", "RISK_RADIUS: the risk radius 1000 is at least the window's diagonal"),
         ("risk_radius_too_small", "RISK_RADIUS: the risk radius 1e-16 is too small to integrate over .* at least"),
+        ("count_is_text", "COUNT: 'abc' is not allowed; give a whole number"),  # QGIS 3.22 read it as 0, late
+        ("count_is_not_whole", "COUNT: '1.5' is not allowed; give a whole number"),  # QGIS rounded it to 2
+        ("radius_is_text", "RADIUS: 'abc' is not allowed; give a number"),
         ("pmse_synthetic_is_the_input", "SYNTHETIC: all 578 of its points are confidential locations"),
     ],
 )
@@ -502,6 +505,12 @@ def test_bad_input_is_refused_naming_the_parameter_and_nothing_is_written(snow, 
         params.update(METHOD=1, NOISE=1000.0)
     elif case == "risk_radius_in_other_units":  # metres typed for a layer in units of 100 m: every risk is 1
         params["RISK_RADIUS"] = 1000.0
+    elif case in ("count_is_text", "count_is_not_whole"):
+        alg = "spatialprivacy:synthesizelgcp"
+        params.update(METHOD=2, COUNT="abc" if case == "count_is_text" else 1.5)
+    elif case == "radius_is_text":  # an optional number: QGIS 3.22 accepted any text for it
+        alg = "spatialprivacy:synthesizelgcp"
+        params.update(METHOD=0, RADIUS="abc")
     elif case == "risk_radius_too_small":  # rows of the disc quadrature that doubles cannot tell apart
         params["RISK_RADIUS"] = 1e-16
     elif case == "synthetic_is_the_input":
