@@ -24,332 +24,332 @@
       <translation>Geannuleerd: dit algoritme heeft niets geschreven (in een model behouden stappen die al klaar waren hun uitvoer).</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="84" />
+      <location filename="../processing/base.py" line="91" />
       <source>from {0} to {1}</source>
       <translation>van {0} tot en met {1}</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="86" />
+      <location filename="../processing/base.py" line="93" />
       <source>of at least {0}</source>
       <translation>van ten minste {0}</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="88" />
+      <location filename="../processing/base.py" line="95" />
       <source>of at most {0}</source>
       <translation>van ten hoogste {0}</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="89" />
+      <location filename="../processing/base.py" line="96" />
       <source>a number</source>
       <translation>een getal</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="89" />
+      <location filename="../processing/base.py" line="96" />
       <source>a whole number</source>
       <translation>een geheel getal</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="90" />
+      <location filename="../processing/base.py" line="97" />
       <source>{0}: '{1}' is not allowed; give {2}.</source>
       <translation>{0}: '{1}' is niet toegestaan; geef {2}.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="95" />
+      <location filename="../processing/base.py" line="102" />
       <source>Seed of the random generator. Leave empty for a real release: the noise then comes from the operating system's entropy. A seed makes the output reproducible, which is for testing only: anyone who knows the seed and the method can recompute the noise and remove it.</source>
       <translation>Seed van de toevalsgenerator. Laat dit leeg voor een echte publicatie: de ruis komt dan uit de entropie van het besturingssysteem. Met een seed is de uitvoer reproduceerbaar; dat is alleen bedoeld om te testen: wie de seed en de methode kent, kan de ruis opnieuw berekenen en verwijderen.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="168" />
+      <location filename="../processing/base.py" line="175" />
       <source>Cancel came after {0} had been written in place (such outputs cannot be staged); it was finished so that no half-written layer is left, and the other outputs were written too.</source>
       <translation>Annuleren kwam nadat {0} ter plaatse was geschreven (zulke uitvoer kan niet eerst apart worden geschreven); het werd afgemaakt zodat er geen half geschreven laag achterblijft, en de andere uitvoer werd ook geschreven.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="176" />
+      <location filename="../processing/base.py" line="183" />
       <source>The outputs could not be written: {0}</source>
       <translation>De uitvoer kon niet worden geschreven: {0}</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="179" />
+      <location filename="../processing/base.py" line="186" />
       <source>Not enough memory for this run ({0}). Give fewer features or coarser settings, or close other programs.</source>
       <translation>Onvoldoende geheugen voor deze run ({0}). Geef minder objecten of grovere instellingen, of sluit andere programma's.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="201" />
+      <location filename="../processing/base.py" line="208" />
       <source>Invalid parameter values.</source>
       <translation>Ongeldige parameterwaarden.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="205" />
+      <location filename="../processing/base.py" line="212" />
       <source>disclosure control</source>
       <translation>onthullingscontrole</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="205" />
+      <location filename="../processing/base.py" line="212" />
       <source>privacy</source>
       <translation>privacy</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="227" />
+      <location filename="../processing/base.py" line="234" />
       <source>Random seed (testing only)</source>
       <translation>Seed van de toevalsgenerator (alleen voor tests)</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="236" />
+      <location filename="../processing/base.py" line="243" />
       <source>Projected CRS to work in</source>
       <translation>Geprojecteerd werk-CRS</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="250" />
+      <location filename="../processing/base.py" line="257" />
       <source>Parameters</source>
       <translation>Parameters</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="319" />
+      <location filename="../processing/base.py" line="326" />
       <source>{0}: {1} has no CRS, so it cannot be transformed; set the layer's CRS or leave {0} empty.</source>
       <translation>{0}: {1} heeft geen CRS en kan dus niet worden getransformeerd; stel het CRS van de laag in of laat {0} leeg.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="325" />
+      <location filename="../processing/base.py" line="332" />
       <source>{0}: pick a projected CRS (metres or feet), not the geographic {1}.</source>
       <translation>{0}: kies een geprojecteerd CRS (meters of voet), niet het geografische {1}.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="331" />
+      <location filename="../processing/base.py" line="338" />
       <source>Distances and sizes are read in the units of {0} {1} ({2}), not in the {3} of {4}'s CRS.</source>
       <translation>Afstanden en maten worden gelezen in de eenheden van {0} {1} ({2}), niet in de {3} van het CRS van {4}.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="341" />
+      <location filename="../processing/base.py" line="348" />
       <source>{0} has no CRS: distances are taken in its coordinate units.</source>
       <translation>{0} heeft geen CRS: afstanden worden gemeten in de coördinaateenheden van de laag.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="345" />
+      <location filename="../processing/base.py" line="352" />
       <source>{0} is in the geographic CRS {1} (degrees), where distances and areas have no single unit (a degree of longitude shrinks towards the poles). Pick a projected working CRS in {2} (e.g. a UTM zone or your national grid), or reproject the layer.</source>
       <translation>{0} staat in het geografische CRS {1} (graden), waarin afstanden en oppervlakten geen vaste eenheid hebben (een lengtegraad wordt naar de polen toe korter). Kies in {2} een geprojecteerd werk-CRS (bijv. een UTM-zone of uw nationale coördinatenstelsel), of herprojecteer de laag.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="361" />
+      <location filename="../processing/base.py" line="368" />
       <source>{0}: the layer has no field '{1}'.</source>
       <translation>{0}: de laag heeft geen veld '{1}'.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="365" />
+      <location filename="../processing/base.py" line="372" />
       <source>{0}: field '{1}' is not numeric (it is {2}); choose a numeric field.</source>
       <translation>{0}: veld '{1}' is niet numeriek (het is {2}); kies een numeriek veld.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="378" />
+      <location filename="../processing/base.py" line="385" />
       <source>{0}: feature {1} has '{2}' in '{3}', which is not a number.</source>
       <translation>{0}: object {1} heeft '{2}' in '{3}', en dat is geen getal.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="390" />
+      <location filename="../processing/base.py" line="397" />
       <source>{0}: the layer has no point geometry (it is a table, such as a CSV file read without its coordinates). Load a CSV as a delimited text layer (Layer &gt; Add Layer &gt; Add Delimited Text Layer) with its x and y columns as the point geometry, in the layer's CRS, and give that layer.</source>
       <translation>{0}: de laag heeft geen puntgeometrie (het is een tabel, zoals een CSV-bestand dat zonder zijn coördinaten is gelezen). Laad een CSV als tekstgescheiden laag (Kaartlagen &gt; Laag toevoegen &gt; Tekstgescheiden laag toevoegen) met de kolommen x en y als puntgeometrie, in het CRS van de laag, en geef die laag op.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="398" />
+      <location filename="../processing/base.py" line="405" />
       <source>{0}: needs a point layer, got {1}.</source>
       <translation>{0}: vereist een puntlaag, maar kreeg {1}.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="440" />
+      <location filename="../processing/base.py" line="447" />
       <source>Reading points</source>
       <translation>Punten inlezen</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="471" />
+      <location filename="../processing/base.py" line="478" />
       <source>some</source>
       <translation>enkele</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="476" />
+      <location filename="../processing/base.py" line="483" />
       <source>{0} features could not be transformed from {1} to {2} (is the layer's CRS right?)</source>
       <translation>{0} objecten konden niet worden getransformeerd van {1} naar {2} (klopt het CRS van de laag?)</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="481" />
+      <location filename="../processing/base.py" line="488" />
       <source>{0} features have no geometry</source>
       <translation>{0} objecten hebben geen geometrie</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="483" />
+      <location filename="../processing/base.py" line="490" />
       <source>{0} features are not points (a layer of mixed geometry)</source>
       <translation>{0} objecten zijn geen punten (een laag met gemengde geometrie)</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="485" />
+      <location filename="../processing/base.py" line="492" />
       <source>{0} features are multipoints with several parts</source>
       <translation>{0} objecten zijn multipunten met meerdere delen</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="488" />
+      <location filename="../processing/base.py" line="495" />
       <source>{0} features have coordinates that are not finite numbers in {1}</source>
       <translation>{0} objecten hebben coördinaten die geen eindige getallen zijn in {1}</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="494" />
+      <location filename="../processing/base.py" line="501" />
       <source>{0}: {1}. Each feature must be one point; fix or deselect those features.</source>
       <translation>{0}: {1}. Elk object moet één punt zijn; corrigeer die objecten of hef de selectie ervan op.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="500" />
+      <location filename="../processing/base.py" line="507" />
       <source>{0}: {1} features have a NULL value in '{2}'. Fill them in or select only the other features.</source>
       <translation>{0}: {1} objecten hebben een NULL-waarde in '{2}'. Vul die aan of selecteer alleen de overige objecten.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="505" />
+      <location filename="../processing/base.py" line="512" />
       <source>{0}: the layer has no features (or none is selected).</source>
       <translation>{0}: de laag heeft geen objecten (of er is geen object geselecteerd).</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="506" />
+      <location filename="../processing/base.py" line="513" />
       <source>layer units</source>
       <translation>laageenheden</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="508" />
+      <location filename="../processing/base.py" line="515" />
       <source>Read the points in {0} (their number is protected and not shown).</source>
       <translation>Punten gelezen in {0} (hun aantal is beschermd en wordt niet getoond).</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="510" />
+      <location filename="../processing/base.py" line="517" />
       <source>Read {0} points in {1}.</source>
       <translation>{0} punten ingelezen in {1}.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="545" />
+      <location filename="../processing/base.py" line="552" />
       <source>{0}: '{1}' is not a number.</source>
       <translation>{0}: '{1}' is geen getal.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="552" />
+      <location filename="../processing/base.py" line="559" />
       <source>Separate the numbers with commas ('0.5, 1, 2'), or with semicolons if you write decimals with a comma ('0,5; 1; 2').</source>
       <translation>Scheid de getallen met komma's ('0.5, 1, 2'), of met puntkomma's als u decimalen met een komma schrijft ('0,5; 1; 2').</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="574" />
+      <location filename="../processing/base.py" line="581" />
       <source>{0}: the seed must be a whole number from 0 to {1} (or empty for a real release), got '{2}'.</source>
       <translation>{0}: de seed moet een geheel getal van 0 tot {1} zijn (of leeg voor een echte publicatie), niet '{2}'.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="581" />
+      <location filename="../processing/base.py" line="588" />
       <source>{0}: the seed must be a whole number from 0 to {1}, got {2}.</source>
       <translation>{0}: de seed moet een geheel getal van 0 tot en met {1} zijn, maar is {2}.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="585" />
+      <location filename="../processing/base.py" line="592" />
       <source>{0} = {1}: the output is reproducible. Do not publish it; leave the seed empty for a real release.</source>
       <translation>{0} = {1}: de uitvoer is reproduceerbaar. Publiceer deze niet; laat de seed leeg voor een echte publicatie.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="620" />
+      <location filename="../processing/base.py" line="627" />
       <source>{0}: {1} is a folder; give a file name.</source>
       <translation>{0}: {1} is een map; geef een bestandsnaam.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="628" />
+      <location filename="../processing/base.py" line="635" />
       <source>{0}: the folder {1} cannot be written (no permission).</source>
       <translation>{0}: in de map {1} kan niet worden geschreven (geen toestemming).</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="632" />
+      <location filename="../processing/base.py" line="639" />
       <source>{0}: cannot create the folder of {1} inside {2}.</source>
       <translation>{0}: kan de map van {1} niet aanmaken in {2}.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="646" />
+      <location filename="../processing/base.py" line="653" />
       <source>{0}: cannot create the folder {1} ({2}).</source>
       <translation>{0}: kan de map {1} niet aanmaken ({2}).</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="649" />
+      <location filename="../processing/base.py" line="656" />
       <source>{0}: {1} cannot be written (no permission).</source>
       <translation>{0}: {1} kan niet worden geschreven (geen toestemming).</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="672" />
+      <location filename="../processing/base.py" line="679" />
       <source>{0}: QGIS finds the format of {1} from all that follows its first dot ('{2}') when it writes a table into it, and knows none for that: rename the file without the extra dots.</source>
       <translation>{0}: QGIS leidt het formaat van {1} af uit alles na de eerste punt ('{2}') wanneer het er een tabel in schrijft, en kent daarvoor geen formaat: hernoem het bestand zonder de extra punten.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="703" />
+      <location filename="../processing/base.py" line="710" />
       <source>{0}: an output path cannot carry '|' options ({1}). To write a table into a GeoPackage, give file.gpkg|layername=table or ogr:dbname='file.gpkg' table="table".</source>
       <translation>{0}: een uitvoerpad kan geen '|'-opties bevatten ({1}). Geef, om een tabel in een GeoPackage te schrijven, bestand.gpkg|layername=tabel of ogr:dbname='bestand.gpkg' table="tabel".</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="711" />
+      <location filename="../processing/base.py" line="718" />
       <source>{0}: QGIS cannot write a table into a GeoPackage whose path holds a ' or a table whose name holds a " ({1}); rename it.</source>
       <translation>{0}: QGIS kan geen tabel schrijven in een GeoPackage waarvan het pad een ' bevat, of een tabel waarvan de naam een " bevat ({1}); hernoem die.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="751" />
+      <location filename="../processing/base.py" line="758" />
       <source>{0} is written as the table {1} of {2}, which also holds confidential data ({3}). Release the layer, not the file: save it to a file of its own (Export ▸ Save Features As) first.</source>
       <translation>{0} wordt geschreven als de tabel {1} van {2}, dat ook vertrouwelijke gegevens bevat ({3}). Publiceer de laag, niet het bestand: sla haar eerst op in een eigen bestand (Exporteren ▸ Objecten opslaan als).</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="839" />
+      <location filename="../processing/base.py" line="846" />
       <source>{0}: this output is an HTML page; give a file name ending in .html (got {1}).</source>
       <translation>{0}: deze uitvoer is een HTML-pagina; geef een bestandsnaam die op .html eindigt (gekregen: {1}).</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="869" />
+      <location filename="../processing/base.py" line="876" />
       <source>{0}: writes the same file as {1} ({2}); choose another file.</source>
       <translation>{0}: schrijft hetzelfde bestand als {1} ({2}); kies een ander bestand.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="874" />
+      <location filename="../processing/base.py" line="881" />
       <source>{0}: writes the same file as {1}: {2} ({0}) and {3} ({1}) both write {4}; choose another file.</source>
       <translation>{0}: schrijft hetzelfde bestand als {1}: {2} ({0}) en {3} ({1}) schrijven allebei {4}; kies een ander bestand.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="937" />
+      <location filename="../processing/base.py" line="944" />
       <source>{0}: {1} is the file of {2}; writing it would replace that layer and every other layer in the file. Choose another file.</source>
       <translation>{0}: {1} is het bestand van {2}; het schrijven ervan zou die laag en elke andere laag in het bestand vervangen. Kies een ander bestand.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="943" />
+      <location filename="../processing/base.py" line="950" />
       <source>{0}: {1} is the file of {2}; writing it would replace that input. Choose another file.</source>
       <translation>{0}: {1} is het bestand van {2}; het schrijven ervan zou die invoer vervangen. Kies een ander bestand.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="954" />
+      <location filename="../processing/base.py" line="961" />
       <source>{0}: the table {1} in {2} is the layer of {3}; writing it would replace that layer. Choose another table name.</source>
       <translation>{0}: de tabel {1} in {2} is de laag van {3}; het schrijven ervan zou die laag vervangen. Kies een andere tabelnaam.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="1097" />
+      <location filename="../processing/base.py" line="1104" />
       <source>{0}: this output is a table without geometry, which a Shapefile cannot hold (only its .dbf would be written). Give a .gpkg, .csv or .xlsx file.</source>
       <translation>{0}: deze uitvoer is een tabel zonder geometrie, die een Shapefile niet kan bevatten (alleen het .dbf-bestand zou worden geschreven). Geef een .gpkg-, .csv- of .xlsx-bestand.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="1119" />
+      <location filename="../processing/base.py" line="1126" />
       <source>{0}: the layer has no CRS, which {1} cannot say: readers will take its coordinates as longitude and latitude (WGS 84). Write a GeoPackage, or give the input layer its CRS.</source>
       <translation>{0}: de laag heeft geen CRS, wat {1} niet kan vastleggen: lezers zullen de coördinaten als lengte- en breedtegraad (WGS 84) opvatten. Schrijf een GeoPackage, of geef de invoerlaag haar CRS.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="1130" />
+      <location filename="../processing/base.py" line="1137" />
       <source>{0}: a Shapefile keeps only 10 characters of a field name ({1}); names that then clash are numbered (_1, _2), so check which column is which, or write a GeoPackage to keep the names.</source>
       <translation>{0}: een Shapefile bewaart maar 10 tekens van een veldnaam ({1}); namen die dan samenvallen worden genummerd (_1, _2), dus controleer welke kolom welke is, of schrijf een GeoPackage om de namen te behouden.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="1189" />
+      <location filename="../processing/base.py" line="1196" />
       <source>CONFIDENTIAL: not for publication ({0}, {1})</source>
       <translation>VERTROUWELIJK: niet voor publicatie ({0}, {1})</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="1236" />
+      <location filename="../processing/base.py" line="1243" />
       <source>{0}: the output could not be written: {1}</source>
       <translation>{0}: de uitvoer kon niet worden weggeschreven: {1}</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="1253" />
+      <location filename="../processing/base.py" line="1260" />
       <source>{0}: {1} features written; the GeoPackage now builds their spatial index as {2} is closed (10-20 s per million features), and the progress bar and Cancel wait until it is done.</source>
       <translation>{0}: {1} objecten geschreven; het GeoPackage bouwt nu hun ruimtelijke index terwijl {2} wordt gesloten (10-20 s per miljoen objecten), en de voortgangsbalk en Annuleren wachten tot dat klaar is.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="1273" />
+      <location filename="../processing/base.py" line="1280" />
       <source>Writing {0} points.</source>
       <translation>{0} punten worden weggeschreven.</translation>
     </message>
@@ -1629,7 +1629,12 @@
       <translation>punten</translation>
     </message>
     <message>
-      <location filename="../processing/layers.py" line="205" />
+      <location filename="../processing/layers.py" line="206" />
+      <source>{0}: {1} features have no geometry; the distances are to the other features.</source>
+      <translation>{0}: {1} objecten hebben geen geometrie; de afstanden zijn tot de andere objecten.</translation>
+    </message>
+    <message>
+      <location filename="../processing/layers.py" line="211" />
       <source>{0}: the layer has no features to measure distances to.</source>
       <translation>{0}: de laag heeft geen objecten waartoe afstanden kunnen worden gemeten.</translation>
     </message>

@@ -8,7 +8,7 @@ import math
 from qgis.core import QgsFeatureRequest, QgsProcessingException, QgsWkbTypes
 
 from ..plugin.i18n import tr
-from .base import defined_crs, untransformable
+from .base import defined_crs, run_feedback, untransformable
 
 
 def _refuse_missing_crs(name: str, crs, work_crs) -> None:
@@ -201,6 +201,12 @@ def read_distance_features(alg, parameters, name: str, context, work_crs):
                     coords = [(v.x(), v.y()) for v in ring.vertices()]
                     segments.extend(a + b for a, b in zip(coords[:-1], coords[1:]))
     _check_transformed(name, source, request, without, work_crs)
+    if without and run_feedback(context) is not None:  # INPUT refuses such features; here they measure nothing
+        run_feedback(context).pushWarning(
+            tr("{0}: {1} features have no geometry; the distances are to the other features.").format(
+                name, len(without)
+            )
+        )
     if is_point and not px or not is_point and not segments:
         raise QgsProcessingException(tr("{0}: the layer has no features to measure distances to.").format(name))
     return ("points", (np.array(px), np.array(py))) if is_point else ("segments", np.array(segments))

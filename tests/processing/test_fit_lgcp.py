@@ -693,6 +693,26 @@ def test_a_distance_layer_of_mixed_geometry_is_refused_naming_the_feature(tmp_pa
     assert sorted(p.name for p in tmp_path.iterdir()) == ["layers"]
 
 
+def test_distance_features_without_geometry_are_reported(tmp_path):
+    """INPUT refuses features without geometry; DISTANCE_TO leaves them out, and the log says how many (the run
+    is cancelled at the warning, before the fit)."""
+
+    class CancelAtTheWarning(QgsProcessingFeedback):
+        def pushWarning(self, warning):  # noqa: N802 (QGIS API name)
+            super().pushWarning(warning)
+            if warning.startswith("DISTANCE_TO"):
+                self.cancel()
+
+    targets = memory_points([(300.0, 300.0), (700.0, 650.0)])
+    targets.dataProvider().addFeatures([QgsFeature(), QgsFeature()])  # two features without geometry
+    feedback = CancelAtTheWarning()
+    params = {"INPUT": memory_points(spread(30)), "DISTANCE_TO": targets, "OUTPUT_MODEL": str(tmp_path / "m.npz")}
+    with pytest.raises(QgsProcessingException, match="Cancelled"):
+        processing.run(ALG, params, feedback=feedback)
+    assert "DISTANCE_TO: 2 features have no geometry; the distances are to the other features." in feedback.textLog()
+    assert not list(tmp_path.iterdir())
+
+
 def test_a_mesh_so_fine_that_the_fit_takes_many_minutes_is_flagged(tmp_path):
     """A mesh of more than 15,000 nodes (a MAX_EDGE of 7 m in a 1 km window) is allowed, but its fit takes many
     minutes: the log says so, naming MAX_EDGE, before the fit starts (this run is cancelled at the warning)."""
