@@ -20,6 +20,52 @@ from contextvars import ContextVar
 #: Files SQLite keeps beside a database while it is open: a staged GeoPackage that still has one was not closed.
 _OPEN_MARKERS = ("-journal", "-wal", "-shm")
 _PREFIX = ".spatial_privacy-partial-"
+#: Each staging folder has a lock file of its name plus this beside it, locked while its run lives: a run killed
+#: outright (SIGTERM, a crash) leaves both, and the next run writing to that folder removes them (they may hold
+#: confidential outputs).
+_LOCK = ".lock"
+
+
+def _lock(path: str, fd: int | None = None) -> int | None:
+    """``path`` opened (or ``fd``) and locked exclusively without waiting; ``None`` if another open holds it.
+    The lock goes when its descriptor is closed or its process ends, however it ends."""
+    fd = os.open(path, os.O_RDWR) if fd is None else fd
+    try:
+        if os.name == "nt":
+            import msvcrt
+
+            msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
+        else:
+            import fcntl
+
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        os.close(fd)
+        return None
+    return fd
+
+
+def remove_abandoned(folder: str) -> int:
+    """Remove the staging folders in ``folder`` whose run is gone (their lock file can be locked), with their
+    lock files; returns how many. Folders of live runs, in this process or another, are left alone."""
+    removed = 0
+    try:
+        names = [n for n in os.listdir(folder) if n.startswith(_PREFIX) and n.endswith(_LOCK)]
+    except OSError:
+        return 0
+    for name in names:
+        lock_path = os.path.join(folder, name)
+        try:
+            fd = _lock(lock_path)
+        except OSError:  # removed meanwhile by another run
+            continue
+        if fd is None:
+            continue
+        shutil.rmtree(lock_path[: -len(_LOCK)], ignore_errors=True)
+        os.close(fd)
+        _quietly(os.remove, lock_path)
+        removed += 1
+    return removed
 
 
 def _key(path: str) -> str:
@@ -31,6 +77,7 @@ class StagedWrites:
 
     def __init__(self) -> None:
         self._folders: list[tuple[str, str, tuple[str, ...]]] = []  # (staging folder, target folder, stale files)
+        self._locks: dict[str, int] = {}  # staging folder -> the descriptor holding its lock file
         #: outputs written in place (they cannot be staged), as (parameter, destination)
         self.in_place: list[tuple[str, str]] = []
         self._made: list[str] = []  # folders this run created for its targets, outermost first
@@ -64,10 +111,30 @@ class StagedWrites:
         """A new hidden folder in ``target_folder``: a writer writes there under the target's own name (a
         GeoPackage names its layer after its file; a format's side files follow that name), and every file
         found in it moves into ``target_folder`` on commit. ``stale`` are target files to remove then if the
-        new write did not make them (a Shapefile's old spatial index, a raster's old ``.aux.xml``)."""
-        folder = tempfile.mkdtemp(prefix=_PREFIX, dir=target_folder)
+        new write did not make them (a Shapefile's old spatial index, a raster's old ``.aux.xml``). Staging
+        folders that killed runs left in ``target_folder`` are removed first (:func:`remove_abandoned`)."""
+        remove_abandoned(target_folder)
+        fd, lock_path = tempfile.mkstemp(prefix=_PREFIX, suffix=_LOCK, dir=target_folder)
+        folder = lock_path[: -len(_LOCK)]
+        try:
+            if _lock(lock_path, fd) is None:
+                raise OSError(f"{lock_path}: could not be locked")
+            os.mkdir(folder, 0o700)
+        except OSError:
+            _quietly(os.close, fd)
+            _quietly(os.remove, lock_path)
+            raise
+        self._locks[folder] = fd
         self._folders.append((folder, target_folder, stale))
         return folder
+
+    def _release(self, folder: str) -> None:
+        """Remove ``folder`` and then its lock file."""
+        shutil.rmtree(folder, ignore_errors=True)
+        fd = self._locks.pop(folder, None)
+        if fd is not None:
+            _quietly(os.close, fd)
+            _quietly(os.remove, folder + _LOCK)
 
     def commit(self) -> None:
         """Move every staged file onto its target, all or none: raises ``OSError`` naming the file (and leaves
@@ -115,12 +182,12 @@ class StagedWrites:
     def drop(self, folder: str) -> None:
         """Remove the staged ``folder`` now: its write failed and will not be used."""
         self._folders = [entry for entry in self._folders if entry[0] != folder]
-        shutil.rmtree(folder, ignore_errors=True)
+        self._release(folder)
 
     def discard(self) -> None:
         """Remove every staged file and folder (targets are left as they are), as far as possible."""
         for folder, _, _ in self._folders:
-            shutil.rmtree(folder, ignore_errors=True)
+            self._release(folder)
         self._folders = []
 
 

@@ -179,3 +179,38 @@ def test_failure_steps_run_when_the_run_fails_and_do_not_hide_its_error(tmp_path
     with staged_writes() as writes:
         writes.on_failure.append(lambda: done.append("again"))
     assert done == ["labelled"]
+
+
+KILLED_RUN = """
+import os, sys
+from pathlib import Path
+from spatial_privacy.core.files import staged_writes, replaced_when_done
+
+with staged_writes():
+    with replaced_when_done(sys.argv[1]) as partial:
+        Path(partial).write_text("a confidential model", encoding="utf-8")
+    print(Path(partial).parent, flush=True)
+    os._exit(9)  # killed outright (SIGTERM, a crash): no cleanup runs
+"""
+
+
+def test_a_staging_folder_left_by_a_killed_run_is_removed_by_the_next_run_but_a_live_one_is_kept(tmp_path):
+    """A run killed outright leaves its hidden staging folder (which may hold a confidential output) beside the
+    target; the next run writing to that folder removes it. A folder whose run is still going is left alone."""
+    import subprocess
+    import sys
+
+    target = tmp_path / "model.npz"
+    done = subprocess.run([sys.executable, "-c", KILLED_RUN, str(target)], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 9, done.stderr
+    left = Path(done.stdout.strip())
+    assert left.parent == tmp_path and (left / "model.npz").exists() and Path(f"{left}.lock").exists()
+    assert not target.exists()
+    with staged_writes():
+        with replaced_when_done(str(tmp_path / "other.html")) as live:
+            Path(live).write_text("a live run's report", encoding="utf-8")
+            assert not left.exists() and not Path(f"{left}.lock").exists()  # the killed run's leftovers went
+            with replaced_when_done(str(target)) as partial:  # a second write while the first is staged
+                Path(partial).write_text("the new model", encoding="utf-8")
+                assert Path(live).exists()  # the live staging folder was not taken for abandoned
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["model.npz", "other.html"]
