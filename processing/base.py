@@ -74,7 +74,9 @@ def cancelled() -> QgsProcessingException:
 def number_range_problem(parameter, value, context) -> str | None:
     """What is allowed, for a number or distance that its parameter refuses (QGIS itself says only "Incorrect
     parameter value for NAME"); ``None`` if the value is acceptable or not given."""
-    if parameter.type() not in ("number", "distance") or value is None or value == "" or isinstance(value, QgsProperty):
+    if parameter.type() not in ("number", "distance") or value is None or isinstance(value, QgsProperty):
+        return None
+    if isinstance(value, str) and not value.strip():  # blank: not given (a blank SEED is no seed)
         return None
     try:  # QGIS 3.22 accepts any text for an optional number (and reads it as 0), and rounds 1.5 for an integer
         number = float(value.strip() if isinstance(value, str) else value)
