@@ -847,6 +847,23 @@ def _improve_near_boundary(window, h, big_h, box, fixed, inner, outer, centre):
     return np.concatenate([inner[~near_in], band_in]), outer
 
 
+def estimate_nodes(window: Window, max_edge: float, extension: float | None = None, outer: float | None = None):
+    """About how many nodes :func:`triangulate` makes (its lattices and boundary points, before refinement), from
+    the window's area and perimeter alone: for refusing a mesh that is too fine before it is built."""
+    h = float(max_edge)
+    xmin, ymin, xmax, ymax = window.bounds
+    width, height = xmax - xmin, ymax - ymin
+    ext = 0.2 * max(width, height) if extension is None else float(extension)
+    big_h = 3.0 * h if outer is None else float(outer)
+    cell = math.sqrt(3.0) / 2.0  # area per point of a hexagonal lattice of spacing 1
+    return (
+        window.area / (cell * h * h)
+        + window.perimeter / h
+        + (width + 2 * ext) * (height + 2 * ext) / (cell * big_h * big_h)
+        + 2 * (width + height + 4 * ext) / big_h
+    )
+
+
 def triangulate(
     window: Window, max_edge: float, extension: float | None = None, outer_max_edge: float | None = None
 ) -> Mesh:
@@ -900,12 +917,7 @@ def triangulate(
         raise ParameterError("outer_max_edge", f"outer_max_edge must be finite and >= max_edge, got {outer_max_edge!r}")
     box = (xmin - ext, ymin - ext, xmax + ext, ymax + ext)
     cell = math.sqrt(3.0) / 2.0  # area per point of a hexagonal lattice of spacing 1
-    estimate = (
-        window.area / (cell * h * h)
-        + window.perimeter / h
-        + (width + 2 * ext) * (height + 2 * ext) / (cell * big_h * big_h)
-        + 2 * (width + height + 4 * ext) / big_h
-    )
+    estimate = estimate_nodes(window, h, ext, big_h)
     if estimate > MAX_NODES or width * height / (cell * h * h) > 5 * MAX_NODES:
         raise ParameterError(
             "max_edge",

@@ -99,6 +99,17 @@ def number_range_problem(parameter, value, context) -> str | None:
     return _tr("{0}: '{1}' is not allowed; give {2}.").format(parameter.name(), value, f"{kind} {span}".strip())
 
 
+def _not_writable(folder: str) -> str:
+    """Why ``folder`` cannot be written, for the messages: a read-only file system (a mounted disc, a share
+    mounted read-only) or missing permission."""
+    try:
+        if os.statvfs(folder).f_flag & os.ST_RDONLY:
+            return _tr("read-only file system")
+    except (AttributeError, OSError):  # no statvfs on Windows
+        pass
+    return _tr("no permission")
+
+
 def seed_help() -> str:
     """Help text of every algorithm's SEED parameter."""
     return _tr(
@@ -634,14 +645,16 @@ def ensure_folder(path: str, parameter: str, create: bool = True) -> None:
             existing = os.path.dirname(existing)
         if existing == folder and os.path.isdir(folder) and not os.access(folder, os.W_OK):
             raise QgsProcessingException(
-                _tr("{0}: the folder {1} cannot be written (no permission).").format(parameter, folder)
+                _tr("{0}: the folder {1} cannot be written ({2}).").format(parameter, folder, _not_writable(folder))
             )
         if not os.path.isdir(existing) or not os.access(existing, os.W_OK):
             raise QgsProcessingException(
                 _tr("{0}: cannot create the folder of {1} inside {2}.").format(parameter, path, existing)
             )
         if os.path.exists(path) and not os.access(path, os.W_OK):
-            raise QgsProcessingException(_tr("{0}: {1} cannot be written (no permission).").format(parameter, path))
+            raise QgsProcessingException(
+                _tr("{0}: {1} cannot be written ({2}).").format(parameter, path, _not_writable(folder))
+            )
         return
     if not os.path.isdir(folder):
         staging = active_staging()
@@ -655,7 +668,9 @@ def ensure_folder(path: str, parameter: str, create: bool = True) -> None:
                 _tr("{0}: cannot create the folder {1} ({2}).").format(parameter, folder, error.strerror)
             ) from None
     if not os.access(folder, os.W_OK) or (os.path.exists(path) and not os.access(path, os.W_OK)):
-        raise QgsProcessingException(_tr("{0}: {1} cannot be written (no permission).").format(parameter, path))
+        raise QgsProcessingException(
+            _tr("{0}: {1} cannot be written ({2}).").format(parameter, path, _not_writable(folder))
+        )
 
 
 def names_folder(path: str) -> bool:

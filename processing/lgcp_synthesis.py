@@ -524,7 +524,9 @@ class WalderAlgorithm(SpatialPrivacyAlgorithm):
             raise QgsProcessingException(self.tr("{0}: give a radius > 0 (CRS units).").format(name))
         value = self.parameterAsDouble(parameters, name, context)
         if not (math.isfinite(value) and value > 0):
-            raise QgsProcessingException(self.tr("{0}: the radius must be > 0, got {1}.").format(name, value))
+            raise QgsProcessingException(
+                self.tr("{0}: the radius must be a finite number > 0, got {1}.").format(name, value)
+            )
         return value
 
     def write_report(self, parameters, context, title, sections):

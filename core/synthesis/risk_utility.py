@@ -296,7 +296,11 @@ class ConfidentialFit:
             raise ParameterError(name, "the synthetic layer is empty")
         outside = int(np.count_nonzero(~self.window.contains(xs, ys)))
         if outside:
-            raise ParameterError(name, f"{outside} synthetic points lie outside the study window")
+            raise ParameterError(
+                name,
+                f"{outside} synthetic points lie outside the study window of the confidential fit: give the synthetic "
+                "layer made from this fit (in the same CRS), and the same WINDOW as for the fit",
+            )
         return xs, ys
 
     def spacing(self) -> float:

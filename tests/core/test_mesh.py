@@ -395,3 +395,29 @@ def test_triangulate_refuses_bad_max_edge(l_window):
     with pytest.raises(ParameterError, match="2,000,000") as info:
         triangulate(l_window, 0.002)
     assert info.value.parameter == "max_edge"
+
+
+@pytest.mark.parametrize("max_edge", [0.5, 0.3, 0.1, 0.05])
+def test_the_node_estimate_never_doubles_the_mesh_it_predicts(l_window, max_edge):
+    # build_lgcp refuses a mesh whose estimate is above twice the fit's limit without building it: that is right
+    # only if the estimate stays below twice the real count (then the real count is above the limit). Seen here:
+    # 15-31% high (the boundary's refinement and spacing rules remove lattice points), on Snow's box 11-18%
+    estimate = mesh_module.estimate_nodes(l_window, max_edge)
+    assert estimate < 2 * triangulate(l_window, max_edge).n_nodes
+
+
+def test_a_mesh_far_beyond_the_fit_limit_is_refused_before_it_is_built(l_window, monkeypatch):
+    """build_lgcp refuses a max_edge whose mesh would hold more than twice the fit's limit from the estimate,
+    without building it (1.6 million nodes took 27 s to build before the old check refused them)."""
+    from spatial_privacy.core import lgcp_setup
+
+    def never(*args, **kwargs):
+        raise AssertionError("the mesh was built")
+
+    monkeypatch.setattr(lgcp_setup, "triangulate", never)
+    rng = np.random.default_rng(3)
+    x, y = rng.uniform(2.2, 3.8, 40), rng.uniform(0.2, 1.8, 40)  # in the L window's lower-right arm
+    assert l_window.contains(x, y).all()
+    with pytest.raises(ParameterError, match=r"max_edge 0.01 gives a mesh of about [\d,]+ nodes") as info:
+        lgcp_setup.build_lgcp(x, y, window=l_window, max_edge=0.01)
+    assert info.value.parameter == "max_edge"

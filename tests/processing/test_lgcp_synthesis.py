@@ -768,7 +768,7 @@ def test_a_risk_radius_of_zero_is_refused_before_the_run(snow, alg_id):
     params = {"INPUT": snow["deaths"], "MODEL": snow["model"], "SYNTHETIC": snow["deaths"], "RISK_RADIUS": 0.0}
     assert alg.checkParameterValues(params, QgsProcessingContext()) == (
         False,
-        "RISK_RADIUS: the radius must be > 0, got 0.0.",
+        "RISK_RADIUS: the radius must be a finite number > 0, got 0.0.",
     )
     ok, _ = alg.checkParameterValues({**params, "RISK_RADIUS": 0.1}, QgsProcessingContext())
     assert ok
