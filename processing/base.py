@@ -157,6 +157,19 @@ class SpatialPrivacyAlgorithm(QgsProcessingAlgorithm):
         """An algorithm's own parameter checks: what is wrong (naming the parameter), or ``None``."""
         return None
 
+    #: set by an algorithm's run when its publishable outputs lost their guarantee (bounds or a window taken from
+    #: the data): why, e.g. "bounds from the data"; the output files then say "NOT PRIVATE" inside (file_label)
+    not_private: str | None = None
+
+    def file_label(self, name: str) -> str | None:
+        """The label written inside the file of output ``name`` (a GeoPackage's table description): CONFIDENTIAL
+        for the confidential sinks, NOT PRIVATE for publishable ones of a run that lost its guarantee."""
+        if name in self.CONFIDENTIAL_SINKS:
+            return confidential_label(self, name)
+        if self.not_private:
+            return not_private_label(self, name, self.not_private)
+        return None
+
     def checkParameterValues(self, parameters, context):  # noqa: N802 (QGIS API name)
         problem = self.parameter_problem(parameters, context)
         for parameter in self.parameterDefinitions():
@@ -173,6 +186,7 @@ class SpatialPrivacyAlgorithm(QgsProcessingAlgorithm):
         target as it was and no partial file, unless an output that cannot be staged was already being written
         in place: then every output is finished, with a warning."""
         parameters = gpkg_table_destinations(self, parameters)
+        self.not_private = None  # an instance can run again (the dialog's): nothing carries over from a run
         if feedback is not None:
             warn_publishable_beside_confidential(self, parameters, context, feedback)
         token = _RUN_FEEDBACK.set(feedback)
@@ -1175,7 +1189,7 @@ def make_sink(alg, parameters, name: str, context, fields, geometry_type, crs):
             parts = QgsProviderRegistry.instance().decodeUri("ogr", dest)
             table, gpkg = parts.get("layerName"), parts.get("path") or ""
             if table and gpkg.lower().endswith(".gpkg") and os.path.isfile(gpkg):
-                text = confidential_label(alg, name) if name in alg.CONFIDENTIAL_SINKS else None
+                text = alg.file_label(name)
                 staging.before_moving.append(lambda: label_geopackage(gpkg, text, table))
                 if text is not None:  # the table stays if the run fails later: labelled even then
                     staging.on_failure.append(lambda: label_geopackage(gpkg, text, table))
@@ -1194,9 +1208,9 @@ def make_sink(alg, parameters, name: str, context, fields, geometry_type, crs):
         raise QgsProcessingException(alg.invalidSinkError(parameters, name))
     if path.lower().endswith(".csv"):  # a CSV keeps no column types: numbers would read back as text
         write_csv_types(path, fields)
-    if name in alg.CONFIDENTIAL_SINKS and staged_value.lower().endswith(".gpkg"):
+    text = alg.file_label(name)
+    if text is not None and staged_value.lower().endswith(".gpkg"):
         # the label travels with the file, not only in the parameter's and the loaded layer's names
-        text = confidential_label(alg, name)
         staging.before_moving.append(lambda: label_geopackage(staged_value, text))
     dest = os.path.join(target_folder, os.path.relpath(staged_dest, folder))
     layers = context.layersToLoadOnCompletion()
@@ -1211,6 +1225,11 @@ def confidential_label(alg, name: str) -> str:
     """The label written inside a confidential output file (a GeoPackage's table description, a raster's
     metadata), so that a copy of the file says it is not for publication."""
     return _tr("CONFIDENTIAL: not for publication ({0}, {1})").format(alg.displayName(), name)
+
+
+def not_private_label(alg, name: str, why: str) -> str:
+    """The label written inside a publishable output whose run lost its privacy guarantee."""
+    return _tr("NOT PRIVATE ({0}): no privacy guarantee holds ({1}, {2})").format(why, alg.displayName(), name)
 
 
 def label_geopackage(path: str, text: str | None, table: str | None = None) -> None:

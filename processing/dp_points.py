@@ -426,9 +426,14 @@ class DPPointsAlgorithm(SpatialPrivacyAlgorithm):
         ensure_folders(output_files)
         report = self._report(release) if report_path else None
         progress.check_cancel()
+        if release.get("window_from_data"):  # the files say so too (base.file_label)
+            self.not_private = self.tr("window from the data")
         results = self._write(parameters, context, points, release)
         if report is not None:
-            write_html_report(report_path, self.tr("Differentially private synthetic points"), report)
+            title = self.tr("Differentially private synthetic points")
+            if self.not_private:
+                title = self.tr("NOT PRIVATE ({0}): {1}").format(self.not_private, title)
+            write_html_report(report_path, title, report)
             results[self.OUTPUT_REPORT] = report_path
         feedback.setProgress(100)
         results.update(

@@ -35,6 +35,7 @@ from .base import (
     ensure_folders,
     make_rng,
     make_sink,
+    not_private_label,
     note_closing,
     parameter_error,
     read_point_values,
@@ -447,13 +448,19 @@ class PufferfishGridAlgorithm(SpatialPrivacyAlgorithm):
             )
         elif grid.delta >= 1:
             feedback.pushWarning(self.tr("Δ = {0:.3g} ≥ 1: the thesis's δ bound says nothing here.").format(grid.delta))
+        if grid.limits is not None and grid.limits.from_data:  # the files say so too (base.file_label)
+            self.not_private = self.tr("bounds from the data")
         results = self._write_grid(parameters, context, feedback, grid, points, field_name)
         if raster is not None:
-            write_float_raster(raster_path, *raster, spec.cell_size, points.work_crs)
+            label = not_private_label(self, self.OUTPUT_RASTER, self.not_private) if self.not_private else None
+            write_float_raster(raster_path, *raster, spec.cell_size, points.work_crs, not_private=label)
             ThematicStyle.attach(context, raster_path, "")
             results[self.OUTPUT_RASTER] = raster_path
         if report is not None:
-            write_html_report(report_path, self.displayName(), report)
+            title = self.displayName()
+            if self.not_private:
+                title = self.tr("NOT PRIVATE ({0}): {1}").format(self.not_private, title)
+            write_html_report(report_path, title, report)
             results[self.REPORT] = report_path
         feedback.setProgress(100)
         results.update({self.DELTA: grid.delta, self.EPSILON: settings.epsilon, self.CELLS: int(len(grid.count))})

@@ -37,10 +37,12 @@ def write_float_raster(
     descriptions: tuple[str, ...] = (),
     parameter: str = "OUTPUT_RASTER",
     confidential: str | None = None,
+    not_private: str | None = None,
 ) -> None:
     """Write ``array`` (``(rows, cols)`` or ``(bands, rows, cols)``, rows north to south; NaN = NoData)
     with square pixels of ``cell_size``. ``confidential``, if given, is written as the dataset's metadata item
-    ``CONFIDENTIAL`` (shown by gdalinfo and QGIS's layer properties), so a copy of the file says so."""
+    ``CONFIDENTIAL`` (shown by gdalinfo and QGIS's layer properties), so a copy of the file says so;
+    ``not_private`` likewise as ``NOT_PRIVATE`` (a publishable raster whose run lost its guarantee)."""
     from osgeo import gdal, osr
 
     ext = os.path.splitext(path)[1].lstrip(".")
@@ -61,6 +63,8 @@ def write_float_raster(
         ds.SetGeoTransform((x_min, cell_size, 0.0, y_max, 0.0, -cell_size))
         if confidential:
             ds.SetMetadataItem("CONFIDENTIAL", confidential)
+        if not_private:
+            ds.SetMetadataItem("NOT_PRIVATE", not_private)
         if driver_name == "netCDF":
             # GDAL's netCDF history names the file it created, here the hidden staging path: name the target
             ds.SetMetadataItem(

@@ -378,15 +378,25 @@ def test_default_window_warns_that_it_follows_the_extreme_points(deaths, tmp_pat
         details = context.layerToLoadOnCompletionDetails(target)
         return feedback.textLog(), report.read_text(encoding="utf-8"), details.name
 
+    import sqlite3
+    from contextlib import closing
+
+    def description(name):  # the label inside the GeoPackage travels with a copy of the file
+        with closing(sqlite3.connect(tmp_path / f"{name}.gpkg")) as database:
+            return database.execute("SELECT description FROM gpkg_contents").fetchone()[0]
+
     log, report, name = run_loaded(deaths, "a")
     assert "No WINDOW given" in log
     assert "NOT covered by this guarantee" in report
     assert name.startswith("NOT PRIVATE (window from the data): DP synthetic points"), name
+    assert "<title>NOT PRIVATE (window from the data): Differentially private synthetic points" in report
+    assert description("a").startswith("NOT PRIVATE (window from the data): no privacy guarantee holds")
     layer, _ = enterprises_box
     log, report, name = run_loaded(layer, "b", WINDOW=rectangle_layer(*BOX))
     assert "No WINDOW given" not in log
     assert "NOT covered by this guarantee" not in report
     assert name.startswith("DP synthetic points"), name
+    assert "NOT PRIVATE" not in report and not description("b")
 
 
 def test_outputs_on_one_file_are_refused_before_any_work(deaths, tmp_path):

@@ -195,7 +195,7 @@ def test_published_outputs_do_not_reveal_true_values(enterprises, tmp_path):
     assert descriptions(again["CONFIDENTIAL_OUTPUT"]) == [
         "CONFIDENTIAL: not for publication (Pufferfish-private grid map, CONFIDENTIAL_OUTPUT)"
     ]
-    assert not any("CONFIDENTIAL" in d for d in descriptions(result["OUTPUT"]))
+    assert not any("CONFIDENTIAL" in d or "NOT PRIVATE" in d for d in descriptions(result["OUTPUT"]))
     assert "fixed seed" in report
 
 
@@ -219,6 +219,16 @@ def test_thesis_grid_bound_delta(enterprises, tmp_path, extra, delta, thesis_del
     assert low <= result["DELTA"] <= high
     report = Path(result["REPORT"]).read_text(encoding="utf-8")
     assert "NOT private" in report and "can be recovered from the map" in report
+    # the files say so too, not only the loaded layer's name: a copy of the map is not taken for a private one
+    assert "<title>NOT PRIVATE (bounds from the data): Pufferfish-private grid map" in report
+    import sqlite3
+    from contextlib import closing
+
+    with closing(sqlite3.connect(result["OUTPUT"])) as database:
+        (description,) = database.execute("SELECT description FROM gpkg_contents").fetchone()
+    assert description == (
+        "NOT PRIVATE (bounds from the data): no privacy guarantee holds (Pufferfish-private grid map, OUTPUT)"
+    )
     if "INTERVAL" in extra:  # gamma = min t; the published delta_max, noise_scale and n give it back, as warned
         feat = features(result["OUTPUT"])[1][0]
         step = 4 * extra["INTERVAL"] / feat["n"] / 64  # the public grid step, sensitivity / 64
@@ -994,10 +1004,18 @@ def test_a_layer_loaded_on_completion_is_the_target_not_the_staged_file(enterpri
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]
     # bounds taken from the data make the map not private (the smallest value can be read back): the layer
     # says so in its name, not only the help, the log and the report
-    params.update(BOUNDED=True, BOUNDS_FROM_DATA=True)
+    params.update(BOUNDED=True, BOUNDS_FROM_DATA=True, OUTPUT_RASTER=str(tmp_path / "grid.tif"))
     results, ok = alg.run(params, context, feedback)
     assert ok, feedback.textLog()
     assert context.layerToLoadOnCompletionDetails(target).name.startswith("NOT PRIVATE (bounds from the data)")
+    from osgeo import gdal
+
+    assert gdal.Open(results["OUTPUT_RASTER"]).GetMetadataItem("NOT_PRIVATE").startswith("NOT PRIVATE (bounds")
+    # run again with the bounds given: its files carry no label from the run before
+    params.update(BOUNDS_FROM_DATA=False, LOWER_BOUND=50.0, UPPER_BOUND=1e6)
+    results, ok = alg.run(params, context, feedback)
+    assert ok, feedback.textLog()
+    assert gdal.Open(results["OUTPUT_RASTER"]).GetMetadataItem("NOT_PRIVATE") is None
 
 
 # -- loading into a project applies a style ------------------------------------------------------
