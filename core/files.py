@@ -10,6 +10,7 @@ that removes what was staged and leaves the targets alone.
 
 from __future__ import annotations
 
+import errno
 import os
 import shutil
 import tempfile
@@ -20,16 +21,23 @@ from contextvars import ContextVar
 #: Files SQLite keeps beside a database while it is open: a staged GeoPackage that still has one was not closed.
 _OPEN_MARKERS = ("-journal", "-wal", "-shm")
 _PREFIX = ".spatial_privacy-partial-"
-#: Each staging folder has a lock file of its name plus this beside it, locked while its run lives: a run killed
-#: outright (SIGTERM, a crash) leaves both, and the next run writing to that folder removes them (they may hold
-#: confidential outputs).
-_LOCK = ".lock"
+#: Each staging folder ``_PREFIX + id`` has a lock file ``_LOCK_PREFIX + id`` beside it, locked while its run
+#: lives: a run killed outright (SIGTERM, a crash) leaves both, and the next run writing to that folder removes
+#: them (they may hold confidential outputs). Its own prefix keeps the lock files apart from the files a commit
+#: sets aside (``_PREFIX + "old-..."``), whatever their names.
+_LOCK_PREFIX = ".spatial_privacy-lock-"
+#: errors of a lock that another open file holds (EWOULDBLOCK is EAGAIN on Linux; Windows' msvcrt gives EACCES
+#: or EDEADLOCK); any other error means the file system cannot lock, and staging goes on without a lock
+_HELD = {errno.EAGAIN, errno.EWOULDBLOCK, errno.EACCES, getattr(errno, "EDEADLOCK", errno.EDEADLK)}
 
 
-def _lock(path: str, fd: int | None = None) -> int | None:
-    """``path`` opened (or ``fd``) and locked exclusively without waiting; ``None`` if another open holds it.
-    The lock goes when its descriptor is closed or its process ends, however it ends."""
-    fd = os.open(path, os.O_RDWR) if fd is None else fd
+class _NoLockingError(Exception):
+    """The file system offers no locks (some network and FUSE mounts)."""
+
+
+def _try_lock(fd: int) -> bool:
+    """Lock the open file ``fd`` exclusively without waiting: ``False`` if another open file holds the lock.
+    The lock goes when ``fd`` is closed or its process ends, however it ends. Raises :class:`_NoLockingError`."""
     try:
         if os.name == "nt":
             import msvcrt
@@ -39,32 +47,42 @@ def _lock(path: str, fd: int | None = None) -> int | None:
             import fcntl
 
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError:
-        os.close(fd)
-        return None
-    return fd
+    except OSError as error:
+        if error.errno in _HELD:
+            return False
+        raise _NoLockingError(str(error)) from None
+    return True
 
 
 def remove_abandoned(folder: str) -> int:
-    """Remove the staging folders in ``folder`` whose run is gone (their lock file can be locked), with their
-    lock files; returns how many. Folders of live runs, in this process or another, are left alone."""
+    """Remove the staging folders in ``folder`` whose run is gone (their lock file can be locked), then their
+    lock files; returns how many folders went. Folders of live runs, in this process or another, are left alone;
+    so is a lock file whose folder does not exist yet (its run is between creating the two)."""
     removed = 0
     try:
-        names = [n for n in os.listdir(folder) if n.startswith(_PREFIX) and n.endswith(_LOCK)]
+        names = [n for n in os.listdir(folder) if n.startswith(_LOCK_PREFIX)]
     except OSError:
         return 0
     for name in names:
         lock_path = os.path.join(folder, name)
+        staged = os.path.join(folder, _PREFIX + name[len(_LOCK_PREFIX) :])
+        if not os.path.isdir(staged):
+            continue
         try:
-            fd = _lock(lock_path)
+            fd = os.open(lock_path, os.O_RDWR)
         except OSError:  # removed meanwhile by another run
             continue
-        if fd is None:
+        try:
+            if not _try_lock(fd):
+                continue
+            shutil.rmtree(staged, ignore_errors=True)
+            if not os.path.lexists(staged):  # a folder that could not go keeps its lock file, for a later run
+                _quietly(os.remove, lock_path)
+                removed += 1
+        except _NoLockingError:
             continue
-        shutil.rmtree(lock_path[: -len(_LOCK)], ignore_errors=True)
-        os.close(fd)
-        _quietly(os.remove, lock_path)
-        removed += 1
+        finally:
+            os.close(fd)
     return removed
 
 
@@ -77,7 +95,7 @@ class StagedWrites:
 
     def __init__(self) -> None:
         self._folders: list[tuple[str, str, tuple[str, ...]]] = []  # (staging folder, target folder, stale files)
-        self._locks: dict[str, int] = {}  # staging folder -> the descriptor holding its lock file
+        self._locks: dict[str, tuple[int, str]] = {}  # staging folder -> (descriptor holding its lock, lock file)
         #: outputs written in place (they cannot be staged), as (parameter, destination)
         self.in_place: list[tuple[str, str]] = []
         self._made: list[str] = []  # folders this run created for its targets, outermost first
@@ -114,27 +132,32 @@ class StagedWrites:
         new write did not make them (a Shapefile's old spatial index, a raster's old ``.aux.xml``). Staging
         folders that killed runs left in ``target_folder`` are removed first (:func:`remove_abandoned`)."""
         remove_abandoned(target_folder)
-        fd, lock_path = tempfile.mkstemp(prefix=_PREFIX, suffix=_LOCK, dir=target_folder)
-        folder = lock_path[: -len(_LOCK)]
+        # the lock file first, locked, then the folder: remove_abandoned skips a lock file without its folder
+        fd, lock_path = tempfile.mkstemp(prefix=_LOCK_PREFIX, dir=target_folder)
+        folder = os.path.join(target_folder, _PREFIX + os.path.basename(lock_path)[len(_LOCK_PREFIX) :])
         try:
-            if _lock(lock_path, fd) is None:
-                raise OSError(f"{lock_path}: could not be locked")
+            try:
+                if not _try_lock(fd):  # a fresh file nobody else has opened
+                    raise OSError(f"{lock_path}: could not be locked")
+            except _NoLockingError:
+                pass  # no locks here: a killed run's folder then stays, as before locks were used
             os.mkdir(folder, 0o700)
         except OSError:
-            _quietly(os.close, fd)
+            os.close(fd)
             _quietly(os.remove, lock_path)
             raise
-        self._locks[folder] = fd
+        self._locks[folder] = (fd, lock_path)
         self._folders.append((folder, target_folder, stale))
         return folder
 
     def _release(self, folder: str) -> None:
-        """Remove ``folder`` and then its lock file."""
+        """Remove ``folder``, then its lock file (kept, with the lock released, if the folder could not go)."""
         shutil.rmtree(folder, ignore_errors=True)
-        fd = self._locks.pop(folder, None)
+        fd, lock_path = self._locks.pop(folder, (None, None))
         if fd is not None:
             _quietly(os.close, fd)
-            _quietly(os.remove, folder + _LOCK)
+            if not os.path.lexists(folder):
+                _quietly(os.remove, lock_path)
 
     def commit(self) -> None:
         """Move every staged file onto its target, all or none: raises ``OSError`` naming the file (and leaves

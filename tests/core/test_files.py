@@ -204,13 +204,21 @@ def test_a_staging_folder_left_by_a_killed_run_is_removed_by_the_next_run_but_a_
     done = subprocess.run([sys.executable, "-c", KILLED_RUN, str(target)], capture_output=True, text=True, timeout=60)
     assert done.returncode == 9, done.stderr
     left = Path(done.stdout.strip())
-    assert left.parent == tmp_path and (left / "model.npz").exists() and Path(f"{left}.lock").exists()
+    lock = tmp_path / left.name.replace(".spatial_privacy-partial-", ".spatial_privacy-lock-")
+    assert left.parent == tmp_path and (left / "model.npz").exists() and lock.exists()
     assert not target.exists()
+    # what is not a killed run's: a file a dead commit set aside (whatever its name) and a lock file whose folder
+    # is not made yet (its run is starting)
+    aside = tmp_path / ".spatial_privacy-partial-old-0-notes.lock"
+    aside.write_text("the user's old file", encoding="utf-8")
+    starting = tmp_path / ".spatial_privacy-lock-starting"
+    starting.write_bytes(b"")
     with staged_writes():
         with replaced_when_done(str(tmp_path / "other.html")) as live:
             Path(live).write_text("a live run's report", encoding="utf-8")
-            assert not left.exists() and not Path(f"{left}.lock").exists()  # the killed run's leftovers went
+            assert not left.exists() and not lock.exists()  # the killed run's leftovers went
+            assert aside.exists() and starting.exists()
             with replaced_when_done(str(target)) as partial:  # a second write while the first is staged
                 Path(partial).write_text("the new model", encoding="utf-8")
                 assert Path(live).exists()  # the live staging folder was not taken for abandoned
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["model.npz", "other.html"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([aside.name, starting.name, "model.npz", "other.html"])
