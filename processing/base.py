@@ -71,17 +71,27 @@ def cancelled() -> QgsProcessingException:
     )
 
 
+#: A number as text, as QGIS reads it (ASCII digits, a point, an exponent; inf and nan are left to the checks).
+NUMBER_TEXT = re.compile(r"\s*[+-]?(?:(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|inf|infinity|nan)\s*", re.I)
+#: The metadata key that marks a SEED parameter (add_seed).
+SEED_METADATA = "spatial_privacy_seed"
+
+
 def number_range_problem(parameter, value, context) -> str | None:
     """What is allowed, for a number or distance that its parameter refuses (QGIS itself says only "Incorrect
     parameter value for NAME"); ``None`` if the value is acceptable or not given."""
     if parameter.type() not in ("number", "distance") or value is None or isinstance(value, QgsProperty):
         return None
-    if isinstance(value, str) and not value.strip():  # blank: not given (a blank SEED is no seed)
-        return None
-    try:  # QGIS 3.22 accepts any text for an optional number (and reads it as 0), and rounds 1.5 for an integer
-        number = float(value.strip() if isinstance(value, str) else value)
-    except (TypeError, ValueError):
-        number = None
+    if value == "" or (isinstance(value, str) and not value.strip() and parameter.metadata().get(SEED_METADATA)):
+        return None  # not given (a blank SEED is no seed: make_rng)
+    # QGIS 3.22 accepts any text for an optional number (and reads it as 0), and rounds 1.5 for an integer;
+    # Python's float() would take '1_000' and other digits than 0-9, which QGIS also reads as 0
+    number = None
+    if isinstance(value, str):
+        if NUMBER_TEXT.fullmatch(value):
+            number = float(value)
+    elif isinstance(value, (int, float)):
+        number = float(value)
     integer = parameter.dataType() == NUMBER_INTEGER if parameter.type() == "number" else False
     not_whole = integer and number is not None and not (math.isfinite(number) and number == math.floor(number))
     wrong = isinstance(value, (str, int, float)) and (number is None or not_whole)
@@ -256,13 +266,11 @@ class SpatialPrivacyAlgorithm(QgsProcessingAlgorithm):
 
     def add_seed(self, name: str = "SEED"):
         """The advanced, optional SEED parameter every randomised algorithm has (integer >= 0)."""
-        return self.add(
-            QgsProcessingParameterNumber(
-                name, self.tr("Random seed (testing only)"), NUMBER_INTEGER, None, True, 0, MAX_SEED
-            ),
-            seed_help(),
-            advanced=True,
+        parameter = QgsProcessingParameterNumber(
+            name, self.tr("Random seed (testing only)"), NUMBER_INTEGER, None, True, 0, MAX_SEED
         )
+        parameter.setMetadata({SEED_METADATA: True})
+        return self.add(parameter, seed_help(), advanced=True)
 
     def add_work_crs(self, help_text: str, name: str = "WORK_CRS"):
         """The advanced, optional projected CRS to work in when a layer is in degrees (see :func:`working_crs`)."""

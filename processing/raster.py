@@ -56,7 +56,6 @@ def write_float_raster(
     # a failed write leaves neither half a raster nor no raster; GDAL's side files (.aux.xml, a SAGA grid's
     # .sgrd header) are written under the same name and follow the raster, and an old .aux.xml goes
     with replaced_when_done(path, stale=(path + ".aux.xml",)) as partial:
-        gdal.ErrorReset()  # GDAL reports a failed write (a full disk) only through its error state
         ds = driver.Create(partial, cols, rows, count, gdal.GDT_Float64, options)
         if ds is None:
             raise QgsProcessingException(tr("{0}: cannot create {1}.").format(parameter, path))
@@ -74,6 +73,9 @@ def write_float_raster(
             srs = osr.SpatialReference()
             srs.ImportFromWkt(crs.toWkt())
             ds.SetProjection(srs.ExportToWkt())
+        # GDAL reports a failed write (a full disk) only through its error state; metadata a format cannot keep
+        # (set above) is not a failed write
+        gdal.ErrorReset()
         for index in range(count):
             band = ds.GetRasterBand(index + 1)
             band.SetNoDataValue(math.nan)

@@ -26,15 +26,16 @@ maximum disclosure risk (eq. 16 by the exact leave-one-out density, as the plugi
 and whose ranking of the sets is noisier). ``--validate`` also refits three sets with full hyperparameter
 integration (``hyper="full"``) and prints both.
 
-What it showed (2026-11-26, risk radius 0.1): findings 1 and 2 hold at seeds 1-7 and with either density.
-Finding 3 (PRS lowest) holds with the exact density at seeds 1-4; at seeds 5-7 one of the 20 ANS sets falls
-0.8-4.4% below the lowest PRS set. With the paper's density it fails at seed 1 (8 ANS sets below every PRS
-set). PRS sets sit at the nothing-released risk (0.92-1.11 times it), as Section 7.4 implies (their joint fit
-shares only beta and theta with the data); ANS sets mostly above it (median 1.03-1.15 times). Over 30
-releases per mechanism (``--replicates 30``, exact density, seed 1) PRS's mean maximum risk was 1.006 times the
-baseline and every ANS level's significantly higher (one-sided Welch p <= 1.6e-6), from 1.270 times at the
-plug-in (0) down to 1.065 times at sigma^2 = 10; an earlier 30-release study with the paper's density (seed 2)
-could not separate PRS from ANS at sigma^2 = 0.5-5 (p 0.095-0.46).
+What it showed (2026-11-26, risk radius 0.1). Exact density, seeds 1-7: findings 1 and 2 hold at every seed;
+finding 3 (PRS lowest) at seeds 1-4, while at seeds 5-7 one of the 20 ANS sets falls 0.8-4.4% below the
+lowest PRS set; PRS sets sit at the nothing-released risk (0.92-1.11 times it over the seven runs), as Section
+7.4 implies (their joint fit shares only beta and theta with the data), and ANS sets mostly above it (median
+1.03-1.15 times). Paper's density, seed 1 only: findings 1 and 2 hold, finding 3 fails (8 ANS sets below
+every PRS set). Over 30 releases per mechanism (``--replicates 30``, exact density, seed 1) PRS's mean maximum
+risk was 1.006 times the baseline and every ANS level's significantly higher (one-sided Welch p <= 1.6e-6),
+from 1.270 times at the plug-in (0) down to 1.065 times at sigma^2 = 10. (An earlier 30-release study with
+the paper's density, at seed 2 and on older code, could not separate PRS from ANS at sigma^2 = 0.5-5:
+p 0.095-0.46; the two studies differ in more than the density.)
 
 ``--replicates R`` adds a study of the *mechanisms* rather than of single releases: R fresh releases each of
 PRS and of ANS at noise 0 (Quick et al.'s plug-in) and the paper's sigma^2 = 0.5, 1, 2.5, 5, 10, scored by

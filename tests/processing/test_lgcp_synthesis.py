@@ -465,6 +465,8 @@ def test_more_draws_than_the_model_file_holds_are_reported(snow, tmp_path):
         ("count_is_text", "COUNT: 'abc' is not allowed; give a whole number"),  # QGIS 3.22 read it as 0, late
         ("count_is_not_whole", "COUNT: '1.5' is not allowed; give a whole number"),  # QGIS rounded it to 2
         ("radius_is_text", "RADIUS: 'abc' is not allowed; give a number"),
+        ("count_with_an_underscore", "COUNT: '1_000' is not allowed; give a whole number"),  # float() takes it
+        ("radius_is_blank", "RADIUS: '  ' is not allowed; give a number"),  # not empty, and read as 0
         ("pmse_synthetic_is_the_input", "SYNTHETIC: all 578 of its points are confidential locations"),
     ],
 )
@@ -508,9 +510,12 @@ def test_bad_input_is_refused_naming_the_parameter_and_nothing_is_written(snow, 
     elif case in ("count_is_text", "count_is_not_whole"):
         alg = "spatialprivacy:synthesizelgcp"
         params.update(METHOD=2, COUNT="abc" if case == "count_is_text" else 1.5)
-    elif case == "radius_is_text":  # an optional number: QGIS 3.22 accepted any text for it
+    elif case in ("radius_is_text", "radius_is_blank"):  # an optional number: QGIS 3.22 accepted any text
         alg = "spatialprivacy:synthesizelgcp"
-        params.update(METHOD=0, RADIUS="abc")
+        params.update(METHOD=0, RADIUS="abc" if case == "radius_is_text" else "  ")
+    elif case == "count_with_an_underscore":
+        alg = "spatialprivacy:synthesizelgcp"
+        params.update(METHOD=2, COUNT="1_000")
     elif case == "risk_radius_too_small":  # rows of the disc quadrature that doubles cannot tell apart
         params["RISK_RADIUS"] = 1e-16
     elif case == "synthetic_is_the_input":
