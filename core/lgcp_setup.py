@@ -155,8 +155,9 @@ def build_lgcp(
 
     # a mesh far beyond the limit is refused before it is built (1.6 million nodes took 27 s to build); the
     # estimate ignores refinement near the boundary, so the built mesh is checked again
-    if math.isfinite(float(max_edge)) and max_edge > 0 and estimate_nodes(window, max_edge) > 2 * MAX_FIT_NODES:
-        raise too_many(f"about {estimate_nodes(window, max_edge):,.0f}")
+    estimate = estimate_nodes(window, max_edge) if math.isfinite(float(max_edge)) and max_edge > 0 else 0.0
+    if estimate > 2 * MAX_FIT_NODES:
+        raise too_many(f"about {estimate:,.0f}")
     report(progress, 0.0, "Building the mesh")
     mesh = triangulate(window, max_edge)
     if mesh.n_nodes > MAX_FIT_NODES:

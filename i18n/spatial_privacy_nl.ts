@@ -24,347 +24,352 @@
       <translation>Geannuleerd: dit algoritme heeft niets geschreven (in een model behouden stappen die al klaar waren hun uitvoer).</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="93" />
+      <location filename="../processing/base.py" line="103" />
       <source>from {0} to {1}</source>
       <translation>van {0} tot en met {1}</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="95" />
+      <location filename="../processing/base.py" line="105" />
       <source>of at least {0}</source>
       <translation>van ten minste {0}</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="97" />
+      <location filename="../processing/base.py" line="107" />
       <source>of at most {0}</source>
       <translation>van ten hoogste {0}</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="98" />
+      <location filename="../processing/base.py" line="108" />
       <source>a number</source>
       <translation>een getal</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="98" />
+      <location filename="../processing/base.py" line="108" />
       <source>a whole number</source>
       <translation>een geheel getal</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="99" />
+      <location filename="../processing/base.py" line="109" />
       <source>{0}: '{1}' is not allowed; give {2}.</source>
       <translation>{0}: '{1}' is niet toegestaan; geef {2}.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="107" />
+      <location filename="../processing/base.py" line="117" />
       <source>read-only file system</source>
       <translation>alleen-lezen bestandssysteem</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="110" />
+      <location filename="../processing/base.py" line="120" />
       <source>no permission</source>
       <translation>geen toestemming</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="115" />
+      <location filename="../processing/base.py" line="125" />
       <source>Seed of the random generator. Leave empty for a real release: the noise then comes from the operating system's entropy. A seed makes the output reproducible, which is for testing only: anyone who knows the seed and the method can recompute the noise and remove it.</source>
       <translation>Seed van de toevalsgenerator. Laat dit leeg voor een echte publicatie: de ruis komt dan uit de entropie van het besturingssysteem. Met een seed is de uitvoer reproduceerbaar; dat is alleen bedoeld om te testen: wie de seed en de methode kent, kan de ruis opnieuw berekenen en verwijderen.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="202" />
+      <location filename="../processing/base.py" line="185" />
+      <source>NOT PRIVATE ({0}): {1}</source>
+      <translation>NIET PRIVÉ ({0}): {1}</translation>
+    </message>
+    <message>
+      <location filename="../processing/base.py" line="216" />
       <source>Cancel came after {0} had been written in place (such outputs cannot be staged); it was finished so that no half-written layer is left, and the other outputs were written too.</source>
       <translation>Annuleren kwam nadat {0} ter plaatse was geschreven (zulke uitvoer kan niet eerst apart worden geschreven); het werd afgemaakt zodat er geen half geschreven laag achterblijft, en de andere uitvoer werd ook geschreven.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="210" />
+      <location filename="../processing/base.py" line="224" />
       <source>The outputs could not be written: {0}</source>
       <translation>De uitvoer kon niet worden geschreven: {0}</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="213" />
+      <location filename="../processing/base.py" line="227" />
       <source>Not enough memory for this run ({0}). Give fewer features or coarser settings, or close other programs.</source>
       <translation>Onvoldoende geheugen voor deze run ({0}). Geef minder objecten of grovere instellingen, of sluit andere programma's.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="235" />
+      <location filename="../processing/base.py" line="249" />
       <source>Invalid parameter values.</source>
       <translation>Ongeldige parameterwaarden.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="239" />
+      <location filename="../processing/base.py" line="253" />
       <source>disclosure control</source>
       <translation>onthullingscontrole</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="239" />
+      <location filename="../processing/base.py" line="253" />
       <source>privacy</source>
       <translation>privacy</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="261" />
+      <location filename="../processing/base.py" line="274" />
       <source>Random seed (testing only)</source>
       <translation>Seed van de toevalsgenerator (alleen voor tests)</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="270" />
+      <location filename="../processing/base.py" line="282" />
       <source>Projected CRS to work in</source>
       <translation>Geprojecteerd werk-CRS</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="284" />
+      <location filename="../processing/base.py" line="296" />
       <source>Parameters</source>
       <translation>Parameters</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="353" />
+      <location filename="../processing/base.py" line="365" />
       <source>{0}: {1} has no CRS, so it cannot be transformed; set the layer's CRS or leave {0} empty.</source>
       <translation>{0}: {1} heeft geen CRS en kan dus niet worden getransformeerd; stel het CRS van de laag in of laat {0} leeg.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="359" />
+      <location filename="../processing/base.py" line="371" />
       <source>{0}: pick a projected CRS (metres or feet), not the geographic {1}.</source>
       <translation>{0}: kies een geprojecteerd CRS (meters of voet), niet het geografische {1}.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="365" />
+      <location filename="../processing/base.py" line="377" />
       <source>Distances and sizes are read in the units of {0} {1} ({2}), not in the {3} of {4}'s CRS.</source>
       <translation>Afstanden en maten worden gelezen in de eenheden van {0} {1} ({2}), niet in de {3} van het CRS van {4}.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="375" />
+      <location filename="../processing/base.py" line="387" />
       <source>{0} has no CRS: distances are taken in its coordinate units.</source>
       <translation>{0} heeft geen CRS: afstanden worden gemeten in de coördinaateenheden van de laag.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="379" />
+      <location filename="../processing/base.py" line="391" />
       <source>{0} is in the geographic CRS {1} (degrees), where distances and areas have no single unit (a degree of longitude shrinks towards the poles). Pick a projected working CRS in {2} (e.g. a UTM zone or your national grid), or reproject the layer.</source>
       <translation>{0} staat in het geografische CRS {1} (graden), waarin afstanden en oppervlakten geen vaste eenheid hebben (een lengtegraad wordt naar de polen toe korter). Kies in {2} een geprojecteerd werk-CRS (bijv. een UTM-zone of uw nationale coördinatenstelsel), of herprojecteer de laag.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="395" />
+      <location filename="../processing/base.py" line="407" />
       <source>{0}: the layer has no field '{1}'.</source>
       <translation>{0}: de laag heeft geen veld '{1}'.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="399" />
+      <location filename="../processing/base.py" line="411" />
       <source>{0}: field '{1}' is not numeric (it is {2}); choose a numeric field.</source>
       <translation>{0}: veld '{1}' is niet numeriek (het is {2}); kies een numeriek veld.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="412" />
+      <location filename="../processing/base.py" line="424" />
       <source>{0}: feature {1} has '{2}' in '{3}', which is not a number.</source>
       <translation>{0}: object {1} heeft '{2}' in '{3}', en dat is geen getal.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="424" />
+      <location filename="../processing/base.py" line="436" />
       <source>{0}: the layer has no point geometry (it is a table, such as a CSV file read without its coordinates). Load a CSV as a delimited text layer (Layer &gt; Add Layer &gt; Add Delimited Text Layer) with its x and y columns as the point geometry, in the layer's CRS, and give that layer.</source>
       <translation>{0}: de laag heeft geen puntgeometrie (het is een tabel, zoals een CSV-bestand dat zonder zijn coördinaten is gelezen). Laad een CSV als tekstgescheiden laag (Kaartlagen &gt; Laag toevoegen &gt; Tekstgescheiden laag toevoegen) met de kolommen x en y als puntgeometrie, in het CRS van de laag, en geef die laag op.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="432" />
+      <location filename="../processing/base.py" line="444" />
       <source>{0}: needs a point layer, got {1}.</source>
       <translation>{0}: vereist een puntlaag, maar kreeg {1}.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="474" />
+      <location filename="../processing/base.py" line="486" />
       <source>Reading points</source>
       <translation>Punten inlezen</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="505" />
+      <location filename="../processing/base.py" line="517" />
       <source>some</source>
       <translation>enkele</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="510" />
+      <location filename="../processing/base.py" line="522" />
       <source>{0} features could not be transformed from {1} to {2} (is the layer's CRS right?)</source>
       <translation>{0} objecten konden niet worden getransformeerd van {1} naar {2} (klopt het CRS van de laag?)</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="515" />
+      <location filename="../processing/base.py" line="527" />
       <source>{0} features have no geometry</source>
       <translation>{0} objecten hebben geen geometrie</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="517" />
+      <location filename="../processing/base.py" line="529" />
       <source>{0} features are not points (a layer of mixed geometry)</source>
       <translation>{0} objecten zijn geen punten (een laag met gemengde geometrie)</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="519" />
+      <location filename="../processing/base.py" line="531" />
       <source>{0} features are multipoints with several parts</source>
       <translation>{0} objecten zijn multipunten met meerdere delen</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="522" />
+      <location filename="../processing/base.py" line="534" />
       <source>{0} features have coordinates that are not finite numbers in {1}</source>
       <translation>{0} objecten hebben coördinaten die geen eindige getallen zijn in {1}</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="528" />
+      <location filename="../processing/base.py" line="540" />
       <source>{0}: {1}. Each feature must be one point; fix or deselect those features.</source>
       <translation>{0}: {1}. Elk object moet één punt zijn; corrigeer die objecten of hef de selectie ervan op.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="534" />
+      <location filename="../processing/base.py" line="546" />
       <source>{0}: {1} features have a NULL value in '{2}'. Fill them in or select only the other features.</source>
       <translation>{0}: {1} objecten hebben een NULL-waarde in '{2}'. Vul die aan of selecteer alleen de overige objecten.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="539" />
+      <location filename="../processing/base.py" line="551" />
       <source>{0}: the layer has no features (or none is selected).</source>
       <translation>{0}: de laag heeft geen objecten (of er is geen object geselecteerd).</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="540" />
+      <location filename="../processing/base.py" line="552" />
       <source>layer units</source>
       <translation>laageenheden</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="542" />
+      <location filename="../processing/base.py" line="554" />
       <source>Read the points in {0} (their number is protected and not shown).</source>
       <translation>Punten gelezen in {0} (hun aantal is beschermd en wordt niet getoond).</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="544" />
+      <location filename="../processing/base.py" line="556" />
       <source>Read {0} points in {1}.</source>
       <translation>{0} punten ingelezen in {1}.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="579" />
+      <location filename="../processing/base.py" line="591" />
       <source>{0}: '{1}' is not a number.</source>
       <translation>{0}: '{1}' is geen getal.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="586" />
+      <location filename="../processing/base.py" line="598" />
       <source>Separate the numbers with commas ('0.5, 1, 2'), or with semicolons if you write decimals with a comma ('0,5; 1; 2').</source>
       <translation>Scheid de getallen met komma's ('0.5, 1, 2'), of met puntkomma's als u decimalen met een komma schrijft ('0,5; 1; 2').</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="608" />
+      <location filename="../processing/base.py" line="620" />
       <source>{0}: the seed must be a whole number from 0 to {1} (or empty for a real release), got '{2}'.</source>
       <translation>{0}: de seed moet een geheel getal van 0 tot {1} zijn (of leeg voor een echte publicatie), niet '{2}'.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="615" />
+      <location filename="../processing/base.py" line="627" />
       <source>{0}: the seed must be a whole number from 0 to {1}, got {2}.</source>
       <translation>{0}: de seed moet een geheel getal van 0 tot en met {1} zijn, maar is {2}.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="619" />
+      <location filename="../processing/base.py" line="631" />
       <source>{0} = {1}: the output is reproducible. Do not publish it; leave the seed empty for a real release.</source>
       <translation>{0} = {1}: de uitvoer is reproduceerbaar. Publiceer deze niet; laat de seed leeg voor een echte publicatie.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="654" />
+      <location filename="../processing/base.py" line="666" />
       <source>{0}: {1} is a folder; give a file name.</source>
       <translation>{0}: {1} is een map; geef een bestandsnaam.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="662" />
+      <location filename="../processing/base.py" line="674" />
       <source>{0}: the folder {1} cannot be written ({2}).</source>
       <translation>{0}: in de map {1} kan niet worden geschreven ({2}).</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="666" />
+      <location filename="../processing/base.py" line="678" />
       <source>{0}: cannot create the folder of {1} inside {2}.</source>
       <translation>{0}: kan de map van {1} niet aanmaken in {2}.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="682" />
+      <location filename="../processing/base.py" line="694" />
       <source>{0}: cannot create the folder {1} ({2}).</source>
       <translation>{0}: kan de map {1} niet aanmaken ({2}).</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="686" />
+      <location filename="../processing/base.py" line="698" />
       <source>{0}: {1} cannot be written ({2}).</source>
       <translation>{0}: {1} kan niet worden geschreven ({2}).</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="710" />
+      <location filename="../processing/base.py" line="722" />
       <source>{0}: QGIS finds the format of {1} from all that follows its first dot ('{2}') when it writes a table into it, and knows none for that: rename the file without the extra dots.</source>
       <translation>{0}: QGIS leidt het formaat van {1} af uit alles na de eerste punt ('{2}') wanneer het er een tabel in schrijft, en kent daarvoor geen formaat: hernoem het bestand zonder de extra punten.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="741" />
+      <location filename="../processing/base.py" line="753" />
       <source>{0}: an output path cannot carry '|' options ({1}). To write a table into a GeoPackage, give file.gpkg|layername=table or ogr:dbname='file.gpkg' table="table".</source>
       <translation>{0}: een uitvoerpad kan geen '|'-opties bevatten ({1}). Geef, om een tabel in een GeoPackage te schrijven, bestand.gpkg|layername=tabel of ogr:dbname='bestand.gpkg' table="tabel".</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="749" />
+      <location filename="../processing/base.py" line="761" />
       <source>{0}: QGIS cannot write a table into a GeoPackage whose path holds a ' or a table whose name holds a " ({1}); rename it.</source>
       <translation>{0}: QGIS kan geen tabel schrijven in een GeoPackage waarvan het pad een ' bevat, of een tabel waarvan de naam een " bevat ({1}); hernoem die.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="789" />
+      <location filename="../processing/base.py" line="801" />
       <source>{0} is written as the table {1} of {2}, which also holds confidential data ({3}). Release the layer, not the file: save it to a file of its own (Export ▸ Save Features As) first.</source>
       <translation>{0} wordt geschreven als de tabel {1} van {2}, dat ook vertrouwelijke gegevens bevat ({3}). Publiceer de laag, niet het bestand: sla haar eerst op in een eigen bestand (Exporteren ▸ Objecten opslaan als).</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="877" />
+      <location filename="../processing/base.py" line="889" />
       <source>{0}: this output is an HTML page; give a file name ending in .html (got {1}).</source>
       <translation>{0}: deze uitvoer is een HTML-pagina; geef een bestandsnaam die op .html eindigt (gekregen: {1}).</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="907" />
+      <location filename="../processing/base.py" line="919" />
       <source>{0}: writes the same file as {1} ({2}); choose another file.</source>
       <translation>{0}: schrijft hetzelfde bestand als {1} ({2}); kies een ander bestand.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="912" />
+      <location filename="../processing/base.py" line="924" />
       <source>{0}: writes the same file as {1}: {2} ({0}) and {3} ({1}) both write {4}; choose another file.</source>
       <translation>{0}: schrijft hetzelfde bestand als {1}: {2} ({0}) en {3} ({1}) schrijven allebei {4}; kies een ander bestand.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="975" />
+      <location filename="../processing/base.py" line="987" />
       <source>{0}: {1} is the file of {2}; writing it would replace that layer and every other layer in the file. Choose another file.</source>
       <translation>{0}: {1} is het bestand van {2}; het schrijven ervan zou die laag en elke andere laag in het bestand vervangen. Kies een ander bestand.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="981" />
+      <location filename="../processing/base.py" line="993" />
       <source>{0}: {1} is the file of {2}; writing it would replace that input. Choose another file.</source>
       <translation>{0}: {1} is het bestand van {2}; het schrijven ervan zou die invoer vervangen. Kies een ander bestand.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="992" />
+      <location filename="../processing/base.py" line="1004" />
       <source>{0}: the table {1} in {2} is the layer of {3}; writing it would replace that layer. Choose another table name.</source>
       <translation>{0}: de tabel {1} in {2} is de laag van {3}; het schrijven ervan zou die laag vervangen. Kies een andere tabelnaam.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="1135" />
+      <location filename="../processing/base.py" line="1147" />
       <source>{0}: this output is a table without geometry, which a Shapefile cannot hold (only its .dbf would be written). Give a .gpkg, .csv or .xlsx file.</source>
       <translation>{0}: deze uitvoer is een tabel zonder geometrie, die een Shapefile niet kan bevatten (alleen het .dbf-bestand zou worden geschreven). Geef een .gpkg-, .csv- of .xlsx-bestand.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="1157" />
+      <location filename="../processing/base.py" line="1169" />
       <source>{0}: the layer has no CRS, which {1} cannot say: readers will take its coordinates as longitude and latitude (WGS 84). Write a GeoPackage, or give the input layer its CRS.</source>
       <translation>{0}: de laag heeft geen CRS, wat {1} niet kan vastleggen: lezers zullen de coördinaten als lengte- en breedtegraad (WGS 84) opvatten. Schrijf een GeoPackage, of geef de invoerlaag haar CRS.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="1168" />
+      <location filename="../processing/base.py" line="1180" />
       <source>{0}: a Shapefile keeps only 10 characters of a field name ({1}); names that then clash are numbered (_1, _2), so check which column is which, or write a GeoPackage to keep the names.</source>
       <translation>{0}: een Shapefile bewaart maar 10 tekens van een veldnaam ({1}); namen die dan samenvallen worden genummerd (_1, _2), dus controleer welke kolom welke is, of schrijf een GeoPackage om de namen te behouden.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="1227" />
+      <location filename="../processing/base.py" line="1239" />
       <source>CONFIDENTIAL: not for publication ({0}, {1})</source>
       <translation>VERTROUWELIJK: niet voor publicatie ({0}, {1})</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="1232" />
+      <location filename="../processing/base.py" line="1244" />
       <source>NOT PRIVATE ({0}): no privacy guarantee holds ({1}, {2})</source>
       <translation>NIET PRIVÉ ({0}): er geldt geen privacygarantie ({1}, {2})</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="1279" />
+      <location filename="../processing/base.py" line="1291" />
       <source>{0}: the output could not be written: {1}</source>
       <translation>{0}: de uitvoer kon niet worden weggeschreven: {1}</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="1296" />
+      <location filename="../processing/base.py" line="1308" />
       <source>{0}: {1} features written; the GeoPackage now builds their spatial index as {2} is closed (10-20 s per million features), and the progress bar and Cancel wait until it is done.</source>
       <translation>{0}: {1} objecten geschreven; het GeoPackage bouwt nu hun ruimtelijke index terwijl {2} wordt gesloten (10-20 s per miljoen objecten), en de voortgangsbalk en Annuleren wachten tot dat klaar is.</translation>
     </message>
     <message>
-      <location filename="../processing/base.py" line="1316" />
+      <location filename="../processing/base.py" line="1328" />
       <source>Writing {0} points.</source>
       <translation>{0} punten worden weggeschreven.</translation>
     </message>
@@ -1034,217 +1039,207 @@
       <translation>Synthetische punten met differentiële privacy</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="435" />
-      <source>NOT PRIVATE ({0}): {1}</source>
-      <translation>NIET PRIVÉ ({0}): {1}</translation>
-    </message>
-    <message>
-      <location filename="../processing/dp_points.py" line="464" />
+      <location filename="../processing/dp_points.py" line="461" />
       <source>{0} is not used by the {1} method.</source>
       <translation>{0} wordt niet gebruikt door de methode {1}.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="477" />
+      <location filename="../processing/dp_points.py" line="474" />
       <source>A corner of the window keeps only {0:.2g} of a kernel of bandwidth {1:.6g} inside it (a spike or a corridor far narrower than the bandwidth). A point there needs about {2:.2g} draws; the run may be slow (it can be cancelled). Simplifying the window avoids it.</source>
       <translation>Een hoek van het studiegebied houdt maar {0:.2g} van een kernel met bandbreedte {1:.6g} binnen het gebied (een uitsteeksel of een gang die veel smaller is dan de bandbreedte). Een punt daar vraagt ongeveer {2:.2g} trekkingen; de berekening kan traag zijn (ze kan worden geannuleerd). Een eenvoudiger studiegebied voorkomt dit.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="545" />
+      <location filename="../processing/dp_points.py" line="542" />
       <source>DP synthetic points ({0}, ε = {1:g})</source>
       <translation>Synthetische DP-punten ({0}, ε = {1:g})</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="549" />
-      <source>NOT PRIVATE (window from the data): {0}</source>
-      <translation>NIET PRIVÉ (venster uit de gegevens): {0}</translation>
-    </message>
-    <message>
-      <location filename="../processing/dp_points.py" line="559" />
+      <location filename="../processing/dp_points.py" line="562" />
       <source>every α</source>
       <translation>elke α</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="564" />
+      <location filename="../processing/dp_points.py" line="567" />
       <source>Alpha (α, CRS units)</source>
       <translation>Alfa (α, CRS-eenheden)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="565" />
+      <location filename="../processing/dp_points.py" line="568" />
       <source>Window area (squared CRS units)</source>
       <translation>Oppervlakte van het studiegebied (vierkante CRS-eenheden)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="566" />
+      <location filename="../processing/dp_points.py" line="569" />
       <source>Window diameter B (CRS units)</source>
       <translation>Diameter B van het studiegebied (CRS-eenheden)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="572" />
+      <location filename="../processing/dp_points.py" line="575" />
       <source>fixed by the user (its value is not shown: with it anyone can recompute the noise; NOT for release)</source>
       <translation>vastgezet door de gebruiker (de waarde wordt niet getoond: daarmee kan iedereen de ruis herberekenen; NIET voor publicatie)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="579" />
+      <location filename="../processing/dp_points.py" line="582" />
       <source>Original points n (public under this guarantee)</source>
       <translation>Oorspronkelijke punten n (openbaar onder deze garantie)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="580" />
+      <location filename="../processing/dp_points.py" line="583" />
       <source>Two data sets are neighbours when one point is moved by at most α; the number of points n is the same in both, so n is not protected by this guarantee.</source>
       <translation>Twee datasets zijn naburig als één punt over ten hoogste α wordt verplaatst; het aantal punten n is in beide gelijk, dus n wordt door deze garantie niet beschermd.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="586" />
+      <location filename="../processing/dp_points.py" line="589" />
       <source>({0:g}, {1:g})-differential privacy under the α-neighbourhood with α = {2:g} (Kim &amp; Lim, Theorem 3.6): for any synthetic pattern, its probability changes by at most a factor e^ε between neighbouring data sets, except with probability δ. {3} The number of points n = {4} is printed in this report and is public under this guarantee.</source>
       <translation>({0:g}, {1:g})-differentiële privacy onder de α-naburigheid met α = {2:g} (Kim &amp; Lim, Stelling 3.6): voor elk synthetisch patroon verandert de kans erop tussen naburige datasets met ten hoogste een factor e^ε, behalve met kans δ. {3} Het aantal punten n = {4} staat in dit rapport en is onder deze garantie openbaar.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="593" />
+      <location filename="../processing/dp_points.py" line="596" />
       <source>Bandwidth used h (CRS units)</source>
       <translation>Gebruikte bandbreedte h (CRS-eenheden)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="594" />
+      <location filename="../processing/dp_points.py" line="597" />
       <source>Smallest private bandwidth (CRS units)</source>
       <translation>Kleinste privacyveilige bandbreedte (CRS-eenheden)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="595" />
+      <location filename="../processing/dp_points.py" line="598" />
       <source>k: 1 − δ quantile of Poisson(n)</source>
       <translation>k: 1 − δ-kwantiel van Poisson(n)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="596" />
+      <location filename="../processing/dp_points.py" line="599" />
       <source>B: window diameter</source>
       <translation>B: diameter van het studiegebied</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="597" />
+      <location filename="../processing/dp_points.py" line="600" />
       <source>Upper bound of r_α(h) at the smallest bandwidth</source>
       <translation>Bovengrens van r_α(h) bij de kleinste bandbreedte</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="598" />
+      <location filename="../processing/dp_points.py" line="601" />
       <source>(2αB + α²)/(2h²) + r_α(h) at the bandwidth used</source>
       <translation>(2αB + α²)/(2h²) + r_α(h) bij de gebruikte bandbreedte</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="599" />
+      <location filename="../processing/dp_points.py" line="602" />
       <source>ε / k</source>
       <translation>ε / k</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="601" />
+      <location filename="../processing/dp_points.py" line="604" />
       <source>Grid the coordinates are rounded to (h/1024, CRS units)</source>
       <translation>Raster waarop de coördinaten zijn afgerond (h/1024, CRS-eenheden)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="608" />
+      <location filename="../processing/dp_points.py" line="611" />
       <source>({0:g}, {1:g})-differential privacy under the α-neighbourhood with α = {2:g} (Kim &amp; Lim, Theorem 3.8): for any synthetic pattern, its probability changes by at most a factor e^ε between neighbouring data sets, except with probability δ. {3} The number of points n = {4} is printed in this report and is public under this guarantee. The theorem is stated for one exact draw from the posterior, and its proof has gaps even there (a bound that must hold for every β; the bad event's probability taken under the prior); this tool draws from a fast (Laplace) approximation of the posterior. The stated (ε, δ) is therefore nominal, not proven.</source>
       <translation>({0:g}, {1:g})-differentiële privacy onder de α-naburigheid met α = {2:g} (Kim &amp; Lim, Stelling 3.8): voor elk synthetisch patroon verandert de kans erop tussen naburige datasets met ten hoogste een factor e^ε, behalve met kans δ. {3} Het aantal punten n = {4} staat in dit rapport en is onder deze garantie openbaar. De stelling is geformuleerd voor één exacte trekking uit de a-posterioriverdeling, en zelfs daar heeft het bewijs lacunes (een grens die voor elke β moet gelden; de kans op de ongunstige gebeurtenis berekend onder de a-prioriverdeling); dit hulpmiddel trekt uit een snelle (Laplace-)benadering van de a-posterioriverdeling. De opgegeven (ε, δ) is daarom nominaal, niet bewezen.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="618" />
+      <location filename="../processing/dp_points.py" line="621" />
       <source>Ratio R = σ/l</source>
       <translation>Verhouding R = σ/l</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="619" />
+      <location filename="../processing/dp_points.py" line="622" />
       <source>Triangle pairs within α</source>
       <translation>Driehoeksparen binnen α</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="620" />
+      <location filename="../processing/dp_points.py" line="623" />
       <source>Sum over pairs of the largest squared vertex distance</source>
       <translation>Som over de paren van de grootste gekwadrateerde afstand tussen hoekpunten</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="622" />
+      <location filename="../processing/dp_points.py" line="625" />
       <source>Vertex pairs of the union bound that also covers points in one triangle, and their Σd²</source>
       <translation>Hoekpuntparen van de verenigingsgrens die ook punten in één driehoek dekt, en hun Σd²</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="625" />
+      <location filename="../processing/dp_points.py" line="628" />
       <source>Knots per dimension</source>
       <translation>Knopen per dimensie</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="626" />
+      <location filename="../processing/dp_points.py" line="629" />
       <source>Drawn length scale l (CRS units)</source>
       <translation>Getrokken lengteschaal l (CRS-eenheden)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="627" />
+      <location filename="../processing/dp_points.py" line="630" />
       <source>Drawn σ = R l</source>
       <translation>Getrokken σ = R l</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="634" />
+      <location filename="../processing/dp_points.py" line="637" />
       <source>{0:.6g}-differential privacy when one point is moved any distance (Kim &amp; Lim, Theorem 3.10, for every α; the noisy total costs nothing there because n does not change), and {1:.6g}-differential privacy when one point is added or removed ({2:.6g} for the noisy total plus {3:.6g} × {4:.6g} / {5:.6g} for the cells). δ = 0. {6} Only the add-or-remove guarantee covers n, so n is not printed in this report.</source>
       <translation>{0:.6g}-differentiële privacy wanneer één punt over een willekeurige afstand wordt verplaatst (Kim &amp; Lim, Stelling 3.10, voor elke α; het totaal met ruis kost daar niets, omdat n niet verandert), en {1:.6g}-differentiële privacy wanneer één punt wordt toegevoegd of verwijderd ({2:.6g} voor het totaal met ruis plus {3:.6g} × {4:.6g} / {5:.6g} voor de cellen). δ = 0. {6} Alleen de garantie voor toevoegen of verwijderen dekt n, dus n staat niet in dit rapport.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="650" />
+      <location filename="../processing/dp_points.py" line="653" />
       <source>{0:.6g}-differential privacy when one point is moved any distance (Kim &amp; Lim, Theorem 3.10, for every α), and {1:.6g}-differential privacy when one point is added or removed ({0:.6g} × {2:.6g} / {3:.6g}). δ = 0. {4} Only the add-or-remove guarantee covers n, so n is not printed in this report.</source>
       <translation>{0:.6g}-differentiële privacy wanneer één punt over een willekeurige afstand wordt verplaatst (Kim &amp; Lim, Stelling 3.10, voor elke α), en {1:.6g}-differentiële privacy wanneer één punt wordt toegevoegd of verwijderd ({0:.6g} × {2:.6g} / {3:.6g}). δ = 0. {4} Alleen de garantie voor toevoegen of verwijderen dekt n, dus n staat niet in dit rapport.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="657" />
+      <location filename="../processing/dp_points.py" line="660" />
       <source>Cell size (CRS units)</source>
       <translation>Celgrootte (CRS-eenheden)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="658" />
+      <location filename="../processing/dp_points.py" line="661" />
       <source>Cells (after merging slivers)</source>
       <translation>Cellen (na samenvoegen van snippers)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="659" />
+      <location filename="../processing/dp_points.py" line="662" />
       <source>Slivers merged into a neighbour</source>
       <translation>Met een buurcel samengevoegde snippers</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="660" />
+      <location filename="../processing/dp_points.py" line="663" />
       <source>Sensitivity Δ = 1/|S_p| + 1/|S_q| (per squared unit)</source>
       <translation>Gevoeligheid Δ = 1/|S_p| + 1/|S_q| (per vierkante eenheid)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="661" />
+      <location filename="../processing/dp_points.py" line="664" />
       <source>Laplace noise scale Δ / ε_cells (points per squared unit)</source>
       <translation>Schaal van de Laplace-ruis Δ / ε_cells (punten per vierkante eenheid)</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="662" />
+      <location filename="../processing/dp_points.py" line="665" />
       <source>ε for the cells</source>
       <translation>ε voor de cellen</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="663" />
+      <location filename="../processing/dp_points.py" line="666" />
       <source>Share of ε for the noisy total</source>
       <translation>Deel van ε voor het totaal met ruis</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="664" />
+      <location filename="../processing/dp_points.py" line="667" />
       <source>ε when a point is added or removed</source>
       <translation>ε bij het toevoegen of verwijderen van een punt</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="667" />
+      <location filename="../processing/dp_points.py" line="670" />
       <source>Noisy total</source>
       <translation>Totaal met ruis</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="668" />
+      <location filename="../processing/dp_points.py" line="671" />
       <source>Note</source>
       <translation>Opmerking</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="671" />
+      <location filename="../processing/dp_points.py" line="674" />
       <source>Caveat: no WINDOW was given, so the window is the confidential points' bounding box enlarged by 5%. Its extent, and the window area, diameter and sizes derived from it in this report and in the map, follow the extreme points and are NOT covered by this guarantee. Give a public WINDOW for a release.</source>
       <translation>Let op: er is geen WINDOW opgegeven, dus het venster is de omhullende rechthoek van de vertrouwelijke punten, vergroot met 5%. De omvang ervan, en de oppervlakte, diameter en maten van het venster die daaruit volgen in dit rapport en op de kaart, volgen de uiterste punten en vallen NIET onder deze garantie. Geef een openbaar WINDOW op voor een publicatie.</translation>
     </message>
     <message>
-      <location filename="../processing/dp_points.py" line="680" />
+      <location filename="../processing/dp_points.py" line="683" />
       <source>Calibration</source>
       <translation>Kalibratie</translation>
     </message>
@@ -2814,452 +2809,447 @@
       <translation>Spatial Privacy: privacybeschermende kaarten en synthetische punten</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="106" />
+      <location filename="../processing/pufferfish_grid.py" line="105" />
       <source>Pufferfish-private grid map</source>
       <translation>Rasterkaart met Pufferfish-privacy</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="109" />
+      <location filename="../processing/pufferfish_grid.py" line="108" />
       <source>Grid maps</source>
       <translation>Rasterkaarten</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="115" />
+      <location filename="../processing/pufferfish_grid.py" line="114" />
       <source>Publish a thematic grid map of a point value (mean or total per cell) with Pufferfish privacy.</source>
       <translation>Publiceer een thematische rasterkaart van een puntwaarde (gemiddelde of totaal per cel) met Pufferfish-privacy.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="119" />
+      <location filename="../processing/pufferfish_grid.py" line="118" />
       <source>&lt;p&gt;Bins points into square cells and publishes, per cell, the mean (or total) of a non-negative value with Laplace noise calibrated to the number of contributors n, following ter Steege (2021), &lt;i&gt;Pufferfish privacy when publishing on thematic maps&lt;/i&gt;.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Guarantee.&lt;/b&gt; Absolute error (Theorem 3.1): for every person in a cell, an attacker cannot tell from the map whether their value lies in [x−c, x+c) or in the neighbouring [x+c, x+3c) by more than a factor e&lt;sup&gt;ε&lt;/sup&gt;, for any prior under which people's values are independent. Relative error (Corollary 3.2): the same for the relative intervals [ky, y/k) and [y/k, y/k³), i.e. for values up to a factor k; the map then shows each cell's &lt;i&gt;geometric&lt;/i&gt; mean, because the proof protects the mean of log t (the thesis's eq. 12 writes the arithmetic mean, for which one dominant value could shift the map by up to n times the stated ε). Each person is in one cell, so the whole map has the same ε. The bounded mechanism (Section 4) clamps the output to [L, U]. The thesis analyses it as (ε, δ)-Pufferfish with δ ≤ Δ, the largest δ&lt;sub&gt;max&lt;/sub&gt; of a published cell (Theorem 4.4, Corollary 4.5), reported as output DELTA. When L and U are fixed without looking at the data, clamping is post-processing, so the map in fact keeps the pure ε guarantee and Δ is a conservative figure. When the bounds are derived from the data, nothing about the smallest and largest value is private.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Not protected:&lt;/b&gt; locations and counts. The map shows which cells are occupied and publishes n exactly; use this tool when the values are sensitive, not presence.&lt;/p&gt;</source>
       <translation>&lt;p&gt;Verdeelt punten over vierkante cellen en publiceert per cel het gemiddelde (of totaal) van een niet-negatieve waarde met Laplace-ruis die is gekalibreerd op het aantal bijdragers n, volgens ter Steege (2021), &lt;i&gt;Pufferfish privacy when publishing on thematic maps&lt;/i&gt;.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Garantie.&lt;/b&gt; Absolute fout (Stelling 3.1): voor elke persoon in een cel kan een aanvaller uit de kaart niet met meer dan een factor e&lt;sup&gt;ε&lt;/sup&gt; afleiden of diens waarde in [x−c, x+c) ligt of in het aangrenzende [x+c, x+3c), voor elke a-prioriverdeling waaronder de waarden van personen onafhankelijk zijn. Relatieve fout (Gevolg 3.2): hetzelfde voor de relatieve intervallen [ky, y/k) en [y/k, y/k³), d.w.z. voor waarden tot op een factor k; de kaart toont dan per cel het &lt;i&gt;meetkundig&lt;/i&gt; gemiddelde, omdat het bewijs het gemiddelde van log t beschermt (vgl. 12 van de scriptie schrijft het rekenkundig gemiddelde, waarbij één dominante waarde de kaart tot n keer de opgegeven ε zou kunnen verschuiven). Elke persoon valt in één cel, dus voor de hele kaart geldt dezelfde ε. Het begrensde mechanisme (Sectie 4) kapt de uitvoer af tot [L, U]. De scriptie analyseert dit als (ε, δ)-Pufferfish met δ ≤ Δ, de grootste δ&lt;sub&gt;max&lt;/sub&gt; van een gepubliceerde cel (Stelling 4.4, Gevolg 4.5), die wordt gerapporteerd als uitvoer DELTA. Als L en U zijn vastgelegd zonder naar de gegevens te kijken, is het afkappen een nabewerking, zodat de kaart in feite de zuivere ε-garantie behoudt en Δ een conservatieve waarde is. Als de grenzen uit de gegevens zijn afgeleid, is niets over de kleinste en de grootste waarde privacyveilig.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Niet beschermd:&lt;/b&gt; locaties en aantallen. De kaart laat zien welke cellen bezet zijn en publiceert n exact; gebruik dit hulpmiddel wanneer de waarden gevoelig zijn, niet de aanwezigheid.&lt;/p&gt;</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="147" />
+      <location filename="../processing/pufferfish_grid.py" line="146" />
       <source>Points (one per person or enterprise) with the confidential value. Selected features only, if so chosen.</source>
       <translation>Punten (één per persoon of bedrijf) met de vertrouwelijke waarde. Desgewenst alleen de geselecteerde objecten.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="153" />
+      <location filename="../processing/pufferfish_grid.py" line="152" />
       <source>Value field</source>
       <translation>Waardeveld</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="154" />
+      <location filename="../processing/pufferfish_grid.py" line="153" />
       <source>Numeric field with each contribution t_i; must be &gt;= 0 (&gt; 0 for relative error) and not NULL.</source>
       <translation>Numeriek veld met elke bijdrage t_i; moet &gt;= 0 zijn (&gt; 0 bij relatieve fout) en mag niet NULL zijn.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="157" />
+      <location filename="../processing/pufferfish_grid.py" line="156" />
       <source>Cell size r</source>
       <translation>Celgrootte r</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="158" />
+      <location filename="../processing/pufferfish_grid.py" line="157" />
       <source>Side of a square cell, in the units of the layer's (or working) CRS, e.g. metres.</source>
       <translation>Zijde van een vierkante cel, in de eenheden van het CRS van de laag (of het werk-CRS), bijv. meters.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="162" />
+      <location filename="../processing/pufferfish_grid.py" line="161" />
       <source>Privacy parameter ε (epsilon)</source>
       <translation>Privacyparameter ε (epsilon)</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="164" />
+      <location filename="../processing/pufferfish_grid.py" line="163" />
       <source>ε, at least {0:g}. Smaller is more private and noisier: the noise scale is proportional to 1/ε.</source>
       <translation>ε, minstens {0:g}. Een kleinere waarde beschermt beter, maar geeft meer ruis: de schaal van de ruis is evenredig met 1/ε.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="171" />
+      <location filename="../processing/pufferfish_grid.py" line="170" />
       <source>Error model</source>
       <translation>Foutmodel</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="172" />
+      <location filename="../processing/pufferfish_grid.py" line="171" />
       <source>Absolute error (interval c)</source>
       <translation>Absolute fout (interval c)</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="172" />
+      <location filename="../processing/pufferfish_grid.py" line="171" />
       <source>Relative error (factor k)</source>
       <translation>Relatieve fout (factor k)</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="176" />
+      <location filename="../processing/pufferfish_grid.py" line="175" />
       <source>Absolute: protects which interval of width 2c holds a value (additive noise). Relative: protects values up to a factor k (multiplicative noise) and publishes each cell's geometric mean, for skewed values such as turnover.</source>
       <translation>Absoluut: beschermt in welk interval met breedte 2c een waarde ligt (additieve ruis). Relatief: beschermt waarden tot op een factor k (multiplicatieve ruis) en publiceert per cel het meetkundig gemiddelde, voor scheef verdeelde waarden zoals omzet.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="184" />
+      <location filename="../processing/pufferfish_grid.py" line="183" />
       <source>Interval half-width c (absolute error)</source>
       <translation>Halve intervalbreedte c (absolute fout)</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="186" />
+      <location filename="../processing/pufferfish_grid.py" line="185" />
       <source>c &gt; 0, in the value's units: an attacker cannot tell t_i in [x−c, x+c) from [x+c, x+3c). Larger c protects more and adds more noise (Laplace scale 4c/(nε)).</source>
       <translation>c &gt; 0, in de eenheden van de waarde: een aanvaller kan t_i in [x−c, x+c) niet onderscheiden van [x+c, x+3c). Een grotere c beschermt meer en voegt meer ruis toe (Laplace-schaal 4c/(nε)).</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="193" />
+      <location filename="../processing/pufferfish_grid.py" line="192" />
       <source>Relative factor k (relative error)</source>
       <translation>Relatieve factor k (relatieve fout)</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="195" />
+      <location filename="../processing/pufferfish_grid.py" line="194" />
       <source>0 &lt; k &lt; 1: values within a factor k are protected, e.g. 0.9 for 10%. Smaller k protects more (Laplace scale −4 ln(k)/(nε) on the log scale).</source>
       <translation>0 &lt; k &lt; 1: waarden binnen een factor k worden beschermd, bijv. 0,9 voor 10%. Een kleinere k beschermt meer (Laplace-schaal −4 ln(k)/(nε) op logschaal).</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="201" />
+      <location filename="../processing/pufferfish_grid.py" line="200" />
       <source>Mean</source>
       <translation>Gemiddelde</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="201" />
+      <location filename="../processing/pufferfish_grid.py" line="200" />
       <source>Published statistic</source>
       <translation>Gepubliceerde statistiek</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="201" />
+      <location filename="../processing/pufferfish_grid.py" line="200" />
       <source>Total</source>
       <translation>Totaal</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="202" />
+      <location filename="../processing/pufferfish_grid.py" line="201" />
       <source>Mean (the thesis's statistic: arithmetic for absolute error, geometric for relative error) or, for absolute error only, total = n × noisy mean, which has the same guarantee because n is public. A noisy count is not offered: these secrets do not protect counts.</source>
       <translation>Gemiddelde (de statistiek uit de scriptie: rekenkundig bij absolute fout, meetkundig bij relatieve fout) of, alleen bij absolute fout, totaal = n × gemiddelde met ruis; dat heeft dezelfde garantie, omdat n openbaar is. Een aantal met ruis wordt niet aangeboden: deze geheimen beschermen geen aantallen.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="209" />
+      <location filename="../processing/pufferfish_grid.py" line="208" />
       <source>Bounded mechanism (clamp to [L, U])</source>
       <translation>Begrensd mechanisme (afkappen tot [L, U])</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="210" />
+      <location filename="../processing/pufferfish_grid.py" line="209" />
       <source>Clamp published means to [L, U] (mechanism B), so no value falls below L (0 with the default margin) or above U. Needs contribution bounds. The thesis's bound Δ on δ is output DELTA. Without it the noise is unbounded: a cell's published mean can be negative for a positive quantity.</source>
       <translation>Kap gepubliceerde gemiddelden af tot [L, U] (mechanisme B), zodat geen enkele waarde onder L (0 bij de standaardmarge) of boven U ligt. Vereist grenzen voor bijdragen. De bovengrens Δ van δ uit de scriptie is uitvoer DELTA. Zonder afkappen is de ruis onbegrensd: het gepubliceerde gemiddelde van een cel kan negatief zijn voor een positieve grootheid.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="218" />
+      <location filename="../processing/pufferfish_grid.py" line="217" />
       <source>Lower bound L_t of a contribution</source>
       <translation>Ondergrens L_t van een bijdrage</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="220" />
+      <location filename="../processing/pufferfish_grid.py" line="219" />
       <source>Public lower bound on every t_i (bounded mechanism), known without looking at the data, e.g. 0 (then give MARGIN &gt; 0: its default, L_t, would be 0).</source>
       <translation>Openbare ondergrens voor elke t_i (begrensd mechanisme), bekend zonder naar de gegevens te kijken, bijv. 0 (geef dan MARGIN &gt; 0: de standaardwaarde, L_t, zou 0 zijn).</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="227" />
+      <location filename="../processing/pufferfish_grid.py" line="226" />
       <source>Upper bound U_t of a contribution</source>
       <translation>Bovengrens U_t van een bijdrage</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="229" />
+      <location filename="../processing/pufferfish_grid.py" line="228" />
       <source>Public upper bound on every t_i (bounded mechanism). Values outside [L_t, U_t] are refused.</source>
       <translation>Openbare bovengrens voor elke t_i (begrensd mechanisme). Waarden buiten [L_t, U_t] worden geweigerd.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="233" />
+      <location filename="../processing/pufferfish_grid.py" line="232" />
       <source>Derive bounds from the data (not private)</source>
       <translation>Grenzen afleiden uit de gegevens (niet privacyveilig)</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="235" />
+      <location filename="../processing/pufferfish_grid.py" line="234" />
       <source>Use L_t = min t_i and U_t = max t_i, as the thesis does. NOT private: the clamp limits reveal the smallest and largest contribution. The report says so.</source>
       <translation>Gebruik L_t = min t_i en U_t = max t_i, zoals in de scriptie. NIET privacyveilig: de afkapgrenzen verraden de kleinste en de grootste bijdrage. Het rapport vermeldt dit.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="242" />
+      <location filename="../processing/pufferfish_grid.py" line="241" />
       <source>Margin γ (absolute) or λ (relative)</source>
       <translation>Marge γ (absoluut) of λ (relatief)</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="244" />
+      <location filename="../processing/pufferfish_grid.py" line="243" />
       <source>Absolute: γ &gt; 0, L = L_t − γ, U = U_t + γ; empty gives γ = L_t, so L = 0. Relative: λ &gt; 1, L = L_t/λ, U = λU_t; empty gives λ = 1.25. Larger margins give smaller δ but clamp less.</source>
       <translation>Absoluut: γ &gt; 0, L = L_t − γ, U = U_t + γ; leeg geeft γ = L_t, dus L = 0. Relatief: λ &gt; 1, L = L_t/λ, U = λU_t; leeg geeft λ = 1,25. Grotere marges geven een kleinere δ, maar kappen minder af.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="251" />
+      <location filename="../processing/pufferfish_grid.py" line="250" />
       <source>Minimum contributors per published cell</source>
       <translation>Minimumaantal bijdragers per gepubliceerde cel</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="253" />
+      <location filename="../processing/pufferfish_grid.py" line="252" />
       <source>Publish only cells with n &gt;= this number; others are left out like empty cells. Costs no privacy under this definition (n is public) and lowers Δ; it does not protect presence.</source>
       <translation>Publiceer alleen cellen met n &gt;= dit aantal; de overige worden weggelaten, net als lege cellen. Kost onder deze definitie geen privacy (n is openbaar) en verlaagt Δ; het beschermt de aanwezigheid niet.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="259" />
+      <location filename="../processing/pufferfish_grid.py" line="258" />
       <source>Grid origin</source>
       <translation>Oorsprong van het raster</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="260" />
+      <location filename="../processing/pufferfish_grid.py" line="259" />
       <source>A corner shared by four cells. Empty: (0, 0), so cell edges fall on multiples of r (the national statistical grid convention).</source>
       <translation>Een hoekpunt dat vier cellen gemeen hebben. Leeg: (0, 0), zodat de celranden op veelvouden van r vallen (de conventie van het nationale statistische raster).</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="267" />
+      <location filename="../processing/pufferfish_grid.py" line="266" />
       <source>Needed only when the layer is in degrees: the grid is built in this CRS; the output is written back in the layer's CRS.</source>
       <translation>Alleen nodig als de laag in graden is: het raster wordt in dit CRS opgebouwd; de uitvoer wordt teruggeschreven in het CRS van de laag.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="274" />
+      <location filename="../processing/pufferfish_grid.py" line="273" />
       <source>Pufferfish grid</source>
       <translation>Pufferfish-raster</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="275" />
+      <location filename="../processing/pufferfish_grid.py" line="274" />
       <source>Publishable grid: cell_id, n, value (the published statistic), noise_scale (scale of the noise: value units for absolute error, log scale for relative) and delta_max (0 unless bounded). The noise is Laplace noise on a grid of 1/64 of the sensitivity (4c/n for absolute error, −4 ln k/n on the log scale for relative error): the statistic rounded to the grid, plus whole steps of two-sided geometric noise, so no low-order bits of a float carry the true value (Mironov 2012); noise_scale is 65/64 of the thesis's scale (4c/(nε) or −4 ln k/(nε)) to pay for the rounding. A CSV file has no geometry, so it also gets each cell's centre x, y and bounds x_min, y_min, x_max, y_max in the layer's CRS, and a .csvt file beside it with the column types.</source>
       <translation>Publiceerbaar raster: cell_id, n, value (de gepubliceerde statistiek), noise_scale (schaal van de ruis: in eenheden van de waarde bij absolute fout, logschaal bij relatieve) en delta_max (0 tenzij begrensd). De ruis is Laplace-ruis op een rooster van 1/64 van de gevoeligheid (4c/n bij absolute fout, −4 ln k/n op de logschaal bij relatieve fout): de statistiek afgerond op het rooster, plus hele stappen tweezijdige geometrische ruis, zodat geen laagste bits van een float de ware waarde dragen (Mironov 2012); noise_scale is 65/64 van de schaal van het proefschrift (4c/(nε) of −4 ln k/(nε)) om de afronding te betalen. Een CSV-bestand heeft geen geometrie, dus het krijgt ook het middelpunt x, y en de grenzen x_min, y_min, x_max, y_max van elke cel in het CRS van de laag, en een .csvt-bestand ernaast met de kolomtypen.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="288" />
+      <location filename="../processing/pufferfish_grid.py" line="287" />
       <source>Published value raster</source>
       <translation>Raster met gepubliceerde waarden</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="290" />
+      <location filename="../processing/pufferfish_grid.py" line="289" />
       <source>Optional GeoTIFF of the published value in the working CRS; cells not published are NoData.</source>
       <translation>Optionele GeoTIFF van de gepubliceerde waarde in het werk-CRS; niet-gepubliceerde cellen zijn NoData.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="295" />
+      <location filename="../processing/pufferfish_grid.py" line="294" />
       <source>CONFIDENTIAL comparison (true values and noise; do not publish)</source>
       <translation>VERTROUWELIJKE vergelijking (ware waarden en ruis; niet publiceren)</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="301" />
+      <location filename="../processing/pufferfish_grid.py" line="300" />
       <source>For the analyst only, off by default: true_value, noise (the noise added, rounding included) and error (published − true) per cell. Publishing it undoes the protection. As CSV, with the cell location columns and the .csvt file of the grid output.</source>
       <translation>Alleen voor de analist, standaard uit: true_value, noise (de toegevoegde ruis, afronding inbegrepen) en error (gepubliceerd − waar) per cel. Publiceren ervan maakt de bescherming ongedaan. Als CSV met de locatiekolommen van de cellen en het .csvt-bestand, zoals de rasteruitvoer.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="312" />
+      <location filename="../processing/pufferfish_grid.py" line="311" />
       <source>HTML report of the settings and the privacy guarantee (ε, δ, what is protected). Publishable.</source>
       <translation>HTML-rapport van de instellingen en de privacygarantie (ε, δ, wat er beschermd is). Publiceerbaar.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="314" />
+      <location filename="../processing/pufferfish_grid.py" line="313" />
       <source>Grid bound Δ on δ</source>
       <translation>Bovengrens Δ van δ voor het raster</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="315" />
+      <location filename="../processing/pufferfish_grid.py" line="314" />
       <source>Privacy parameter ε</source>
       <translation>Privacyparameter ε</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="316" />
+      <location filename="../processing/pufferfish_grid.py" line="315" />
       <source>Number of published cells</source>
       <translation>Aantal gepubliceerde cellen</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="351" />
+      <location filename="../processing/pufferfish_grid.py" line="350" />
       <source>{0}: ignored, because {1} is off.</source>
       <translation>{0}: genegeerd, omdat {1} uit staat.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="355" />
+      <location filename="../processing/pufferfish_grid.py" line="354" />
       <source>{0}: ignored, because {1} takes the bounds from the data.</source>
       <translation>{0}: genegeerd, omdat {1} de grenzen uit de gegevens haalt.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="375" />
+      <location filename="../processing/pufferfish_grid.py" line="374" />
       <source>CELL_SIZE: the cell size must be &gt; 0, got {0}.</source>
       <translation>CELL_SIZE: de celgrootte moet &gt; 0 zijn; opgegeven: {0}.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="422" />
+      <location filename="../processing/pufferfish_grid.py" line="421" />
       <source>{0}: no cell has at least {1} contributors, so nothing would be published.</source>
       <translation>{0}: geen enkele cel heeft ten minste {1} bijdragers, dus er zou niets worden gepubliceerd.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="443" />
+      <location filename="../processing/pufferfish_grid.py" line="442" />
       <source>{0}: the map is NOT private. The clamp limits come from the smallest and largest value, which can be read back from it, so no ε holds for whoever has them; fix the bounds from public knowledge before publishing.</source>
       <translation>{0}: de kaart is NIET privé. De afkapgrenzen komen van de kleinste en grootste waarde, die uit de kaart terug te lezen zijn, dus voor wie die waarden heeft geldt geen enkele ε; leg de grenzen vast uit openbare kennis voordat u publiceert.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="450" />
+      <location filename="../processing/pufferfish_grid.py" line="449" />
       <source>Δ = {0:.3g} ≥ 1: the thesis's δ bound says nothing here.</source>
       <translation>Δ = {0:.3g} ≥ 1: de bovengrens van δ uit de scriptie zegt hier niets.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="452" />
+      <location filename="../processing/pufferfish_grid.py" line="451" />
       <source>bounds from the data</source>
       <translation>grenzen uit de gegevens</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="542" />
+      <location filename="../processing/pufferfish_grid.py" line="538" />
       <source>Pufferfish grid ({0} {1})</source>
       <translation>Pufferfish-raster ({0} {1})</translation>
     </message>
     <message>
       <location filename="../processing/pufferfish_grid.py" line="544" />
-      <source>NOT PRIVATE (bounds from the data): {0}</source>
-      <translation>NIET PRIVÉ (grenzen uit de gegevens): {0}</translation>
-    </message>
-    <message>
-      <location filename="../processing/pufferfish_grid.py" line="550" />
       <source>CONFIDENTIAL true values and noise ({0})</source>
       <translation>VERTROUWELIJK: ware waarden en ruis ({0})</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="560" />
+      <location filename="../processing/pufferfish_grid.py" line="554" />
       <source>total</source>
       <translation>totaal</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="561" />
+      <location filename="../processing/pufferfish_grid.py" line="555" />
       <source>geometric mean</source>
       <translation>meetkundig gemiddelde</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="561" />
+      <location filename="../processing/pufferfish_grid.py" line="555" />
       <source>mean</source>
       <translation>gemiddelde</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="570" />
+      <location filename="../processing/pufferfish_grid.py" line="564" />
       <source>whether a person's value lies in [x−c, x+c) or in [x+c, x+3c), for c = {0:g}</source>
       <translation>of de waarde van een persoon in [x−c, x+c) of in [x+c, x+3c) ligt, voor c = {0:g}</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="574" />
+      <location filename="../processing/pufferfish_grid.py" line="568" />
       <source>a person's value up to a factor k = {0:g} (relative intervals [ky, y/k))</source>
       <translation>wat de waarde van een persoon is, tot op een factor k = {0:g} (relatieve intervallen [ky, y/k))</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="575" />
+      <location filename="../processing/pufferfish_grid.py" line="569" />
       <source>ε-Pufferfish privacy with ε = {0:g} (ter Steege 2021, {1}): from the published map an attacker cannot learn {2} by more than a factor e^ε = {3:.4g}, whatever they believe about the values, as long as people's values are independent (eq. 5). Each person contributes to one cell, so this holds for the whole map.</source>
       <translation>ε-Pufferfish-privacy met ε = {0:g} (ter Steege 2021, {1}): uit de gepubliceerde kaart kan een aanvaller, ongeacht diens aannames over de waarden, niet met meer dan een factor e^ε = {3:.4g} afleiden {2}, zolang de waarden van personen onafhankelijk zijn (vgl. 5). Elke persoon draagt bij aan één cel, dus dit geldt voor de hele kaart.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="580" />
+      <location filename="../processing/pufferfish_grid.py" line="574" />
       <source>Corollary 3.2</source>
       <translation>Gevolg 3.2</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="580" />
+      <location filename="../processing/pufferfish_grid.py" line="574" />
       <source>Theorem 3.1</source>
       <translation>Stelling 3.1</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="582" />
+      <location filename="../processing/pufferfish_grid.py" line="576" />
       <source>Outputs are clamped to [L, U] (mechanism B, Section 4). The thesis analyses this as (ε, δ)-Pufferfish in its cumulative form (Definition 4.2) with δ ≤ Δ = {0:.4g}, the largest per-cell bound δ_max of a published cell ({1}). With bounds fixed before looking at the data, clamping is post-processing and the ε guarantee above holds unchanged; Δ is then a conservative figure.</source>
       <translation>De uitvoer wordt afgekapt tot [L, U] (mechanisme B, Sectie 4). De scriptie analyseert dit als (ε, δ)-Pufferfish in de cumulatieve vorm (Definitie 4.2) met δ ≤ Δ = {0:.4g}, de grootste bovengrens δ_max per cel onder de gepubliceerde cellen ({1}). Als de grenzen zijn vastgelegd voordat naar de gegevens is gekeken, is het afkappen een nabewerking en blijft de bovenstaande ε-garantie onverkort gelden; Δ is dan een conservatieve waarde.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="588" />
+      <location filename="../processing/pufferfish_grid.py" line="582" />
       <source>Corollary 4.5</source>
       <translation>Gevolg 4.5</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="588" />
+      <location filename="../processing/pufferfish_grid.py" line="582" />
       <source>Theorem 4.4</source>
       <translation>Stelling 4.4</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="590" />
+      <location filename="../processing/pufferfish_grid.py" line="584" />
       <source>None. The clamp limits were derived from the data (BOUNDS_FROM_DATA): the smallest and largest value can be read back from the map, and Pufferfish privacy must hold for every person under every prior, so no ε holds for this map. ε = {0:g} only sets the noise. Fix the bounds from public knowledge for a release.</source>
       <translation>Geen. De afkapgrenzen zijn uit de gegevens afgeleid (BOUNDS_FROM_DATA): de kleinste en grootste waarde zijn uit de kaart terug te lezen, en Pufferfish-privacy moet voor elke persoon onder elke a-prioriverdeling gelden, dus voor deze kaart geldt geen enkele ε. ε = {0:g} bepaalt alleen de ruis. Leg de grenzen voor een publicatie vast uit openbare kennis.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="602" />
+      <location filename="../processing/pufferfish_grid.py" line="596" />
       <source>absolute</source>
       <translation>absoluut</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="602" />
+      <location filename="../processing/pufferfish_grid.py" line="596" />
       <source>relative</source>
       <translation>relatief</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="605" />
+      <location filename="../processing/pufferfish_grid.py" line="599" />
       <source>Bounded mechanism</source>
       <translation>Begrensd mechanisme</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="605" />
+      <location filename="../processing/pufferfish_grid.py" line="599" />
       <source>no</source>
       <translation>nee</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="605" />
+      <location filename="../processing/pufferfish_grid.py" line="599" />
       <source>yes</source>
       <translation>ja</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="606" />
+      <location filename="../processing/pufferfish_grid.py" line="600" />
       <source>Minimum contributors per cell</source>
       <translation>Minimumaantal bijdragers per cel</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="607" />
+      <location filename="../processing/pufferfish_grid.py" line="601" />
       <source>Published cells</source>
       <translation>Gepubliceerde cellen</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="608" />
+      <location filename="../processing/pufferfish_grid.py" line="602" />
       <source>Occupied cells left out (n below the minimum)</source>
       <translation>Weggelaten bezette cellen (n onder het minimum)</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="614" />
+      <location filename="../processing/pufferfish_grid.py" line="608" />
       <source>Contribution bounds</source>
       <translation>Grenzen voor bijdragen</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="614" />
+      <location filename="../processing/pufferfish_grid.py" line="608" />
       <source>derived from the data (NOT private)</source>
       <translation>afgeleid uit de gegevens (NIET privacyveilig)</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="618" />
+      <location filename="../processing/pufferfish_grid.py" line="612" />
       <source>derived from the data</source>
       <translation>afgeleid uit de gegevens</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="627" />
+      <location filename="../processing/pufferfish_grid.py" line="621" />
       <source>Privacy guarantee</source>
       <translation>Privacygarantie</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="630" />
+      <location filename="../processing/pufferfish_grid.py" line="624" />
       <source>What is not protected</source>
       <translation>Wat niet beschermd is</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="631" />
+      <location filename="../processing/pufferfish_grid.py" line="625" />
       <source>Locations and counts: the map shows which cells are occupied and publishes the number of contributors n of each cell exactly. The secrets protected are the values only.</source>
       <translation>Locaties en aantallen: de kaart laat zien welke cellen bezet zijn en publiceert het aantal bijdragers n van elke cel exact. Alleen de waarden zijn als geheimen beschermd.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="640" />
+      <location filename="../processing/pufferfish_grid.py" line="634" />
       <source>Warning: bounds derived from the data</source>
       <translation>Waarschuwing: grenzen afgeleid uit de gegevens</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="641" />
+      <location filename="../processing/pufferfish_grid.py" line="635" />
       <source>The clamp limits L and U were computed from the smallest and largest value in the data. Both values can be recovered from the map: from cells published at the limits, and from delta_max or Δ together with noise_scale (with the default margin γ = L_t). This is not private.</source>
       <translation>De afkapgrenzen L en U zijn berekend uit de kleinste en de grootste waarde in de gegevens. Beide waarden zijn uit de kaart te herleiden: uit cellen die op de grenzen zijn gepubliceerd, en uit delta_max of Δ in combinatie met noise_scale (bij de standaardmarge γ = L_t). Dit is niet privacyveilig.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="652" />
+      <location filename="../processing/pufferfish_grid.py" line="646" />
       <source>Warning: Δ ≥ 1</source>
       <translation>Waarschuwing: Δ ≥ 1</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="653" />
+      <location filename="../processing/pufferfish_grid.py" line="647" />
       <source>The thesis's bound on δ is at least 1 here, so it guarantees nothing for the clamped map.</source>
       <translation>De bovengrens van δ uit de scriptie is hier ten minste 1 en biedt dus geen enkele garantie voor de afgekapte kaart.</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="659" />
+      <location filename="../processing/pufferfish_grid.py" line="653" />
       <source>Warning: fixed seed</source>
       <translation>Waarschuwing: vaste seed</translation>
     </message>
     <message>
-      <location filename="../processing/pufferfish_grid.py" line="660" />
+      <location filename="../processing/pufferfish_grid.py" line="654" />
       <source>A random seed was given, so the noise can be recomputed by anyone who knows it. Do not publish this map.</source>
       <translation>Er is een seed opgegeven, dus iedereen die deze kent kan de ruis opnieuw berekenen. Publiceer deze kaart niet.</translation>
     </message>
@@ -3274,17 +3264,17 @@
       <translation>{0}: GDAL kan geen '{1}'-bestanden schrijven.</translation>
     </message>
     <message>
-      <location filename="../processing/raster.py" line="62" />
+      <location filename="../processing/raster.py" line="61" />
       <source>{0}: cannot create {1}.</source>
       <translation>{0}: kan {1} niet aanmaken.</translation>
     </message>
     <message>
-      <location filename="../processing/raster.py" line="81" />
+      <location filename="../processing/raster.py" line="83" />
       <source>{0}: writing {1} failed.</source>
       <translation>{0}: het schrijven van {1} is mislukt.</translation>
     </message>
     <message>
-      <location filename="../processing/raster.py" line="88" />
+      <location filename="../processing/raster.py" line="90" />
       <source>{0}: writing {1} failed ({2}).</source>
       <translation>{0}: het schrijven van {1} is mislukt ({2}).</translation>
     </message>

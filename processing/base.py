@@ -180,6 +180,10 @@ class SpatialPrivacyAlgorithm(QgsProcessingAlgorithm):
             return not_private_label(self, name, self.not_private)
         return None
 
+    def labelled(self, title: str) -> str:
+        """``title`` (a loaded layer's name, a report's title) marked NOT PRIVATE when the run lost its guarantee."""
+        return self.tr("NOT PRIVATE ({0}): {1}").format(self.not_private, title) if self.not_private else title
+
     def checkParameterValues(self, parameters, context):  # noqa: N802 (QGIS API name)
         problem = self.parameter_problem(parameters, context)
         for parameter in self.parameterDefinitions():

@@ -430,10 +430,7 @@ class DPPointsAlgorithm(SpatialPrivacyAlgorithm):
             self.not_private = self.tr("window from the data")
         results = self._write(parameters, context, points, release)
         if report is not None:
-            title = self.tr("Differentially private synthetic points")
-            if self.not_private:
-                title = self.tr("NOT PRIVATE ({0}): {1}").format(self.not_private, title)
-            write_html_report(report_path, title, report)
+            write_html_report(report_path, self.labelled(self.tr("Differentially private synthetic points")), report)
             results[self.OUTPUT_REPORT] = report_path
         feedback.setProgress(100)
         results.update(
@@ -545,10 +542,16 @@ class DPPointsAlgorithm(SpatialPrivacyAlgorithm):
         name = self.tr("DP synthetic points ({0}, ε = {1:g})").format(
             METHOD_KEYS[release["method"]], release["epsilon"]
         )
-        if release.get("window_from_data"):  # the help, the log and the report say why
-            name = self.tr("NOT PRIVATE (window from the data): {0}").format(name)
         dest = write_point_sink(
-            self, parameters, context, self.OUTPUT, release["x"], release["y"], points, [("syn_id", ids)], name
+            self,
+            parameters,
+            context,
+            self.OUTPUT,
+            release["x"],
+            release["y"],
+            points,
+            [("syn_id", ids)],
+            self.labelled(name),
         )
         return {self.OUTPUT: dest}
 

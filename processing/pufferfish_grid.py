@@ -35,7 +35,6 @@ from .base import (
     ensure_folders,
     make_rng,
     make_sink,
-    not_private_label,
     note_closing,
     parameter_error,
     read_point_values,
@@ -452,15 +451,12 @@ class PufferfishGridAlgorithm(SpatialPrivacyAlgorithm):
             self.not_private = self.tr("bounds from the data")
         results = self._write_grid(parameters, context, feedback, grid, points, field_name)
         if raster is not None:
-            label = not_private_label(self, self.OUTPUT_RASTER, self.not_private) if self.not_private else None
+            label = self.file_label(self.OUTPUT_RASTER)
             write_float_raster(raster_path, *raster, spec.cell_size, points.work_crs, not_private=label)
             ThematicStyle.attach(context, raster_path, "")
             results[self.OUTPUT_RASTER] = raster_path
         if report is not None:
-            title = self.displayName()
-            if self.not_private:
-                title = self.tr("NOT PRIVATE ({0}): {1}").format(self.not_private, title)
-            write_html_report(report_path, title, report)
+            write_html_report(report_path, self.labelled(self.displayName()), report)
             results[self.REPORT] = report_path
         feedback.setProgress(100)
         results.update({self.DELTA: grid.delta, self.EPSILON: settings.epsilon, self.CELLS: int(len(grid.count))})
@@ -540,9 +536,7 @@ class PufferfishGridAlgorithm(SpatialPrivacyAlgorithm):
         statistic = self._statistic_name(grid.settings)
         if context.willLoadLayerOnCompletion(dest):
             name = self.tr("Pufferfish grid ({0} {1})").format(statistic, field_name)
-            if grid.limits is not None and grid.limits.from_data:  # the help, the log and the report say why
-                name = self.tr("NOT PRIVATE (bounds from the data): {0}").format(name)
-            context.layerToLoadOnCompletionDetails(dest).name = name
+            context.layerToLoadOnCompletionDetails(dest).name = self.labelled(name)
         ThematicStyle.attach(context, dest, "value")
         results = {self.OUTPUT: dest}
         if confidential_dest:

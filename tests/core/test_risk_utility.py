@@ -271,6 +271,65 @@ def test_radial_is_riskier_than_prs_and_scores_lie_in_range(small_fit, monkeypat
     assert radial.max_risk > h.mean() / base_bound * result.baseline_max
 
 
+def exact_risk_influence(draws, x, y, rr, window, block=64):
+    """The ``"exact"`` risks of ``synthesis_risk`` recomputed from its L draws, with each draw's influence.
+
+    Importance weights ``u_lk = Lambda_l / lambda_l(s_k)`` turn draws given S into draws given S_-k, so
+    ``R_k = sum_l u_lk I_lk / sum_l u_lk`` with ``I_lk = int_{B_rr(s_k) ∩ W} lambda_l / Lambda_l``. A ratio of
+    means: to first order ``R_k - E R_k = mean_l psi_lk`` with ``psi_lk = u_lk (I_lk - R_k) / mean_l u_lk``.
+    Returns ``R (N,)`` and ``psi (L, N)``."""
+    from spatial_privacy.core.metrics.risk import default_m, disc_quadrature
+
+    log_int = draws.log_integrals[:, None]
+    risk, psi = np.empty(x.size), np.empty((draws.n_draws, x.size))
+    for start in range(0, x.size, block):
+        k = slice(start, start + block)
+        disc = disc_quadrature(x[k], y[k], rr, default_m(draws.mesh, rr), window)
+        inside = disc.integrate(np.exp(draws.log_intensity(disc.x, disc.y) - log_int))  # I (L, persons)
+        log_u = log_int - draws.log_intensity(x[k], y[k])
+        u = np.exp(log_u - log_u.max(axis=0))
+        risk[k] = (u * inside).sum(axis=0) / u.sum(axis=0)
+        psi[:, k] = u * (inside - risk[k]) / u.mean(axis=0)
+    return risk, psi
+
+
+def test_with_the_exact_density_prs_adds_nothing_to_the_risk_with_nothing_released(small_fit, monkeypatch):
+    """The default density. PRS shares only beta and the hyperparameters with S (Section 7.4), so its risks are
+    the nothing-released ones up to Monte Carlo error: checked, as for the paper's density above, against 4
+    combined standard errors from each estimate's influence function (recomputed here from the same draws)."""
+    fitted = []
+
+    def keep_draws(draws, *args, **kwargs):
+        fitted.append(draws)
+        return synthesis_risk(draws, *args, **kwargs)
+
+    synthesis_risk = ru.synthesis_risk
+    monkeypatch.setattr(ru, "synthesis_risk", keep_draws)
+    rr = 0.3
+    result = ru.sweep(small_fit, ru.sweep_specs([], [], 1), np.random.default_rng(6), risk_radius=rr)
+    (prs,) = result.evaluations
+    assert len(fitted) == 2 and np.all(result.baseline.normaliser == 1)  # the exact density is normalised
+    base, psi_base = exact_risk_influence(fitted[0], small_fit.x, small_fit.y, rr, WINDOW)
+    risk_prs, psi_prs = exact_risk_influence(fitted[1], small_fit.x, small_fit.y, rr, WINDOW)
+    assert np.allclose(base, result.baseline.risk, rtol=1e-9) and np.allclose(risk_prs, prs.risk.risk, rtol=1e-9)
+
+    def combined_se(c, psi_syn):  # of c' (R_syn - R_base), c a weight per person
+        return math.hypot(*(np.std(psi @ c, ddof=1) / math.sqrt(psi.shape[0]) for psi in (psi_syn, psi_base)))
+
+    at_max = max(combined_se(np.eye(small_fit.n)[k], psi_prs) for k in (np.argmax(risk_prs), np.argmax(base)))
+    assert abs(prs.max_risk - result.baseline_max) <= 4 * at_max
+    everyone = np.full(small_fit.n, 1.0 / small_fit.n)
+    assert abs(prs.risk.risk.mean() - result.baseline.risk.mean()) <= 4 * combined_se(everyone, psi_prs)
+    # the check has power: Quick et al.'s plug-in (ANS at noise 0) releases points drawn from the posterior mean
+    # field, which S informs, and its mean risk rises above the nothing-released one by more than 4 errors
+    fitted.clear()
+    plug_in = ru.sweep(small_fit, [ru.SynthesisSpec("ans", 0.0)], np.random.default_rng(6), risk_radius=rr)
+    risk_ans, psi_ans = exact_risk_influence(fitted[1], small_fit.x, small_fit.y, rr, WINDOW)
+    assert np.allclose(risk_ans, plug_in.evaluations[0].risk.risk, rtol=1e-9)
+    assert np.array_equal(plug_in.baseline.risk, result.baseline.risk)  # the same seed: the same baseline draws
+    assert plug_in.evaluations[0].risk.risk.mean() - plug_in.baseline.risk.mean() > 4 * combined_se(everyone, psi_ans)
+
+
 def test_progress_can_cancel_the_sweep(small_fit):
     calls = []
 
