@@ -185,16 +185,18 @@ def findings(result) -> dict:
     ans = [e for e in ev if e.spec.method == "ans"]
     prs = [e for e in ev if e.spec.method == "prs"]
     base = result.baseline_max
+    largest, lowest = max(ev, key=lambda e: e.max_risk), min(ev, key=lambda e: e.max_risk)
+    dominating = {e.spec.label: [a for a in ans if ru.dominates(a, e)] for e in radial}
     return {
         "radial": radial,
         "ans": ans,
         "prs": prs,
-        "largest": max(ev, key=lambda e: e.max_risk),
-        "lowest": min(ev, key=lambda e: e.max_risk),
-        "dominating": {e.spec.label: [a for a in ans if ru.dominates(a, e)] for e in radial},
-        "f1": max(ev, key=lambda e: e.max_risk).spec.method == "radial",
-        "f2": all(any(ru.dominates(a, e) for a in ans) for e in radial),
-        "f3": min(ev, key=lambda e: e.max_risk).spec.method == "prs",
+        "largest": largest,
+        "lowest": lowest,
+        "dominating": dominating,
+        "f1": largest.spec.method == "radial",
+        "f2": all(dominating.values()),
+        "f3": lowest.spec.method == "prs",
         "ans_ratio": (min(e.max_risk for e in ans) / base, max(e.max_risk for e in ans) / base),
         "prs_ratio": (min(e.max_risk for e in prs) / base, max(e.max_risk for e in prs) / base),
         "ans_below_prs": sum(e.max_risk < min(p.max_risk for p in prs) for e in ans),
