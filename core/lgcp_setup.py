@@ -1,7 +1,9 @@
-"""From points, a window and covariates to a ready-to-fit LGCP (mesh, quadrature, priors).
+"""From points, a window and covariates to a ready-to-fit LGCP (mesh, quadrature, priors), its fit, and the
+posterior intensity on a raster.
 
-This is the one place that turns a user's choices into an :class:`~.lgcp.LGCPModel`, so the
-Processing algorithm and the later synthesis tools build models the same way.
+This is the one place that turns a user's choices into an :class:`~.lgcp.LGCPModel`, and
+:func:`fit_confidential` the one that builds and fits (or takes a model file of) the confidential points'
+LGCP, so the fitting algorithm and the synthesis tools build and fit models the same way.
 """
 
 from __future__ import annotations
@@ -14,10 +16,13 @@ import numpy as np
 
 from . import fields
 from .errors import ParameterError
-from .lgcp import BetaPrior, LGCPDesign, LGCPModel, NodeCheck, Posterior, fit_laplace
-from .mesh import estimate_nodes, lattice, triangulate
-from .progress import Progress, report
+from .laplace_fit import fit_laplace
+from .lgcp import BetaPrior, LGCPDesign, LGCPModel, NodeCheck
+from .limits import WINDOW_MARGIN
+from .posterior import Posterior
+from .progress import Progress, report, scaled
 from .quadrature import quadrature
+from .triangulation import estimate_nodes, lattice, triangulate
 from .window import Window
 
 #: An LGCP needs enough points to say anything about a spatial field.
@@ -87,7 +92,7 @@ MAX_FIT_NODES = 60_000
 
 def default_window(x, y) -> Window:
     """The window :func:`build_lgcp` draws when none is given: the points' bounding box enlarged by 5%."""
-    return Window.around_points(x, y, margin=0.05)
+    return Window.around_points(x, y, margin=WINDOW_MARGIN)
 
 
 def default_max_edge(window: Window) -> float:
@@ -220,6 +225,189 @@ def fit_laplace_any_rule(
         posterior = fit_laplace(setup.model, rng, draws=draws, progress=progress)
     posterior.diagnostics["integration"] = scheme
     return setup, posterior, scheme
+
+
+#: The kinds of :class:`FitNote` that :func:`fit_confidential` gives, in the order they come.
+NOTE_BUILT = "built"  #: the model is built (before the fit)
+NOTE_TOO_COARSE = "too_coarse"  #: ``detail``: :meth:`LGCPSetup.too_coarse`'s warning
+NOTE_TOO_FINE = "too_fine"  #: ``detail``: :meth:`LGCPSetup.too_fine`'s warning
+NOTE_ISOLATED = "isolated"  #: ``detail``: how many points lie far from the rest (:func:`isolated`)
+NOTE_DUPLICATES = "duplicates"  #: ``detail``: how many points repeat another point's location
+NOTE_REFITTED = "refitted"  #: the edge-midpoint rule was fooled: refitted with the degree-3 rule (after the fit)
+
+
+@dataclass(frozen=True)
+class FitNote:
+    """Something the caller of :func:`fit_confidential` should tell the user: ``kind`` is one of the ``NOTE_``
+    constants, ``setup`` the model it is about, ``detail`` a count or a warning text (see the constants)."""
+
+    kind: str
+    setup: LGCPSetup
+    detail: object = None
+
+
+@dataclass(frozen=True)
+class ConfidentialLGCP:
+    """The LGCP of the confidential points: ``setup`` is ``None`` for a model file (its ``posterior`` holds what
+    was built); ``window`` is the study window either way; ``notes`` are what :func:`fit_confidential` said."""
+
+    setup: LGCPSetup | None
+    posterior: Posterior
+    window: Window
+    notes: tuple[FitNote, ...] = ()
+
+    @property
+    def refitted(self) -> bool:
+        """Whether the fit was redone with the degree-3 rule (:data:`NOTE_REFITTED`)."""
+        return any(note.kind == NOTE_REFITTED for note in self.notes)
+
+
+def fit_confidential(
+    x: np.ndarray,
+    y: np.ndarray,
+    rng: np.random.Generator,
+    draws: int,
+    *,
+    model: Posterior | None = None,
+    crs: str = "",
+    window: Window | None = None,
+    max_edge: float | None = None,
+    covariates: tuple[Covariate, ...] = (),
+    offset: Callable[[np.ndarray, np.ndarray], np.ndarray] | None = None,
+    prior_range: float | None = None,
+    prior_sigma: float = 1.0,
+    prior: str = "lognormal",
+    scheme: str = "midpoint",
+    method: str = "laplace",
+    check_window: Callable[[Window], object] | None = None,
+    on_note: Callable[[FitNote], None] | None = None,
+    progress: Progress = None,
+    build_share: float = 0.1,
+) -> ConfidentialLGCP:
+    """Build and fit the LGCP of the confidential points ``(x, y)``, or take a fitted ``model`` for them.
+
+    With ``model`` (a model file's posterior): nothing is fitted; the model must have been fitted to these very
+    points in the CRS named ``crs`` (:meth:`.posterior.Posterior.check_source`) and record its window.
+
+    Otherwise the model is built with :func:`build_lgcp` (``window`` ... ``scheme`` as there) and fitted with
+    ``draws`` posterior draws: ``method="laplace"`` integrates Laplace approximations over the hyperparameters,
+    and when the edge-midpoint rule is fooled by fields with spikes at single mesh nodes it builds and fits again
+    with the degree-3 rule (:func:`fit_laplace_any_rule`, note :data:`NOTE_REFITTED`); ``method="mcmc"`` runs
+    the exact sampler on the model as built. The setup's notes (:data:`NOTE_BUILT`, then its warnings) come
+    once, after the first build and before the fit; ``progress`` runs through ``build_share`` while building.
+
+    ``check_window(window)``, if given, is called with the study window before anything is built or fitted
+    (with no window given, the default window of :func:`build_lgcp`, unless there are too few points for a
+    fit: that refusal comes first); ``on_note(note)`` with each note as it comes. Both may raise, to refuse
+    (a radius or an output that the window or mesh makes impossible) before a long fit.
+
+    Raises:
+        ParameterError: as :func:`build_lgcp` and the fit; ``"model"`` for a model file of other points or
+            without its window.
+    """
+    x = np.asarray(x, dtype=np.float64)
+    y = np.asarray(y, dtype=np.float64)
+    if model is not None:
+        model.check_source(x, y, crs)
+        recorded = model.window()
+        if recorded is None:
+            raise ParameterError("model", "the model file does not record its window: refit it")
+        if check_window is not None:
+            check_window(recorded)
+        return ConfidentialLGCP(None, model, recorded)
+    if check_window is not None and (window is not None or x.size >= MIN_POINTS):
+        check_window(window if window is not None else default_window(x, y))
+    notes: list[FitNote] = []
+
+    def note(kind: str, setup: LGCPSetup, detail: object = None) -> None:
+        notes.append(FitNote(kind, setup, detail))
+        if on_note is not None:
+            on_note(notes[-1])
+
+    def build(rule: str) -> LGCPSetup:
+        setup = build_lgcp(
+            x,
+            y,
+            window=window,
+            max_edge=max_edge,
+            covariates=tuple(covariates),
+            offset=offset,
+            prior_range=prior_range,
+            prior_sigma=prior_sigma,
+            prior=prior,
+            scheme=rule,
+            progress=scaled(progress, 0.0, build_share),
+        )
+        if not notes:  # a refit builds again: its notes were given
+            note(NOTE_BUILT, setup)
+            for kind, detail in (
+                (NOTE_TOO_COARSE, setup.too_coarse()),
+                (NOTE_TOO_FINE, setup.too_fine()),
+                (NOTE_ISOLATED, setup.isolated),
+                (NOTE_DUPLICATES, setup.duplicates),
+            ):
+                if detail:
+                    note(kind, setup, detail)
+        return setup
+
+    fit_progress = scaled(progress, build_share, 1.0)
+    if method == "mcmc":
+        from .mcmc import fit_mcmc
+
+        setup = build(scheme)
+        posterior = fit_mcmc(setup.model, rng, draws=draws, progress=fit_progress)
+        posterior.diagnostics["integration"] = scheme
+    elif method == "laplace":
+        setup, posterior, used = fit_laplace_any_rule(build, scheme, rng, draws, fit_progress)
+        if used != scheme:
+            note(NOTE_REFITTED, setup)
+    else:
+        raise ParameterError("method", f"unknown fitting method {method!r}; use 'laplace' or 'mcmc'")
+    return ConfidentialLGCP(setup, posterior, setup.window, tuple(notes))
+
+
+#: Largest intensity raster :func:`intensity_raster` makes (pixels).
+MAX_PIXELS = 4_000_000
+
+
+def pixel_grid(setup: LGCPSetup, pixel: float | None) -> tuple[float, int, int]:
+    """``(pixel, cols, rows)`` of the intensity raster over the window (``pixel`` defaults to half the largest
+    mesh edge); refuses more than :data:`MAX_PIXELS` pixels."""
+    pixel = pixel or setup.max_edge / 2.0
+    xmin, ymin, xmax, ymax = setup.window.bounds
+    cols, rows = max(1, math.ceil((xmax - xmin) / pixel)), max(1, math.ceil((ymax - ymin) / pixel))
+    if cols * rows > MAX_PIXELS:
+        raise ParameterError(
+            "pixel_size",
+            f"the intensity raster would have {cols * rows} pixels (at most {MAX_PIXELS}); use a larger pixel size",
+        )
+    return pixel, cols, rows
+
+
+def intensity_raster(
+    posterior: Posterior,
+    setup: LGCPSetup,
+    pixel: float | None,
+    covariates: tuple[Covariate, ...] = (),
+    offset: Callable[[np.ndarray, np.ndarray], np.ndarray] | None = None,
+    progress: Progress = None,
+) -> tuple[np.ndarray, float, float, float]:
+    """Posterior mean and sd of the intensity (points per squared unit) on the pixels of :func:`pixel_grid`, NaN
+    outside the window: ``(bands (2, rows, cols) with rows north to south, x_min, y_max, pixel)``."""
+    pixel, cols, rows = pixel_grid(setup, pixel)
+    xmin, ymin, xmax, ymax = setup.window.bounds
+    cx = xmin + (np.arange(cols) + 0.5) * pixel
+    cy = ymin + rows * pixel - (np.arange(rows) + 0.5) * pixel
+    gx, gy = np.meshgrid(cx, cy)
+    gx, gy = gx.ravel(), gy.ravel()
+    inside = setup.window.contains(gx, gy)
+    px, py = gx[inside], gy[inside]
+    design = np.column_stack([np.ones(px.size)] + [c.values(px, py) for c in covariates])
+    off = None if offset is None else offset(px, py)
+    mean, sd = posterior.intensity_summary(setup.mesh.projection(px, py), design, off, progress=progress)
+    bands = np.full((2, rows * cols), np.nan)
+    bands[0, inside], bands[1, inside] = mean, sd
+    return bands.reshape(2, rows, cols), xmin, ymin + rows * pixel, pixel
 
 
 def build_knot_lgcp(

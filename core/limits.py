@@ -10,6 +10,14 @@ integers a double holds exactly; below about 1e-16, numpy's geometric draws satu
 two draws cancel and no noise at all was added (the true values were published). 1e-9 leaves a margin of
 1,000 above the first limit and is far below any epsilon whose guarantee means something."""
 
-#: Largest exact sampler of core.counts (probabilities stored over all tree levels): 1.6 GB; building it takes
+MAX_EPSILON = 700.0
+"""The largest epsilon the Pufferfish grid and the DP counts accept: e^epsilon (in the grid's delta bound and in
+the counts' priors) must stay a finite double (e^709.8 is the largest)."""
+
+#: Largest exact sampler of core.counts_sampler (probabilities stored over all tree levels): 1.6 GB; building it takes
 #: about twice that at its peak. 50,000 groups took 0.7 GB in a test.
 MAX_SAMPLER_VALUES = 200_000_000
+
+#: The default study window, when none is given, is the points' bounding box enlarged on each side by this
+#: fraction of its larger side (:meth:`.window.Window.around_points`); the algorithms' help calls it "5%".
+WINDOW_MARGIN = 0.05

@@ -45,12 +45,11 @@ import numpy as np
 from . import mechanisms
 from .errors import ParameterError
 from .grid import GridSpec, bin_points
+from .limits import MAX_EPSILON
 from .progress import Progress, report, scaled
 
 #: The thesis's relative margin (Section 4.4), used when none is given.
 DEFAULT_RELATIVE_MARGIN = 1.25
-#: Largest epsilon accepted: e^epsilon (in delta_max and the report) must stay a finite double.
-MAX_EPSILON = 700.0
 _LOG_MAX = math.log(np.finfo(np.float64).max)
 
 

@@ -19,7 +19,7 @@
   ``midpoint``. Three times the points of ``midpoint``, and it sees the nodes: with midpoints alone a
   fit to strongly clustered points can raise eta at one node and lower it at the neighbours, so that
   the midpoints (which see only the average of two nodes) miss the spike and the likelihood is fooled.
-  We met this in joint fits of additive-noise synthetic data (core.synthesis.risk_utility).
+  We met this in joint fits of additive-noise synthetic data (core.synthesis.assessment).
 
 Each scheme returns the points, their weights and the sparse projection ``B`` of the points onto the
 mesh basis, so ``eta(u_i) = (B w)_i + covariates``.

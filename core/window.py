@@ -24,6 +24,7 @@ import numpy as np
 from scipy.spatial import cKDTree
 
 from .errors import ParameterError
+from .limits import WINDOW_MARGIN
 
 #: Relative tolerance (of the window's coordinate scale) within which a point counts as on the boundary.
 BOUNDARY_RTOL = 1e-12
@@ -256,7 +257,7 @@ class Window:
         return cls((ring,))
 
     @classmethod
-    def around_points(cls, x, y, margin: float = 0.05) -> Window:
+    def around_points(cls, x, y, margin: float = WINDOW_MARGIN) -> Window:
         """The points' bounding box, enlarged on each side by ``margin * max(width, height)``.
 
         ``margin`` is a fraction (>= 0) of the larger side of the bounding box.

@@ -7,8 +7,8 @@ from qgis.core import Qgis, QgsApplication, QgsMessageLog
 from qgis.PyQt.QtGui import QIcon
 from qgis.PyQt.QtWidgets import QAction
 
-from . import dependencies
-from .i18n import install_translator, remove_translators, tr
+from ..core import dependencies
+from ..i18n import install_translator, remove_translators, tr
 
 MENU = "&Spatial Privacy"
 LOG_TAG = "Spatial Privacy"
@@ -71,7 +71,7 @@ class SpatialPrivacyPlugin:
 
     def open_toolbox(self) -> bool:
         """Show the Processing toolbox filtered to this plugin's algorithms."""
-        from ..processing.base import TOOLBOX_TAG
+        from ..processing.algorithm import TOOLBOX_TAG
 
         try:
             from qgis.utils import plugins

@@ -7,18 +7,16 @@ from pathlib import Path
 from qgis.core import QgsProcessingProvider
 from qgis.PyQt.QtGui import QIcon
 
-from ..plugin.i18n import tr
-from .dp_counts import DPCountsAlgorithm
-from .dp_points import DPPointsAlgorithm
-from .kfunction import KFunctionAlgorithm
-from .lgcp_fit import FitLGCPAlgorithm
-from .lgcp_synthesis import (
-    DisclosureRiskAlgorithm,
-    PMSEAlgorithm,
-    RiskUtilitySweepAlgorithm,
-    SynthesizeLGCPAlgorithm,
-)
-from .pufferfish_grid import PufferfishGridAlgorithm
+from ..i18n import tr
+from .algorithms.disclosure_risk import DisclosureRiskAlgorithm
+from .algorithms.dp_counts import DPCountsAlgorithm
+from .algorithms.dp_points import DPPointsAlgorithm
+from .algorithms.fit_lgcp import FitLGCPAlgorithm
+from .algorithms.kfunction import KFunctionAlgorithm
+from .algorithms.pmse import PMSEAlgorithm
+from .algorithms.pufferfish_grid import PufferfishGridAlgorithm
+from .algorithms.risk_utility_sweep import RiskUtilitySweepAlgorithm
+from .algorithms.synthesize_lgcp import SynthesizeLGCPAlgorithm
 
 ICON = Path(__file__).resolve().parent.parent / "icon.svg"
 

@@ -9,7 +9,7 @@ import time
 from qgis.core import QgsProcessingException, QgsRasterFileWriter
 
 from ..core.files import replaced_when_done
-from ..plugin.i18n import tr
+from ..i18n import tr
 
 
 def check_raster_path(path: str, parameter: str = "OUTPUT_RASTER") -> None:

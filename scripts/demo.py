@@ -86,7 +86,7 @@ def render(layers_and_titles, path: Path, width: int = 520, height: int = 380) -
         job.waitForFinished()
         painter.restore()
         painter.setPen(QColor("black"))
-        painter.drawText(QRectF(i * width, 0, width, title_height), Qt.AlignCenter, title)
+        painter.drawText(QRectF(i * width, 0, width, title_height), Qt.AlignmentFlag.AlignCenter, title)
     painter.end()
     if not image.save(str(path)):
         raise RuntimeError(f"could not write {path}")

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Extract translatable strings into i18n/*.ts and compile them to .qm with lrelease.
 
-Every literal passed to ``tr("...")`` or ``self.tr("...")`` in plugin/, processing/ and ui/ is
-a message in the single Qt context ``SpatialPrivacy`` (see plugin/i18n.py). Existing
+Every literal passed to ``tr("...")`` or ``self.tr("...")`` in plugin/, processing/ (with its
+algorithms/ and reports/), ui/ and i18n/ is a message in the single Qt context ``SpatialPrivacy``
+(see i18n/__init__.py). Existing
 translations are kept; new strings are added as unfinished; strings no longer in the code are
 dropped.
 
@@ -22,7 +23,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-SOURCES = ("plugin", "processing", "ui")
+SOURCES = ("plugin", "processing", "ui", "i18n")
 CONTEXT = "SpatialPrivacy"
 I18N = ROOT / "i18n"
 

@@ -23,9 +23,8 @@ from qgis.core import (
 from qgis.gui import QgsAbstractProcessingParameterWidgetWrapper, QgsDoubleSpinBox, QgsGui, QgsProcessingGui
 from qgis.PyQt.QtWidgets import QComboBox, QHBoxLayout, QLabel, QWidget
 
-from ..plugin.i18n import tr
-from ..processing.base import defined_crs
-from ..processing.compat import FLAG_OPTIONAL
+from ..compat import FLAG_OPTIONAL, defined_crs
+from ..i18n import tr
 
 # The units a user may type a distance in when the CRS's units are linear (as QGIS's distance widget offers).
 CHOICES = (

@@ -3,7 +3,7 @@
 
 Both are ordinary LGCPs in a stacked latent vector ``u = (w, v)`` (stored interleaved, ``u[2i] = w_i``,
 ``u[2i+1] = v_i``, so a banded ordering of the mesh stays banded), so the engine's fast posterior
-(core.lgcp.fit_laplace) fits them unchanged:
+(core.laplace_fit.fit_laplace) fits them unchanged:
 
 * ANS (eqs. 19-20): ``log lambda = x' beta + w``, ``log lambda_dagger = x' beta + w + v`` with
   ``w ~ N(0, xi^2 Q_kappa^{-1})`` and the noise ``v ~ N(0, s2 Q_kappa^{-1})``; ``s2``, the released noise

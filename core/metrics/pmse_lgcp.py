@@ -81,7 +81,7 @@ def pmse(
 
 
 def pmse_from_draws(conf, syn, x_conf, y_conf, x_syn, y_syn) -> LGCPpMSE:
-    """eqs. (12)-(15) from two :class:`core.metrics.risk.IntensityDraws` (paired by draw index; the first
+    """eqs. (12)-(15) from two :class:`core.metrics.intensity_draws.IntensityDraws` (paired by draw index; the first
     ``min(L, L^dagger)`` draws are used) and the two point sets."""
     x = np.concatenate([np.ravel(x_conf), np.ravel(x_syn)]).astype(np.float64)
     y = np.concatenate([np.ravel(y_conf), np.ravel(y_syn)]).astype(np.float64)

@@ -9,11 +9,17 @@
 * :mod:`.lgcp_dp`: the DP condition of Kim & Lim's LGCP Cox point synthesizer (Theorem 3.8, Corollary 3.9)
   and its calibrated ratio ``sigma / l``.
 
-Kim & Lim ("Differentially private synthesis of spatial point processes",
-``../shared/papers/kim-lim_dp-point-synthesizers.md``) synthesizers reach their study region only through a
-domain object (:mod:`.domain`): measure, diameter, membership, a cell partition, sampling in cells and the
-Gaussian-kernel geometry of the kernel synthesizer. :class:`.domain.PlanarDomain` implements it for polygon
-windows; a linear-network domain implements the same methods.
+The risk and utility of Walder et al.'s synthesizers (Sections 5-8): :mod:`.confidential_fit` (the LGCP fitted to
+the confidential points and what the tools need from it), :mod:`.synthetic_sets` (what set to make, making it,
+its release order), :mod:`.assessment` (disclosure risk and pMSE of one set) and :mod:`.sweep` (many sets scored
+in turn, and the recommended one).
+
+Kim & Lim's synthesizers (Kim & Lim 2025, "Differentially private synthesis of spatial point processes") reach
+their study region only through a domain object (:class:`.domain.Domain`): measure, diameter, membership, a cell
+partition, sampling in cells and the Gaussian-kernel geometry of the kernel synthesizer.
+:class:`.domain.PlanarDomain` implements it for polygon windows, from :mod:`.grid_cells` (cells clipped to the
+window), :mod:`.kernel_mass` (the kernel's mass in the window, Diggle's edge correction, and offspring sampling)
+and :mod:`.kernel_mass_bound` (the bound on ``r_alpha``); a linear-network domain implements the same methods.
 
 All privacy noise is drawn through :mod:`..mechanisms`.
 """

@@ -42,7 +42,7 @@ import numpy as np
 from .. import mechanisms
 from ..errors import ParameterError
 from ..progress import Progress, report
-from .domain import CellPartition
+from .grid_cells import CellPartition
 
 
 @dataclass(frozen=True)

@@ -275,10 +275,11 @@ def synthesize_lgcp(
         length_prior: ``(shape, scale)`` of the inverse-gamma prior on ``l`` (default: see build_knot_lgcp).
         progress: optional ``progress(fraction, message)``; may raise to cancel.
     """
-    from ..lgcp import fit_laplace, simulate_points
+    from ..laplace_fit import fit_laplace
+    from ..lgcp import simulate_points
     from ..lgcp_setup import build_knot_lgcp
-    from ..mesh import lattice
     from ..progress import report, scaled
+    from ..triangulation import lattice
 
     x, y = domain.check_points(x, y)
     if x.size < 1:

@@ -315,7 +315,7 @@ def ans_weights(posterior, spde, noise_variance: float, rng: np.random.Generator
     plug-in synthesis of Quick et al. (2015).
 
     Args:
-        posterior: a :class:`core.lgcp.Posterior` of the confidential fit.
+        posterior: a :class:`core.posterior.Posterior` of the confidential fit.
         spde: the mesh's :class:`core.fields.SPDEMatern` (``model.spde``).
         noise_variance: the paper's noise level ``sigma^2 >= 0`` (1/length^2; see the module notes and
             :func:`noise_variance_for_marginal`).

@@ -1,4 +1,5 @@
-"""Quick's Poisson-gamma mechanism with prior predictive truncation (core/counts.py)."""
+"""Quick's Poisson-gamma mechanism with prior predictive truncation (core/counts.py, counts_calibration.py,
+counts_sampler.py)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from spatial_privacy.core import counts
+from spatial_privacy.core import counts, counts_calibration, counts_sampler
 from spatial_privacy.core.errors import ParameterError
 
 # The paper's Figure 1 example: T = 100 events, prior expectations (15, 85), epsilon = 1.
@@ -17,7 +18,7 @@ FIG1_E = np.array([15.0, 85.0])
 
 
 def test_figure1_untruncated_matches_the_paper():
-    cal = counts.calibrate(FIG1_N, FIG1_E, 100, 1.0, truncate=False, rule="paper")
+    cal = counts_calibration.calibrate(FIG1_N, FIG1_E, 100, 1.0, truncate=False, rule="paper")
     a1, a2 = cal.a
     # Group 2: r_2 >= 1, so nu_2 = 1 and eq. (7) is a_2 >= T / (e - 1) = 58.198 ("a_2 > 58").
     assert a2 == pytest.approx(100 / (math.e - 1), rel=1e-6)
@@ -31,18 +32,18 @@ def test_figure1_untruncated_matches_the_paper():
 
 def test_figure1_truncated_bounds_and_priors():
     # Eq. (9) with the usual inverse CDF min{k: F(k) >= p} at p = alpha/2 and 1 - alpha/2:
-    lower, upper = counts.prior_predictive_bounds(FIG1_E, 1e-4, 1.0, 100)
+    lower, upper = counts_calibration.prior_predictive_bounds(FIG1_E, 1e-4, 1.0, 100)
     assert lower.tolist() == [3, 52]
     assert upper.tolist() == [32, 100]  # Poisson(85)'s quantile 123 is capped at the total
     # The paper's U_1 = 30 is the quantile at 1 - 2 alpha: F(30 | 15) = 0.99980 >= 0.9998 > F(29 | 15).
     assert stats.poisson.ppf(1 - 2e-4, 15) == 30
     # Eq. (14) with (L_1, U_1) = (3, 30) and a_2 at the floor 0.001 gives 14.179, the paper's "a_1 > 14.17".
-    need = counts.truncated_requirement(np.array([0.001]), np.array([3]), np.array([30]), 100, 1.0)
+    need = counts_calibration.truncated_requirement(np.array([0.001]), np.array([3]), np.array([30]), 100, 1.0)
     assert need[0] == pytest.approx(14.179, abs=5e-4)
     # Our calibration with the usual quantile (U_1 = 32): a_2 stays at the floor, and a_1 is eq. (14) written
     # out, (U - L) / (e^eps / nu - 1) - 2L with nu = (2T - 2L + a_2 - 1) / (2T - U - L + a_2 - 1) (= 16.14).
-    cal = counts.calibrate(FIG1_N, FIG1_E, 100, 1.0, alpha=1e-4, rule="paper", allow_dominant=True)
-    assert cal.a[1] == pytest.approx(counts.DEFAULT_FLOOR, rel=1e-6)
+    cal = counts_calibration.calibrate(FIG1_N, FIG1_E, 100, 1.0, alpha=1e-4, rule="paper", allow_dominant=True)
+    assert cal.a[1] == pytest.approx(counts_calibration.DEFAULT_FLOOR, rel=1e-6)
     a2 = cal.a[1]
     nu = (200 - 6 + a2 - 1) / (200 - 32 - 3 + a2 - 1)
     assert cal.a[0] == pytest.approx(29 / (math.e / nu - 1) - 6, rel=1e-6)
@@ -51,7 +52,7 @@ def test_figure1_truncated_bounds_and_priors():
 def test_figure1_paper_priors_are_private_by_enumeration():
     """Eq. (13) for two groups: the exact privacy loss over all y, neighbours x and z stays below epsilon."""
     for truncate in (False, True):
-        cal = counts.calibrate(
+        cal = counts_calibration.calibrate(
             FIG1_N, FIG1_E, 100, 1.0, truncate=truncate, alpha=1e-4, rule="paper", allow_dominant=True
         )
         assert counts.privacy_loss_by_enumeration(FIG1_N, cal) <= 1.0
@@ -80,11 +81,11 @@ def test_pairwise_priors_are_private_by_enumeration(truncate):
     checked = 0
     for n, e, total, eps, alpha, c in _random_problems(1, 25):
         try:
-            cal = counts.calibrate(n, e, total, eps, truncate=truncate, alpha=alpha, c=c)
+            cal = counts_calibration.calibrate(n, e, total, eps, truncate=truncate, alpha=alpha, c=c)
         except ParameterError as err:  # a box that cannot hold the total is refused, not calibrated
             assert err.parameter == "alpha"
             continue
-        assert counts.certified_epsilon(cal) <= eps * (1 + 1e-9)
+        assert counts_calibration.certified_epsilon(cal) <= eps * (1 + 1e-9)
         assert counts.privacy_loss_by_enumeration(n, cal) <= eps
         checked += 1
     assert checked >= 15
@@ -92,12 +93,12 @@ def test_pairwise_priors_are_private_by_enumeration(truncate):
 
 def test_paper_rule_can_exceed_epsilon_with_three_groups():
     """Eq. (14) comes from the two-group reduction; with more groups the exact loss can exceed epsilon.
-    This is why the pairwise rule is the default (see counts.calibrate)."""
+    This is why the pairwise rule is the default (see counts_calibration.calibrate)."""
     n = np.array([100.0, 100.0, 100.0, 100.0])
     e = np.array([1.66, 1.35, 1.44, 0.55])
-    cal = counts.calibrate(n, e, 5, 1.0, truncate=False, rule="paper")
+    cal = counts_calibration.calibrate(n, e, 5, 1.0, truncate=False, rule="paper")
     assert counts.privacy_loss_by_enumeration(n, cal) > 1.0
-    safe = counts.calibrate(n, e, 5, 1.0, truncate=False)
+    safe = counts_calibration.calibrate(n, e, 5, 1.0, truncate=False)
     assert counts.privacy_loss_by_enumeration(n, safe) <= 1.0
 
 
@@ -121,7 +122,7 @@ def test_sampler_is_exact(truncate):
     n = np.array([200.0, 50.0, 400.0, 120.0])
     e = np.array([3.0, 1.0, 5.0, 3.0])
     y = np.array([1, 4, 6, 1])
-    cal = counts.calibrate(n, e, int(y.sum()), 2.0, truncate=truncate, alpha=0.2)
+    cal = counts_calibration.calibrate(n, e, int(y.sum()), 2.0, truncate=truncate, alpha=0.2)
     z, p = counts.mechanism_pmf(y, n, cal)
     release = counts.synthesize(y, n, cal, 20000, np.random.default_rng(7))
     assert np.all(release.synthetic.sum(axis=1) == y.sum())
@@ -135,7 +136,7 @@ def test_sampler_is_exact_where_rejection_collapses():
     n = np.full(9, 100.0)
     e = np.full(9, 2.0)
     y = np.array([18, 0, 0, 0, 0, 0, 0, 0, 0])
-    cal = counts.calibrate(n, e, 18, 2.0, alpha=0.45)
+    cal = counts_calibration.calibrate(n, e, 18, 2.0, alpha=0.45)
     shapes = counts.posterior_shapes(y, cal)
     rng = np.random.default_rng(3)
     lam = rng.gamma(shapes, 1.0 / (n + cal.b), size=(20000, 9))  # eq. (8)'s multinomial, unconstrained
@@ -155,7 +156,7 @@ def test_large_release_respects_total_and_box():
     rate = rng.lognormal(-7, 0.8, groups)
     y = rng.poisson(n * rate)
     e = n * rate * y.sum() / (n * rate).sum()
-    cal = counts.calibrate(n, e, int(y.sum()), 1.0)
+    cal = counts_calibration.calibrate(n, e, int(y.sum()), 1.0)
     release = counts.synthesize(y, n, cal, 50, np.random.default_rng(12))
     assert release.synthetic.shape == (50, groups)
     assert np.all(release.synthetic.sum(axis=1) == y.sum())
@@ -166,12 +167,13 @@ def test_large_release_respects_total_and_box():
 
 
 def sampler_inputs(groups: int, seed: int):
-    """Shapes, q, box and total of :class:`counts.ExactSampler` for ``groups`` groups of a 3000-group-like release."""
+    """Shapes, q, box and total of :class:`counts_sampler.ExactSampler` for ``groups`` groups of a 3000-group-like
+    release."""
     rng = np.random.default_rng(seed)
     n = rng.lognormal(7, 1.2, groups)
     rate = rng.lognormal(-7, 0.8, groups)
     y = rng.poisson(n * rate)
-    cal = counts.calibrate(n, n * rate * y.sum() / (n * rate).sum(), int(y.sum()), 1.0)
+    cal = counts_calibration.calibrate(n, n * rate * y.sum() / (n * rate).sum(), int(y.sum()), 1.0)
     return counts.posterior_shapes(y, cal), counts.predictive_q(n, cal), cal.lower, cal.upper, cal.total
 
 
@@ -180,10 +182,10 @@ def test_the_tree_reports_progress_within_its_levels_and_stops_when_progress_rai
     each: the sampler is the same whatever the blocks, the fractions rise, and an exception raised in a call (a
     Cancel) stops the build."""
     args = sampler_inputs(3000, 21)
-    whole = counts.ExactSampler(*args)
-    monkeypatch.setattr(counts, "_CONVOLVE_BLOCK", 2000)  # far below one top-level pair's work
+    whole = counts_sampler.ExactSampler(*args)
+    monkeypatch.setattr(counts_sampler, "_CONVOLVE_BLOCK", 2000)  # far below one top-level pair's work
     calls = []
-    blocks = counts.ExactSampler(*args, progress=lambda fraction, message: calls.append((fraction, message)))
+    blocks = counts_sampler.ExactSampler(*args, progress=lambda fraction, message: calls.append((fraction, message)))
     for name in ("lo", "hi", "offsets", "values", "left", "right"):
         assert np.array_equal(getattr(blocks, name), getattr(whole, name)), name
     levels = math.ceil(math.log2(3000))
@@ -199,18 +201,18 @@ def test_the_tree_reports_progress_within_its_levels_and_stops_when_progress_rai
             raise CancelledError
 
     with pytest.raises(CancelledError):
-        counts.ExactSampler(*args, progress=cancel_at_the_top)
+        counts_sampler.ExactSampler(*args, progress=cancel_at_the_top)
 
 
 def test_a_sampler_larger_than_the_memory_limit_is_refused_naming_the_groups(monkeypatch):
     args = sampler_inputs(3000, 21)
-    size = counts.ExactSampler(*args).values.size
-    monkeypatch.setattr(counts, "MAX_SAMPLER_VALUES", size // 2)
+    size = counts_sampler.ExactSampler(*args).values.size
+    monkeypatch.setattr(counts_sampler, "MAX_SAMPLER_VALUES", size // 2)
     with pytest.raises(
         ParameterError,
         match=r"3,000 groups .* larger than the [\d.]+ GB one run may use \(it passed that at level \d+ of 12",
     ) as err:
-        counts.ExactSampler(*args)
+        counts_sampler.ExactSampler(*args)
     assert err.value.parameter == "groups"
 
 
@@ -218,7 +220,7 @@ def test_seed_reproduces_and_differs():
     y = np.array([3, 5, 2, 7])
     n = np.array([100.0, 200.0, 150.0, 300.0])
     e = n * y.sum() / n.sum()
-    cal = counts.calibrate(n, e, int(y.sum()), 1.0, alpha=0.1)
+    cal = counts_calibration.calibrate(n, e, int(y.sum()), 1.0, alpha=0.1)
     a = counts.synthesize(y, n, cal, 10, np.random.default_rng(5)).synthetic
     b = counts.synthesize(y, n, cal, 10, np.random.default_rng(5)).synthetic
     c = counts.synthesize(y, n, cal, 10, np.random.default_rng(6)).synthetic
@@ -242,7 +244,7 @@ def test_bad_settings_name_the_parameter(kwargs, parameter):
     args = dict(population=[100.0, 80.0, 50.0], expected=[3.0, 2.0, 1.0], total=6, epsilon=1.0, alpha=0.1, c=1.0)
     args.update(kwargs)
     with pytest.raises(ParameterError) as err:
-        counts.calibrate(**args)
+        counts_calibration.calibrate(**args)
     assert err.value.parameter == parameter
 
 
@@ -255,19 +257,19 @@ def test_bad_counts(bad):
 
 def test_dominating_group_refused_by_the_paper_rule():
     with pytest.raises(ParameterError, match="Stratify further") as err:
-        counts.calibrate(FIG1_N, FIG1_E, 100, 1.0, alpha=1e-4, rule="paper")
+        counts_calibration.calibrate(FIG1_N, FIG1_E, 100, 1.0, alpha=1e-4, rule="paper")
     assert err.value.parameter == "expected"
 
 
 def test_box_that_cannot_hold_the_total_is_refused():
     with pytest.raises(ParameterError, match="cannot hold the total") as err:
-        counts.calibrate([100.0, 100.0, 100.0], [1.0, 1.0, 1.0], 60, 1.0, alpha=0.01)
+        counts_calibration.calibrate([100.0, 100.0, 100.0], [1.0, 1.0, 1.0], 60, 1.0, alpha=0.01)
     assert err.value.parameter == "alpha"
 
 
 def test_total_must_match_the_calibration():
     n = np.array([100.0, 100.0, 100.0])
-    cal = counts.calibrate(n, [2.0, 2.0, 2.0], 6, 1.0, alpha=0.1)
+    cal = counts_calibration.calibrate(n, [2.0, 2.0, 2.0], 6, 1.0, alpha=0.1)
     with pytest.raises(ParameterError, match="add up to"):
         counts.synthesize([1, 2, 4], n, cal, 1, np.random.default_rng(0))
 
@@ -276,7 +278,7 @@ def test_summary_of_a_release_that_repeats_the_truth():
     """A release equal to the true counts has rate correlation 1 and no count difference."""
     y = np.array([3, 5, 2, 7])
     n = np.array([100.0, 200.0, 150.0, 300.0])
-    cal = counts.calibrate(n, n * y.sum() / n.sum(), int(y.sum()), 1.0, alpha=0.1)
+    cal = counts_calibration.calibrate(n, n * y.sum() / n.sum(), int(y.sum()), 1.0, alpha=0.1)
     exact = counts.Release(synthetic=np.tile(y, (3, 1)).astype(np.int32), calibration=cal, outside=0)
     summary = counts.summarize(exact, y, n)
     assert summary.rate_correlation == pytest.approx(1.0)
@@ -296,7 +298,7 @@ def test_a_total_beyond_32_bits_is_synthesised_exactly():
     n = np.array([100.0] * 5 + [1e11])
     e = n * 0.03
     e = e * y.sum() / e.sum()
-    cal = counts.calibrate(n, e, int(y.sum()), 1.0)
+    cal = counts_calibration.calibrate(n, e, int(y.sum()), 1.0)
     release = counts.synthesize(y, n, cal, 3, np.random.default_rng(2))
     assert release.synthetic.dtype == np.int64
     assert np.all(release.synthetic.sum(axis=1) == y.sum())

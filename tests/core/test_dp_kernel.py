@@ -1,5 +1,6 @@
 """Kim & Lim's kernel Poisson point synthesizer (core/synthesis/kernel.py) and the Gaussian-kernel geometry of
-the planar domain (core/synthesis/domain.py): c_h, its gradient, the r_alpha bound, calibration, sampling."""
+the planar domain (core/synthesis/domain.py, kernel_mass.py, kernel_mass_bound.py): c_h, its gradient, the r_alpha
+bound, calibration, sampling."""
 
 from __future__ import annotations
 
@@ -161,9 +162,9 @@ def test_r_alpha_covers_pairs_across_a_gap_narrower_than_alpha():
 
 
 def test_r_alpha_bound_stays_valid_when_the_refinement_budget_runs_out(monkeypatch):
-    from spatial_privacy.core.synthesis import domain as domain_module
+    from spatial_privacy.core.synthesis import kernel_mass_bound
 
-    monkeypatch.setattr(domain_module, "MAX_BOUND_CELLS", 300)
+    monkeypatch.setattr(kernel_mass_bound, "MAX_BOUND_CELLS", 300)
     dom = PlanarDomain(Window.from_polygons([(L_EXTERIOR, [L_HOLE])]))  # fresh: no cached maximisers
     b = dom.max_log_mass_gradient(0.3, 0.01)
     assert not b.converged and b.cells <= 300

@@ -1,5 +1,6 @@
 """Kim & Lim's Laplace Cox point synthesizer (core/synthesis/laplace_cox.py) and the cell partition of the
-planar domain (core/synthesis/domain.py): clipped areas, sensitivity, exact and empirical privacy checks."""
+planar domain (core/synthesis/domain.py, grid_cells.py): clipped areas, sensitivity, exact and empirical privacy
+checks."""
 
 from __future__ import annotations
 

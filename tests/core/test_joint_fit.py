@@ -8,10 +8,11 @@ import numpy as np
 import pytest
 
 from spatial_privacy.core import fields
-from spatial_privacy.core.lgcp import LGCPDesign, LGCPModel, fit_laplace, simulate_points
-from spatial_privacy.core.mesh import triangulate
+from spatial_privacy.core.laplace_fit import fit_laplace
+from spatial_privacy.core.lgcp import LGCPDesign, LGCPModel, simulate_points
 from spatial_privacy.core.metrics import joint_fit
 from spatial_privacy.core.quadrature import quadrature
+from spatial_privacy.core.triangulation import triangulate
 from spatial_privacy.core.window import Window
 
 WINDOW = Window.rectangle(0, 0, 10, 10)

@@ -1,4 +1,4 @@
-"""K- and L-functions and the MISE (core.metrics.kfunction).
+"""K- and L-functions and the MISE (core.metrics.kfunction, .edge_correction, .mise).
 
 Checked against closed-form circle geometry, hand counts on tiny patterns, the theory of the
 estimators for Poisson patterns at fixed seeds, and spatstat 3.0-3 (R 4.2.2) values.
@@ -13,6 +13,8 @@ import pytest
 
 from spatial_privacy.core.errors import ParameterError
 from spatial_privacy.core.metrics import kfunction as kf
+from spatial_privacy.core.metrics.edge_correction import circle_length_inside, isotropic_weights
+from spatial_privacy.core.metrics.mise import default_radii, mean_mise, mise
 from spatial_privacy.core.window import Window
 
 # The window of the spatstat cross-check: a non-convex polygon with a pentagonal hole, and a triangle.
@@ -51,7 +53,7 @@ def test_circle_near_one_straight_edge(a):
     window = Window.rectangle(-1000, 0, 1000, 1000)
     r = 5.0
     expected = 2 * r * (math.pi - math.acos(min(a / r, 1.0)))
-    assert kf.circle_length_inside(window, 3.0, a, r) == pytest.approx(expected, rel=1e-12)
+    assert circle_length_inside(window, 3.0, a, r) == pytest.approx(expected, rel=1e-12)
 
 
 @pytest.mark.parametrize(
@@ -74,15 +76,15 @@ def test_circle_near_a_corner(a, b, r):
     window = Window.rectangle(0, 0, 1000, 1000)
     pa, pb = math.acos(min(a / r, 1)), math.acos(min(b / r, 1))
     outside = pa + pb + math.pi / 2 if a * a + b * b < r * r else 2 * pa + 2 * pb
-    assert kf.circle_length_inside(window, a, b, r) == pytest.approx(r * (2 * math.pi - outside), rel=1e-12)
+    assert circle_length_inside(window, a, b, r) == pytest.approx(r * (2 * math.pi - outside), rel=1e-12)
 
 
 def test_circle_at_a_reflex_vertex_and_on_an_edge():
     window = two_polygons()
     # the reflex vertex (3, 2) of the L: interior angle 270 degrees
-    assert kf.circle_length_inside(window, 3.0, 2.0, 0.5) == pytest.approx(1.5 * math.pi * 0.5, rel=1e-12)
+    assert circle_length_inside(window, 3.0, 2.0, 0.5) == pytest.approx(1.5 * math.pi * 0.5, rel=1e-12)
     # a point in the middle of the triangle's base, away from its other edges
-    assert kf.circle_length_inside(window, 8.5, 0.0, 0.5) == pytest.approx(math.pi * 0.5, rel=1e-12)
+    assert circle_length_inside(window, 8.5, 0.0, 0.5) == pytest.approx(math.pi * 0.5, rel=1e-12)
 
 
 @pytest.mark.parametrize("r", [10.5, 12.0, 13.5, 14.1])
@@ -91,7 +93,7 @@ def test_circle_around_a_square_hole(r):
     # others) lies an arc of angle 2 arccos(s / r), and these four arcs do not overlap: 8 r arccos(s / r).
     s = 10.0
     window = Window.from_polygons([([(-100, -100), (100, -100), (100, 100), (-100, 100)], [square_ring(s)])])
-    assert kf.circle_length_inside(window, 0.0, 0.0, r) == pytest.approx(8 * r * math.acos(s / r), rel=1e-12)
+    assert circle_length_inside(window, 0.0, 0.0, r) == pytest.approx(8 * r * math.acos(s / r), rel=1e-12)
 
 
 def square_ring(s):
@@ -102,9 +104,9 @@ def test_circle_between_two_polygons():
     # Two slabs |x| in [1, 10]: a circle of radius 2 about the origin is inside for |theta| < arccos(1/2) on each side.
     left, right = [(-10, -10), (-1, -10), (-1, 10), (-10, 10)], [(1, -10), (10, -10), (10, 10), (1, 10)]
     window = Window.from_polygons([left, right])
-    assert kf.circle_length_inside(window, 0.0, 0.0, 2.0) == pytest.approx(4 * 2.0 * math.acos(0.5), rel=1e-12)
-    assert kf.circle_length_inside(window, 0.0, 0.0, 0.9) == 0.0  # the circle runs in the gap
-    assert kf.circle_length_inside(window, 50.0, 0.0, 3.0) == 0.0  # far outside
+    assert circle_length_inside(window, 0.0, 0.0, 2.0) == pytest.approx(4 * 2.0 * math.acos(0.5), rel=1e-12)
+    assert circle_length_inside(window, 0.0, 0.0, 0.9) == 0.0  # the circle runs in the gap
+    assert circle_length_inside(window, 50.0, 0.0, 3.0) == 0.0  # far outside
 
 
 def test_circle_length_matches_dense_sampling_with_contains():
@@ -116,14 +118,14 @@ def test_circle_length_matches_dense_sampling_with_contains():
         cx, cy, r = rng.uniform(-1, 11), rng.uniform(-1, 6), rng.uniform(0.2, 6)
         inside = window.contains(cx + r * np.cos(t), cy + r * np.sin(t)).mean() * 2 * np.pi * r
         # sampling error: each of the <= ~40 crossings is off by at most half a step
-        assert kf.circle_length_inside(window, cx, cy, r) == pytest.approx(inside, abs=40 * np.pi * r / t.size)
+        assert circle_length_inside(window, cx, cy, r) == pytest.approx(inside, abs=40 * np.pi * r / t.size)
 
 
 def test_isotropic_weights_match_spatstat_edge_ripley():
     # R: X <- ppp(x, y, window = W) (the pattern and window of test_matches_spatstat_on_a_polygon_window);
     #    edge.Ripley(X[c(1, 4, 21, 22, 5)], matrix(c(0.6, 0.9, 1.3, 0.5, 2.0), ncol = 1))
     x, y = SPATSTAT_X[[0, 3, 20, 21, 4]], SPATSTAT_Y[[0, 3, 20, 21, 4]]
-    got = kf.isotropic_weights(two_polygons(), x, y, [0.6, 0.9, 1.3, 0.5, 2.0])
+    got = isotropic_weights(two_polygons(), x, y, [0.6, 0.9, 1.3, 0.5, 2.0])
     expected = [1.36763201449, 1.93654894734, 5.55761963722, 1.84148770479, 2.59331248514]
     np.testing.assert_allclose(got, expected, rtol=1e-10)
 
@@ -131,7 +133,7 @@ def test_isotropic_weights_match_spatstat_edge_ripley():
 def test_isotropic_weights_are_clipped_like_spatstat():
     window = Window.rectangle(0, 0, 1, 1)
     # a circle that only touches the window at its corner point: no length inside, weight clipped to 100
-    w = kf.isotropic_weights(window, [0.0, 0.5, 0.5], [0.0, 0.5, 0.5], [1.5, 0.2, 0.0])
+    w = isotropic_weights(window, [0.0, 0.5, 0.5], [0.0, 0.5, 0.5], [1.5, 0.2, 0.0])
     np.testing.assert_array_equal(w, [100.0, 1.0, 1.0])
 
 
@@ -327,7 +329,7 @@ def brute_force_k(x, y, window, radii, correction, lam=None):
     dij = d[i, j]
     w = np.ones(dij.size) if lam is None else 1.0 / (lam[i] * lam[j])
     if correction == "isotropic":
-        w = w * kf.isotropic_weights(window, x[i], y[i], dij)
+        w = w * isotropic_weights(window, x[i], y[i], dij)
     out = []
     for r in radii:
         if correction == "border":
@@ -498,8 +500,8 @@ def test_progress_is_reported_and_can_cancel():
 def test_default_radii_follow_spatstat_rmax_rule():
     window = Window.rectangle(0, 0, 100, 40)
     # few points: a quarter of the short side; many points: sqrt(1000 / (pi lambda))
-    assert kf.default_radii(window, 10)[-1] == pytest.approx(10.0)
-    r = kf.default_radii(window, 400_000, count=50)  # lambda = 100
+    assert default_radii(window, 10)[-1] == pytest.approx(10.0)
+    r = default_radii(window, 400_000, count=50)  # lambda = 100
     assert r.size == 50 and r[0] == 0.0 and r[-1] == pytest.approx(math.sqrt(1000 / (math.pi * 100.0)))
 
 
@@ -510,31 +512,31 @@ def test_mise_by_hand():
     r = np.array([0.0, 1.0, 2.0, 3.0])
     k_ori = np.array([0.0, 1.0, 4.0, 9.0])
     # identical: 0
-    assert kf.mise(r, k_ori, k_ori) == 0.0
+    assert mise(r, k_ori, k_ori) == 0.0
     # twice as large: integrand 1 on {K_ori > 0} = [1, 3] (r = 0 is left out): 2
-    assert kf.mise(r, 2 * k_ori, k_ori) == pytest.approx(2.0)
+    assert mise(r, 2 * k_ori, k_ori) == pytest.approx(2.0)
     # K_syn = K_ori (1 + r): integrand r^2, trapezoid on 1, 2, 3: (1 + 4) / 2 + (4 + 9) / 2 = 9
-    assert kf.mise(r, k_ori * (1 + r), k_ori) == pytest.approx(9.0)
+    assert mise(r, k_ori * (1 + r), k_ori) == pytest.approx(9.0)
     # where K_ori = 0 the synthetic value does not matter
-    assert kf.mise(r, np.array([5.0, 1.0, 4.0, 9.0]), k_ori) == 0.0
+    assert mise(r, np.array([5.0, 1.0, 4.0, 9.0]), k_ori) == 0.0
 
 
 def test_mise_average_over_synthetic_sets_and_originals():
     r = np.array([0.0, 1.0, 2.0, 3.0])
     k_ori = np.array([0.0, 1.0, 4.0, 9.0])
     syn = np.stack([k_ori, 2 * k_ori, k_ori * (1 + r)])  # MISE 0, 2, 9
-    assert kf.mean_mise(r, syn, k_ori) == pytest.approx(11 / 3)
-    np.testing.assert_allclose(kf.mise(r, syn, k_ori), [0.0, 2.0, 9.0])
+    assert mean_mise(r, syn, k_ori) == pytest.approx(11 / 3)
+    np.testing.assert_allclose(mise(r, syn, k_ori), [0.0, 2.0, 9.0])
     # two originals with their own synthetic sets: 1 / (n_ori n_syn) sum_j sum_k
     k_ori2 = np.stack([k_ori, 3 * k_ori])
     syn2 = np.stack([syn, np.stack([3 * k_ori, 6 * k_ori, 3 * k_ori])])  # second: 0, 2, 0
-    assert kf.mean_mise(r, syn2, k_ori2) == pytest.approx((0 + 2 + 9 + 0 + 2 + 0) / 6)
+    assert mean_mise(r, syn2, k_ori2) == pytest.approx((0 + 2 + 9 + 0 + 2 + 0) / 6)
     with pytest.raises(ParameterError):
-        kf.mean_mise(r, k_ori, k_ori)
+        mean_mise(r, k_ori, k_ori)
     with pytest.raises(ParameterError):
-        kf.mise(r, k_ori[:3], k_ori)
+        mise(r, k_ori[:3], k_ori)
     with pytest.raises(ParameterError):
-        kf.mise(r[::-1], k_ori, k_ori)
+        mise(r[::-1], k_ori, k_ori)
 
 
 def test_mise_of_k_functions_of_two_patterns():
@@ -547,5 +549,5 @@ def test_mise_of_k_functions_of_two_patterns():
     expected = np.trapz(2 * ripley_variance(window, 200, radii) / (np.pi * radii**2) ** 2, radii)
     a = kf.k_function(*uniform_in(window, 200, np.random.default_rng(1)), window, radii)
     b = kf.k_function(*uniform_in(window, 200, np.random.default_rng(2)), window, radii)
-    assert 0 < kf.mise(radii, b.K, a.K) < 10.83 * expected
-    assert kf.mise(radii, a.K, a.K) == 0.0
+    assert 0 < mise(radii, b.K, a.K) < 10.83 * expected
+    assert mise(radii, a.K, a.K) == 0.0

@@ -10,10 +10,11 @@ from scipy import integrate, special, stats
 
 from spatial_privacy.core import fields
 from spatial_privacy.core.errors import ParameterError
-from spatial_privacy.core.lgcp import fit_laplace, simulate_points
+from spatial_privacy.core.laplace_fit import fit_laplace
+from spatial_privacy.core.lgcp import simulate_points
 from spatial_privacy.core.lgcp_setup import build_knot_lgcp
 from spatial_privacy.core.mcmc import fit_mcmc
-from spatial_privacy.core.mesh import lattice
+from spatial_privacy.core.triangulation import lattice
 from spatial_privacy.core.window import Window
 
 

@@ -10,10 +10,12 @@ from scipy import stats
 
 from spatial_privacy.core import fields
 from spatial_privacy.core.covariates import distance_to_points
-from spatial_privacy.core.lgcp import LGCPDesign, LGCPModel, Posterior, fit_laplace, simulate_points
+from spatial_privacy.core.laplace_fit import fit_laplace
+from spatial_privacy.core.lgcp import LGCPDesign, LGCPModel, simulate_points
 from spatial_privacy.core.linalg import BandedCholesky
-from spatial_privacy.core.mesh import lattice, triangulate
+from spatial_privacy.core.posterior import Posterior
 from spatial_privacy.core.quadrature import quadrature
+from spatial_privacy.core.triangulation import lattice, triangulate
 from spatial_privacy.core.window import Window
 
 from .conftest import DATA, read_gpkg_points  # noqa: F401  (pytest's importlib mode resolves the package)
@@ -143,7 +145,7 @@ def test_posterior_draws_integrate_to_about_the_number_of_points_and_round_trip(
     assert "CONFIDENTIAL_not_for_publication.npy" in zipfile.ZipFile(path).namelist()
     # a save that fails half-way (a full disk: here the compressor raises after writing part of the file)
     # leaves the previous model intact and no partial file behind
-    import spatial_privacy.core.lgcp as lgcp_module
+    import spatial_privacy.core.posterior as lgcp_module
 
     good = path.read_bytes()
 
@@ -208,7 +210,7 @@ def test_a_vague_prior_on_the_field_sd_still_finds_a_sound_mode_unless_the_poste
     # the posterior, not of the barrier): an earlier flat penalty stalled BFGS ("not peaked"), and a Hessian taken
     # with the barrier's kink was indefinite here
     from spatial_privacy.core.errors import ParameterError
-    from spatial_privacy.core.lgcp import BARRIER_START, HyperparameterSearch, _central_gradient
+    from spatial_privacy.core.laplace_fit import BARRIER_START, HyperparameterSearch, _central_gradient
     from spatial_privacy.core.lgcp_setup import build_lgcp
 
     x, y, _ = read_gpkg_points(DATA / "snow_cholera.gpkg", "deaths", "case")

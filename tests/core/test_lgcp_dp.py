@@ -9,8 +9,8 @@ import pytest
 
 from spatial_privacy.core.errors import ParameterError
 from spatial_privacy.core.fields import power_exponential
-from spatial_privacy.core.mesh import lattice, triangulate
 from spatial_privacy.core.synthesis import lgcp_dp
+from spatial_privacy.core.triangulation import lattice, triangulate
 from spatial_privacy.core.window import Window
 
 B, N = 10.0, 10

@@ -13,26 +13,13 @@ from scipy.signal import lfilter
 
 from spatial_privacy.core import fields
 from spatial_privacy.core.errors import ParameterError
-from spatial_privacy.core.lgcp import (
-    HyperparameterSearch,
-    LGCPDesign,
-    LGCPModel,
-    Posterior,
-    fit_laplace,
-    simulate_points,
-)
-from spatial_privacy.core.mcmc import (
-    GaussianApproximation,
-    _Engine,
-    _Target,
-    check_convergence,
-    effective_sample_size,
-    fit_mcmc,
-    gaussian_log_density,
-    log_joint,
-    split_rhat,
-)
-from spatial_privacy.core.mesh import lattice, triangulate
+from spatial_privacy.core.laplace_fit import HyperparameterSearch, fit_laplace
+from spatial_privacy.core.lgcp import LGCPDesign, LGCPModel, simulate_points
+from spatial_privacy.core.mcmc import fit_mcmc
+from spatial_privacy.core.mcmc_diagnostics import check_convergence, effective_sample_size, split_rhat
+from spatial_privacy.core.mcmc_target import GaussianApproximation, _Engine, _Target, gaussian_log_density, log_joint
+from spatial_privacy.core.posterior import Posterior
+from spatial_privacy.core.triangulation import lattice, triangulate
 from spatial_privacy.core.window import Window
 
 # -- convergence diagnostics -------------------------------------------------------------------------
@@ -565,7 +552,7 @@ def test_twelve_points_stay_out_of_the_region_where_node_spikes_fool_the_edge_mi
     # For the exact posterior the intercept's score has mean 0: E[Lambda | S] = N - E[beta_0 - m] / s^2 exactly
     # (prior N(m, s^2)); the chain adds a Monte Carlo error of sd(Lambda) / sqrt(ESS), ESS from the chain's
     # own autocorrelation of Lambda
-    from spatial_privacy.core.mcmc import effective_sample_size
+    from spatial_privacy.core.mcmc_diagnostics import effective_sample_size
 
     total = posterior.integrated_intensity()
     m, s = setup.model.beta_prior.mean[0], setup.model.beta_prior.sd[0]

@@ -5,9 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from spatial_privacy.core import mesh as mesh_module
+from spatial_privacy.core import clipping
 from spatial_privacy.core.errors import ParameterError
-from spatial_privacy.core.mesh import Mesh, lattice, triangulate
+from spatial_privacy.core.mesh import Mesh
+from spatial_privacy.core.triangulation import estimate_nodes, lattice, triangulate
 from spatial_privacy.core.window import Window
 
 from .conftest import DATA, read_gpkg_points
@@ -308,9 +309,9 @@ def test_weights_random_polygons_on_a_lattice():
 def test_weights_numba_and_python_kernels_agree(star_window, monkeypatch):
     m = lattice(0.3, 0.2, 10.2, 9.7, 17, 15)
     compiled = m.integration_weights(star_window)
-    monkeypatch.setattr(mesh_module, "_clipped_moments", mesh_module._clipped_moments.py_func)
-    monkeypatch.setattr(mesh_module, "_triangle_clip_moments", mesh_module._triangle_clip_moments.py_func)
-    monkeypatch.setattr(mesh_module, "_clip_halfplane", mesh_module._clip_halfplane.py_func)
+    monkeypatch.setattr(clipping, "_clipped_moments", clipping._clipped_moments.py_func)
+    monkeypatch.setattr(clipping, "_triangle_clip_moments", clipping._triangle_clip_moments.py_func)
+    monkeypatch.setattr(clipping, "_clip_halfplane", clipping._clip_halfplane.py_func)
     python = Mesh(m.nodes, m.triangles).integration_weights(Window(star_window.rings))
     np.testing.assert_allclose(python, compiled, rtol=1e-12, atol=1e-14)
 
@@ -402,7 +403,7 @@ def test_the_node_estimate_never_doubles_the_mesh_it_predicts(l_window, max_edge
     # build_lgcp refuses a mesh whose estimate is above twice the fit's limit without building it: that is right
     # only if the estimate stays below twice the real count (then the real count is above the limit). Seen here:
     # 15-31% high (the boundary's refinement and spacing rules remove lattice points), on Snow's box 11-18%
-    estimate = mesh_module.estimate_nodes(l_window, max_edge)
+    estimate = estimate_nodes(l_window, max_edge)
     assert estimate < 2 * triangulate(l_window, max_edge).n_nodes
 
 

@@ -9,8 +9,8 @@ import pytest
 
 from spatial_privacy.core import fields
 from spatial_privacy.core.errors import ParameterError
-from spatial_privacy.core.mesh import triangulate
 from spatial_privacy.core.quadrature import quadrature
+from spatial_privacy.core.triangulation import triangulate
 from spatial_privacy.core.window import Window
 
 L_HOLE = Window.from_polygons(

@@ -1,5 +1,5 @@
-"""core.synthesis.risk_utility (Walder et al. Sections 5-8 as a sweep), core.lgcp.fit_at_theta, the cubic
-quadrature and the model file's record of its points."""
+"""core.synthesis.confidential_fit, .synthetic_sets, .assessment and .sweep (Walder et al. Sections 5-8 as a
+sweep), core.laplace_fit.fit_at_theta, the cubic quadrature and the model file's record of its points."""
 
 from __future__ import annotations
 
@@ -10,11 +10,17 @@ import pytest
 
 from spatial_privacy.core import fields
 from spatial_privacy.core.errors import ParameterError
-from spatial_privacy.core.lgcp import Posterior, fit_at_theta, fit_laplace, simulate_points
+from spatial_privacy.core.laplace_fit import fit_at_theta, fit_laplace
+from spatial_privacy.core.lgcp import simulate_points
 from spatial_privacy.core.lgcp_setup import build_lgcp
-from spatial_privacy.core.mesh import triangulate
+from spatial_privacy.core.posterior import Posterior
 from spatial_privacy.core.quadrature import quadrature
-from spatial_privacy.core.synthesis import risk_utility as ru
+from spatial_privacy.core.synthesis import assessment
+from spatial_privacy.core.synthesis.assessment import Evaluation
+from spatial_privacy.core.synthesis.confidential_fit import ConfidentialFit
+from spatial_privacy.core.synthesis.sweep import dominates, recommend, summarize_settings, sweep, sweep_specs
+from spatial_privacy.core.synthesis.synthetic_sets import SynthesisSpec, SyntheticSet, link_radial, release_order
+from spatial_privacy.core.triangulation import triangulate
 from spatial_privacy.core.window import Window
 
 WINDOW = Window.rectangle(0, 0, 10, 10)
@@ -30,7 +36,7 @@ def small_fit():
     x, y = simulate_points(mesh, WINDOW, 1.0 + w, rng)
     setup = build_lgcp(x, y, window=WINDOW, max_edge=0.8)
     posterior = fit_laplace(setup.model, rng, draws=300)
-    return ru.ConfidentialFit(setup.model, posterior, WINDOW, x, y, draws=150)
+    return ConfidentialFit(setup.model, posterior, WINDOW, x, y, draws=150)
 
 
 def test_cubic_quadrature_is_exact_for_cubics():
@@ -72,30 +78,30 @@ def test_fit_at_theta_draws_centre_on_the_laplace_mode(small_fit):
 
 def test_specs_recommendation_and_dominance():
     with pytest.raises(ParameterError, match="radius"):
-        ru.SynthesisSpec("radial", 0.0)
+        SynthesisSpec("radial", 0.0)
     with pytest.raises(ParameterError, match="noise"):
-        ru.SynthesisSpec("ans", -1.0)
+        SynthesisSpec("ans", -1.0)
     with pytest.raises(ParameterError, match="method"):
-        ru.SynthesisSpec("jitter", 1.0)
-    specs = ru.sweep_specs([1, 2], [0.5], 2)
+        SynthesisSpec("jitter", 1.0)
+    specs = sweep_specs([1, 2], [0.5], 2)
     assert [s.method for s in specs] == ["radial", "radial", "ans", "prs", "prs"]
     with pytest.raises(ParameterError):
-        ru.sweep_specs([], [], 0)
+        sweep_specs([], [], 0)
 
     def ev(risk, pmse):
-        return ru.Evaluation(ru.SynthesisSpec("prs"), risk, pmse, None, None)
+        return Evaluation(SynthesisSpec("prs"), risk, pmse, None, None)
 
     evals = [ev(0.5, 0.01), ev(0.02, 0.05), ev(0.01, 0.04), ev(0.01, 0.04)]
-    assert ru.recommend(evals, 0.03) == 2  # lowest pMSE under the threshold; ties: the earlier set
-    assert ru.recommend(evals, 1.0) == 0
-    assert ru.recommend(evals, 0.001) is None
-    assert ru.dominates(evals[2], evals[1]) and not ru.dominates(evals[2], evals[3])
+    assert recommend(evals, 0.03) == 2  # lowest pMSE under the threshold; ties: the earlier set
+    assert recommend(evals, 1.0) == 0
+    assert recommend(evals, 0.001) is None
+    assert dominates(evals[2], evals[1]) and not dominates(evals[2], evals[3])
     with pytest.raises(ParameterError, match="threshold"):
-        ru.recommend(evals, 0.0)
+        recommend(evals, 0.0)
 
 
 def test_replicated_settings_are_numbered_and_summarised():
-    specs = ru.sweep_specs([1.0], [0.5, 0.5], 2, replicates=2)
+    specs = sweep_specs([1.0], [0.5, 0.5], 2, replicates=2)
     assert [s.label for s in specs] == [
         "radial r=1",
         "radial r=1 #2",
@@ -107,11 +113,11 @@ def test_replicated_settings_are_numbered_and_summarised():
         "PRS #2",
     ]
     with pytest.raises(ParameterError, match="releases per setting"):
-        ru.sweep_specs([1.0], [], 0, replicates=0)
+        sweep_specs([1.0], [], 0, replicates=0)
 
     risks = [0.5, 0.3, 0.010, 0.014, 0.006, 0.012, 0.009, 0.011]
-    evals = [ru.Evaluation(s, r, 0.01 * (i + 1), None, None) for i, (s, r) in enumerate(zip(specs, risks))]
-    summary = ru.summarize_settings(evals, baseline_max=0.01)
+    evals = [Evaluation(s, r, 0.01 * (i + 1), None, None) for i, (s, r) in enumerate(zip(specs, risks))]
+    summary = summarize_settings(evals, baseline_max=0.01)
     assert [g.setting for g in summary] == ["radial r=1", "ANS noise=0.5", "PRS"]
     radial, ans, prs = summary
     assert radial.sets == 2 and radial.mean_risk == pytest.approx(0.4) and radial.below_baseline == 0
@@ -119,12 +125,12 @@ def test_replicated_settings_are_numbered_and_summarised():
     assert ans.max_risk == pytest.approx(0.014) and ans.below_baseline == 1
     assert ans.mean_pmse == pytest.approx(0.045)
     assert prs.sets == 2 and prs.below_baseline == 1
-    assert all(g.below_baseline == 0 for g in ru.summarize_settings(evals))  # no baseline: nothing counted
+    assert all(g.below_baseline == 0 for g in summarize_settings(evals))  # no baseline: nothing counted
     # set by set, the lucky ANS release (0.006) qualifies under 0.008; as a whole setting ANS does not
-    assert ru.recommend(evals, 0.008) == 4
-    assert ru.recommend(evals, 0.008, whole_setting=True) is None
-    assert ru.recommend(evals, 0.0115, whole_setting=True) == 6  # PRS (worst 0.011); ANS worst is 0.014
-    assert ru.recommend(evals, 0.6, whole_setting=True) == 0
+    assert recommend(evals, 0.008) == 4
+    assert recommend(evals, 0.008, whole_setting=True) is None
+    assert recommend(evals, 0.0115, whole_setting=True) == 6  # PRS (worst 0.011); ANS worst is 0.014
+    assert recommend(evals, 0.6, whole_setting=True) == 0
 
 
 def test_link_radial_recovers_the_pairs_and_refuses_impossible_sets():
@@ -134,12 +140,12 @@ def test_link_radial_recovers_the_pairs_and_refuses_impossible_sets():
     angle = rng.uniform(0, 2 * np.pi, x.size)
     xs, ys = x + 0.3 * np.cos(angle), y + 0.3 * np.sin(angle)
     perm = rng.permutation(x.size)
-    order = ru.link_radial(x, y, xs[perm], ys[perm], 0.3)
+    order = link_radial(x, y, xs[perm], ys[perm], 0.3)
     assert np.array_equal(perm[order], np.arange(x.size))
     with pytest.raises(ParameterError, match="radial perturbation"):
-        ru.link_radial(x, y, xs + 5.0, ys, 0.3)
+        link_radial(x, y, xs + 5.0, ys, 0.3)
     with pytest.raises(ParameterError, match="one point per"):
-        ru.link_radial(x, y, xs[:-1], ys[:-1], 0.3)
+        link_radial(x, y, xs[:-1], ys[:-1], 0.3)
 
 
 def test_model_file_records_its_points_and_window(small_fit, tmp_path):
@@ -181,7 +187,8 @@ def risk_influence(draws, x, y, rr, window, block=64):
     ``R_k - E R_k = mean_l psi_lk`` with ``psi_lk = -[int_B f^2 (g_l - gbar) - R_k int_W f^2 (g_l - gbar)] / z``,
     so the Monte Carlo standard error of ``c' R`` is ``sd_l(psi c) / sqrt(L)``. Returns ``R (N,)`` and
     ``psi (L, N)``."""
-    from spatial_privacy.core.metrics.risk import default_m, disc_quadrature
+    from spatial_privacy.core.metrics.disc_quadrature import disc_quadrature
+    from spatial_privacy.core.metrics.risk import default_m
 
     log_int = draws.log_integrals[:, None]
     g_w = np.exp(log_int - draws.window_log_intensity())
@@ -208,10 +215,10 @@ def test_radial_is_riskier_than_prs_and_scores_lie_in_range(small_fit, monkeypat
         fitted.append(draws)
         return synthesis_risk(draws, *args, **kwargs)
 
-    synthesis_risk = ru.synthesis_risk
-    monkeypatch.setattr(ru, "synthesis_risk", keep_draws)
+    synthesis_risk = assessment.synthesis_risk
+    monkeypatch.setattr(assessment, "synthesis_risk", keep_draws)
     # the paper's reading of eq. (21): the bounds below and risk_influence are derived for it
-    result = ru.sweep(small_fit, ru.sweep_specs([rp], [0.5], 1), rng, risk_radius=rr, method="paper")
+    result = sweep(small_fit, sweep_specs([rp], [0.5], 1), rng, risk_radius=rr, method="paper")
     radial, ans, prs = result.evaluations
     assert radial.max_risk > prs.max_risk
     # How much riskier, from the theory. Take the persons whose synthetic point s_dagger lies 2 rp or more inside
@@ -278,7 +285,8 @@ def exact_risk_influence(draws, x, y, rr, window, block=64):
     ``R_k = sum_l u_lk I_lk / sum_l u_lk`` with ``I_lk = int_{B_rr(s_k) ∩ W} lambda_l / Lambda_l``. A ratio of
     means: to first order ``R_k - E R_k = mean_l psi_lk`` with ``psi_lk = u_lk (I_lk - R_k) / mean_l u_lk``.
     Returns ``R (N,)`` and ``psi (L, N)``."""
-    from spatial_privacy.core.metrics.risk import default_m, disc_quadrature
+    from spatial_privacy.core.metrics.disc_quadrature import disc_quadrature
+    from spatial_privacy.core.metrics.risk import default_m
 
     log_int = draws.log_integrals[:, None]
     risk, psi = np.empty(x.size), np.empty((draws.n_draws, x.size))
@@ -303,10 +311,10 @@ def test_with_the_exact_density_prs_adds_nothing_to_the_risk_with_nothing_releas
         fitted.append(draws)
         return synthesis_risk(draws, *args, **kwargs)
 
-    synthesis_risk = ru.synthesis_risk
-    monkeypatch.setattr(ru, "synthesis_risk", keep_draws)
+    synthesis_risk = assessment.synthesis_risk
+    monkeypatch.setattr(assessment, "synthesis_risk", keep_draws)
     rr = 0.3
-    result = ru.sweep(small_fit, ru.sweep_specs([], [], 1), np.random.default_rng(6), risk_radius=rr)
+    result = sweep(small_fit, sweep_specs([], [], 1), np.random.default_rng(6), risk_radius=rr)
     (prs,) = result.evaluations
     assert len(fitted) == 2 and np.all(result.baseline.normaliser == 1)  # the exact density is normalised
     base, psi_base = exact_risk_influence(fitted[0], small_fit.x, small_fit.y, rr, WINDOW)
@@ -323,7 +331,7 @@ def test_with_the_exact_density_prs_adds_nothing_to_the_risk_with_nothing_releas
     # the check has power: Quick et al.'s plug-in (ANS at noise 0) releases points drawn from the posterior mean
     # field, which S informs, and its mean risk rises above the nothing-released one by more than 4 errors
     fitted.clear()
-    plug_in = ru.sweep(small_fit, [ru.SynthesisSpec("ans", 0.0)], np.random.default_rng(6), risk_radius=rr)
+    plug_in = sweep(small_fit, [SynthesisSpec("ans", 0.0)], np.random.default_rng(6), risk_radius=rr)
     risk_ans, psi_ans = exact_risk_influence(fitted[1], small_fit.x, small_fit.y, rr, WINDOW)
     assert np.allclose(risk_ans, plug_in.evaluations[0].risk.risk, rtol=1e-9)
     assert np.array_equal(plug_in.baseline.risk, result.baseline.risk)  # the same seed: the same baseline draws
@@ -339,7 +347,7 @@ def test_progress_can_cancel_the_sweep(small_fit):
             raise RuntimeError("cancelled")
 
     with pytest.raises(RuntimeError, match="cancelled"):
-        ru.sweep(small_fit, ru.sweep_specs([], [], 3), np.random.default_rng(1), 0.3, progress=progress)
+        sweep(small_fit, sweep_specs([], [], 3), np.random.default_rng(1), 0.3, progress=progress)
     assert calls and max(calls) <= 1.0
 
 
@@ -349,14 +357,14 @@ def test_from_model_file_reproduces_the_intensity_draws(small_fit):
 
     nodes = NodeCovariates.from_functions(small_fit.mesh, WINDOW)
     post.x_nodes, post.offset_nodes = nodes.x, nodes.offset
-    again = ru.ConfidentialFit.from_model_file(post, small_fit.x, small_fit.y, WINDOW, draws=150)
+    again = ConfidentialFit.from_model_file(post, small_fit.x, small_fit.y, WINDOW, draws=150)
     pts = np.random.default_rng(2).uniform(0, 10, (2, 50))
     assert np.allclose(again.draws.log_intensity(*pts), small_fit.draws.log_intensity(*pts))
     assert again.theta_hat == pytest.approx(small_fit.theta_hat)
 
 
 def test_cpo_effective_draws_counts_equal_and_dominant_weights():
-    from spatial_privacy.core.metrics.risk import cpo_effective_draws
+    from spatial_privacy.core.metrics.cpo import cpo_effective_draws
 
     log_at = np.zeros((50, 3))
     log_int = np.zeros(50)
@@ -383,8 +391,8 @@ def test_plug_in_joint_model_shares_one_field_and_counts_the_integral_twice(smal
 
 
 def test_release_order_is_a_permutation_that_breaks_the_link():
-    spec = ru.SynthesisSpec("radial", 1.0)
-    syn = ru.SyntheticSet(spec, np.arange(500.0), np.zeros(500))
-    order = ru.release_order(syn, np.random.default_rng(4))
+    spec = SynthesisSpec("radial", 1.0)
+    syn = SyntheticSet(spec, np.arange(500.0), np.zeros(500))
+    order = release_order(syn, np.random.default_rng(4))
     assert sorted(order.tolist()) == list(range(500))
     assert np.mean(order == np.arange(500)) < 0.02  # a random permutation fixes about one point

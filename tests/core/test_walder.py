@@ -13,13 +13,15 @@ from scipy.special import expit, gammaln, logsumexp
 
 from spatial_privacy.core import fields
 from spatial_privacy.core.errors import ParameterError
-from spatial_privacy.core.lgcp import Posterior
 from spatial_privacy.core.lgcp_setup import Covariate
-from spatial_privacy.core.mesh import lattice, triangulate
-from spatial_privacy.core.metrics import risk
+from spatial_privacy.core.metrics import cpo, risk
+from spatial_privacy.core.metrics.disc_quadrature import disc_quadrature
+from spatial_privacy.core.metrics.intensity_draws import IntensityDraws
 from spatial_privacy.core.metrics.pmse_lgcp import pmse, pmse_from_draws
+from spatial_privacy.core.posterior import Posterior
 from spatial_privacy.core.quadrature import quadrature
 from spatial_privacy.core.synthesis import walder
+from spatial_privacy.core.triangulation import lattice, triangulate
 from spatial_privacy.core.window import Window
 
 ALPHA = 1e-3
@@ -287,7 +289,7 @@ def test_candidate_sampler_gives_n_distinct_points_following_the_intensity():
 
 def test_midpoint_disc_quadrature_is_eq_37():
     m, r, xk, yk = 5, 2.0, 3.0, -1.0
-    quad = risk.disc_quadrature([xk], [yk], r, m)
+    quad = disc_quadrature([xk], [yk], r, m)
     t = -1 + (2 * np.arange(m) + 1) / m  # centres of the m x m squares of [-1, 1]^2, A_xy = 4 / m^2
     ty, tx = np.meshgrid(t, t, indexing="ij")
     g = np.sqrt(r**2 - (r * ty) ** 2)
@@ -300,14 +302,14 @@ def test_disc_quadrature_known_integrals():
     r, cx, cy = 1.5, 1.0, 2.0
     errors = []
     for m in (10, 20, 40, 80):
-        q = risk.disc_quadrature([cx], [cy], r, m)
+        q = disc_quadrature([cx], [cy], r, m)
         errors.append(q.integrate(np.ones(q.x.size))[0] / (math.pi * r * r) - 1)
         second = q.integrate((q.x - cx) ** 2 + (q.y - cy) ** 2)[0]
         assert second == pytest.approx(math.pi * r**4 / 2, rel=2.5 * m**-1.5)
     # the midpoint rule on rows with square-root ends converges like m^-1.5
     orders = np.log2(np.array(errors[:-1]) / np.array(errors[1:]))
     assert np.all(np.abs(orders - 1.5) < 0.1), orders
-    q = risk.disc_quadrature([cx], [cy], r, 12, rule="gauss")
+    q = disc_quadrature([cx], [cy], r, 12, rule="gauss")
     assert q.integrate(np.ones(q.x.size))[0] == pytest.approx(math.pi * r * r, rel=1e-13)
     assert q.integrate((q.x - cx) ** 2 + (q.y - cy) ** 2)[0] == pytest.approx(math.pi * r**4 / 2, rel=1e-13)
     # an off-centre Gaussian bump against adaptive quadrature
@@ -321,9 +323,9 @@ def test_disc_quadrature_known_integrals():
         epsabs=0,
         epsrel=1e-11,
     )
-    q = risk.disc_quadrature([cx], [cy], r, 40, rule="gauss")
+    q = disc_quadrature([cx], [cy], r, 40, rule="gauss")
     assert q.integrate(bump(q.x, q.y))[0] == pytest.approx(ref, rel=1e-9)
-    q = risk.disc_quadrature([cx], [cy], r, 40)
+    q = disc_quadrature([cx], [cy], r, 40)
     assert q.integrate(bump(q.x, q.y))[0] == pytest.approx(ref, rel=3e-3)
 
 
@@ -337,14 +339,14 @@ def test_disc_quadrature_cut_by_a_window_with_a_hole():
     centres = np.array([[0.0, 0.0], [4.5, 4.3], [2.8, 4.5], [9.5, 7.2], [6.0, 6.0], [5.0, 4.0]])
     r = np.array([1.3, 1.2, 1.3, 1.3, 1.3, 1.3])
     ref = np.array([poly.intersection(shapely_geometry.Point(c).buffer(s, 2048)).area for c, s in zip(centres, r)])
-    q = risk.disc_quadrature(centres[:, 0], centres[:, 1], r, 16, window=window, rule="gauss")
+    q = disc_quadrature(centres[:, 0], centres[:, 1], r, 16, window=window, rule="gauss")
     got = q.integrate(np.ones(q.x.size))
     assert np.allclose(got, ref, rtol=1e-6, atol=1e-12)  # a quarter disc, nothing (in the hole), cut discs
     assert got[1] == 0.0 and got[0] == pytest.approx(math.pi * r[0] ** 2 / 4, rel=1e-12)
     # the paper's rule: a window edge along the rows makes the row integrals jump (by at most the chord,
     # 2r), which costs the midpoint rule up to half a row spacing (r / m) times the jump per such edge
     m = 80
-    q = risk.disc_quadrature(centres[:, 0], centres[:, 1], r, m, window=window)
+    q = disc_quadrature(centres[:, 0], centres[:, 1], r, m, window=window)
     assert np.all(np.abs(q.integrate(np.ones(q.x.size)) - ref) <= 2 * (r / m) * (2 * r))
 
 
@@ -356,7 +358,7 @@ def lens_area(d, r1, r2):
 
 
 def test_disc_quadrature_of_two_intersecting_discs():
-    q = risk.disc_quadrature([5.0], [5.0], 1.0, 16, within=([5.7], [5.3], 1.2), rule="gauss")
+    q = disc_quadrature([5.0], [5.0], 1.0, 16, within=([5.7], [5.3], 1.2), rule="gauss")
     assert q.integrate(np.ones(q.x.size))[0] == pytest.approx(lens_area(math.hypot(0.7, 0.3), 1.0, 1.2), rel=1e-6)
 
 
@@ -393,11 +395,11 @@ def test_cpo_identity_and_harmonic_mean_estimator_on_a_conjugate_model():
     gam = rng.gamma(PRIOR_A + counts, 1 / (PRIOR_B + A_CELLS), size=(size, 2))
     lam = gam[:, cell_of]
     total = gam @ A_CELLS
-    estimate = risk.cpo(lam, total)
+    estimate = cpo.cpo(lam, total)
     ratio = total[:, None] / lam
     se = ratio.std(axis=0, ddof=1) / math.sqrt(size) / ratio.mean(axis=0) ** 2  # delta method
     assert np.all(np.abs(estimate - brute[cell_of]) < 4 * se)
-    assert np.allclose(np.exp(risk.log_cpo(np.log(lam), np.log(total))), estimate)
+    assert np.allclose(np.exp(cpo.log_cpo(np.log(lam), np.log(total))), estimate)
 
 
 # -- disclosure risk on a log-linear model with a known posterior ------------------------------------
@@ -434,7 +436,7 @@ def loglinear():
     gamma = rng.gamma(PRIOR_A + n, 1 / (PRIOR_B + window_integral(beta)))
     mesh = triangulate(LL_WINDOW, 0.25)
     quad = quadrature(mesh, LL_WINDOW)
-    draws = risk.IntensityDraws(
+    draws = IntensityDraws(
         mesh,
         np.column_stack([np.log(gamma), beta]),
         np.zeros((size, mesh.n_nodes)),
@@ -642,11 +644,11 @@ def test_risks_do_not_depend_on_how_persons_are_blocked(loglinear, monkeypatch, 
     assert min(persons) <= 3 < x.size and (max(persons) <= 3 if estimate else max(persons) == x.size)
 
 
-def homogeneous_draws(window, max_edge: float, size: int) -> risk.IntensityDraws:
+def homogeneous_draws(window, max_edge: float, size: int) -> IntensityDraws:
     """``size`` draws of a constant intensity (a random intercept, no field) on a mesh of the window."""
     mesh = triangulate(window, max_edge)
     quad = quadrature(mesh, window)
-    return risk.IntensityDraws(
+    return IntensityDraws(
         mesh,
         np.random.default_rng(2).normal(0, 1, (size, 1)),
         np.zeros((size, mesh.n_nodes)),
@@ -754,7 +756,7 @@ def test_pmse_by_hand():
 def test_pmse_from_draws(loglinear):
     x, y, draws = loglinear
     assert pmse_from_draws(draws, draws, x, y, x[::-1], y).pmse == pytest.approx(0.0, abs=1e-20)
-    tilted = risk.IntensityDraws(
+    tilted = IntensityDraws(
         draws.mesh,
         draws.beta * np.array([1.0, -1.0]),
         draws.w,
@@ -799,7 +801,7 @@ def test_bad_arguments_name_the_parameter(loglinear):
         risk.synthesis_risk(draws, x[:2], y[:2], 0.1, LL_WINDOW, method="plug-in")
     assert info.value.parameter == "method"
     with pytest.raises(ValueError) as info:
-        risk.disc_quadrature([0.0], [0.0], 1.0, rule="simpson")
+        disc_quadrature([0.0], [0.0], 1.0, rule="simpson")
     assert info.value.parameter == "rule"
     with pytest.raises(ValueError) as info:
         walder.sample_exact(draws.mesh, LL_WINDOW, np.zeros(draws.mesh.n_nodes), 0, np.random.default_rng(0))

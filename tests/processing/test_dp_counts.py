@@ -392,7 +392,7 @@ def test_cancel_during_the_synthesis_writes_nothing(areas, tmp_path, when):
 
 
 def test_outputs_sharing_a_file_and_too_many_sets_are_refused_before_any_work(areas, tmp_path, monkeypatch):
-    from spatial_privacy.processing import dp_counts
+    from spatial_privacy.processing.algorithms import dp_counts
 
     out = tmp_path / "out"
     same = str(out / "both.gpkg")
@@ -408,7 +408,7 @@ def test_outputs_sharing_a_file_and_too_many_sets_are_refused_before_any_work(ar
 def test_too_many_groups_for_the_memory_limit_are_refused_naming_input(areas, tmp_path, monkeypatch):
     """The exact sampler's size is checked level by level before its memory is taken (500,000 groups had grown
     to 6.4 GB, and a memory limit ended in a raw numpy traceback)."""
-    from spatial_privacy.core import counts
+    from spatial_privacy.core import counts_sampler as counts
 
     monkeypatch.setattr(counts, "MAX_SAMPLER_VALUES", 1000)
     out = tmp_path / "out"
@@ -418,7 +418,7 @@ def test_too_many_groups_for_the_memory_limit_are_refused_naming_input(areas, tm
 
 
 def test_running_out_of_memory_is_a_message_not_a_traceback(areas, tmp_path, monkeypatch):
-    from spatial_privacy.core import counts
+    from spatial_privacy.core import counts_sampler as counts
 
     def no_memory(*args, **kwargs):
         raise MemoryError("Unable to allocate 1023. MiB for an array with shape (134047432,) and data type float64")

@@ -152,7 +152,7 @@ def test_kernel_bandwidth_is_the_core_calibration_and_nothing_is_copied(deaths, 
 
 
 def test_lgcp_ratio_is_the_core_calibration_on_the_same_lattice(deaths, tmp_path):
-    from spatial_privacy.core.mesh import lattice
+    from spatial_privacy.core.triangulation import lattice
 
     report = tmp_path / "lgcp.html"
     result = run(deaths, tmp_path, METHOD=LGCP, KNOTS=7, EPSILON=2.0, DELTA=0.01, OUTPUT_REPORT=str(report))

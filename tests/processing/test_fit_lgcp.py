@@ -58,7 +58,7 @@ def test_every_parameter_has_help_and_the_help_says_it_is_not_a_privacy_mechanis
 
 
 def test_snow_distance_to_broad_street_pump_is_clearly_negative(snow, tmp_path):
-    from spatial_privacy.core.lgcp import Posterior
+    from spatial_privacy.core.posterior import Posterior
 
     deaths, pumps = snow
     result = processing.run(
@@ -206,7 +206,7 @@ def test_window_with_a_hole_and_duplicates_are_handled(tmp_path):
         },
         feedback=feedback,
     )
-    from spatial_privacy.core.lgcp import Posterior
+    from spatial_privacy.core.posterior import Posterior
 
     posterior = Posterior.load(result["OUTPUT_MODEL"])
     # the quadrature excludes the hole: the weights sum to 1000^2 - 200^2
@@ -247,7 +247,7 @@ def test_overlapping_window_polygons_are_dissolved(tmp_path):
             "OUTPUT_MODEL": str(tmp_path / "m.npz"),
         },
     )
-    from spatial_privacy.core.lgcp import Posterior
+    from spatial_privacy.core.posterior import Posterior
 
     posterior = Posterior.load(result["OUTPUT_MODEL"])
     assert posterior.int_weights.sum() == pytest.approx(1800 * 1000, rel=1e-9)
@@ -441,7 +441,7 @@ NOT_CONVERGED = ("The MCMC chains have not converged", "The hyperparameter chain
 
 
 def test_mcmc_method_reports_convergence(tmp_path):
-    from spatial_privacy.core.lgcp import Posterior
+    from spatial_privacy.core.posterior import Posterior
 
     coords = spread(120, seed=5)
     feedback = QgsProcessingFeedback()
@@ -532,7 +532,8 @@ def test_a_fast_fit_whose_hyperparameter_grid_is_cut_short_warns(tmp_path, monke
     reached quickly by a limit of 30 points on a coarse mesh, whose full grid takes about 120 points."""
     import functools
 
-    from spatial_privacy.core import lgcp, lgcp_setup
+    from spatial_privacy.core import laplace_fit as lgcp
+    from spatial_privacy.core import lgcp_setup
 
     params = coarse_fit(tmp_path, PRIOR_RANGE=1e7, SEED=1, OUTPUT_REPORT=str(tmp_path / "r.html"))
     feedback = QgsProcessingFeedback()
@@ -562,13 +563,13 @@ def test_twelve_points_fit_and_a_degenerate_fit_is_never_written(snow, tmp_path,
     assert math.isfinite(result["LPML"])
     # should a fit still come out degenerate (every leave-one-out density 0), no model is written: the guard is
     # exercised by making the CPO computation report that outcome
-    from spatial_privacy.core.metrics import risk
+    from spatial_privacy.core.metrics import cpo
 
     def degenerate(posterior, design):
         n = design.x_points.shape[0]
         return np.zeros(n), np.full(n, -np.inf), np.zeros(n)
 
-    monkeypatch.setattr(risk, "posterior_cpo", degenerate)
+    monkeypatch.setattr(cpo, "posterior_cpo", degenerate)
     out = tmp_path / "out"
     params.update(OUTPUT_MODEL=str(out / "m.npz"), OUTPUT_REPORT=str(out / "r.html"))
     with pytest.raises(QgsProcessingException, match=r"INPUT: the fit to these 12 points is degenerate"):
@@ -583,7 +584,8 @@ def test_a_fit_that_fools_the_edge_midpoints_is_refitted_with_the_degree_3_rule(
     # that the edge midpoints do not see (core.lgcp.NodeCheck): such a likelihood cannot be trusted, so the fast
     # method refits with the degree-3 rule, which sees the nodes, and says so; that fit has E[int lambda | S]
     # about N = 12
-    from spatial_privacy.core.lgcp import BetaPrior, Posterior
+    from spatial_privacy.core.lgcp import BetaPrior
+    from spatial_privacy.core.posterior import Posterior
 
     deaths, _ = snow
     twelve = keep_in_project(QgsVectorLayer(deaths.source(), "twelve", "ogr"))
@@ -611,7 +613,8 @@ def test_clustered_points_with_repeated_locations_fit_with_the_defaults(
     with the defaults the run must still give a model (refitted with the degree-3 rule, with a warning), since
     the synthesis tools fit with the defaults when no MODEL is given. The fitted intensity then integrates to
     about the number of points (the intercept's score identity, tests/conftest.py)."""
-    from spatial_privacy.core.lgcp import BetaPrior, Posterior
+    from spatial_privacy.core.lgcp import BetaPrior
+    from spatial_privacy.core.posterior import Posterior
 
     layer = keep_in_project(QgsVectorLayer(enterprises, "first 300", "ogr"))
     layer.setSubsetString('"fid" <= 300')
@@ -632,7 +635,7 @@ def test_raster_whose_crs_is_set_only_in_qgis_is_warped_from_it(tmp_path):
     # (GDAL alone sees no SRS and silently keeps the coordinates)
     from qgis.core import QgsCoordinateReferenceSystem, QgsCoordinateTransform, QgsProject
 
-    from spatial_privacy.processing.layers import read_raster
+    from spatial_privacy.processing.inputs import read_raster
     from spatial_privacy.processing.raster import write_float_raster
 
     path = str(tmp_path / "no_srs.tif")

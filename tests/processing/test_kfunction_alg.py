@@ -22,7 +22,8 @@ from qgis.core import (
     QgsVectorLayer,
 )
 
-from spatial_privacy.core.metrics.kfunction import default_radii, k_function, mise
+from spatial_privacy.core.metrics.kfunction import k_function
+from spatial_privacy.core.metrics.mise import default_radii, mise
 from spatial_privacy.core.window import Window
 from spatial_privacy.processing.raster import write_float_raster
 

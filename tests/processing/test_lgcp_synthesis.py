@@ -107,9 +107,9 @@ def test_every_parameter_has_help_and_outputs_with_locations_are_marked_confiden
 
 
 def test_fitlgcp_cpo_layer_matches_eq_9_from_the_model_file(snow):
-    from spatial_privacy.core.lgcp import Posterior
     from spatial_privacy.core.mesh import Mesh
-    from spatial_privacy.core.metrics.risk import log_cpo
+    from spatial_privacy.core.metrics.cpo import log_cpo
+    from spatial_privacy.core.posterior import Posterior
 
     x, y, layer = coords(snow["fit"]["OUTPUT_CPO"])
     assert layer.featureCount() == 578 and {f.name() for f in layer.fields()} >= {"cpo", "log_cpo", "cpo_ess"}
@@ -127,7 +127,7 @@ def test_fitlgcp_cpo_layer_matches_eq_9_from_the_model_file(snow):
 
 
 def test_prs_and_ans_give_the_requested_count_inside_the_window_with_only_an_id(snow, tmp_path):
-    from spatial_privacy.core.lgcp import Posterior
+    from spatial_privacy.core.posterior import Posterior
 
     window = Posterior.load(snow["model"]).window()
     result = synthesize(snow, tmp_path, METHOD=2)
@@ -160,7 +160,7 @@ def test_a_radius_below_half_the_spacing_of_the_people_is_flagged(snow, tmp_path
 
 
 def test_radial_set_is_within_the_radius_but_not_in_the_input_order(snow, tmp_path):
-    from spatial_privacy.core.synthesis.risk_utility import link_radial
+    from spatial_privacy.core.synthesis.synthetic_sets import link_radial
 
     result = synthesize(snow, tmp_path, METHOD=0, RADIUS=0.5)
     xs, ys, _ = coords(result["OUTPUT"])
@@ -207,7 +207,7 @@ def test_synthetic_points_of_a_layer_without_crs_have_none_either_and_can_be_ass
     write the outputs of such a layer."""
     import sqlite3
 
-    from spatial_privacy.processing.base import crs_key
+    from spatial_privacy.compat import crs_key
 
     params = {"INPUT": snow["deaths"], "MODEL": snow["model"], "METHOD": 2, "SEED": 2}
     memory = processing.run("spatialprivacy:synthesizelgcp", {**params, "OUTPUT": "TEMPORARY_OUTPUT"})["OUTPUT"]
@@ -812,7 +812,7 @@ def test_reading_two_large_layers_never_moves_the_bar_back(dwellings, tmp_path, 
 
 
 def test_many_synthetic_points_in_a_geopackage_say_the_index_is_built_as_it_closes(snow, tmp_path, monkeypatch):
-    from spatial_privacy.processing import base as processing_base
+    from spatial_privacy.processing import sinks as processing_base
 
     monkeypatch.setattr(processing_base, "SLOW_CLOSE_FEATURES", 300)
     feedback = QgsProcessingFeedback()

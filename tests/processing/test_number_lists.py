@@ -1,4 +1,4 @@
-"""The one rule for numbers typed as a list into a text parameter (processing.base.parse_number_list), used by
+"""The one rule for numbers typed as a list into a text parameter (processing.parameters.parse_number_list), used by
 spatialprivacy:kfunction's RADII and spatialprivacy:riskutilitysweep's RADII and NOISE_LEVELS."""
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ import math
 import pytest
 from qgis.core import QgsApplication, QgsProcessingException
 
-from spatial_privacy.processing.base import parse_number_list
-from spatial_privacy.processing.kfunction import parse_radii
+from spatial_privacy.processing.algorithms.kfunction import parse_radii
+from spatial_privacy.processing.parameters import parse_number_list
 
 
 @pytest.mark.parametrize(

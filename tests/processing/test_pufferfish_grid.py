@@ -679,7 +679,7 @@ def test_output_problems_are_refused_before_anything_is_written(enterprises, tmp
 def test_a_refused_feature_is_an_error_not_a_silent_loss():
     """A sink that refuses a feature (here a real memory provider given a polygon for a point layer) must end
     the run with a message naming the output, not report success with features missing."""
-    from spatial_privacy.processing.base import add_features
+    from spatial_privacy.processing.sinks import add_features
 
     layer = QgsVectorLayer("Point?crs=EPSG:28992&field=a:integer", "sink", "memory")
     point, polygon = QgsFeature(layer.fields()), QgsFeature(layer.fields())
@@ -823,7 +823,7 @@ def test_the_layername_form_keeps_windows_and_unc_paths_as_qgis_reads_them():
     path (\\\\server\\share) is escaped in the rewritten form, and the plugin's own checks read it back the same."""
     from qgis.core import QgsApplication, QgsDataSourceUri
 
-    from spatial_privacy.processing.base import gpkg_table_destinations, output_target
+    from spatial_privacy.processing.destinations import gpkg_table_destinations, output_target
 
     alg = QgsApplication.processingRegistry().algorithmById(ALG)
     for path in (r"\\server\share\maps\f.gpkg", r"C:\data\f.gpkg", "/home/me/my maps/f.GPKG"):
@@ -892,7 +892,7 @@ def test_a_failing_output_leaves_every_earlier_output_as_it_was(enterprises, tmp
     """Every output is staged and moved onto its target only when all are written: a disk that fills up while
     the report (the last output) is written leaves the map, the confidential layer and the raster of the
     previous run in place, and no partial file beside them."""
-    from spatial_privacy.processing import pufferfish_grid
+    from spatial_privacy.processing.algorithms import pufferfish_grid
 
     params = base(
         enterprises,
@@ -923,7 +923,7 @@ def test_a_failing_output_leaves_every_earlier_output_as_it_was(enterprises, tmp
 def test_a_failed_run_removes_the_folders_it_created_for_its_outputs(enterprises, tmp_path, monkeypatch):
     """Output folders that do not exist yet are created when the writing starts; if the run then fails, they
     are removed again, so a failed run leaves the disk as it found it."""
-    from spatial_privacy.processing import pufferfish_grid
+    from spatial_privacy.processing.algorithms import pufferfish_grid
 
     def full_disk(path, title, sections):
         with replaced_when_done(path) as partial, open(partial, "w", encoding="utf-8") as handle:
@@ -1113,7 +1113,7 @@ def test_a_confidential_table_written_in_place_is_labelled_even_when_a_later_out
 ):
     """A table written into a GeoPackage in place cannot be taken back when the run fails after it (here the
     report, the last output, meets a full disk): it stays, and is labelled CONFIDENTIAL all the same."""
-    from spatial_privacy.processing import pufferfish_grid
+    from spatial_privacy.processing.algorithms import pufferfish_grid
 
     def full_disk(path, title, sections):
         raise OSError(28, "No space left on device")
@@ -1133,7 +1133,7 @@ def test_a_large_geopackage_says_its_spatial_index_is_built_as_it_closes(enterpr
     """GDAL builds a GeoPackage's spatial index when the writer closes (10-20 s per million features, with the bar
     and Cancel waiting): from SLOW_CLOSE_FEATURES features on the log says so, for each GeoPackage output; a
     CSV has no index and no such line."""
-    from spatial_privacy.processing import base as processing_base
+    from spatial_privacy.processing import sinks as processing_base
 
     monkeypatch.setattr(processing_base, "SLOW_CLOSE_FEATURES", 50)
     feedback = QgsProcessingFeedback()

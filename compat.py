@@ -1,13 +1,18 @@
-"""Small shims for the QGIS versions the plugin supports (3.22 in Debian 12 through 3.40+).
+"""Small shims for the QGIS versions the plugin supports (3.22 in Debian 12 through 3.40+), and for QGIS's
+spelling of "no CRS".
 
 QGIS 3.36 moved many enums to ``Qgis.*`` and 3.38 moved field types to ``QMetaType``; the old
-names still work for a while but warn. Use the names here instead.
+names still work for a while but warn. Use the names here instead. A GeoPackage layer without a CRS reads as
+a valid "Undefined ... SRS": :func:`defined_crs` and :func:`crs_key` treat it as no CRS.
+
+It sits beside every layer above the core (processing/ and ui/ import it) and imports only QGIS.
 """
 
 from __future__ import annotations
 
 from qgis.core import (
     Qgis,
+    QgsCoordinateReferenceSystem,
     QgsField,
     QgsProcessing,
     QgsProcessingParameterDefinition,
@@ -56,3 +61,20 @@ def int_field(name: str) -> QgsField:
 
 def string_field(name: str, length: int = 64) -> QgsField:
     return _field(name, QVariant.String, "QString", length)
+
+
+def crs_key(crs: QgsCoordinateReferenceSystem) -> str:
+    """A string naming a CRS for comparisons and model files: its authority id, else its WKT, else ''."""
+    if crs is None or not crs.isValid():
+        return ""
+    if crs.authid():
+        return crs.authid()
+    wkt = crs.toWkt()
+    # a GeoPackage without a CRS reads as the valid "Undefined Cartesian SRS": the same as no CRS
+    return "" if "Undefined" in wkt.split(",")[0] else wkt
+
+
+def defined_crs(crs: QgsCoordinateReferenceSystem) -> QgsCoordinateReferenceSystem:
+    """``crs``, or an invalid CRS when it only says "undefined" (a GeoPackage's srs_id 0 or -1 reads as a
+    valid "Undefined ... SRS"), so that such layers are treated as having no CRS rather than transformed."""
+    return crs if crs_key(crs) else QgsCoordinateReferenceSystem()

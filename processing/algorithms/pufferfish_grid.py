@@ -5,8 +5,6 @@ from __future__ import annotations
 import math
 
 from qgis.core import (
-    QgsFeature,
-    QgsFields,
     QgsProcessingException,
     QgsProcessingOutputNumber,
     QgsProcessingParameterBoolean,
@@ -21,55 +19,27 @@ from qgis.core import (
     QgsProcessingParameterRasterDestination,
 )
 
-from ..core.limits import MIN_EPSILON
-from .base import (
-    CELL_LOCATION_COLUMNS,
-    FeedbackProgress,
-    SpatialPrivacyAlgorithm,
-    add_features,
-    cell_geometry,
-    cell_id,
-    cell_location,
-    check_cancel_while_writing,
-    check_outputs,
-    ensure_folders,
-    make_rng,
-    make_sink,
-    note_closing,
-    parameter_error,
-    read_point_values,
-    write_html_report,
-    writes_csv,
-)
-from .compat import (
+from ...compat import (
     FIELD_NUMERIC,
     NUMBER_DOUBLE,
     NUMBER_INTEGER,
     SOURCE_POINT,
     SOURCE_POLYGON,
-    WKB_POLYGON,
     double_field,
     int_field,
-    string_field,
 )
-from .raster import write_float_raster
-from .styling import ThematicStyle
-
-#: Core parameter names -> this algorithm's parameter names, for error messages.
-CORE_NAMES = {
-    "epsilon": "EPSILON",
-    "interval": "INTERVAL",
-    "relative_k": "RELATIVE_K",
-    "error_model": "ERROR_MODEL",
-    "lower_bound": "LOWER_BOUND",
-    "upper_bound": "UPPER_BOUND",
-    "margin": "MARGIN",
-    "min_count": "MIN_COUNT",
-    "statistic": "STATISTIC",
-    "values": "FIELD",
-    "cell_size": "CELL_SIZE",
-    "origin": "ORIGIN",
-}
+from ...core import dependencies
+from ...core.limits import MIN_EPSILON
+from ..algorithm import SpatialPrivacyAlgorithm
+from ..destinations import check_outputs, ensure_folders
+from ..feedback import FeedbackProgress
+from ..grid_cells import write_cell_layers
+from ..inputs import read_point_values
+from ..parameters import given, make_rng
+from ..raster import write_float_raster
+from ..reports.page import write_html_report
+from ..reports.pufferfish import report_sections, statistic_name
+from ..styling import ThematicStyle
 
 
 class PufferfishGridAlgorithm(SpatialPrivacyAlgorithm):
@@ -97,6 +67,20 @@ class PufferfishGridAlgorithm(SpatialPrivacyAlgorithm):
     REPORT = "REPORT"
     DELTA = "DELTA"
     CELLS = "CELLS"
+    CORE_NAMES = {
+        "epsilon": EPSILON,
+        "interval": INTERVAL,
+        "relative_k": RELATIVE_K,
+        "error_model": ERROR_MODEL,
+        "lower_bound": LOWER_BOUND,
+        "upper_bound": UPPER_BOUND,
+        "margin": MARGIN,
+        "min_count": MIN_COUNT,
+        "statistic": STATISTIC,
+        "values": FIELD,
+        "cell_size": CELL_SIZE,
+        "origin": ORIGIN,
+    }
 
     def name(self):
         return "pufferfishgrid"
@@ -317,7 +301,7 @@ class PufferfishGridAlgorithm(SpatialPrivacyAlgorithm):
     # -- parameters -> core settings -------------------------------------------------------------
 
     def _settings(self, parameters, context):
-        from ..core.pufferfish import ErrorModel, PufferfishSettings, Statistic
+        from ...core.pufferfish import ErrorModel, PufferfishSettings, Statistic
 
         def number(name):
             value = parameters.get(name, self.parameterDefinition(name).defaultValue())
@@ -341,61 +325,60 @@ class PufferfishGridAlgorithm(SpatialPrivacyAlgorithm):
 
     def _warn_ignored(self, parameters, settings, feedback) -> None:
         """Say which given parameters the chosen settings do not use, so nobody believes they applied."""
-        given = [name for name in (self.LOWER_BOUND, self.UPPER_BOUND) if parameters.get(name) not in (None, "")]
+        bounds = [name for name in (self.LOWER_BOUND, self.UPPER_BOUND) if given(parameters, name)]
         if not settings.bounded:
-            ignored = given + [self.BOUNDS_FROM_DATA] * bool(settings.bounds_from_data)
-            ignored += [self.MARGIN] * (parameters.get(self.MARGIN) not in (None, ""))
+            ignored = bounds + [self.BOUNDS_FROM_DATA] * bool(settings.bounds_from_data)
+            ignored += [self.MARGIN] * given(parameters, self.MARGIN)
             if ignored:
                 feedback.pushWarning(
                     self.tr("{0}: ignored, because {1} is off.").format(", ".join(ignored), self.BOUNDED)
                 )
-        elif settings.bounds_from_data and given:
+        elif settings.bounds_from_data and bounds:
             feedback.pushWarning(
                 self.tr("{0}: ignored, because {1} takes the bounds from the data.").format(
-                    ", ".join(given), self.BOUNDS_FROM_DATA
+                    ", ".join(bounds), self.BOUNDS_FROM_DATA
                 )
             )
 
     def _grid_spec(self, parameters, context, work_crs):
-        from ..core.grid import GridSpec
+        from ...core.grid import GridSpec
 
         size = self.parameterAsDouble(parameters, self.CELL_SIZE, context)
         origin = (0.0, 0.0)
-        if parameters.get(self.ORIGIN) not in (None, ""):
+        if given(parameters, self.ORIGIN):
             point = self.parameterAsPoint(parameters, self.ORIGIN, context, work_crs)
             origin = (point.x(), point.y())
         return GridSpec(size, *origin)
 
-    def checkParameterValues(self, parameters, context):  # noqa: N802 (QGIS API name)
-        cell_size = parameters.get(self.CELL_SIZE)
-        if cell_size is not None:
+    def parameter_problem(self, parameters, context) -> str | None:
+        """The cell size and the privacy settings (core.pufferfish.PufferfishSettings checks them), before every
+        run."""
+        if parameters.get(self.CELL_SIZE) is not None:
             size = self.parameterAsDouble(parameters, self.CELL_SIZE, context)
             if not (math.isfinite(size) and size > 0):
-                return False, self.tr("CELL_SIZE: the cell size must be > 0, got {0}.").format(size)
-        from ..plugin import dependencies
-
+                return self.tr("CELL_SIZE: the cell size must be > 0, got {0}.").format(size)
         if any(d.required for d in dependencies.missing()):
             # processAlgorithm refuses with the install notice; the settings need numpy to be checked.
-            return super().checkParameterValues(parameters, context)
-        from ..core.errors import ParameterError
+            return None
+        from ...core.errors import ParameterError
 
         try:
             self._settings(parameters, context)
         except ParameterError as error:
-            return False, str(parameter_error(error, CORE_NAMES).args[0])
-        return super().checkParameterValues(parameters, context)
+            return str(self.core_error(error).args[0])
+        return None
 
     # -- run ------------------------------------------------------------------------------------
 
     def process(self, parameters, context, feedback):
         self.check_dependencies(feedback)
-        from ..core import pufferfish
-        from ..core.errors import ParameterError
+        from ...core import pufferfish
+        from ...core.errors import ParameterError
 
         try:
             settings = self._settings(parameters, context)
         except ParameterError as error:
-            raise parameter_error(error, CORE_NAMES) from None
+            raise self.core_error(error) from None
         self._warn_ignored(parameters, settings, feedback)
         output_files = check_outputs(
             self,
@@ -409,13 +392,13 @@ class PufferfishGridAlgorithm(SpatialPrivacyAlgorithm):
         try:
             spec = self._grid_spec(parameters, context, points.work_crs)
         except ParameterError as error:
-            raise parameter_error(error, CORE_NAMES) from None
+            raise self.core_error(error) from None
         rng, seed = make_rng(self, parameters, context, self.SEED, feedback)
         progress = FeedbackProgress(feedback, 30.0, 90.0)
         try:
             grid = pufferfish.pufferfish_grid(points.x, points.y, points.values, spec, settings, rng, progress=progress)
         except ParameterError as error:
-            raise parameter_error(error, CORE_NAMES) from None
+            raise self.core_error(error) from None
         if len(grid.count) == 0:
             raise QgsProcessingException(
                 self.tr("{0}: no cell has at least {1} contributors, so nothing would be published.").format(
@@ -428,16 +411,17 @@ class PufferfishGridAlgorithm(SpatialPrivacyAlgorithm):
         raster_path = self.parameterAsOutputLayer(parameters, self.OUTPUT_RASTER, context)
         raster = None
         if raster_path:
-            from ..core.grid import to_dense
+            from ...core.grid import to_dense
 
             try:
                 raster = to_dense(spec, grid.ix, grid.iy, grid.value)
             except ParameterError as error:
                 raise QgsProcessingException(f"{self.OUTPUT_RASTER}: {error}") from None
         report_path = self.parameterAsFileOutput(parameters, self.REPORT, context)
-        report = self._report(grid, field_name, seed, len(points.x)) if report_path else None
+        report = report_sections(grid, field_name, seed, len(points.x)) if report_path else None
         ensure_folders(output_files)
-        if grid.limits is not None and grid.limits.from_data:
+        from_data = grid.limits is not None and grid.limits.from_data
+        if from_data:
             feedback.pushWarning(
                 self.tr(
                     "{0}: the map is NOT private. The clamp limits come from the smallest and largest value, which "
@@ -445,10 +429,9 @@ class PufferfishGridAlgorithm(SpatialPrivacyAlgorithm):
                     "knowledge before publishing."
                 ).format(self.BOUNDS_FROM_DATA)
             )
+            self.not_private = self.tr("bounds from the data")  # the files say so too (file_label)
         elif grid.delta >= 1:
             feedback.pushWarning(self.tr("Δ = {0:.3g} ≥ 1: the thesis's δ bound says nothing here.").format(grid.delta))
-        if grid.limits is not None and grid.limits.from_data:  # the files say so too (base.file_label)
-            self.not_private = self.tr("bounds from the data")
         results = self._write_grid(parameters, context, feedback, grid, points, field_name)
         if raster is not None:
             label = self.file_label(self.OUTPUT_RASTER)
@@ -463,198 +446,43 @@ class PufferfishGridAlgorithm(SpatialPrivacyAlgorithm):
         return results
 
     def _write_grid(self, parameters, context, feedback, grid, points, field_name):
-        fields = QgsFields()
-        for field in (
-            string_field("cell_id"),
-            int_field("n"),
-            double_field("value"),
-            double_field("noise_scale"),
-            double_field("delta_max"),
-        ):
-            fields.append(field)
-        # a CSV has no geometry: carry each cell's location as columns, like the points of write_point_sink
-        csv_out = writes_csv(parameters, self.OUTPUT)
-        csv_confidential = writes_csv(parameters, self.CONFIDENTIAL_OUTPUT)
-        csv_any = csv_out or csv_confidential
-        if csv_out:
-            for name in CELL_LOCATION_COLUMNS:
-                fields.append(double_field(name))
-        sink, dest = make_sink(self, parameters, self.OUTPUT, context, fields, WKB_POLYGON, points.source_crs)
-        confidential, confidential_dest, cfields = None, None, QgsFields()
-        if parameters.get(self.CONFIDENTIAL_OUTPUT) not in (None, ""):
-            for field in (
-                string_field("cell_id"),
-                int_field("n"),
-                double_field("value"),
-                double_field("true_value"),
-                double_field("noise"),
-                double_field("error"),
-            ):
-                cfields.append(field)
-            if csv_confidential:
-                for name in CELL_LOCATION_COLUMNS:
-                    cfields.append(double_field(name))
-            confidential, confidential_dest = make_sink(
-                self, parameters, self.CONFIDENTIAL_OUTPUT, context, cfields, WKB_POLYGON, points.source_crs
+        """The publishable grid and, if asked for, the CONFIDENTIAL comparison, named and styled for loading."""
+        layers = [
+            (
+                self.OUTPUT,
+                [
+                    (int_field("n"), grid.count),
+                    (double_field("value"), grid.value),
+                    (double_field("noise_scale"), grid.noise_scale),
+                    (double_field("delta_max"), grid.delta_max),
+                ],
             )
-        to_source = points.to_source()
-        r = grid.spec.cell_size
-        x_min, y_min = grid.spec.cell_lower_left(grid.ix, grid.iy)
-        n_cells = len(grid.count)
-        # A Cancel stops a staged write (make_sink); a layer written in place is finished.
-        for i in range(n_cells):
-            if i % 5000 == 0:
-                feedback.setProgress(90.0 + 10.0 * i / n_cells)
-                check_cancel_while_writing(feedback)
-            geom = cell_geometry(float(x_min[i]), float(y_min[i]), r, to_source)
-            ident = cell_id(float(x_min[i]), float(y_min[i]), r)
-            location = cell_location(float(x_min[i]), float(y_min[i]), r, geom, to_source) if csv_any else []
-            feature = QgsFeature(fields)
-            feature.setGeometry(geom)
-            feature.setAttributes(
-                [ident, int(grid.count[i]), float(grid.value[i]), float(grid.noise_scale[i]), float(grid.delta_max[i])]
-                + (location if csv_out else [])
-            )
-            add_features(sink, feature, self.OUTPUT)
-            if confidential is not None:
-                cfeature = QgsFeature(cfields)
-                cfeature.setGeometry(geom)
-                cfeature.setAttributes(
+        ]
+        if given(parameters, self.CONFIDENTIAL_OUTPUT):
+            layers.append(
+                (
+                    self.CONFIDENTIAL_OUTPUT,
                     [
-                        ident,
-                        int(grid.count[i]),
-                        float(grid.value[i]),
-                        float(grid.true_value[i]),
-                        float(grid.noise[i]),
-                        float(grid.value[i] - grid.true_value[i]),
-                    ]
-                    + (location if csv_confidential else [])
+                        (int_field("n"), grid.count),
+                        (double_field("value"), grid.value),
+                        (double_field("true_value"), grid.true_value),
+                        (double_field("noise"), grid.noise),
+                        (double_field("error"), grid.value - grid.true_value),
+                    ],
                 )
-                add_features(confidential, cfeature, self.CONFIDENTIAL_OUTPUT)
-        for name in (self.OUTPUT, self.CONFIDENTIAL_OUTPUT) if confidential is not None else (self.OUTPUT,):
-            note_closing(feedback, parameters, name, n_cells)
-        statistic = self._statistic_name(grid.settings)
+            )
+        crs, to_source = points.source_crs, points.to_source()
+        results = write_cell_layers(
+            self, parameters, context, feedback, grid.spec, grid.ix, grid.iy, layers, crs, to_source
+        )
+        dest = results[self.OUTPUT]
         if context.willLoadLayerOnCompletion(dest):
-            name = self.tr("Pufferfish grid ({0} {1})").format(statistic, field_name)
+            name = self.tr("Pufferfish grid ({0} {1})").format(statistic_name(grid.settings), field_name)
             context.layerToLoadOnCompletionDetails(dest).name = self.labelled(name)
         ThematicStyle.attach(context, dest, "value")
-        results = {self.OUTPUT: dest}
-        if confidential_dest:
-            if context.willLoadLayerOnCompletion(confidential_dest):
-                context.layerToLoadOnCompletionDetails(confidential_dest).name = self.tr(
-                    "CONFIDENTIAL true values and noise ({0})"
-                ).format(field_name)
-            results[self.CONFIDENTIAL_OUTPUT] = confidential_dest
+        confidential = results.get(self.CONFIDENTIAL_OUTPUT)
+        if confidential and context.willLoadLayerOnCompletion(confidential):
+            context.layerToLoadOnCompletionDetails(confidential).name = self.tr(
+                "CONFIDENTIAL true values and noise ({0})"
+            ).format(field_name)
         return results
-
-    def _statistic_name(self, settings) -> str:
-        from ..core.pufferfish import ErrorModel, Statistic
-
-        if settings.statistic == Statistic.TOTAL:
-            return self.tr("total")
-        return self.tr("geometric mean") if settings.error_model == ErrorModel.RELATIVE else self.tr("mean")
-
-    def _report(self, grid, field_name, seed, n_points):
-        from ..core.pufferfish import ErrorModel
-
-        s = grid.settings
-        tr = self.tr
-        absolute = s.error_model == ErrorModel.ABSOLUTE
-        if absolute:
-            secret = tr("whether a person's value lies in [x−c, x+c) or in [x+c, x+3c), for c = {0:g}").format(
-                s.interval
-            )
-        else:
-            secret = tr("a person's value up to a factor k = {0:g} (relative intervals [ky, y/k))").format(s.relative_k)
-        guarantee = tr(
-            "ε-Pufferfish privacy with ε = {0:g} (ter Steege 2021, {1}): from the published map an attacker "
-            "cannot learn {2} by more than a factor e^ε = {3:.4g}, whatever they believe about the values, as long "
-            "as people's values are independent (eq. 5). Each person contributes to one cell, so this holds for "
-            "the whole map."
-        ).format(s.epsilon, tr("Theorem 3.1") if absolute else tr("Corollary 3.2"), secret, math.exp(s.epsilon))
-        if s.bounded:
-            guarantee += " " + tr(
-                "Outputs are clamped to [L, U] (mechanism B, Section 4). The thesis analyses this as "
-                "(ε, δ)-Pufferfish in its cumulative form (Definition 4.2) with δ ≤ Δ = {0:.4g}, the largest "
-                "per-cell bound δ_max of a published cell ({1}). With bounds fixed before looking at the data, "
-                "clamping is post-processing and the ε guarantee above holds unchanged; Δ is then a conservative "
-                "figure."
-            ).format(grid.delta, tr("Theorem 4.4") if absolute else tr("Corollary 4.5"))
-            if grid.limits is not None and grid.limits.from_data:
-                guarantee = tr(
-                    "None. The clamp limits were derived from the data (BOUNDS_FROM_DATA): the smallest and largest "
-                    "value can be read back from the map, and Pufferfish privacy must hold for every person under "
-                    "every prior, so no ε holds for this map. ε = {0:g} only sets the noise. Fix the bounds from "
-                    "public knowledge for a release."
-                ).format(s.epsilon)
-        rows = [
-            (tr("Value field"), field_name),
-            (tr("Points"), n_points),
-            (tr("Cell size r"), f"{grid.spec.cell_size:g}"),
-            (tr("Grid origin"), f"({grid.spec.origin_x:g}, {grid.spec.origin_y:g})"),
-            (tr("Published statistic"), self._statistic_name(s)),
-            (tr("Error model"), tr("absolute") if absolute else tr("relative")),
-            ("ε", f"{s.epsilon:g}"),
-            ("c" if absolute else "k", f"{s.interval:g}" if absolute else f"{s.relative_k:g}"),
-            (tr("Bounded mechanism"), tr("yes") if s.bounded else tr("no")),
-            (tr("Minimum contributors per cell"), s.min_count),
-            (tr("Published cells"), len(grid.count)),
-            (tr("Occupied cells left out (n below the minimum)"), grid.suppressed_cells),
-            (tr("Grid bound Δ on δ"), f"{grid.delta:.4g}"),
-        ]
-        if s.bounded and grid.limits is not None:
-            margin = "γ" if absolute else "λ"
-            if grid.limits.from_data:
-                rows.append((tr("Contribution bounds"), tr("derived from the data (NOT private)")))
-                rows.append(
-                    (
-                        margin,
-                        tr("derived from the data") if s.margin is None and absolute else f"{grid.limits.margin:g}",
-                    )
-                )
-            else:
-                rows += [
-                    ("L_t, U_t", f"{grid.limits.lower_t:g}, {grid.limits.upper_t:g}"),
-                    (margin, f"{grid.limits.margin:g}"),
-                    ("L, U", f"{grid.limits.lower:g}, {grid.limits.upper:g}"),
-                ]
-        sections = [(tr("Privacy guarantee"), guarantee), (tr("Settings"), rows)]
-        sections.append(
-            (
-                tr("What is not protected"),
-                tr(
-                    "Locations and counts: the map shows which cells are occupied and publishes the number of "
-                    "contributors n of each cell exactly. The secrets protected are the values only."
-                ),
-            )
-        )
-        if s.bounded and grid.limits is not None and grid.limits.from_data:
-            sections.append(
-                (
-                    tr("Warning: bounds derived from the data"),
-                    tr(
-                        "The clamp limits L and U were computed from the smallest and largest value in the data. "
-                        "Both values can be recovered from the map: from cells published at the limits, and from "
-                        "delta_max or Δ together with noise_scale (with the default margin γ = L_t). "
-                        "This is not private."
-                    ),
-                )
-            )
-        if grid.delta >= 1:
-            sections.append(
-                (
-                    tr("Warning: Δ ≥ 1"),
-                    tr("The thesis's bound on δ is at least 1 here, so it guarantees nothing for the clamped map."),
-                )
-            )
-        if seed is not None:
-            sections.append(
-                (
-                    tr("Warning: fixed seed"),
-                    tr(
-                        "A random seed was given, so the noise can be recomputed by anyone who knows it. "
-                        "Do not publish this map."
-                    ),
-                )
-            )
-        return sections

@@ -20,30 +20,20 @@ from qgis.core import (
     QgsWkbTypes,
 )
 
-from ..plugin.i18n import tr as _tr
-from .base import (
-    FeedbackProgress,
-    SpatialPrivacyAlgorithm,
-    add_features,
-    check_outputs,
-    crs_key,
-    ensure_folders,
-    figure_data_uri,
-    make_sink,
-    number_list_help,
-    parameter_error,
-    parse_number_list,
-    read_point_values,
-    report_figure,
-    write_html_report,
-)
-from .compat import SOURCE_POINT, SOURCE_POLYGON, SOURCE_VECTOR, double_field
-from .layers import read_raster, read_window
+from ...compat import SOURCE_POINT, SOURCE_POLYGON, SOURCE_VECTOR, crs_key, double_field
+from ...core.limits import WINDOW_MARGIN
+from ...i18n import tr
+from ..algorithm import SpatialPrivacyAlgorithm
+from ..destinations import check_outputs, ensure_folders
+from ..feedback import FeedbackProgress
+from ..inputs import crs_label, read_point_values, read_raster, read_window
+from ..parameters import given, number_list_help, parse_number_list
+from ..reports.kfunction import report_sections
+from ..reports.page import write_html_report
+from ..sinks import add_features, make_sink
 
 #: The edge corrections, in the order of the CORRECTION enum.
 CORRECTIONS = ("isotropic", "border", "none")
-#: Default window: the points' bounding box enlarged on each side by this fraction of its larger side.
-WINDOW_MARGIN = 0.05
 #: Number of radii of the default rule (spatstat's rmax, evenly spaced from 0).
 DEFAULT_RADII = 100
 #: Most radii accepted in RADII.
@@ -55,7 +45,7 @@ def parse_radii(text: str | None) -> list[float] | None:
 
     Two numbers ``max,steps`` give ``steps + 1`` evenly spaced radii from 0 to ``max``; three or more
     numbers are the radii themselves (>= 0, strictly increasing). The list is read by
-    :func:`~.base.parse_number_list` (``'0; 12,5; 25'`` with decimal commas). Raises ``QgsProcessingException``
+    :func:`.parameters.parse_number_list` (``'0; 12,5; 25'`` with decimal commas). Raises ``QgsProcessingException``
     naming RADII.
     """
     text = (text or "").strip()
@@ -65,21 +55,21 @@ def parse_radii(text: str | None) -> list[float] | None:
     values = parse_number_list(
         text,
         name,
-        _tr(
+        tr(
             "{0}: '{1}' is not a number. Give a maximum radius and a number of steps ('500,100') or a list of three "
             "or more radii ('0,50,100,150'); with decimal commas, separate the numbers with ';' ('0; 12,5; 25')."
         ),
     )
     for value in values:
         if not math.isfinite(value):
-            raise QgsProcessingException(_tr("{0}: '{1}' is not a finite number.").format(name, value))
+            raise QgsProcessingException(tr("{0}: '{1}' is not a finite number.").format(name, value))
     if not values:
         raise QgsProcessingException(
-            _tr("{0}: '{1}' holds no number; leave it empty for the default radii.").format(name, text)
+            tr("{0}: '{1}' holds no number; leave it empty for the default radii.").format(name, text)
         )
     if len(values) == 1:
         raise QgsProcessingException(
-            _tr(
+            tr(
                 "{0}: give a maximum radius and a number of steps ('500,100') or a list of three or more radii "
                 "('0,50,100,150'), not a single number."
             ).format(name)
@@ -88,28 +78,28 @@ def parse_radii(text: str | None) -> list[float] | None:
         r_max, steps = values
         if not r_max > 0:
             raise QgsProcessingException(
-                _tr(
+                tr(
                     "{0}: the maximum radius must be > 0, got {1:g} (two numbers are read as a maximum and a number "
                     "of steps)."
                 ).format(name, r_max)
             )
         if steps != int(steps) or not 1 <= steps < MAX_RADII:
             raise QgsProcessingException(
-                _tr("{0}: the number of steps must be a whole number from 1 to {1}, got {2:g}.").format(
+                tr("{0}: the number of steps must be a whole number from 1 to {1}, got {2:g}.").format(
                     name, MAX_RADII - 1, steps
                 )
             )
         steps = int(steps)
         return [r_max * k / steps for k in range(steps + 1)]
     if len(values) > MAX_RADII:
-        raise QgsProcessingException(_tr("{0}: at most {1} radii, got {2}.").format(name, MAX_RADII, len(values)))
+        raise QgsProcessingException(tr("{0}: at most {1} radii, got {2}.").format(name, MAX_RADII, len(values)))
     negative = [v for v in values if v < 0]
     if negative:
-        raise QgsProcessingException(_tr("{0}: radii must be >= 0, got {1:g}.").format(name, negative[0]))
+        raise QgsProcessingException(tr("{0}: radii must be >= 0, got {1:g}.").format(name, negative[0]))
     for before, after in zip(values[:-1], values[1:]):
         if not after > before:
             raise QgsProcessingException(
-                _tr("{0}: radii must be strictly increasing, but {1:g} follows {2:g}.").format(name, after, before)
+                tr("{0}: radii must be strictly increasing, but {1:g} follows {2:g}.").format(name, after, before)
             )
     return values
 
@@ -129,6 +119,7 @@ class KFunctionAlgorithm(SpatialPrivacyAlgorithm):
     OUTPUT_CHART = "OUTPUT_CHART"
     MISE = "MISE"
     N_POINTS = "N_POINTS"
+    CORE_NAMES = {"points": INPUT, "window": WINDOW, "radii": RADII, "correction": CORRECTION, "intensity": INTENSITY}
 
     def name(self):
         return "kfunction"
@@ -264,8 +255,8 @@ class KFunctionAlgorithm(SpatialPrivacyAlgorithm):
         self.addOutput(QgsProcessingOutputNumber(self.N_POINTS, tr("Number of input points")))
 
     def parameter_problem(self, parameters, context) -> str | None:
-        if not self._wants_table(parameters) and parameters.get(self.OUTPUT_CHART) in (None, ""):
-            if parameters.get(self.SYNTHETIC) in (None, ""):
+        if not self._wants_table(parameters) and not given(parameters, self.OUTPUT_CHART):
+            if not given(parameters, self.SYNTHETIC):
                 return self.tr(
                     "Nothing to compute: set {0} (the table) or {1} (the chart), or give {2} to get the MISE."
                 ).format(self.OUTPUT, self.OUTPUT_CHART, self.SYNTHETIC)
@@ -279,7 +270,7 @@ class KFunctionAlgorithm(SpatialPrivacyAlgorithm):
 
     def _synthetic(self, parameters, context, feedback, source_crs):
         """The synthetic points in the working CRS, or ``None``; refuses a CRS other than the input's."""
-        if parameters.get(self.SYNTHETIC) in (None, ""):
+        if not given(parameters, self.SYNTHETIC):
             return None
         source = self.parameterAsSource(parameters, self.SYNTHETIC, context)
         if source is None:
@@ -289,7 +280,7 @@ class KFunctionAlgorithm(SpatialPrivacyAlgorithm):
                 self.tr(
                     "{0} is in {1} but {2} is in {3}: the two patterns must be compared in the same CRS. Reproject "
                     "{0} to the CRS of {2} first."
-                ).format(self.SYNTHETIC, _crs_label(source.sourceCrs()), self.INPUT, _crs_label(source_crs))
+                ).format(self.SYNTHETIC, crs_label(source.sourceCrs()), self.INPUT, crs_label(source_crs))
             )
         return read_point_values(
             self, parameters, context, feedback, self.SYNTHETIC, None, self.WORK_CRS, progress_range=(15.0, 30.0)
@@ -297,8 +288,8 @@ class KFunctionAlgorithm(SpatialPrivacyAlgorithm):
 
     def _window(self, parameters, context, x, y, crs):
         """The WINDOW polygons, or the input points' bounding box enlarged by 5%."""
-        from ..core.errors import ParameterError
-        from ..core.window import Window
+        from ...core.errors import ParameterError
+        from ...core.window import Window
 
         window = read_window(self, parameters, self.WINDOW, context, crs)
         if window is not None:
@@ -306,7 +297,7 @@ class KFunctionAlgorithm(SpatialPrivacyAlgorithm):
         try:
             return Window.around_points(x, y, margin=WINDOW_MARGIN), True
         except ParameterError as error:
-            raise parameter_error(error, {"points": self.INPUT}) from None
+            raise self.core_error(error) from None
 
     def _check_inside(self, window, x, y, name: str, default_window: bool) -> None:
         outside = int((~window.contains(x, y)).sum())
@@ -330,7 +321,7 @@ class KFunctionAlgorithm(SpatialPrivacyAlgorithm):
         """The intensity raster at the points of one layer; refuses NoData, outside and values <= 0."""
         import numpy as np
 
-        from ..core.errors import ParameterError
+        from ...core.errors import ParameterError
 
         try:
             values = grid.sample(x, y, name="intensity")
@@ -354,12 +345,13 @@ class KFunctionAlgorithm(SpatialPrivacyAlgorithm):
         self.check_dependencies(feedback)
         import numpy as np
 
-        from ..core.errors import ParameterError
-        from ..core.metrics.kfunction import default_radii, k_function, mise
+        from ...core.errors import ParameterError
+        from ...core.metrics.kfunction import k_function
+        from ...core.metrics.mise import default_radii, mise
 
         output_files = check_outputs(self, parameters, context, sinks=(self.OUTPUT,), files=(self.OUTPUT_CHART,))
         radii = parse_radii(self.parameterAsString(parameters, self.RADII, context))
-        given_synthetic = parameters.get(self.SYNTHETIC) not in (None, "")
+        given_synthetic = given(parameters, self.SYNTHETIC)
         points = read_point_values(
             self,
             parameters,
@@ -395,13 +387,6 @@ class KFunctionAlgorithm(SpatialPrivacyAlgorithm):
             lam = self._intensity_at(grid, x, y, self.INPUT)
             if synthetic is not None:
                 lam_syn = self._intensity_at(grid, sx, sy, self.SYNTHETIC)
-        names = {
-            "points": self.INPUT,
-            "window": self.WINDOW,
-            "radii": self.RADII,
-            "correction": self.CORRECTION,
-            "intensity": self.INTENSITY,
-        }
         try:
             k_ori = k_function(
                 x,
@@ -413,13 +398,13 @@ class KFunctionAlgorithm(SpatialPrivacyAlgorithm):
                 progress=FeedbackProgress(feedback, 30.0, 95.0 if synthetic is None else 65.0),
             )
         except ParameterError as error:
-            raise parameter_error(error, names) from None
+            raise self.core_error(error) from None
         k_syn, value = None, math.nan
         if synthetic is not None:
             try:
                 k_syn = k_function(sx, sy, window, r, correction, lam_syn, progress=FeedbackProgress(feedback, 65, 95))
             except ParameterError as error:
-                raise parameter_error(error, {**names, "points": self.SYNTHETIC}) from None
+                raise self.core_error(error, points=self.SYNTHETIC) from None
             value = float(mise(r, k_syn.K, k_ori.K))
             feedback.pushInfo(self.tr("MISE of the synthetic K-function: {0:.6g}").format(value))
         duplicates = x.size - np.unique(np.column_stack([x, y]), axis=0).shape[0]
@@ -443,7 +428,7 @@ class KFunctionAlgorithm(SpatialPrivacyAlgorithm):
                 else self.tr("the WINDOW polygons")
             )
             intensity_text = intensity_layer.name() if intensity_layer is not None else None
-            report = self._report(k_ori, k_syn, value, window_text, intensity_text, crs, duplicates)
+            report = report_sections(k_ori, k_syn, value, window_text, intensity_text, crs, duplicates)
         results = self._write(parameters, context, k_ori, k_syn) if self._wants_table(parameters) else {}
         if report is not None:
             write_html_report(chart_path, self.tr("K-function (CONFIDENTIAL utility diagnostic)"), report)
@@ -455,7 +440,7 @@ class KFunctionAlgorithm(SpatialPrivacyAlgorithm):
     # -- outputs --------------------------------------------------------------------------------
 
     def _wants_table(self, parameters) -> bool:
-        return parameters.get(self.OUTPUT) not in (None, "")
+        return given(parameters, self.OUTPUT)
 
     def _write(self, parameters, context, k_ori, k_syn):
         fields = QgsFields()
@@ -475,76 +460,3 @@ class KFunctionAlgorithm(SpatialPrivacyAlgorithm):
             features.append(feature)
         add_features(sink, features, self.OUTPUT)
         return {self.OUTPUT: dest}
-
-    def _report(self, k_ori, k_syn, value, window_text, intensity_text, crs, duplicates):
-        tr = self.tr
-        correction = {
-            "isotropic": tr("Isotropic (Ripley)"),
-            "border": tr("Border (reduced sample)"),
-            "none": tr("None"),
-        }[k_ori.correction]
-        settings = [
-            (tr("Input points"), k_ori.n),
-            (tr("Study window"), window_text),
-            (tr("Window area"), f"{k_ori.area:g}"),
-            (tr("CRS"), _crs_label(crs)),
-            (tr("Edge correction"), correction),
-            (
-                tr("Estimator"),
-                tr("inhomogeneous (Kim & Lim eq. 14), intensity {0}").format(intensity_text)
-                if intensity_text
-                else tr("homogeneous (spatstat Kest)"),
-            ),
-            (tr("Radii"), tr("{0} from {1:g} to {2:g}").format(k_ori.r.size, k_ori.r[0], k_ori.r[-1])),
-            (tr("Points repeating another point's location"), duplicates),
-        ]
-        if k_syn is not None:
-            settings += [(tr("Synthetic points"), k_syn.n), (tr("MISE"), f"{value:.6g}")]
-        return [
-            (
-                tr("Guarantee"),
-                tr(
-                    "None (no ε or δ): this tool adds no noise and publishes nothing. A synthetic layer is as "
-                    "private as the tool that made it."
-                ),
-            ),
-            (
-                tr("Not for publication"),
-                tr(
-                    "The K-function of the input is derived from the confidential points. It is a utility diagnostic "
-                    "for the data steward: keep this page and the table internal."
-                ),
-            ),
-            (tr("K-function and L-function"), _chart(k_ori, k_syn)),
-            (tr("Settings"), settings),
-        ]
-
-
-def _crs_label(crs) -> str:
-    """The CRS's authority id, else its description (e.g. an engineering CRS of a GeoPackage), else 'no CRS'."""
-    if not crs.isValid():
-        return _tr("no CRS")
-    return crs.authid() or crs.description() or _tr("a custom CRS")
-
-
-def _chart(k_ori, k_syn) -> str:
-    """K(r) against π r² and L(r) − r against 0, for the input and (if given) the synthetic layer."""
-
-    r = k_ori.r
-    fig, (left, right) = report_figure(1, 2, figsize=(11, 4.2))
-    left.plot(r, k_ori.theoretical, color="grey", linestyle="--", label=_tr("Poisson: π r²"))
-    right.axhline(0.0, color="grey", linestyle="--", label=_tr("Poisson: 0"))
-    series = [(k_ori, _tr("input"), "black")]
-    if k_syn is not None:
-        series.append((k_syn, _tr("synthetic"), "tab:red"))
-    for k, label, color in series:
-        left.plot(r, k.K, color=color, label=label)
-        right.plot(r, k.L - r, color=color, label=label)
-    left.set_xlabel("r")
-    left.set_ylabel("K(r)")
-    right.set_xlabel("r")
-    right.set_ylabel("L(r) − r")
-    for ax in (left, right):
-        ax.legend()
-    fig.tight_layout()
-    return figure_data_uri(fig)

@@ -1,8 +1,9 @@
-"""Translations: one Qt context for the whole plugin, and the loader of ``i18n/*.qm``.
+"""Translations: one Qt context for the whole plugin, and the loader of the ``.qm`` files beside this module.
 
-Strings are marked with :func:`tr`; ``scripts/i18n.py`` extracts every ``tr("...")`` and
-``self.tr("...")`` literal into ``i18n/spatial_privacy_<lang>.ts`` under the context below, and
-``lrelease`` compiles those into the ``.qm`` files loaded here.
+Every layer above the core (processing/, ui/, plugin/) imports :func:`tr` from here, so none of them reaches
+into another for it. Strings are marked with :func:`tr`; ``scripts/i18n.py`` extracts every ``tr("...")`` and
+``self.tr("...")`` literal into ``i18n/spatial_privacy_<lang>.ts`` under the context below, and ``lrelease``
+compiles those into the ``.qm`` files loaded here.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from pathlib import Path
 from qgis.PyQt.QtCore import QCoreApplication, QLocale, QSettings, QTranslator
 
 CONTEXT = "SpatialPrivacy"
-I18N_DIR = Path(__file__).resolve().parent.parent / "i18n"
+I18N_DIR = Path(__file__).resolve().parent
 _installed: list[QTranslator] = []
 
 

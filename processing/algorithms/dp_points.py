@@ -16,33 +16,24 @@ from qgis.core import (
     QgsProcessingParameterNumber,
 )
 
-from ..core.limits import MIN_EPSILON
-from .base import (
-    FeedbackProgress,
-    SpatialPrivacyAlgorithm,
-    check_outputs,
-    ensure_folders,
-    figure_data_uri,
-    make_rng,
-    parameter_error,
-    read_point_values,
-    report_figure,
-    write_html_report,
-    write_point_sink,
-)
-from .compat import NUMBER_DOUBLE, NUMBER_INTEGER, SOURCE_POINT, SOURCE_POLYGON
-from .layers import read_window
+from ...compat import NUMBER_DOUBLE, NUMBER_INTEGER, SOURCE_POINT, SOURCE_POLYGON
+from ...core.limits import MIN_EPSILON, WINDOW_MARGIN
+from ..algorithm import SpatialPrivacyAlgorithm
+from ..destinations import check_outputs, ensure_folders
+from ..feedback import FeedbackProgress
+from ..inputs import read_point_values, read_window
+from ..parameters import given, make_rng, optional_number
+from ..reports.dp_points import report_sections
+from ..reports.page import write_html_report
+from ..sinks import write_point_sink
 
 KERNEL, LGCP, LAPLACE = 0, 1, 2
-#: Short method names (log messages, layer names); the enum shows translated long names.
+#: Short method names (log messages, layer names, the report); the enum shows translated long names.
 METHOD_KEYS = ("kernel", "LGCP", "Laplace")
 #: A δ above this draws a warning (the default 1/n exceeds it below 20 points).
 LARGE_DELTA = 0.05
-#: Margin of the default window around the points, as a fraction of the bounding box's larger side.
-WINDOW_MARGIN = 0.05
 #: Default Laplace cell size as a fraction of the window's larger side (Kim & Lim's 11 x 11 knots: 10 cells).
 CELL_FRACTION = 0.1
-NAN = float("nan")
 
 
 #: Knots per side of the LGCP method's lattice. Its Gaussian field is dense, so the cost grows steeply: a review
@@ -71,6 +62,18 @@ class DPPointsAlgorithm(SpatialPrivacyAlgorithm):
     RATIO = "RATIO"
     NOISE_SCALE = "NOISE_SCALE"
     EPSILON_ADD_REMOVE = "EPSILON_ADD_REMOVE"
+    CORE_NAMES = {
+        "epsilon": EPSILON,
+        "delta": DELTA,
+        "alpha": ALPHA,
+        "bandwidth": BANDWIDTH,
+        "cell_size": CELL_SIZE,
+        "shape": CELL_SIZE,
+        "knots": KNOTS,
+        "total_share": TOTAL_SHARE,
+        "window": WINDOW,
+        "points": INPUT,
+    }
 
     def name(self):
         return "dppoints"
@@ -264,13 +267,6 @@ class DPPointsAlgorithm(SpatialPrivacyAlgorithm):
 
     # -- inputs ---------------------------------------------------------------------------------
 
-    @staticmethod
-    def _given(parameters, name) -> bool:
-        return parameters.get(name) not in (None, "")
-
-    def _optional(self, parameters, name, context):
-        return self.parameterAsDouble(parameters, name, context) if self._given(parameters, name) else None
-
     def parameter_problem(self, parameters, context) -> str | None:
         """What is wrong with the privacy and distance parameters, or ``None``. Checked before every run, in models too
         (:meth:`SpatialPrivacyAlgorithm.prepareAlgorithm`)."""
@@ -280,15 +276,15 @@ class DPPointsAlgorithm(SpatialPrivacyAlgorithm):
             return self.tr("{0}: epsilon must be a number of at least {1:g}, got {2}.").format(
                 self.EPSILON, MIN_EPSILON, epsilon
             )
-        delta = self._optional(parameters, self.DELTA, context)
+        delta = optional_number(self, parameters, self.DELTA, context)
         if delta is not None and not (0.0 < delta < 1.0):
             return self.tr("{0}: delta must lie strictly between 0 and 1, got {1}.").format(self.DELTA, delta)
-        if not self._given(parameters, self.ALPHA) and method != LAPLACE:
+        if not given(parameters, self.ALPHA) and method != LAPLACE:
             return self.tr(
                 "{0}: the kernel and LGCP methods need the neighbourhood radius alpha > 0 (in CRS units)."
             ).format(self.ALPHA)
         for name in (self.ALPHA, self.CELL_SIZE, self.BANDWIDTH):
-            value = self._optional(parameters, name, context)
+            value = optional_number(self, parameters, name, context)
             if value is not None and not (math.isfinite(value) and value > 0):
                 return self.tr("{0}: must be a distance > 0, got {1}.").format(name, value)
         share = self.parameterAsDouble(parameters, self.TOTAL_SHARE, context)
@@ -298,9 +294,9 @@ class DPPointsAlgorithm(SpatialPrivacyAlgorithm):
 
     def _domain(self, parameters, context, x, y, crs, feedback, count_is_private=False):
         """The study domain: the WINDOW polygons, or the points' bounding box plus 5%; refuses points outside."""
-        from ..core.errors import ParameterError
-        from ..core.synthesis.domain import PlanarDomain
-        from ..core.window import Window
+        from ...core.errors import ParameterError
+        from ...core.synthesis.domain import PlanarDomain
+        from ...core.window import Window
 
         window = read_window(self, parameters, self.WINDOW, context, crs)
         try:
@@ -314,7 +310,7 @@ class DPPointsAlgorithm(SpatialPrivacyAlgorithm):
                 )
             domain = PlanarDomain(window)
         except ParameterError as error:
-            raise parameter_error(error, {"points": self.INPUT, "window": self.WINDOW}) from None
+            raise self.core_error(error) from None
         try:
             domain.check_points(x, y)
         except ParameterError as error:
@@ -334,7 +330,7 @@ class DPPointsAlgorithm(SpatialPrivacyAlgorithm):
         self.check_dependencies(feedback)
         import numpy as np
 
-        from ..core.errors import ParameterError
+        from ...core.errors import ParameterError
 
         output_files = check_outputs(self, parameters, context, sinks=(self.OUTPUT,), files=(self.OUTPUT_REPORT,))
         method = self.parameterAsEnum(parameters, self.METHOD, context)
@@ -346,9 +342,56 @@ class DPPointsAlgorithm(SpatialPrivacyAlgorithm):
         n = int(x.size)
         domain = self._domain(parameters, context, x, y, points.work_crs, feedback, method == LAPLACE)
         epsilon = self.parameterAsDouble(parameters, self.EPSILON, context)
-        alpha = self._optional(parameters, self.ALPHA, context)
-        delta = self._optional(parameters, self.DELTA, context)
+        alpha = optional_number(self, parameters, self.ALPHA, context)
+        delta = optional_number(self, parameters, self.DELTA, context)
         self._warn_unused(parameters, context, method, feedback)
+        delta = self._delta(delta, method, n, feedback)
+        rng, seed = make_rng(self, parameters, context, self.SEED, feedback)
+        progress = FeedbackProgress(feedback, 30.0, 95.0)
+        try:
+            if method == KERNEL:
+                release = self._kernel(
+                    parameters, context, x, y, domain, rng, epsilon, delta, alpha, progress, feedback
+                )
+            elif method == LGCP:
+                release = self._lgcp(parameters, context, x, y, domain, rng, epsilon, delta, alpha, progress)
+            else:
+                release = self._laplace(parameters, context, x, y, domain, rng, epsilon, progress)
+        except ParameterError as error:
+            raise self.core_error(error) from None
+        release.update(method=METHOD_KEYS[method], epsilon=epsilon, alpha=alpha, n=n, seed=seed, domain=domain)
+        release["window_from_data"] = not given(parameters, self.WINDOW)
+        sx = release["x"]
+        self._warn_about_the_pattern(release, method, n, feedback)
+        progress.check_cancel()
+        report_path = self.parameterAsFileOutput(parameters, self.OUTPUT_REPORT, context)
+        ensure_folders(output_files)
+        report = report_sections(release) if report_path else None
+        progress.check_cancel()
+        if release.get("window_from_data"):  # the files say so too (file_label)
+            self.not_private = self.tr("window from the data")
+        results = self._write(parameters, context, points, release)
+        if report is not None:
+            write_html_report(report_path, self.labelled(self.tr("Differentially private synthetic points")), report)
+            results[self.OUTPUT_REPORT] = report_path
+        feedback.setProgress(100)
+        results.update(
+            {
+                self.EPSILON: epsilon,
+                self.DELTA: release["delta"],
+                self.ALPHA: math.nan if alpha is None else alpha,
+                self.SYNTHETIC_COUNT: int(sx.size),
+                self.BANDWIDTH: release.get("bandwidth", math.nan),
+                self.RATIO: release.get("ratio", math.nan),
+                self.NOISE_SCALE: release.get("noise_scale", math.nan),
+                self.EPSILON_ADD_REMOVE: release.get("epsilon_add_remove", math.nan),
+            }
+        )
+        return results
+
+    def _delta(self, delta, method, n, feedback):
+        """δ of the kernel and LGCP methods: the one given, or 1/n as Kim & Lim's experiments use, with a warning
+        when it is weak or large."""
         if method != LAPLACE and delta is None:
             if n < 2:
                 raise QgsProcessingException(
@@ -369,33 +412,10 @@ class DPPointsAlgorithm(SpatialPrivacyAlgorithm):
                     "releasing a whole point unprotected. Give a smaller {1} (e.g. well below 1/n)."
                 ).format(delta, self.DELTA)
             )
-        rng, seed = make_rng(self, parameters, context, self.SEED, feedback)
-        names = {
-            "epsilon": self.EPSILON,
-            "delta": self.DELTA,
-            "alpha": self.ALPHA,
-            "bandwidth": self.BANDWIDTH,
-            "cell_size": self.CELL_SIZE,
-            "shape": self.CELL_SIZE,
-            "knots": self.KNOTS,
-            "total_share": self.TOTAL_SHARE,
-            "window": self.WINDOW,
-            "points": self.INPUT,
-        }
-        progress = FeedbackProgress(feedback, 30.0, 95.0)
-        try:
-            if method == KERNEL:
-                release = self._kernel(
-                    parameters, context, x, y, domain, rng, epsilon, delta, alpha, progress, feedback
-                )
-            elif method == LGCP:
-                release = self._lgcp(parameters, context, x, y, domain, rng, epsilon, delta, alpha, progress)
-            else:
-                release = self._laplace(parameters, context, x, y, domain, rng, epsilon, progress)
-        except ParameterError as error:
-            raise parameter_error(error, names) from None
-        release.update(method=method, epsilon=epsilon, alpha=alpha, n=n, seed=seed, domain=domain)
-        release["window_from_data"] = parameters.get(self.WINDOW) in (None, "")
+        return delta
+
+    def _warn_about_the_pattern(self, release, method, n, feedback):
+        """Say how many synthetic points were drawn, and warn when the noise dominates the pattern."""
         sx = release["x"]
         feedback.pushInfo(self.tr("{0} synthetic points.").format(sx.size))
         if sx.size == 0:
@@ -403,7 +423,7 @@ class DPPointsAlgorithm(SpatialPrivacyAlgorithm):
         elif method == LAPLACE and release["core"].noisy_total is None:
             # compared with a public number, not with n: the Laplace guarantee also covers adding a point (with a
             # noisy total the intensity is rescaled to it, so the noise adds no points of its own)
-            from ..core.synthesis.laplace_cox import expected_noise_points
+            from ...core.synthesis.laplace_cox import expected_noise_points
 
             synthesis = release["core"]
             noise = expected_noise_points(synthesis.partition.region_measure, synthesis.guarantee.noise_scale)
@@ -421,31 +441,6 @@ class DPPointsAlgorithm(SpatialPrivacyAlgorithm):
                     "gives a usable pattern."
                 ).format(sx.size, self.EPSILON)
             )
-        progress.check_cancel()
-        report_path = self.parameterAsFileOutput(parameters, self.OUTPUT_REPORT, context)
-        ensure_folders(output_files)
-        report = self._report(release) if report_path else None
-        progress.check_cancel()
-        if release.get("window_from_data"):  # the files say so too (base.file_label)
-            self.not_private = self.tr("window from the data")
-        results = self._write(parameters, context, points, release)
-        if report is not None:
-            write_html_report(report_path, self.labelled(self.tr("Differentially private synthetic points")), report)
-            results[self.OUTPUT_REPORT] = report_path
-        feedback.setProgress(100)
-        results.update(
-            {
-                self.EPSILON: epsilon,
-                self.DELTA: release["delta"],
-                self.ALPHA: NAN if alpha is None else alpha,
-                self.SYNTHETIC_COUNT: int(sx.size),
-                self.BANDWIDTH: release.get("bandwidth", NAN),
-                self.RATIO: release.get("ratio", NAN),
-                self.NOISE_SCALE: release.get("noise_scale", NAN),
-                self.EPSILON_ADD_REMOVE: release.get("epsilon_add_remove", NAN),
-            }
-        )
-        return results
 
     def _warn_unused(self, parameters, context, method, feedback):
         unused = {
@@ -454,7 +449,7 @@ class DPPointsAlgorithm(SpatialPrivacyAlgorithm):
             self.BANDWIDTH: method != KERNEL,
         }
         for name, ignored in unused.items():
-            if ignored and self._given(parameters, name):
+            if ignored and given(parameters, name):
                 feedback.pushWarning(self.tr("{0} is not used by the {1} method.").format(name, METHOD_KEYS[method]))
         if method != LAPLACE and self.parameterAsDouble(parameters, self.TOTAL_SHARE, context) > 0:
             feedback.pushWarning(
@@ -462,12 +457,12 @@ class DPPointsAlgorithm(SpatialPrivacyAlgorithm):
             )
 
     def _kernel(self, parameters, context, x, y, domain, rng, epsilon, delta, alpha, progress, feedback):
-        from ..core.progress import scaled
-        from ..core.synthesis.domain import MIN_KERNEL_MASS
-        from ..core.synthesis.kernel import calibrate_kernel, synthesize_kernel
+        from ...core.progress import scaled
+        from ...core.synthesis.domain import MIN_KERNEL_MASS
+        from ...core.synthesis.kernel import calibrate_kernel, synthesize_kernel
 
         calibration = calibrate_kernel(x.size, epsilon, delta, alpha, domain, progress=scaled(progress, 0.0, 0.85))
-        h = self._optional(parameters, self.BANDWIDTH, context) or calibration.h
+        h = optional_number(self, parameters, self.BANDWIDTH, context) or calibration.h
         narrowest = domain.narrowest_mass(h) if math.isfinite(h) and h > 0 else 1.0  # window, bandwidth: public
         if narrowest < MIN_KERNEL_MASS:
             feedback.pushWarning(
@@ -485,14 +480,14 @@ class DPPointsAlgorithm(SpatialPrivacyAlgorithm):
             epsilon=epsilon,
             delta=delta,
             alpha=alpha,
-            bandwidth=self._optional(parameters, self.BANDWIDTH, context),
+            bandwidth=optional_number(self, parameters, self.BANDWIDTH, context),
             calibration=calibration,
             progress=scaled(progress, 0.85, 1.0),
         )
         return {"x": synthesis.x, "y": synthesis.y, "delta": delta, "bandwidth": synthesis.bandwidth, "core": synthesis}
 
     def _lgcp(self, parameters, context, x, y, domain, rng, epsilon, delta, alpha, progress):
-        from ..core.synthesis.lgcp_dp import synthesize_lgcp
+        from ...core.synthesis.lgcp_dp import synthesize_lgcp
 
         knots = self.parameterAsInt(parameters, self.KNOTS, context)
         synthesis = synthesize_lgcp(
@@ -508,10 +503,12 @@ class DPPointsAlgorithm(SpatialPrivacyAlgorithm):
         }
 
     def _laplace(self, parameters, context, x, y, domain, rng, epsilon, progress):
-        from ..core.synthesis.laplace_cox import synthesize_laplace
+        from ...core.synthesis.laplace_cox import synthesize_laplace
 
         xmin, ymin, xmax, ymax = domain.bounds
-        cell = self._optional(parameters, self.CELL_SIZE, context) or CELL_FRACTION * max(xmax - xmin, ymax - ymin)
+        cell = optional_number(self, parameters, self.CELL_SIZE, context) or CELL_FRACTION * max(
+            xmax - xmin, ymax - ymin
+        )
         partition = domain.grid_partition(cell_size=cell)
         synthesis = synthesize_laplace(
             x,
@@ -539,9 +536,7 @@ class DPPointsAlgorithm(SpatialPrivacyAlgorithm):
         import numpy as np
 
         ids = np.arange(1, release["x"].size + 1, dtype=np.int64)
-        name = self.tr("DP synthetic points ({0}, ε = {1:g})").format(
-            METHOD_KEYS[release["method"]], release["epsilon"]
-        )
+        name = self.tr("DP synthetic points ({0}, ε = {1:g})").format(release["method"], release["epsilon"])
         dest = write_point_sink(
             self,
             parameters,
@@ -554,170 +549,3 @@ class DPPointsAlgorithm(SpatialPrivacyAlgorithm):
             self.labelled(name),
         )
         return {self.OUTPUT: dest}
-
-    def _report(self, release):
-        tr = self.tr
-        method, epsilon, alpha, n = release["method"], release["epsilon"], release["alpha"], release["n"]
-        domain, synthesis = release["domain"], release["core"]
-        alpha_text = tr("every α") if alpha is None else f"{alpha:g}"
-        settings = [
-            (tr("Method"), METHOD_KEYS[method]),
-            (tr("Epsilon (ε)"), f"{epsilon:g}"),
-            (tr("Delta (δ)"), f"{release['delta']:.6g}"),
-            (tr("Alpha (α, CRS units)"), alpha_text),
-            (tr("Window area (squared CRS units)"), f"{domain.measure:.6g}"),
-            (tr("Window diameter B (CRS units)"), f"{domain.diameter:.6g}"),
-            (tr("Synthetic points"), str(release["x"].size)),
-            (
-                tr("Seed"),
-                tr("none (operating-system entropy)")
-                if release["seed"] is None
-                else tr(
-                    "fixed by the user (its value is not shown: with it anyone can recompute the noise; NOT for "
-                    "release)"
-                ),
-            ),
-        ]
-        if method != LAPLACE:
-            settings.insert(6, (tr("Original points n (public under this guarantee)"), str(n)))
-        neighbourhood = tr(
-            "Two data sets are neighbours when one point is moved by at most α; the number of points n is the same "
-            "in both, so n is not protected by this guarantee."
-        )
-        if method == KERNEL:
-            cal = synthesis.calibration
-            guarantee = tr(
-                "({0:g}, {1:g})-differential privacy under the α-neighbourhood with α = {2:g} (Kim & Lim, Theorem "
-                "3.6): for any synthetic pattern, its probability changes by at most a factor e^ε between "
-                "neighbouring data sets, except with probability δ. {3} The number of points n = {4} is printed in "
-                "this report and is public under this guarantee."
-            ).format(epsilon, cal.delta, cal.alpha, neighbourhood, n)
-            calibration = [
-                (tr("Bandwidth used h (CRS units)"), f"{synthesis.bandwidth:.6g}"),
-                (tr("Smallest private bandwidth (CRS units)"), f"{cal.h:.6g}"),
-                (tr("k: 1 − δ quantile of Poisson(n)"), str(cal.k)),
-                (tr("B: window diameter"), f"{cal.B:.6g}"),
-                (tr("Upper bound of r_α(h) at the smallest bandwidth"), f"{cal.r_alpha:.6g}"),
-                (tr("(2αB + α²)/(2h²) + r_α(h) at the bandwidth used"), f"{synthesis.lhs:.6g}"),
-                (tr("ε / k"), f"{cal.rhs:.6g}"),
-                (
-                    tr("Grid the coordinates are rounded to (h/1024, CRS units)"),
-                    f"{synthesis.grid_step:.6g}",
-                ),
-            ]
-            background = None
-        elif method == LGCP:
-            cal = synthesis.calibration
-            guarantee = tr(
-                "({0:g}, {1:g})-differential privacy under the α-neighbourhood with α = {2:g} (Kim & Lim, Theorem "
-                "3.8): for any synthetic pattern, its probability changes by at most a factor e^ε between "
-                "neighbouring data sets, except with probability δ. {3} The number of points n = {4} is printed in "
-                "this report and is public under this guarantee. The theorem is stated for one exact draw from the "
-                "posterior, and its proof has gaps even there (a bound that must hold for every β; the bad event's "
-                "probability taken under the prior); this tool draws from a fast (Laplace) approximation of the "
-                "posterior. The stated (ε, δ) is therefore nominal, not proven."
-            ).format(epsilon, cal.delta, cal.alpha, neighbourhood, n)
-            calibration = [
-                (tr("Ratio R = σ/l"), f"{cal.ratio:.6g}"),
-                (tr("Triangle pairs within α"), str(cal.pairs)),
-                (tr("Sum over pairs of the largest squared vertex distance"), f"{cal.sum_d2:.6g}"),
-                (
-                    tr("Vertex pairs of the union bound that also covers points in one triangle, and their Σd²"),
-                    f"{cal.vertex_pairs}, {cal.vertex_sum_d2:.6g}",
-                ),
-                (tr("Knots per dimension"), str(release["knots"])),
-                (tr("Drawn length scale l (CRS units)"), f"{synthesis.length:.6g}"),
-                (tr("Drawn σ = R l"), f"{synthesis.sigma:.6g}"),
-            ]
-            background = ("lgcp", synthesis)
-        else:
-            g = synthesis.guarantee
-            partition = synthesis.partition
-            if g.total_share > 0:
-                guarantee = tr(
-                    "{0:.6g}-differential privacy when one point is moved any distance (Kim & Lim, Theorem 3.10, "
-                    "for every α; the noisy total costs nothing there because n does not change), and {1:.6g}-"
-                    "differential privacy when one point is added or removed ({2:.6g} for the noisy total plus "
-                    "{3:.6g} × {4:.6g} / {5:.6g} for the cells). δ = 0. {6} Only the add-or-remove guarantee "
-                    "covers n, so n is not printed in this report."
-                ).format(
-                    g.epsilon_alpha,
-                    g.epsilon_add_remove,
-                    g.epsilon_total,
-                    g.epsilon_cells,
-                    g.sensitivity_add_remove,
-                    g.sensitivity,
-                    neighbourhood,
-                )
-            else:
-                guarantee = tr(
-                    "{0:.6g}-differential privacy when one point is moved any distance (Kim & Lim, Theorem 3.10, "
-                    "for every α), and {1:.6g}-differential privacy when one point is added or removed "
-                    "({0:.6g} × {2:.6g} / {3:.6g}). δ = 0. {4} Only the add-or-remove guarantee covers n, so n is "
-                    "not printed in this report."
-                ).format(g.epsilon, g.epsilon_add_remove, g.sensitivity_add_remove, g.sensitivity, neighbourhood)
-            calibration = [
-                (tr("Cell size (CRS units)"), f"{release['cell_size']:.6g}"),
-                (tr("Cells (after merging slivers)"), str(partition.n_regions)),
-                (tr("Slivers merged into a neighbour"), str(partition.merged)),
-                (tr("Sensitivity Δ = 1/|S_p| + 1/|S_q| (per squared unit)"), f"{g.sensitivity:.6g}"),
-                (tr("Laplace noise scale Δ / ε_cells (points per squared unit)"), f"{g.noise_scale:.6g}"),
-                (tr("ε for the cells"), f"{g.epsilon_cells:.6g}"),
-                (tr("Share of ε for the noisy total"), f"{g.total_share:g}"),
-                (tr("ε when a point is added or removed"), f"{g.epsilon_add_remove:.6g}"),
-            ]
-            if synthesis.noisy_total is not None:
-                calibration.append((tr("Noisy total"), f"{synthesis.noisy_total:.6g}"))
-            calibration += [(tr("Note"), note) for note in partition.notes]
-            background = ("laplace", synthesis)
-        if release.get("window_from_data"):
-            guarantee += " " + tr(
-                "Caveat: no WINDOW was given, so the window is the confidential points' bounding box enlarged by "
-                "5%. Its extent, and the window area, diameter and sizes derived from it in this report and in the "
-                "map, follow the extreme points and are NOT covered by this guarantee. Give a public WINDOW for a "
-                "release."
-            )
-        return [
-            (tr("Guarantee"), guarantee),
-            (tr("Settings"), settings),
-            (tr("Calibration"), calibration),
-            (tr("Synthetic points"), _map(domain, release["x"], release["y"], background)),
-        ]
-
-
-def _map(domain, sx, sy, background) -> str:
-    """The window, the public intensity the points were drawn from (LGCP, Laplace) and the synthetic points."""
-    import numpy as np
-
-    xmin, ymin, xmax, ymax = domain.bounds
-    aspect = (ymax - ymin) / max(xmax - xmin, 1e-300)
-    fig, ax = report_figure(figsize=(6.5, min(max(6.5 * aspect, 3.0), 10.0)))
-    image = None
-    if background is not None and background[0] == "laplace":
-        synthesis = background[1]
-        part = synthesis.partition
-        grid = np.full((part.nx, part.ny), np.nan)
-        grid[part.ix, part.iy] = synthesis.intensity[part.region]
-        image = ax.pcolormesh(part.x_lines, part.y_lines, grid.T, cmap="viridis", alpha=0.8)
-    elif background is not None and background[0] == "lgcp":
-        synthesis = background[1]
-        nodes = synthesis.nodes
-        image = ax.tripcolor(
-            nodes[:, 0],
-            nodes[:, 1],
-            synthesis.triangles,
-            np.exp(synthesis.log_intensity_nodes),
-            cmap="viridis",
-            shading="gouraud",
-        )
-    if image is not None:
-        fig.colorbar(image, ax=ax, label="intensity (points per squared unit)")
-    for ring in domain.window.rings:
-        closed = np.vstack([ring, ring[:1]])
-        ax.plot(closed[:, 0], closed[:, 1], color="black", linewidth=0.8)
-    ax.scatter(sx, sy, s=4, color="tab:red")
-    ax.set_xlim(xmin, xmax)
-    ax.set_ylim(ymin, ymax)
-    ax.set_aspect("equal")
-    ax.set_title(f"{sx.size} synthetic points")
-    return figure_data_uri(fig)

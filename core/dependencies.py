@@ -1,7 +1,7 @@
 """Which Python packages the plugin needs, which are missing, and how to install them.
 
-Pure Python (no QGIS): the plugin shows the notice in the message bar and log, and the
-Processing algorithms refuse (required package) or run slower (optional one) with the same text.
+Pure Python (no QGIS), so every layer may import it: the plugin shows the notice in the message bar and log,
+and the Processing algorithms refuse (required package) or run slower (optional one) with the same text.
 """
 
 from __future__ import annotations

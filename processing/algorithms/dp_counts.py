@@ -19,28 +19,17 @@ from qgis.core import (
     QgsWkbTypes,
 )
 
-from ..core.limits import MAX_SAMPLER_VALUES, MIN_EPSILON
-from .base import (
-    FeedbackProgress,
-    SpatialPrivacyAlgorithm,
-    add_features,
-    as_number,
-    cancelled,
-    check_cancel_while_writing,
-    check_not_a_shapefile_table,
-    check_outputs,
-    ensure_folders,
-    figure_data_uri,
-    make_rng,
-    make_sink,
-    note_closing,
-    numeric_field_index,
-    parameter_error,
-    report_figure,
-    write_html_report,
-)
-from .compat import FIELD_ANY, FIELD_NUMERIC, NUMBER_DOUBLE, NUMBER_INTEGER, SOURCE_VECTOR, double_field, int_field
-from .styling import ThematicStyle
+from ...compat import FIELD_ANY, FIELD_NUMERIC, NUMBER_DOUBLE, NUMBER_INTEGER, SOURCE_VECTOR, double_field, int_field
+from ...core.limits import MAX_SAMPLER_VALUES, MIN_EPSILON
+from ..algorithm import SpatialPrivacyAlgorithm
+from ..destinations import check_not_a_shapefile_table, check_outputs, ensure_folders
+from ..feedback import FeedbackProgress, cancelled, check_cancel_while_writing
+from ..inputs import as_number, numeric_field_index
+from ..parameters import make_rng, optional_number
+from ..reports.dp_counts import report_sections
+from ..reports.page import write_html_report
+from ..sinks import add_features, make_sink, note_closing
+from ..styling import ThematicStyle
 
 #: Up to this many synthetic sets are written as fields of the input features; more give a long table.
 WIDE_LIMIT = 20
@@ -72,6 +61,17 @@ class DPCountsAlgorithm(SpatialPrivacyAlgorithm):
     GROUPS = "GROUPS"
     MEDIAN_A = "MEDIAN_A"
     MAX_A = "MAX_A"
+    #: "prior" and "expected" name whichever of RATE_FIELD and EXPECTED_FIELD is given (process)
+    CORE_NAMES = {
+        "counts": COUNT_FIELD,
+        "groups": INPUT,
+        "population": POPULATION_FIELD,
+        "epsilon": EPSILON,
+        "rate_per": RATE_SCALE,
+        "alpha": ALPHA,
+        "c": C,
+        "sets": SETS,
+    }
 
     def name(self):
         return "dpcounts"
@@ -269,21 +269,6 @@ class DPCountsAlgorithm(SpatialPrivacyAlgorithm):
 
     # -- inputs ---------------------------------------------------------------------------------
 
-    def _core_names(self, parameters, context):
-        prior = self.RATE_FIELD if self.parameterAsString(parameters, self.RATE_FIELD, context) else self.EXPECTED_FIELD
-        return {
-            "counts": self.COUNT_FIELD,
-            "groups": self.INPUT,
-            "population": self.POPULATION_FIELD,
-            "prior": prior,
-            "expected": prior,
-            "epsilon": self.EPSILON,
-            "rate_per": self.RATE_SCALE,
-            "alpha": self.ALPHA,
-            "c": self.C,
-            "sets": self.SETS,
-        }
-
     def parameter_problem(self, parameters, context) -> str | None:
         """What is wrong with the field and alpha choices, or ``None``. Checked before every run, in models too
         (:meth:`SpatialPrivacyAlgorithm.prepareAlgorithm`)."""
@@ -306,11 +291,9 @@ class DPCountsAlgorithm(SpatialPrivacyAlgorithm):
                     "{0}: '{1}' is the count field. The prior and the populations are published, so they must "
                     "not come from the confidential counts; use public rates or populations."
                 ).format(name, field)
-        alpha = parameters.get(self.ALPHA)
-        if alpha not in (None, ""):
-            value = self.parameterAsDouble(parameters, self.ALPHA, context)
-            if not (0.0 < value < 0.5):
-                return self.tr("{0}: alpha must lie strictly between 0 and 1/2, got {1}.").format(self.ALPHA, value)
+        value = optional_number(self, parameters, self.ALPHA, context)
+        if value is not None and not (0.0 < value < 0.5):
+            return self.tr("{0}: alpha must lie strictly between 0 and 1/2, got {1}.").format(self.ALPHA, value)
         return None
 
     def _read(self, parameters, context, feedback):
@@ -349,19 +332,14 @@ class DPCountsAlgorithm(SpatialPrivacyAlgorithm):
 
     def process(self, parameters, context, feedback):
         self.check_dependencies(feedback)
-        from ..core import counts
-        from ..core.errors import ParameterError
+        from ...core import counts, counts_calibration
+        from ...core.errors import ParameterError
 
-        core_names = self._core_names(parameters, context)
         output_files = check_outputs(self, parameters, context, sinks=(self.OUTPUT,), files=(self.OUTPUT_REPORT,))
         source, ids, values, prior_param, names = self._read(parameters, context, feedback)
         epsilon = self.parameterAsDouble(parameters, self.EPSILON, context)
         truncate = self.parameterAsBool(parameters, self.TRUNCATE, context)
-        alpha = (
-            None
-            if parameters.get(self.ALPHA) in (None, "")
-            else self.parameterAsDouble(parameters, self.ALPHA, context)
-        )
+        alpha = optional_number(self, parameters, self.ALPHA, context)
         c = self.parameterAsDouble(parameters, self.C, context)
         sets = self.parameterAsInt(parameters, self.SETS, context)
         if sets * len(ids) > MAX_SYNTHETIC_VALUES:
@@ -376,7 +354,7 @@ class DPCountsAlgorithm(SpatialPrivacyAlgorithm):
         try:
             y = counts.check_counts(values[self.COUNT_FIELD])
             total = int(y.sum())
-            population, prior = counts.prior_expected(
+            population, prior = counts_calibration.prior_expected(
                 values[self.POPULATION_FIELD],
                 values[prior_param],
                 rate_per=self.parameterAsDouble(parameters, self.RATE_SCALE, context)
@@ -384,7 +362,7 @@ class DPCountsAlgorithm(SpatialPrivacyAlgorithm):
                 else None,
                 rescale_to=total if self.parameterAsBool(parameters, self.RESCALE_PRIOR, context) else None,
             )
-            cal = counts.calibrate(population, prior, total, epsilon, truncate=truncate, alpha=alpha, c=c)
+            cal = counts_calibration.calibrate(population, prior, total, epsilon, truncate=truncate, alpha=alpha, c=c)
             feedback.pushInfo(
                 self.tr("{0} groups, total {1}: median prior shape a = {2:.4g}, largest {3:.4g}.").format(
                     len(ids), total, cal.median_a, float(cal.a.max())
@@ -393,10 +371,10 @@ class DPCountsAlgorithm(SpatialPrivacyAlgorithm):
             rng, seed = make_rng(self, parameters, context, self.SEED, feedback)
             release = counts.synthesize(y, population, cal, sets, rng, progress=FeedbackProgress(feedback, 10.0, 85.0))
         except ParameterError as error:
-            raise parameter_error(error, core_names) from None
+            raise self.core_error(error, prior=prior_param, expected=prior_param) from None
         FeedbackProgress(feedback).check_cancel()
         report_path = output_files[self.OUTPUT_REPORT]
-        report = self._report(release, y, population, seed, names, prior_param) if report_path else None
+        report = report_sections(release, y, population, seed, names) if report_path else None
         FeedbackProgress(feedback).check_cancel()
         ensure_folders(output_files)
         results = self._write(parameters, context, feedback, source, ids, release, population, fields, kept)
@@ -534,63 +512,3 @@ class DPCountsAlgorithm(SpatialPrivacyAlgorithm):
                 )
             context.layerToLoadOnCompletionDetails(dest).name = name
         return {self.OUTPUT: dest}
-
-    def _report(self, release, y, population, seed, names, prior_param):
-        from ..core import counts
-
-        tr = self.tr
-        cal = release.calibration
-        summary = counts.summarize(release, y, population)
-        settings = [
-            (tr("Epsilon (ε) of one synthetic data set"), f"{cal.epsilon:g}"),
-            (tr("Epsilon of the output (L·ε)"), f"{release.synthetic.shape[0] * cal.epsilon:g}"),
-            (tr("δ"), "0"),
-            (tr("Mechanism"), tr("truncated (Quick 2021)") if cal.truncated else tr("untruncated (Quick 2019)")),
-            (tr("Alpha"), "—" if cal.alpha is None else f"{cal.alpha:.4g}"),
-            (tr("c"), f"{cal.c:g}"),
-            (tr("Groups"), str(cal.groups)),
-            (tr("Public total"), str(cal.total)),
-            (tr("Synthetic data sets"), str(release.synthetic.shape[0])),
-            (tr("Certified ε of the priors (two largest loss terms)"), f"{summary.certified_epsilon:.6g}"),
-            (tr("Seed"), tr("none (operating-system entropy)") if seed is None else f"{seed} (NOT for release)"),
-            (tr("Fields"), ", ".join(f"{k} = {v}" for k, v in names.items())),
-        ]
-        informativeness = [
-            (tr("Median a"), f"{summary.median_a:.4g}"),
-            (tr("Largest a"), f"{summary.max_a:.4g}"),
-            (tr("Smallest a"), f"{summary.min_a:.4g}"),
-            (tr("Median weight of the prior, a / (a + E)"), f"{summary.prior_weight:.3f}"),
-        ]
-        confidential = [
-            (tr("True counts outside their bounds [L, U]"), f"{summary.outside} of {cal.groups}"),
-            (tr("Correlation of true and mean synthetic rates"), f"{summary.rate_correlation:.3f}"),
-            (tr("Mean absolute difference of counts (mean synthetic − true)"), f"{summary.mean_abs_difference:.3g}"),
-        ]
-        return [
-            (
-                tr("Guarantee"),
-                tr(
-                    "ε-differential privacy (δ = 0, up to floating-point rounding) for each synthetic data set: "
-                    "moving one event from one group to "
-                    "another (the total unchanged) changes the probability of any output by at most a factor e^ε. "
-                    "The L sets together (and their mean) are (L·ε)-differentially private. The total is published "
-                    "exactly. Priors calibrated with the pairwise bound (each of the two groups involved contributes "
-                    "at most ε/2); they and the populations must not be derived from the confidential counts."
-                ),
-            ),
-            (tr("Settings"), settings),
-            (tr("Prior informativeness"), informativeness),
-            (tr("CONFIDENTIAL: comparison with the true counts (do not publish)"), confidential),
-            (tr("CONFIDENTIAL: true versus synthetic rates"), _rates_chart(summary.true_rate, summary.synthetic_rate)),
-        ]
-
-
-def _rates_chart(true_rate, syn_rate) -> str:
-    fig, ax = report_figure(figsize=(5.5, 5))
-    ax.scatter(true_rate, syn_rate, s=8, alpha=0.6)
-    top = float(max(true_rate.max(), syn_rate.max())) or 1.0
-    ax.plot([0, top], [0, top], color="grey", linewidth=0.8)
-    ax.set_xlabel("true rate (events per person)")
-    ax.set_ylabel("mean synthetic rate")
-    ax.set_title("CONFIDENTIAL")
-    return figure_data_uri(fig)

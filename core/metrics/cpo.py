@@ -1,0 +1,84 @@
+"""Conditional predictive ordinates (CPO) of the points of a Cox process fit (Walder, Hanks & Slavković 2020,
+"Privacy for spatial point process data", Section 4, eqs. 7 and 9).
+
+For any Cox process ``pi(s_k | S_-k, N) = 1 / E[int_W lambda / lambda(s_k) | S]`` (eq. 7), estimated from L
+posterior draws by the harmonic mean ``[(1/L) sum_l Lambda_l / lambda_l(s_k)]^-1`` (eq. 9, :func:`cpo`). Eq. (9)
+as printed omits the ``1/L``; with it the estimate is the leave-one-out density of s_k. The harmonic mean rests on
+few draws when the self-normalised weights ``u_lk ∝ Lambda_l / lambda_l(s_k)`` are uneven
+(:func:`cpo_effective_draws`).
+
+Units: intensities per squared unit, CPOs (densities) per squared unit.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from scipy.special import logsumexp
+
+from ..errors import ParameterError
+
+
+def log_cpo(log_lambda_at_points: np.ndarray, log_integral: np.ndarray) -> np.ndarray:
+    """``log CPO_k = -log[(1/L) sum_l exp(log Lambda_l - log lambda_l(s_k))]`` (eq. 9 with its 1/L), stably.
+
+    Args:
+        log_lambda_at_points: ``(L, N)`` log-intensity draws at the N points.
+        log_integral: ``(L,)`` log of ``int_W lambda_l``.
+
+    Returns:
+        ``(N,)`` log densities (log of 1/area units).
+    """
+    log_lam = np.atleast_2d(np.asarray(log_lambda_at_points, dtype=np.float64))
+    log_int = np.asarray(log_integral, dtype=np.float64).reshape(-1, 1)
+    if log_int.shape[0] != log_lam.shape[0]:
+        raise ParameterError("draws", "the intensities and integrals have different numbers of draws")
+    return -log_mean_exp(log_int - log_lam, axis=0)
+
+
+def cpo_effective_draws(log_lambda_at_points: np.ndarray, log_integral: np.ndarray) -> np.ndarray:
+    """``(N,)`` effective number of draws ``1 / sum_l u_lk^2`` behind each harmonic-mean CPO estimate, with
+    ``u_lk ∝ Lambda_l / lambda_l(s_k)`` the estimator's self-normalised weights (arguments as :func:`log_cpo`).
+    Below about 20 the estimate rests on a few draws."""
+    log_lam = np.atleast_2d(np.asarray(log_lambda_at_points, dtype=np.float64))
+    log_int = np.asarray(log_integral, dtype=np.float64).reshape(-1, 1)
+    return effective_sample_size(log_int - log_lam)
+
+
+def posterior_cpo(posterior, design) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """CPO (eqs. 7 and 9), log CPO and effective draws (:func:`cpo_effective_draws`) of every point of a fit.
+
+    Args:
+        posterior: a :class:`core.posterior.Posterior` (its draws of the linear predictor and of ``int_W lambda``).
+        design: the fit's :class:`core.lgcp.LGCPDesign` (projection, covariates and offset at the points).
+    """
+    log_at = posterior.linear_predictor(design.proj, design.x_points, design.offset_points)  # (L, N)
+    log_int = np.log(posterior.integrated_intensity())
+    values = log_cpo(log_at, log_int)
+    return np.exp(values), values, cpo_effective_draws(log_at, log_int)
+
+
+def cpo(lambda_at_points: np.ndarray, integral: np.ndarray) -> np.ndarray:
+    """CPO of each point (eqs. 7 and 9): ``[(1/L) sum_l Lambda_l / lambda_l(s_k)]^-1``.
+
+    Args:
+        lambda_at_points: ``(L, N)`` intensity draws at the N points (> 0).
+        integral: ``(L,)`` draws of ``int_W lambda`` (same draws).
+
+    Returns:
+        ``(N,)`` leave-one-out densities of the points (1/area units).
+    """
+    with np.errstate(divide="ignore"):
+        return np.exp(log_cpo(np.log(lambda_at_points), np.log(integral)))
+
+
+def log_mean_exp(a: np.ndarray, axis: int = 0) -> np.ndarray:
+    """``log((1/L) sum_l exp(a_l))`` over ``axis``, stably."""
+    return logsumexp(a, axis=axis) - math.log(a.shape[axis])
+
+
+def effective_sample_size(log_weights: np.ndarray) -> np.ndarray:
+    """Effective sample size of self-normalised weights ``exp(log_weights)`` over axis 0."""
+    u = np.exp(log_weights - logsumexp(log_weights, axis=0))
+    return 1.0 / np.sum(u * u, axis=0)
