@@ -222,3 +222,235 @@ def test_a_staging_folder_left_by_a_killed_run_is_removed_by_the_next_run_but_a_
                 Path(partial).write_text("the new model", encoding="utf-8")
                 assert Path(live).exists()  # the live staging folder was not taken for abandoned
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted([aside.name, starting.name, "model.npz", "other.html"])
+
+
+# --- a commit killed during its moves ------------------------------------------------------------------------------
+# A pufferfishgrid-like run over existing files: a layer and a confidential layer staged as folders, a raster with an
+# old side file the new one lacks, a report, and a new file in a second folder. The child counts the file-system steps
+# of the commit (renames and removals) and is killed outright (SIGKILL) before step KILL_AT, or pauses there.
+COMMIT_KILLED_AT = r"""
+import os, signal, sys
+from pathlib import Path
+from spatial_privacy.core.files import staged_writes, replaced_when_done
+
+folder, kill_at, pause_at, fail = Path(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), sys.argv[4] == "fail"
+steps = [0]
+
+
+def counted(real):
+    def step(*args):
+        if steps[0] == kill_at:
+            os.kill(os.getpid(), getattr(signal, "SIGKILL", signal.SIGTERM))
+        if steps[0] == pause_at:
+            print("paused", flush=True)
+            sys.stdin.readline()
+        steps[0] += 1
+        moving_in = real.__name__ == "replace" and Path(args[0]).parent.name.startswith(".spatial_privacy-partial-")
+        if fail and moving_in and str(args[1]).endswith("report.html"):  # a target open in another program
+            raise PermissionError(13, "Permission denied", str(args[1]))
+        return real(*args)
+
+    return step
+
+
+try:
+    with staged_writes() as writes:
+        layer = Path(writes.folder_beside(str(folder)))
+        (layer / "out.gpkg").write_text("new out", encoding="utf-8")
+        with replaced_when_done(str(folder / "grid.tif"), stale=(str(folder / "grid.tif.aux.xml"),)) as partial:
+            Path(partial).write_text("new grid", encoding="utf-8")
+        with replaced_when_done(str(folder / "report.html")) as partial:
+            Path(partial).write_text("new report", encoding="utf-8")
+        confidential = Path(writes.folder_beside(str(folder)))
+        (confidential / "confidential.gpkg").write_text("new confidential", encoding="utf-8")
+        with replaced_when_done(str(folder / "sub" / "extra.csv")) as partial:
+            Path(partial).write_text("new extra", encoding="utf-8")
+        os.replace, os.remove = counted(os.replace), counted(os.remove)
+except PermissionError:
+    pass
+print(steps[0], flush=True)
+"""
+
+OLD = {
+    "out.gpkg": "old out",
+    "grid.tif": "old grid",
+    "grid.tif.aux.xml": "old grid statistics",
+    "report.html": "old report",
+    "confidential.gpkg": "OLD CONFIDENTIAL",
+}
+NEW = {
+    "out.gpkg": "new out",
+    "grid.tif": "new grid",
+    "report.html": "new report",
+    "confidential.gpkg": "new confidential",
+    "sub/extra.csv": "new extra",
+}
+
+
+def _old_files(folder: Path) -> None:
+    (folder / "sub").mkdir(parents=True)
+    for name, text in OLD.items():
+        (folder / name).write_text(text, encoding="utf-8")
+
+
+def _files(folder: Path) -> dict[str, str]:
+    """Every file under ``folder``, hidden ones too, with its text (empty lock files included)."""
+    return {
+        p.relative_to(folder).as_posix(): p.read_text(encoding="utf-8")
+        for p in sorted(folder.rglob("*"))
+        if p.is_file()
+    }
+
+
+def _commit(folder: Path, kill_at: int = -1, pause_at: int = -1, fail: bool = False, **popen):
+    import subprocess
+    import sys
+
+    command = [sys.executable, "-c", COMMIT_KILLED_AT, str(folder), str(kill_at), str(pause_at), str(fail and "fail")]
+    if popen:
+        return subprocess.Popen(command, text=True, **popen)
+    return subprocess.run(command, capture_output=True, text=True, timeout=60)
+
+
+def _steps_of_a_whole_commit(tmp_path: Path, fail: bool = False) -> int:
+    folder = tmp_path / "whole"
+    _old_files(folder)
+    done = _commit(folder, fail=fail)
+    assert done.returncode == 0, done.stderr
+    assert _files(folder) == (OLD if fail else NEW)  # nothing hidden left by a whole commit or a failed one
+    return int(done.stdout.split()[-1])
+
+
+def _next_run_in(folder: Path) -> None:
+    """A later run that writes other files into both folders: staging there recovers first."""
+    with staged_writes():
+        for name in ("next.txt", "sub/next.txt"):
+            with replaced_when_done(str(folder / name)) as partial:
+                Path(partial).write_text("next run", encoding="utf-8")
+
+
+@pytest.mark.parametrize("fail", [False, True], ids=["commit", "commit failing on a locked target"])
+def test_a_commit_killed_at_any_step_is_finished_or_undone_by_the_next_run(tmp_path, fail):
+    """Killed (SIGKILL) before each rename or removal of the commit, in turn: the next run staging into those folders
+    (or recover() on them, in either order, as the plugin may call at start) leaves every target all new or all
+    old as a set, no hidden staged, set-aside, journal or lock file, and the old confidential output nowhere."""
+    from spatial_privacy.core.files import recover
+
+    total = _steps_of_a_whole_commit(tmp_path, fail)
+    assert total >= 10  # the journal, the old files set aside, the new ones moved in, the set-aside ones removed
+    outcomes = set()
+    for kill_at in range(total):  # each way of recovering in turn (a subprocess each: about 0.1 s)
+        how = ("next run", "recover", "recover sub first")[kill_at % 3]
+        folder = tmp_path / f"{how}-{kill_at}"
+        _old_files(folder)
+        done = _commit(folder, kill_at=kill_at, fail=fail)
+        assert done.returncode != 0, f"step {kill_at}: not killed"
+        if how == "next run":
+            _next_run_in(folder)
+        else:
+            order = (folder, folder / "sub") if how == "recover" else (folder / "sub", folder)
+            for one in order:
+                recover(str(one))
+        after = _files(folder)
+        after.pop("next.txt", None), after.pop("sub/next.txt", None)
+        assert after in (OLD, NEW), f"killed at step {kill_at}, then {how}: {after}"
+        assert not any(".spatial_privacy" in p for p in _files(folder)), (kill_at, how)
+        assert after == OLD or "OLD CONFIDENTIAL" not in _files(folder).values()
+        outcomes.add(after == NEW)
+    assert outcomes == {True, False}  # some kills came before the commit point, some after
+
+
+def test_a_killed_commit_whose_new_file_is_lost_is_undone(tmp_path):
+    """When a staged file of a dead commit is gone (removed by hand), the commit cannot be finished: the old files
+    come back, all of them."""
+    from spatial_privacy.core import files
+
+    folder = tmp_path / "lost"
+    _old_files(folder)
+    # 2 journal copies written, 5 old files set aside, 2 of the 5 new files moved in
+    assert _commit(folder, kill_at=9).returncode != 0
+    staged = [p for p in folder.rglob("*") if p.is_file() and p.parent.name.startswith(".spatial_privacy-partial-")]
+    assert len(staged) == 3 and (folder / "out.gpkg").read_text(encoding="utf-8") == "new out"
+    staged[0].unlink()
+    messages = files.recover(str(folder)) + files.recover(str(folder / "sub"))
+    assert _files(folder) == OLD
+    assert len(messages) == 1 and "undone" in messages[0] and "report.html" in messages[0]
+
+
+def test_a_live_run_s_commit_is_never_touched(tmp_path):
+    """A run paused in the middle of its commit (it holds its lock) keeps its journal, staged and set-aside files
+    while other runs stage into the same folders and recover() runs there; then it completes."""
+    import subprocess
+
+    from spatial_privacy.core.files import recover
+
+    # paused with the journal written; with 2 of 5 new files moved in; removing the set-aside old files
+    for pause_at in (2, 9, 14):
+        folder = tmp_path / f"live-{pause_at}"
+        _old_files(folder)
+        child = _commit(folder, pause_at=pause_at, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+        try:
+            assert child.stdout.readline().strip() == "paused"
+            before = _files(folder)
+            assert any(".spatial_privacy-journal-" in p for p in before)
+            assert recover(str(folder)) == [] and recover(str(folder / "sub")) == []
+            _next_run_in(folder)
+            after = _files(folder)
+            assert after.pop("next.txt") == "next run" and after.pop("sub/next.txt") == "next run"
+            assert after == before
+            child.stdin.write("\n")
+            child.stdin.flush()
+            assert child.wait(timeout=60) == 0
+        finally:
+            child.kill()
+        after = _files(folder)
+        after.pop("next.txt"), after.pop("sub/next.txt")
+        assert after == NEW
+
+
+def test_an_unreadable_journal_is_left_alone_and_logged(tmp_path, caplog):
+    """A journal damaged by hand is not guessed at: it stays, a log line names it, and runs still write there."""
+    from spatial_privacy.core.files import recover
+
+    journal = tmp_path / ".spatial_privacy-journal-abc.json"
+    journal.write_text("{not json", encoding="utf-8")
+    with caplog.at_level("WARNING"):
+        assert recover(str(tmp_path)) == []
+    assert journal.exists() and str(journal) in caplog.text
+    with replaced_when_done(str(tmp_path / "report.html")) as partial:
+        Path(partial).write_text("new", encoding="utf-8")
+    assert (tmp_path / "report.html").read_text(encoding="utf-8") == "new"
+
+
+def test_a_lock_file_left_without_its_folder_goes_once_its_run_is_known_dead(tmp_path):
+    """A run writes into its lock file before removing its staging folder: if it is killed in between, the lock file
+    is a dead run's and the next run removes it. An empty one is a starting run's (the lock file comes before the
+    folder) and stays, unless it is too old for that."""
+    import time
+
+    from spatial_privacy.core.file_locks import STARTING_SECONDS
+    from spatial_privacy.core.files import recover
+
+    released, starting, stale = (tmp_path / f".spatial_privacy-lock-{name}" for name in ("released", "starting", "old"))
+    released.write_bytes(b"released\n")
+    starting.write_bytes(b"")
+    stale.write_bytes(b"")
+    long_ago = time.time() - 2 * STARTING_SECONDS
+    os.utime(stale, (long_ago, long_ago))
+    recover(str(tmp_path))
+    assert [p.name for p in tmp_path.iterdir()] == [starting.name]
+
+
+def test_an_output_that_is_a_folder_replaces_the_old_one_whole(tmp_path):
+    """Some formats write a folder (a FileGDB's ``.gdb``): the old folder is set aside and removed like a file."""
+    old = tmp_path / "layers.gdb"
+    old.mkdir()
+    (old / "a0000001.gdbtable").write_text("old", encoding="utf-8")
+    (tmp_path / "report.html").write_text("old report", encoding="utf-8")
+    with staged_writes() as writes:
+        folder = Path(writes.folder_beside(str(tmp_path)))
+        (folder / "layers.gdb").mkdir()
+        (folder / "layers.gdb" / "a0000009.gdbtable").write_text("new", encoding="utf-8")
+        with replaced_when_done(str(tmp_path / "report.html")) as partial:
+            Path(partial).write_text("new report", encoding="utf-8")
+    assert _files(tmp_path) == {"layers.gdb/a0000009.gdbtable": "new", "report.html": "new report"}
