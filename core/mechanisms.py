@@ -331,7 +331,7 @@ def choice_without_replacement(rng: np.random.Generator, weights: np.ndarray, si
 
 def multinomial(rng: np.random.Generator, n: int, probs: np.ndarray) -> np.ndarray:
     """How many of ``n`` draws fall in each category of ``probs`` (>= 0, summing to 1): the split of
-    posterior draws over the cells of a hyperparameter grid (:func:`.lgcp.fit_laplace`).
+    posterior draws over the cells of a hyperparameter grid (:func:`.laplace_fit.fit_laplace`).
 
     Returns:
         int64 array of the shape of ``probs``.
@@ -364,6 +364,17 @@ def generator(seed: int | None = None) -> np.random.Generator:
     ``seed`` is ``None`` (a real release), else from ``seed`` (a reproducible run, not to be published; also
     each MCMC chain's generator from :func:`child_seeds`)."""
     return np.random.default_rng(None if seed is None else int(seed))
+
+
+def random_key(size: int = 32) -> bytes:
+    """``size`` secret random bytes: the key of the privacy-budget ledger's data-set fingerprints
+    (:mod:`.ledger_fingerprint`). Not noise: nothing published depends on it. It is made here because this module
+    is the plugin's only source of randomness (the audit rule): each 16 bytes come from a fresh :func:`generator`,
+    seeded with 128 bits of operating-system entropy, so a 32-byte key holds 256 bits of entropy."""
+    size = int(size)
+    if size < 16:
+        raise ValueError(f"a key needs at least 16 bytes, got {size}")
+    return b"".join(generator().bytes(16) for _ in range(-(-size // 16)))[:size]
 
 
 def child_seeds(rng: np.random.Generator, count: int) -> np.ndarray:
