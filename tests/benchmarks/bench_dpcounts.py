@@ -12,7 +12,10 @@ calibration plus L = 1,000 synthetic sets (the same L for both rules, so their u
 the median and maximum a_i, and two utility figures: the correlation of true and synthetic (mean over sets)
 county rates, and the share of county-level variation kept (slope of synthetic on true county rates).
 
-    OPENBLAS_NUM_THREADS=1 .venv/bin/python tests/benchmarks/bench_dpcounts.py [--sets 1000] [--repeats 3]
+    OPENBLAS_NUM_THREADS=1 .venv/bin/python tests/benchmarks/bench_dpcounts.py [--sets 1000] [--repeats 3] [--smoke]
+
+``--smoke``: a run of a few seconds through the same code (8 counties, 5 synthetic sets, epsilon 1, one run);
+its figures mean nothing.
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ import time
 
 import numpy as np
 
-from spatial_privacy.core import counts
+from spatial_privacy.core import counts, counts_calibration
 
 AGE_SHARE = np.array([0.015, 0.055, 0.072, 0.078, 0.094, 0.093, 0.165, 0.114, 0.100, 0.095, 0.069, 0.038, 0.012])
 AGE_RATE = np.array([3, 4.5, 4, 4, 6, 8, 14, 45, 170, 440, 820, 1230, 1590]) / 1e5  # all cancers, per person
@@ -34,16 +37,18 @@ CAUSE_SEX = np.array(
 RACE_SHARE = np.array([0.89, 0.09, 0.02])
 RACE_RATE = np.array([[1.0, 1.0], [1.45, 1.15], [0.6, 0.6]])  # by sex
 SEX_SHARE = np.array([0.48, 0.52])
+COUNTIES = 67
 
 
-def pennsylvania_stand_in(seed: int = 1980):
-    """Counts, populations and prior expected counts of the 47,034 groups, and each group's county."""
+def pennsylvania_stand_in(seed: int = 1980, counties: int = COUNTIES):
+    """Counts, populations and prior expected counts of the 47,034 groups (702 per county), and each group's
+    county; with fewer ``counties``, the first draws of the same stand-in, scaled down."""
     rng = np.random.default_rng(seed)
-    county_pop = np.sort(rng.lognormal(11.3, 1.1, 67))
-    county_pop = np.round(county_pop / county_pop.sum() * 11.86e6)
-    black = np.clip(0.09 * rng.lognormal(0, 0.9, 67), 0.001, 0.4)
-    race = np.stack([1 - black - 0.02, black, np.full(67, 0.02)], axis=1)
-    shape = (67, 13, 9, 3, 2)
+    county_pop = np.sort(rng.lognormal(11.3, 1.1, counties))
+    county_pop = np.round(county_pop / county_pop.sum() * 11.86e6 * (counties / COUNTIES))
+    black = np.clip(0.09 * rng.lognormal(0, 0.9, counties), 0.001, 0.4)
+    race = np.stack([1 - black - 0.02, black, np.full(counties, 0.02)], axis=1)
+    shape = (counties, 13, 9, 3, 2)
     pop = (
         county_pop[:, None, None, None, None]
         * AGE_SHARE[None, :, None, None, None]
@@ -59,18 +64,18 @@ def pennsylvania_stand_in(seed: int = 1980):
         * RACE_RATE[None, None, None, :, :]
         * np.ones(shape)
     )
-    county_effect = rng.lognormal(0, 0.15, 67)[:, None, None, None, None]
+    county_effect = rng.lognormal(0, 0.15, counties)[:, None, None, None, None]
     mean = pop * national * county_effect
-    mean *= 26_000 / mean.sum()
+    mean *= 26_000 * (counties / COUNTIES) / mean.sum()
     y = rng.poisson(mean).ravel()
     expected = (pop * national).ravel()
     expected *= y.sum() / expected.sum()  # the paper rescales national rates to the public total
-    county = np.repeat(np.arange(67), 13 * 9 * 3 * 2)
+    county = np.repeat(np.arange(counties), 13 * 9 * 3 * 2)
     return y, pop.ravel(), expected, county
 
 
 def county_rates(values: np.ndarray, pop: np.ndarray, county: np.ndarray) -> np.ndarray:
-    return np.bincount(county, weights=values, minlength=67) / np.bincount(county, weights=pop, minlength=67)
+    return np.bincount(county, weights=values) / np.bincount(county, weights=pop)
 
 
 def main() -> None:
@@ -78,8 +83,11 @@ def main() -> None:
     parser.add_argument("--sets", type=int, default=1000)
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--epsilons", type=float, nargs="+", default=[0.5, 1.0, 2.0, 4.0])
+    parser.add_argument("--smoke", action="store_true", help="a few seconds on tiny sizes (checks that it runs)")
     args = parser.parse_args()
-    y, pop, expected, county = pennsylvania_stand_in()
+    if args.smoke:
+        args.sets, args.repeats, args.epsilons = 5, 1, [1.0]
+    y, pop, expected, county = pennsylvania_stand_in(counties=8 if args.smoke else COUNTIES)
     groups = y.size
     true_rates = county_rates(y, pop, county)
     print(f"groups {groups}, total {y.sum()}, max count {y.max()}, populations {pop.min():.0f}-{pop.max():.0f}")
@@ -97,7 +105,7 @@ def main() -> None:
                 times = []
                 for _ in range(args.repeats):
                     start = time.perf_counter()
-                    cal = counts.calibrate(
+                    cal = counts_calibration.calibrate(
                         pop, expected, int(y.sum()), eps, truncate=truncate, alpha=1 / groups, rule=rule
                     )
                     release = counts.synthesize(y, pop, cal, args.sets, rng)

@@ -12,6 +12,9 @@ within 1e-5 m of a polygon vertex, where spatstat 3.0-3's edge.Ripley (C ripleyp
 1.1423 instead of 1.2000 as dense sampling of the circle with Window.contains confirms.)
 
     .venv/bin/python tests/benchmarks/bench_kfunction.py [--repeats 5] [--sizes 1000 10000] [--rmax 500] [--no-spatstat]
+        [--smoke]
+
+``--smoke``: a run of a few seconds through the same code (300 points, one run); its figures mean nothing.
 """
 
 from __future__ import annotations
@@ -117,7 +120,10 @@ def main() -> int:
     parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 10000])
     parser.add_argument("--rmax", type=float, default=R_MAX, help="largest radius, m (default %(default)s)")
     parser.add_argument("--no-spatstat", action="store_true")
+    parser.add_argument("--smoke", action="store_true", help="a few seconds on tiny sizes (checks that it runs)")
     args = parser.parse_args()
+    if args.smoke:
+        args.sizes, args.repeats = [300], 1
 
     from spatial_privacy.core.window import Window
 

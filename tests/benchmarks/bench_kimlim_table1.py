@@ -8,14 +8,15 @@ synthetic patterns from each of the three synthesizers:
 * Kernel: core/synthesis/kernel.py (calibrate_kernel once per original pattern, then synthesize_kernel);
 * LGCP:   core/synthesis/lgcp_dp.py, 11 x 11 knots. synthesize_lgcp refits per call; here its pieces
           (calibrate_ratio, build_knot_lgcp, fit_laplace) run once per original pattern with
-          ``draws = n_syn``, and each synthetic pattern uses one posterior draw (lgcp_dp._simulate). The draws
-          are independent, so this is the mechanism applied ``n_syn`` times to the same data;
+          ``draws = n_syn``, and each synthetic pattern is the Poisson process of one posterior draw
+          (core.lgcp.simulate_points, sorted as synthesize_lgcp sorts it). The draws are independent, so this
+          is the mechanism applied ``n_syn`` times to the same data;
 * Lap:    core/synthesis/laplace_cox.py on the 10 x 10 cells of the square (min_cell_fraction = 0).
 
 Metrics. pMSE of eq. 15 (core/metrics/pmse.py::pmse_normalised) with the TRUE intensity for the original
 pattern and the synthesizer's own intensity for the synthetic pattern (kernel: the edge-corrected kernel
 intensity, which integrates to n exactly; LGCP: the drawn intensity exp(piecewise-linear log intensity);
-Lap: the noisy cell intensity). MISE of the K-function (Section 4.1 formula; core/metrics/kfunction.py,
+Lap: the noisy cell intensity). MISE of the K-function (Section 4.1 formula; core/metrics/mise.py,
 isotropic correction) on radii 0 .. side/4 in 50 steps; homogeneous (Kest-type) K by default.
 
 The paper does not state alpha (the neighbourhood radius); ``--alpha-frac`` sets alpha as a fraction of the
@@ -25,7 +26,10 @@ noise for all four intensities and three epsilons, which suggests that value; it
 
     OPENBLAS_NUM_THREADS=1 .venv/bin/python tests/benchmarks/bench_kimlim_table1.py [--quick]
         [--n-ori 10] [--n-syn 10] [--alpha-frac 0.01 | --alpha A] [--kfunction hom|inhom|inhom-renorm2|inhom-own]
-        [--no-all-k] [--seed 1] [--workers 2] [--cases l1,l2,l3,l4]
+        [--no-all-k] [--seed 1] [--workers 2] [--cases l1,l2,l3,l4] [--smoke]
+
+``--smoke``: a run of a few seconds through the same code (lambda_1 only, one original and one synthetic set
+per method and epsilon, two workers); its figures mean nothing.
 """
 
 from __future__ import annotations
@@ -165,15 +169,17 @@ def run_cell(task: dict) -> dict:
     import scipy.sparse as sp
 
     from spatial_privacy.core.errors import ParameterError
-    from spatial_privacy.core.lgcp import fit_laplace
+    from spatial_privacy.core.laplace_fit import fit_laplace
+    from spatial_privacy.core.lgcp import simulate_points
     from spatial_privacy.core.lgcp_setup import build_knot_lgcp
-    from spatial_privacy.core.mesh import lattice
-    from spatial_privacy.core.metrics.kfunction import k_function, mise
+    from spatial_privacy.core.metrics.kfunction import k_function
+    from spatial_privacy.core.metrics.mise import mise
     from spatial_privacy.core.metrics.pmse import pmse_normalised
     from spatial_privacy.core.synthesis import lgcp_dp
     from spatial_privacy.core.synthesis.domain import PlanarDomain
     from spatial_privacy.core.synthesis.kernel import calibrate_kernel, kernel_intensity, synthesize_kernel
     from spatial_privacy.core.synthesis.laplace_cox import synthesize_laplace
+    from spatial_privacy.core.triangulation import lattice
     from spatial_privacy.core.window import Window
 
     start = time.perf_counter()
@@ -290,7 +296,9 @@ def run_cell(task: dict) -> dict:
         spent = 0.0
         for d in range(n_syn):
             eta = eta_all[d]
-            sx, sy = lgcp_dp._simulate(mesh.nodes, mesh.triangles, window, eta, rng)
+            sx, sy = simulate_points(mesh, window, eta, rng)
+            order = np.lexsort((sy, sx))  # as synthesize_lgcp releases them
+            sx, sy = sx[order], sy[order]
             px, py = np.concatenate([x, sx]), np.concatenate([y, sy])
             lam_syn = np.exp(mesh.projection(px, py) @ eta)
             integral_syn = float(np.exp(grid_proj @ eta).mean() * area)
@@ -391,9 +399,12 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--workers", type=int, default=2, help="worker processes (1: run serially)")
     parser.add_argument("--cases", default="l1,l2,l3,l4", help="comma-separated subset of l1,l2,l3,l4")
+    parser.add_argument("--smoke", action="store_true", help="a few seconds on tiny sizes (checks that it runs)")
     args = parser.parse_args()
     if args.quick:
         args.n_ori, args.n_syn = 2, 2
+    if args.smoke:
+        args.n_ori, args.n_syn, args.cases, args.workers = 1, 1, "l1", 2
     if args.kfunction != "hom":
         args.all_k = True
     wall = time.perf_counter()

@@ -7,7 +7,10 @@
 2. Scale: fast-posterior time and peak memory (process peak RSS, each size in a fresh process)
    against mesh size, on a 1000 x 1000 square with 10^4-10^5 uniform points.
 
-    .venv/bin/python tests/benchmarks/bench_lgcp.py [--repeats 3] [--sizes 500,2000,8000,20000]
+    .venv/bin/python tests/benchmarks/bench_lgcp.py [--repeats 3] [--sizes 500,2000,8000,20000] [--smoke]
+
+``--smoke``: a run of a few seconds through the same code (a coarse Snow mesh, 100 fast-posterior draws, one
+short MCMC run, one 200-node scale run on 1,000 points); its figures mean nothing.
 """
 
 from __future__ import annotations
@@ -24,8 +27,26 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
-MCMC_DRAWS = 4000
-MCMC_SEEDS = 3
+#: the run's sizes: Snow mesh (largest edge, units; None: build_lgcp's default), fast-posterior draws, MCMC draws,
+#: warm-up and seeds, scale-table mesh sizes and points per size (None: 10^4 up to 2,000 nodes, more above)
+FULL = {
+    "max_edge": None,
+    "draws": 1000,
+    "mcmc_draws": 4000,
+    "warmup": 300,
+    "seeds": 3,
+    "sizes": "500,2000,8000,20000",
+    "points": None,
+}
+SMOKE = {
+    "max_edge": 1.5,
+    "draws": 100,
+    "mcmc_draws": 100,
+    "warmup": 50,
+    "seeds": 1,
+    "sizes": "200",
+    "points": 1000,
+}
 
 
 def snow_setup(max_edge: float | None = None):
@@ -46,17 +67,17 @@ def snow_setup(max_edge: float | None = None):
     return lambda: build_lgcp(x, y, covariates=(covariate,), **options), np
 
 
-def snow_table(repeats: int) -> None:
-    from spatial_privacy.core.lgcp import fit_laplace
+def snow_table(repeats: int, size: dict) -> None:
+    from spatial_privacy.core.laplace_fit import fit_laplace
 
-    build, np = snow_setup()
+    build, np = snow_setup(size["max_edge"])
     build_times, fit_times = [], []
     for i in range(repeats):
         start = time.perf_counter()
         setup = build()
         build_times.append(time.perf_counter() - start)
         start = time.perf_counter()
-        posterior = fit_laplace(setup.model, np.random.default_rng(i), draws=1000)
+        posterior = fit_laplace(setup.model, np.random.default_rng(i), draws=size["draws"])
         fit_times.append(time.perf_counter() - start)
     print(
         f"John Snow model: {setup.model.design.n_points} points, {setup.mesh.n_nodes} mesh nodes, "
@@ -64,7 +85,7 @@ def snow_table(repeats: int) -> None:
     )
     print(
         f"  setup (mesh, FEM, quadrature, covariates) {statistics.median(build_times):.2f} s; "
-        f"fast posterior with 1,000 draws {statistics.median(fit_times):.2f} s"
+        f"fast posterior with {size['draws']:,} draws {statistics.median(fit_times):.2f} s"
     )
     for name, mean, sd, lower, upper in posterior.summary():
         print(f"  {name:<10} mean {mean:8.4g}  sd {sd:8.3g}  95% [{lower:.4g}, {upper:.4g}]")
@@ -76,16 +97,23 @@ def snow_table(repeats: int) -> None:
     print()
     print(
         f"MCMC on the same model (target: ESS >= 1,000 for every hyperparameter in under 120 s), "
-        f"{MCMC_DRAWS:,} draws in 2 chains after 300 warm-up iterations each, {MCMC_SEEDS} seeds"
+        f"{size['mcmc_draws']:,} draws in 2 chains after {size['warmup']} warm-up iterations each, "
+        f"{size['seeds']} seeds"
     )
     print(
         f"{'seed':>5} {'seconds':>8} {'setup s':>8} {'ESS log range':>14} {'ESS log sigma':>14} "
         f"{'min ESS':>8} {'max R-hat':>10}"
     )
     runs = []
-    for seed in range(MCMC_SEEDS):
+    for seed in range(size["seeds"]):
         start = time.perf_counter()
-        chain = mcmc.fit_mcmc(setup.model, np.random.default_rng(100 + seed), draws=MCMC_DRAWS, chains=2, warmup=300)
+        chain = mcmc.fit_mcmc(
+            setup.model,
+            np.random.default_rng(100 + seed),
+            draws=size["mcmc_draws"],
+            chains=2,
+            warmup=size["warmup"],
+        )
         seconds = time.perf_counter() - start
         ess, rhat = chain.diagnostics["ess"], chain.diagnostics["rhat"]
         print(
@@ -123,10 +151,10 @@ def compare_fast_and_mcmc(fast, chains) -> None:
         )
 
 
-def scale_once(nodes: int, points: int) -> dict:
+def scale_once(nodes: int, points: int, draws: int) -> dict:
     import numpy as np
 
-    from spatial_privacy.core.lgcp import fit_laplace
+    from spatial_privacy.core.laplace_fit import fit_laplace
     from spatial_privacy.core.lgcp_setup import build_lgcp
     from spatial_privacy.core.window import Window
 
@@ -137,7 +165,7 @@ def scale_once(nodes: int, points: int) -> dict:
     setup = build_lgcp(x, y, window=Window.rectangle(0, 0, 1000, 1000), max_edge=edge)
     build = time.perf_counter() - start
     start = time.perf_counter()
-    posterior = fit_laplace(setup.model, rng, draws=1000)
+    posterior = fit_laplace(setup.model, rng, draws=draws)
     fit = time.perf_counter() - start
     return {
         "nodes": setup.mesh.n_nodes,
@@ -149,14 +177,17 @@ def scale_once(nodes: int, points: int) -> dict:
     }
 
 
-def scale_table(sizes: list[int]) -> None:
+def scale_table(sizes: list[int], size: dict) -> None:
     print()
-    print("Scale: uniform points on a 1000 x 1000 square, fast posterior with 1,000 draws, one run each")
+    print(f"Scale: uniform points on a 1000 x 1000 square, fast posterior with {size['draws']:,} draws, one run each")
     print(f"{'nodes':>7} {'points':>8} {'setup s':>8} {'fit s':>8} {'Laplace fits':>13} {'peak RSS MB':>12}")
     for nodes in sizes:
-        points = 10_000 if nodes <= 2000 else 30_000 if nodes <= 8000 else 100_000
+        points = size["points"] or (10_000 if nodes <= 2000 else 30_000 if nodes <= 8000 else 100_000)
         out = subprocess.run(
-            [sys.executable, __file__, "--child", str(nodes), str(points)], capture_output=True, text=True, check=True
+            [sys.executable, __file__, "--child", str(nodes), str(points), str(size["draws"])],
+            capture_output=True,
+            text=True,
+            check=True,
         )
         row = json.loads(out.stdout.strip().splitlines()[-1])
         print(
@@ -167,14 +198,17 @@ def scale_table(sizes: list[int]) -> None:
 
 def main() -> int:
     if len(sys.argv) > 1 and sys.argv[1] == "--child":
-        print(json.dumps(scale_once(int(sys.argv[2]), int(sys.argv[3]))))
+        print(json.dumps(scale_once(int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]))))
         return 0
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--repeats", type=int, default=3)
-    parser.add_argument("--sizes", default="500,2000,8000,20000")
+    parser.add_argument("--sizes", default=None, help=f"mesh sizes of the scale table (default {FULL['sizes']})")
+    parser.add_argument("--smoke", action="store_true", help="a few seconds on tiny sizes (checks that it runs)")
     args = parser.parse_args()
-    snow_table(args.repeats)
-    scale_table([int(s) for s in args.sizes.split(",")])
+    size = SMOKE if args.smoke else FULL
+    repeats = 1 if args.smoke else args.repeats
+    snow_table(repeats, size)
+    scale_table([int(s) for s in (args.sizes or size["sizes"]).split(",")], size)
     return 0
 
 

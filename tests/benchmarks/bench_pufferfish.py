@@ -7,7 +7,12 @@
 2. Processing: spatialprivacy:pufferfishgrid on the 90,603 dwellings end to end (read the
    GeoPackage, compute, write a GeoPackage grid and the report), median of several runs.
 
-    .venv/bin/python tests/benchmarks/bench_pufferfish.py [--repeats 5] [--max-exponent 7]
+    .venv/bin/python tests/benchmarks/bench_pufferfish.py [--repeats 5] [--max-exponent 7] [--smoke]
+
+The processing part starts its own headless QGIS (QT_QPA_PLATFORM defaults to offscreen) and reads a copy of
+the dwellings in a temporary folder, where it also writes its outputs. ``--smoke``: a run of a few seconds
+through the same code (10^4 points in the core table, one run per cell size after the first); its figures
+mean nothing.
 """
 
 from __future__ import annotations
@@ -16,6 +21,7 @@ import argparse
 import json
 import os
 import resource
+import shutil
 import statistics
 import subprocess
 import sys
@@ -60,11 +66,11 @@ def core_once(n: int, use_numba: bool, repeats: int) -> dict:
     }
 
 
-def core_table(max_exponent: int, repeats: int) -> None:
+def core_table(exponents: range, repeats: int) -> None:
     print("Core: bin + noise, uniform points, r = 500 m (40,000 cells); median of", repeats, "runs")
     print(f"{'points':>12} {'numba s':>9} {'numpy s':>9} {'speed-up':>9} {'numba Mpts/s':>13} {'peak RSS MB':>12}")
     previous = None
-    for exponent in range(5, max_exponent + 1):
+    for exponent in exponents:
         n = 10**exponent
         row = {}
         for engine in ("numba", "numpy"):
@@ -87,24 +93,25 @@ def core_table(max_exponent: int, repeats: int) -> None:
 def processing_table(repeats: int) -> None:
     from qgis.core import QgsApplication
 
-    QgsApplication.setPrefixPath("/usr", True)
+    QgsApplication.setPrefixPath(os.environ.get("QGIS_PREFIX_PATH", "/usr"), True)
     app = QgsApplication([], False)
     app.initQgis()
     from processing.core.Processing import Processing
 
     Processing.initialize()
-    import processing
+    from qgis import processing  # run() is added to qgis.processing by Processing.initialize()
 
     from spatial_privacy.processing.provider import SpatialPrivacyProvider
 
     provider = SpatialPrivacyProvider()
     QgsApplication.processingRegistry().addProvider(provider)
-    source = REPO / "tests" / "data" / "sdcspatial_dwellings.gpkg"
     print()
     print("Processing: spatialprivacy:pufferfishgrid on dwellings (90,603 points), GeoPackage in and out;")
     print("median of", repeats, "runs (the first run, which also loads numba's cache, is reported separately)")
     print(f"{'cell size':>10} {'cells':>7} {'first s':>8} {'median s':>9}")
     with tempfile.TemporaryDirectory() as tmp:
+        source = Path(tmp, "dwellings.gpkg")  # a copy: SQLite writes beside a GeoPackage it opens
+        shutil.copyfile(REPO / "tests" / "data" / "sdcspatial_dwellings.gpkg", source)
         for size in (500.0, 100.0):
             times, cells = [], 0
             for i in range(repeats + 1):
@@ -138,10 +145,13 @@ def main() -> int:
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--max-exponent", type=int, default=7)
     parser.add_argument("--skip-processing", action="store_true")
+    parser.add_argument("--smoke", action="store_true", help="a few seconds on tiny sizes (checks that it runs)")
     args = parser.parse_args()
+    if args.smoke:
+        args.repeats = 1
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     print(f"machine: {os.cpu_count()} cores; python {sys.version.split()[0]}")
-    core_table(args.max_exponent, args.repeats)
+    core_table(range(4, 5) if args.smoke else range(5, args.max_exponent + 1), args.repeats)
     if not args.skip_processing:
         processing_table(args.repeats)
     return 0

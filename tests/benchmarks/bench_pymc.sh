@@ -10,7 +10,11 @@
 #      the exported values, run NUTS;
 #   3. bench_pymc_export.py table (project venv): print the comparison.
 #
-#   tests/benchmarks/bench_pymc.sh
+#   tests/benchmarks/bench_pymc.sh [--smoke]
+#
+# --smoke: a run of a few seconds through the same steps (coarse mesh, short runs) in a temporary folder. It never
+# creates the PyMC virtualenv: without one, step 2 is skipped with a message and step 3 puts our own draws in
+# PyMC's columns (bench_pymc_export.py table --smoke), so the plugin's side and the table code still run.
 #
 # Environment (all optional):
 #   SP_PYMC_VENV     PyMC virtualenv, created if missing         (default /tmp/sp-pymc-venv)
@@ -23,6 +27,13 @@
 #   SP_PYMC_FIELD    eigen | cholesky: PyMC's map z -> w          (default eigen)
 #   SP_PYMC_TUNE     NUTS tuning iterations per chain             (default 1000, PyMC's default)
 set -euo pipefail
+
+SMOKE=""
+case "${1:-}" in
+    "") ;;
+    --smoke) SMOKE="--smoke" ;;
+    *) echo "usage: $0 [--smoke]" >&2; exit 2 ;;
+esac
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 REPO="$(cd "$HERE/../.." && pwd)"
@@ -55,10 +66,15 @@ if [[ -n "$project_venv" && -d "$VENV" && "$(cd "$VENV" && pwd -P)" == "$project
     exit 2
 fi
 
+HAVE_PYMC=1
 if ! "$VENV/bin/python" -c "import pymc, sys; sys.exit(pymc.__version__ != '5.16.2')" 2>/dev/null; then
-    echo "== creating the PyMC virtualenv $VENV"
-    "$BASE_PY" -m venv "$VENV"
-    "$VENV/bin/python" -m pip install --quiet --require-virtualenv "${PINS[@]}"
+    if [[ -n "$SMOKE" ]]; then
+        HAVE_PYMC=""
+    else
+        echo "== creating the PyMC virtualenv $VENV"
+        "$BASE_PY" -m venv "$VENV"
+        "$VENV/bin/python" -m pip install --quiet --require-virtualenv "${PINS[@]}"
+    fi
 fi
 # Compiled pytensor code goes with the benchmark's venv, not the user's home.
 export PYTENSOR_FLAGS="base_compiledir=$VENV/.pytensor${PYTENSOR_FLAGS:+,$PYTENSOR_FLAGS}"
@@ -67,13 +83,23 @@ if "$PROJECT_PY" -c "import importlib.util, sys; sys.exit(importlib.util.find_sp
     echo "warning: pymc is importable from the project's interpreter $PROJECT_PY; it should not be" >&2
 fi
 
+if [[ -n "$SMOKE" ]]; then
+    OUT="$(mktemp -d)"
+    trap 'rm -rf "$OUT"' EXIT
+    OURS_REPEATS=1 PYMC_REPEATS=1
+fi
 mkdir -p "$OUT"
 echo "== 1. export the model and run our sampler ($OURS_REPEATS runs)"
-"$PROJECT_PY" "$HERE/bench_pymc_export.py" export --out "$OUT" --draws "$DRAWS" --repeats "$OURS_REPEATS"
+"$PROJECT_PY" "$HERE/bench_pymc_export.py" export --out "$OUT" --draws "$DRAWS" --repeats "$OURS_REPEATS" $SMOKE
 
-echo "== 2. the same model in PyMC: log-posterior check, then NUTS ($PYMC_REPEATS runs)"
-"$VENV/bin/python" "$HERE/bench_pymc_run.py" --out "$OUT" --field "$FIELD" --tune "$TUNE" \
-    --repeats "$PYMC_REPEATS" 2> >(grep -v "Using NumPy C-API based implementation for BLAS" >&2)
+if [[ -n "$HAVE_PYMC" ]]; then
+    echo "== 2. the same model in PyMC: log-posterior check, then NUTS ($PYMC_REPEATS runs)"
+    "$VENV/bin/python" "$HERE/bench_pymc_run.py" --out "$OUT" --field "$FIELD" --tune "$TUNE" \
+        --repeats "$PYMC_REPEATS" $SMOKE 2> >(grep -v "Using NumPy C-API based implementation for BLAS" >&2)
+else
+    echo "== 2. skipped (smoke run): no PyMC 5.16.2 in $VENV, and a smoke run never installs it;"
+    echo "   run $0 without --smoke to create that virtualenv and compare with PyMC"
+fi
 
 echo "== 3. effective samples per second"
-"$PROJECT_PY" "$HERE/bench_pymc_export.py" table --out "$OUT"
+"$PROJECT_PY" "$HERE/bench_pymc_export.py" table --out "$OUT" $SMOKE

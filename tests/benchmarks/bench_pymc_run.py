@@ -4,7 +4,7 @@
 Part of ``tests/benchmarks/bench_pymc.sh`` (not a test, not run by pytest). Run ONLY with the benchmark's
 own virtualenv, which has PyMC; this script never imports the plugin, and the plugin never imports PyMC.
 
-It rebuilds from ``model.npz`` the same log posterior as core.mcmc.log_joint,
+It rebuilds from ``model.npz`` the same log posterior as core.mcmc_target.log_joint,
 
     log p(theta, w, beta | S) = a'w + (sum_k x_k)'beta + sum_k offset_k - sum_i alpha_i exp(eta(u_i))
                                 + log N(w; 0, Q^{-1}) + log N(beta; m, diag(s^2)) + log p(theta),
@@ -20,13 +20,16 @@ projection), ``Q = L C^{-1} L / xi^2``, ``L = kappa^2 C + G``, ``kappa^2 = 8 / r
 * ``cholesky``: ``Q`` formed densely for each theta, ``Q = R R'`` (Cholesky), ``M = R^{-T}``.
 
 Before sampling it checks that the model's log density, minus ``log |M(theta)|`` (the Jacobian of
-``z -> w``), reproduces ``core.mcmc.log_joint`` at the exported test points up to an additive constant,
+``z -> w``), reproduces ``core.mcmc_target.log_joint`` at the exported test points up to an additive constant,
 and that its Q matches ``SPDEMatern.precision`` at one theta. Then it runs NUTS (default tuning,
 ``--draws`` retained draws per chain) ``--repeats`` times and writes ``pymc.npz`` (draws of log range,
 log sigma and the coefficients) and ``pymc.json`` (times, arviz ess_bulk and R-hat of PyMC's draws
 and of ours from ``ours.npz``).
 
-    OPENBLAS_NUM_THREADS=1 /tmp/sp-pymc-venv/bin/python tests/benchmarks/bench_pymc_run.py --out DIR
+    OPENBLAS_NUM_THREADS=1 /tmp/sp-pymc-venv/bin/python tests/benchmarks/bench_pymc_run.py --out DIR [--smoke]
+
+``--smoke`` (``bench_pymc.sh --smoke``): the check and one short NUTS run (50 tuning iterations), for a run of a
+few seconds through the same code; its figures mean nothing. Without PyMC the script stops at once and says so.
 """
 
 from __future__ import annotations
@@ -38,14 +41,21 @@ import sys
 import time
 from pathlib import Path
 
-import arviz as az
 import numpy as np
-import pymc as pm
-import pytensor
-import pytensor.tensor as pt
 import scipy
 import scipy.sparse as sp
-from pytensor.tensor.slinalg import cholesky, solve_triangular
+
+try:
+    import arviz as az
+    import pymc as pm
+    import pytensor
+    import pytensor.tensor as pt
+    from pytensor.tensor.slinalg import cholesky, solve_triangular
+except ImportError as error:  # the project's interpreter: PyMC is never a plugin dependency
+    sys.exit(
+        f"bench_pymc_run.py needs PyMC ({error}); run it with the benchmark's own virtualenv, which "
+        "tests/benchmarks/bench_pymc.sh creates (default /tmp/sp-pymc-venv)"
+    )
 
 QUANTITIES = ("log_range", "log_sigma", "intercept", "distance")
 #: Largest tolerated spread (max - min over the test points) of log p_PyMC - log p_ours.
@@ -142,7 +152,7 @@ class SnowModel:
     # -- the checks -------------------------------------------------------------------------------
 
     def check(self) -> dict:
-        """Cross-check against the exported ``core.mcmc.log_joint`` values and the exported precision."""
+        """Cross-check against the exported ``core.mcmc_target.log_joint`` values and the exported precision."""
         theta_ref, q_ref = self.q_ref
         q_err = float(np.max(np.abs(self.precision(theta_ref) - q_ref)) / np.max(np.abs(q_ref)))
         logp_fn = self.model.compile_logp(jacobian=True)
@@ -198,7 +208,10 @@ def main() -> int:
     parser.add_argument("--cores", type=int, default=1)
     parser.add_argument("--repeats", type=int, default=1)
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--smoke", action="store_true", help="a few seconds on tiny sizes (checks that it runs)")
     args = parser.parse_args()
+    if args.smoke:
+        args.tune, args.repeats = 50, 1
     out = Path(args.out)
     ours = np.load(out / "ours.npz")
     ours_draws = ours["draws"]

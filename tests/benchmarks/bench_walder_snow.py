@@ -3,7 +3,7 @@
 tables and writes a CSV and a chart (not a test).
 
 Data: the 578 cholera deaths (``tests/data/snow_cholera.gpkg``, layer ``deaths``), window = their bounding
-box enlarged by 5%, covariate = distance to pump 7 (Broad Street), fast posterior (core.lgcp.fit_laplace,
+box enlarged by 5%, covariate = distance to pump 7 (Broad Street), fast posterior (core.laplace_fit.fit_laplace,
 1,000 draws; the risk and pMSE use 200 of them). The paper also has a population-density offset that we do
 not have. Our field's variance is ~3.3 (range ~0.5 units) against their 0.73 (range 3.5); a street-map proxy
 for the offset (``--offset streets``, below) leaves it at 3.2, so the missing offset does not explain the gap
@@ -14,7 +14,7 @@ radii 50, 100, ..., 300 m are 0.5, 1.0, ..., 3.0 units, and the intruder's risk 
 units (default 0.1 = about 10 m, a house; the paper does not state its value).
 
 ANS noise levels: the paper's sigma^2 = 0.5, 1, ..., 10 are on the scale of the field's variance parameter
-xi^2, which depends on the unit and on the fit (core.synthesis.risk_utility). We keep the paper's noise
+xi^2, which depends on the unit and on the fit (core.synthesis.synthetic_sets). We keep the paper's noise
 *relative to the fitted field*, sigma^2 / xi_hat^2, with xi_hat^2 = 4 pi kappa_hat^2 sigma_m^2 from its Table 1
 (range 3.487, so kappa^2 = 8 / 3.487^2; marginal variance 0.725): ratios 0.083 ... 1.67, applied to our fit's
 xi_hat^2; the table prints both sigma^2 on our scale and the noise field's marginal variance.
@@ -64,6 +64,10 @@ fixes them at the paper's Table 1 means (range 3.487, variance 0.725), keeping t
 radius), with the same synthetic sets (the random state is restored before each sweep, so the pMSEs agree),
 and prints one line per radius: the nothing-released baseline, the sets' risks relative to it and the three
 findings. About one minute per radius.
+
+``--smoke``: a run of a few seconds through the same code (coarse mesh, few posterior draws, one radial set,
+two ANS and two PRS sets, ``--validate``, one extra risk radius and two replicates), writing to a temporary
+folder unless ``--out`` is given; its figures mean nothing.
 """
 
 from __future__ import annotations
@@ -73,13 +77,34 @@ import copy
 import csv
 import importlib.util
 import math
+import tempfile
 import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
 UNIT_METRES = 100.0  # Dodson-Tobler map unit (tests/data SOURCES.md)
 PAPER_RANGE, PAPER_VARIANCE = 3.487, 0.725  # Walder et al. Table 1 (confidential fit)
-RESCORES = 5  # extra scorings of one release per mechanism in the --replicates study
+#: the run's sizes: mesh (largest edge, units; None: build_lgcp's default), posterior draws of the fits, draws used
+#: by risk and pMSE, radial radii (multiples of 50 m), the paper's ANS sigma^2 levels, PRS sets, extra scorings of
+#: one release per mechanism in the --replicates study
+FULL = {
+    "max_edge": None,
+    "draws": 1000,
+    "risk_draws": 200,
+    "radial_steps": 6,
+    "paper_levels": tuple(0.5 * k for k in range(1, 21)),
+    "prs": 15,
+    "rescores": 5,
+}
+SMOKE = {
+    "max_edge": 1.5,
+    "draws": 20,
+    "risk_draws": 4,
+    "radial_steps": 1,
+    "paper_levels": (0.5, 5.0),
+    "prs": 2,
+    "rescores": 1,
+}
 
 
 def _helpers():
@@ -178,7 +203,7 @@ def findings(result) -> dict:
     """The paper's three Section 8 findings on one sweep, with the figures behind them."""
     import numpy as np
 
-    from spatial_privacy.core.synthesis import risk_utility as ru
+    from spatial_privacy.core.synthesis.sweep import dominates
 
     ev = result.evaluations
     radial = [e for e in ev if e.spec.method == "radial"]
@@ -186,7 +211,7 @@ def findings(result) -> dict:
     prs = [e for e in ev if e.spec.method == "prs"]
     base = result.baseline_max
     largest, lowest = max(ev, key=lambda e: e.max_risk), min(ev, key=lambda e: e.max_risk)
-    dominating = {e.spec.label: [a for a in ans if ru.dominates(a, e)] for e in radial}
+    dominating = {e.spec.label: [a for a in ans if dominates(a, e)] for e in radial}
     return {
         "radial": radial,
         "ans": ans,
@@ -207,7 +232,7 @@ def findings(result) -> dict:
 
 def radius_study(conf, specs, rng_state, radii, method: str) -> None:
     """The study at each risk radius in ``radii`` (units), every sweep on the same synthetic sets."""
-    from spatial_privacy.core.synthesis import risk_utility as ru
+    from spatial_privacy.core.synthesis.sweep import sweep
 
     print()
     print(f"The study at {len(radii)} risk radii (same {len(specs)} synthetic sets each; risk method {method!r}):")
@@ -217,7 +242,7 @@ def radius_study(conf, specs, rng_state, radii, method: str) -> None:
     )
     for radius in radii:
         start = time.perf_counter()
-        result = ru.sweep(conf, specs, copy.deepcopy(rng_state), radius, method=method)
+        result = sweep(conf, specs, copy.deepcopy(rng_state), radius, method=method)
         f = findings(result)
         radial = [e.max_risk for e in f["radial"]]
         cells = (
@@ -235,25 +260,28 @@ def radius_study(conf, specs, rng_state, radii, method: str) -> None:
     print("  3. PRS has the lowest max risk. x base: the sets' max risk over the nothing-released baseline.")
 
 
-def replicate_study(conf, noise_of, replicates: int, rng, risk_radius: float, method: str, baseline: float) -> list:
+def replicate_study(
+    conf, noise_of, replicates: int, rng, risk_radius: float, method: str, baseline: float, rescores: int
+) -> list:
     """Mean maximum risk over ``replicates`` fresh releases per mechanism (see the module docstring)."""
     import numpy as np
     from scipy import stats
 
-    from spatial_privacy.core.synthesis import risk_utility as ru
+    from spatial_privacy.core.synthesis.assessment import disclosure_risk
+    from spatial_privacy.core.synthesis.synthetic_sets import SynthesisSpec, synthesize
 
-    settings = [("PRS", ru.SynthesisSpec("prs"))]
-    settings += [("ANS plug-in (0)", ru.SynthesisSpec("ans", 0.0))]
-    settings += [(f"ANS sigma^2 {s:g}", ru.SynthesisSpec("ans", noise_of[s])) for s in (0.5, 1.0, 2.5, 5.0, 10.0)]
+    settings = [("PRS", SynthesisSpec("prs"))]
+    settings += [("ANS plug-in (0)", SynthesisSpec("ans", 0.0))]
+    settings += [(f"ANS sigma^2 {s:g}", SynthesisSpec("ans", noise_of[s])) for s in (0.5, 1.0, 2.5, 5.0, 10.0)]
     start = time.perf_counter()
     risks, rescored = {}, {}
     for name, spec in settings:
         values = []
         for index in range(replicates):
-            syn = ru.synthesize(conf, spec, rng)
-            values.append(ru.disclosure_risk(conf, syn, rng, risk_radius, method).maximum)
+            syn = synthesize(conf, spec, rng)
+            values.append(disclosure_risk(conf, syn, rng, risk_radius, method).maximum)
             if index == 0:  # the estimator's own Monte Carlo spread: the same release scored with fresh draws
-                again = [ru.disclosure_risk(conf, syn, rng, risk_radius, method).maximum for _ in range(RESCORES)]
+                again = [disclosure_risk(conf, syn, rng, risk_radius, method).maximum for _ in range(rescores)]
                 rescored[name] = np.asarray([values[0], *again])
         risks[name] = np.asarray(values)
     prs = risks["PRS"]
@@ -280,7 +308,7 @@ def replicate_study(conf, noise_of, replicates: int, rng, risk_radius: float, me
         rows.append({"mechanism": name, "mean": mean, "se": se, "min": values.min(), "max": values.max(), "p": p})
     print(
         f"  s.d.: spread of the max risk over the {replicates} releases; est. s.d.: spread of one release's max risk "
-        f"scored {RESCORES + 1} times with fresh posterior draws (the estimator's Monte Carlo error). Where s.d. is "
+        f"scored {rescores + 1} times with fresh posterior draws (the estimator's Monte Carlo error). Where s.d. is "
         "well above est. s.d., releases really differ in risk."
     )
     lowest = min(rows, key=lambda r: r["mean"])
@@ -293,7 +321,7 @@ def replicate_study(conf, noise_of, replicates: int, rng, risk_radius: float, me
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--out", default=str(REPO / "demo_output" / "walder_snow"))
+    parser.add_argument("--out", default=None, help="output folder (default: demo_output/walder_snow)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--risk-radius", type=float, default=0.1)
     parser.add_argument("--risk-method", choices=("exact", "paper"), default="exact")
@@ -304,7 +332,20 @@ def main() -> int:
     parser.add_argument("--window", choices=("points", "map"), default="points")
     parser.add_argument("--hyper", choices=("fitted", "paper"), default="fitted")
     parser.add_argument("--risk-radii", default="", help="comma-separated risk radii (units) for the radius study")
+    parser.add_argument("--smoke", action="store_true", help="a few seconds on tiny sizes (checks that it runs)")
     args = parser.parse_args()
+    if not args.smoke:
+        args.out = args.out or str(REPO / "demo_output" / "walder_snow")
+        return run(parser, args, FULL)
+    args.validate = True
+    args.risk_radii = args.risk_radii or "0.25"
+    args.replicates = args.replicates or 2
+    with tempfile.TemporaryDirectory() as tmp:
+        args.out = args.out or tmp
+        return run(parser, args, SMOKE)
+
+
+def run(parser, args, size: dict) -> int:
     try:
         risk_radii = [float(v) for v in args.risk_radii.split(",") if v.strip()]
     except ValueError:
@@ -313,9 +354,12 @@ def main() -> int:
         parser.error(f"--risk-radii: every radius must be > 0, got {args.risk_radii!r}")
     import numpy as np
 
-    from spatial_privacy.core.lgcp import fit_at_theta, fit_laplace
+    from spatial_privacy.core.laplace_fit import fit_at_theta, fit_laplace
     from spatial_privacy.core.lgcp_setup import build_lgcp
-    from spatial_privacy.core.synthesis import risk_utility as ru
+    from spatial_privacy.core.synthesis.assessment import evaluate, synthetic_model
+    from spatial_privacy.core.synthesis.confidential_fit import ConfidentialFit
+    from spatial_privacy.core.synthesis.sweep import sweep, sweep_specs
+    from spatial_privacy.core.synthesis.synthetic_sets import SynthesisSpec
     from spatial_privacy.core.window import Window
 
     out = Path(args.out)
@@ -325,13 +369,13 @@ def main() -> int:
     rng = np.random.default_rng(args.seed)
     offset = street_offset(args.offset_bandwidth) if args.offset == "streets" else None
     window = Window.rectangle(2.0, 2.0, 22.0, 22.0) if args.window == "map" else None
-    setup = build_lgcp(x, y, window=window, covariates=(covariate,), offset=offset)
+    setup = build_lgcp(x, y, window=window, max_edge=size["max_edge"], covariates=(covariate,), offset=offset)
     if args.hyper == "paper":
         theta = np.array([math.log(PAPER_RANGE), 0.5 * math.log(PAPER_VARIANCE)])
-        posterior = fit_at_theta(setup.model, theta, rng, draws=1000)
+        posterior = fit_at_theta(setup.model, theta, rng, draws=size["draws"])
     else:
-        posterior = fit_laplace(setup.model, rng, draws=1000)
-    conf = ru.ConfidentialFit(setup.model, posterior, setup.window, x, y, (covariate,), offset, draws=200)
+        posterior = fit_laplace(setup.model, rng, draws=size["draws"])
+    conf = ConfidentialFit(setup.model, posterior, setup.window, x, y, (covariate,), offset, draws=size["risk_draws"])
     fit_seconds = time.perf_counter() - start
     described = (
         f"offset {args.offset}"
@@ -343,17 +387,16 @@ def main() -> int:
         f"Confidential fit: {conf.n} points, {setup.mesh.n_nodes} mesh nodes, {fit_seconds:.1f} s; "
         f"kappa_hat^2 = {conf.kappa2:.4g}, xi_hat^2 = {conf.xi2:.4g}, field variance {conf.field_variance:.3g}"
     )
-    paper_levels = [0.5 * k for k in range(1, 21)]
     ratio = conf.xi2 / paper_xi2()
-    noise_of = {s: s * ratio / (4.0 * math.pi * conf.kappa2) for s in paper_levels}  # marginal variance
-    radii = [k * 50.0 / UNIT_METRES for k in range(1, 7)]
-    specs = ru.sweep_specs(radii, [noise_of[s] for s in paper_levels], 15)
+    noise_of = {s: s * ratio / (4.0 * math.pi * conf.kappa2) for s in FULL["paper_levels"]}  # marginal variance
+    radii = [k * 50.0 / UNIT_METRES for k in range(1, size["radial_steps"] + 1)]
+    specs = sweep_specs(radii, [noise_of[s] for s in size["paper_levels"]], size["prs"])
     print(
         f"{len(specs)} synthetic sets; risk radius {args.risk_radius:g} units (~{args.risk_radius * UNIT_METRES:g} m), "
         f"risk method {args.risk_method!r}, hyperparameters fixed at the confidential posterior means"
     )
     rng_state = copy.deepcopy(rng)  # for --risk-radii: the same synthetic sets at each radius
-    result = ru.sweep(conf, specs, rng, args.risk_radius, method=args.risk_method)
+    result = sweep(conf, specs, rng, args.risk_radius, method=args.risk_method)
     total = time.perf_counter() - start
     rows = result.rows()
     paper_of = {round(v, 12): s for s, v in noise_of.items()}
@@ -411,8 +454,8 @@ def main() -> int:
         f"Chosen PRS set (lowest pMSE among PRS): {chosen.spec.label}, pMSE {ev[best].pmse:.4f}, "
         f"max risk {ev[best].max_risk:.4g}. Full fast-posterior fit of it for Table 1:"
     )
-    syn_model = ru.synthetic_model(conf, chosen.x, chosen.y)
-    syn_posterior = fit_laplace(syn_model, rng, draws=1000)
+    syn_model = synthetic_model(conf, chosen.x, chosen.y)
+    syn_posterior = fit_laplace(syn_model, rng, draws=size["draws"])
     conf_rows, syn_rows = summary_rows(posterior), summary_rows(syn_posterior)
     print(f"{'parameter':<12}{'confidential mean':>18}{'95% interval':>22}{'PRS mean':>10}{'95% interval':>22}")
     for name in conf_rows:
@@ -432,10 +475,10 @@ def main() -> int:
     if args.validate:
         print()
         print("Fixed versus full hyperparameters (three sets; the full fits take 10-40 s each):")
-        for index in (specs.index(ru.SynthesisSpec("ans", noise_of[5.0])), best, 0):
+        for index in (specs.index(SynthesisSpec("ans", noise_of[5.0])), best, 0):
             syn = result.sets[index]
             t = time.perf_counter()
-            full = ru.evaluate(
+            full = evaluate(
                 conf, syn, np.random.default_rng(args.seed + 7), args.risk_radius, args.risk_method, hyper="full"
             )
             print(
@@ -447,7 +490,16 @@ def main() -> int:
     if args.replicates:
         if args.replicates < 2:
             parser.error("--replicates needs at least 2 releases per mechanism")
-        replicate_study(conf, noise_of, args.replicates, rng, args.risk_radius, args.risk_method, result.baseline_max)
+        replicate_study(
+            conf,
+            noise_of,
+            args.replicates,
+            rng,
+            args.risk_radius,
+            args.risk_method,
+            result.baseline_max,
+            size["rescores"],
+        )
     return 0
 
 
