@@ -26,7 +26,17 @@ import shutil
 from dataclasses import dataclass, field
 from typing import Optional
 
-from .file_locks import JOURNAL_PREFIX, LOCK_PREFIX, PREFIX, NoLockingError, key, mark_released, quietly, try_lock
+from .file_locks import (
+    JOURNAL_PREFIX,
+    LOCK_PREFIX,
+    PREFIX,
+    NoLockingError,
+    key,
+    mark_released,
+    quietly,
+    sync_folder,
+    try_lock,
+)
 
 _SUFFIX = ".json"
 _FORMAT = 1
@@ -125,27 +135,13 @@ def load(path: str) -> Journal:
     return Journal(moves, copies, staging, rolling_back)
 
 
-def _sync_folder(folder: str) -> None:
-    """Make the renames in ``folder`` durable (POSIX; Windows cannot open a folder, and NTFS logs renames)."""
-    try:
-        fd = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
-
-
 def _write_copy(journal: Journal, path: str, temp: str) -> None:
     with open(temp, "wb") as handle:
         handle.write(_encode(journal, os.path.dirname(path)))
         handle.flush()
         os.fsync(handle.fileno())
     os.replace(temp, path)
-    _sync_folder(os.path.dirname(path))
+    sync_folder(os.path.dirname(path))
 
 
 def write(journal: Journal) -> None:
@@ -202,7 +198,7 @@ def apply(journal: Journal) -> None:
         if m.staged is not None:
             os.replace(m.staged, m.target)
     for folder in {os.path.dirname(m.target) for m in journal.moves}:
-        _sync_folder(folder)
+        sync_folder(folder)
 
 
 def new_files_complete(journal: Journal) -> bool:
@@ -221,7 +217,7 @@ def roll_forward(journal: Journal) -> None:
         if m.staged is None and not (m.aside is not None and os.path.lexists(m.aside)) and os.path.lexists(m.target):
             _remove(m.target)  # a stale file never set aside
     for folder in {os.path.dirname(m.target) for m in journal.moves}:
-        _sync_folder(folder)
+        sync_folder(folder)
 
 
 def remove_set_aside(journal: Journal) -> bool:
@@ -253,7 +249,7 @@ def roll_back(journal: Journal) -> None:
         if m.aside is not None and os.path.lexists(m.aside):
             os.replace(m.aside, m.target)
     for folder in {os.path.dirname(m.target) for m in journal.moves}:
-        _sync_folder(folder)
+        sync_folder(folder)
 
 
 def _remove(path: str) -> None:

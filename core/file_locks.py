@@ -4,7 +4,7 @@ A run stages each output in a folder ``PREFIX + id`` beside its target, with a l
 beside that, locked while the run lives (:mod:`.files`). Its commit sets the old targets aside as
 ``PREFIX + "old-" + id + "-" + n`` and lists every move in ``JOURNAL_PREFIX + id + ".json"`` (:mod:`.commit_journal`).
 A lock goes when its descriptor is closed or its process ends, however it ends: a lock file that can be locked
-belongs to a dead run. No qgis, no Qt.
+belongs to a dead run. :func:`sync_folder` makes renames in a folder durable. No qgis, no Qt.
 """
 
 from __future__ import annotations
@@ -77,3 +77,19 @@ def quietly(function, *args) -> None:
         function(*args)
     except OSError:
         pass
+
+
+def sync_folder(folder: str) -> None:
+    """Make the renames in ``folder`` durable (POSIX; Windows cannot open a folder, and NTFS logs renames)."""
+    if os.name == "nt":
+        return
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)

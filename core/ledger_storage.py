@@ -31,7 +31,7 @@ from contextlib import contextmanager
 from datetime import datetime, timezone
 from typing import Optional
 
-from .file_locks import NoLockingError, try_lock
+from .file_locks import NoLockingError, sync_folder, try_lock
 from .ledger_composition import Budget, Guarantee, Neighbourhood, Release
 from .ledger_fingerprint import KEY_BYTES, key_id
 
@@ -231,21 +231,6 @@ def read_bytes(path: str) -> Optional[bytes]:
         ) from None
 
 
-def _fsync_folder(folder: str) -> None:
-    if os.name == "nt":
-        return
-    try:
-        fd = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
-
-
 def replace_atomically(path: str, data: bytes, mode: int = 0o666, unique: bool = False) -> None:
     """Write ``data`` to ``path`` all or nothing: a temporary file beside it, flushed to disk, then moved onto it.
     A new file gets ``mode`` (less the umask); an existing one keeps its permissions. The temporary file's name is
@@ -277,7 +262,7 @@ def replace_atomically(path: str, data: bytes, mode: int = 0o666, unique: bool =
                 if os.name != "nt" or attempt == _REPLACE_ATTEMPTS - 1:
                     raise
                 time.sleep(0.02)
-        _fsync_folder(folder)
+        sync_folder(folder)
     except OSError as error:
         try:
             os.remove(partial)

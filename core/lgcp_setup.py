@@ -169,16 +169,7 @@ def build_lgcp(
         raise too_many(f"{mesh.n_nodes:,}")
     report(progress, 0.3, f"Mesh of {mesh.n_nodes} nodes; computing FEM matrices and integration points")
     spde = fields.SPDEMatern(*mesh.fem_matrices())
-    quad = quadrature(mesh, window, scheme)
-    names = ("intercept",) + tuple(c.name for c in covariates)
-    x_points = np.column_stack([np.ones(x.size)] + [_evaluate(c, x, y) for c in covariates])
-    x_int = np.column_stack([np.ones(quad.x.size)] + [_evaluate(c, quad.x, quad.y) for c in covariates])
-    off_points = np.zeros(x.size) if offset is None else np.asarray(offset(x, y), dtype=np.float64)
-    off_int = np.zeros(quad.x.size) if offset is None else np.asarray(offset(quad.x, quad.y), dtype=np.float64)
-    for j, covariate in enumerate(covariates, start=1):
-        _check_separation(covariate, x_points[:, j], x_int[:, j])
-    design = LGCPDesign(mesh.projection(x, y), x_points, off_points, quad.proj, quad.weights, x_int, off_int, names)
-    node_check = _node_check(mesh, window, scheme, covariates, offset)
+    design, node_check = _design(mesh, window, scheme, x, y, covariates, offset)
     xmin, ymin, xmax, ymax = window.bounds
     if prior_range is None:
         prior_range = max(xmax - xmin, ymax - ymin) / 5.0
@@ -471,6 +462,15 @@ def build_knot_lgcp(
         theta_prior = fields.InverseGammaLengthPrior(shape, scale)
     else:
         theta_prior = fields.LogNormalFieldPrior(range0=scale / shape, sigma0=prior_sigma)
+    design, node_check = _design(mesh, window, scheme, x, y, covariates, offset)
+    model = LGCPModel(design, field, theta_prior, BetaPrior.default(design), mesh=mesh, node_check=node_check)
+    duplicates = x.size - np.unique(np.column_stack([x, y]), axis=0).shape[0]
+    return LGCPSetup(model, window, mesh, float(max((xmax - xmin) / (nx - 1), (ymax - ymin) / (ny - 1))), duplicates)
+
+
+def _design(mesh, window: Window, scheme: str, x, y, covariates, offset) -> tuple[LGCPDesign, NodeCheck | None]:
+    """The LGCP's design on ``mesh``: intercept and covariates at the points and at the integration points of
+    ``scheme`` (with their offsets), each covariate checked to separate points from window, and the node check."""
     quad = quadrature(mesh, window, scheme)
     names = ("intercept",) + tuple(c.name for c in covariates)
     x_points = np.column_stack([np.ones(x.size)] + [_evaluate(c, x, y) for c in covariates])
@@ -480,10 +480,7 @@ def build_knot_lgcp(
     for j, covariate in enumerate(covariates, start=1):
         _check_separation(covariate, x_points[:, j], x_int[:, j])
     design = LGCPDesign(mesh.projection(x, y), x_points, off_points, quad.proj, quad.weights, x_int, off_int, names)
-    node_check = _node_check(mesh, window, scheme, covariates, offset)
-    model = LGCPModel(design, field, theta_prior, BetaPrior.default(design), mesh=mesh, node_check=node_check)
-    duplicates = x.size - np.unique(np.column_stack([x, y]), axis=0).shape[0]
-    return LGCPSetup(model, window, mesh, float(max((xmax - xmin) / (nx - 1), (ymax - ymin) / (ny - 1))), duplicates)
+    return design, _node_check(mesh, window, scheme, covariates, offset)
 
 
 def _node_check(mesh, window: Window, scheme: str, covariates, offset) -> NodeCheck | None:
