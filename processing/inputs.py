@@ -19,9 +19,17 @@ from qgis.core import (
     QgsUnitTypes,
     QgsWkbTypes,
 )
-from qgis.PyQt.QtCore import QVariant
 
-from ..compat import defined_crs
+from ..compat import (
+    GEOMETRY_LINE,
+    GEOMETRY_NULL,
+    GEOMETRY_POINT,
+    GEOMETRY_POLYGON,
+    SOURCE_SKIP_GEOMETRY_CHECKS,
+    TYPE_STRING,
+    defined_crs,
+    field_type_in,
+)
 from ..i18n import tr
 from .feedback import FeedbackProgress, run_feedback
 from .parameters import given
@@ -106,7 +114,7 @@ def numeric_field_index(source, parameter: str, field: str) -> int:
     if idx < 0:
         raise QgsProcessingException(tr("{0}: the layer has no field '{1}'.").format(parameter, field))
     definition = source.fields().at(idx)
-    if not (definition.isNumeric() or definition.type() == QVariant.String):
+    if not (definition.isNumeric() or field_type_in(definition, TYPE_STRING)):
         raise QgsProcessingException(
             tr("{0}: field '{1}' is not numeric (it is {2}); choose a numeric field.").format(
                 parameter, definition.name(), definition.typeName()
@@ -131,7 +139,7 @@ def check_point_layer(source, input_name: str) -> None:
     """Refuse a layer whose geometry type is not points (unknown types are checked feature by feature when the
     points are read): a table without geometry, such as a CSV file, is told how to load its coordinates."""
     kind = QgsWkbTypes.geometryType(source.wkbType())
-    if kind == QgsWkbTypes.NullGeometry:
+    if kind == GEOMETRY_NULL:
         raise QgsProcessingException(
             tr(
                 "{0}: the layer has no point geometry (it is a table, such as a CSV file read without its "
@@ -139,7 +147,7 @@ def check_point_layer(source, input_name: str) -> None:
                 "with its x and y columns as the point geometry, in the layer's CRS, and give that layer."
             ).format(input_name)
         )
-    if kind in (QgsWkbTypes.LineGeometry, QgsWkbTypes.PolygonGeometry):
+    if kind in (GEOMETRY_LINE, GEOMETRY_POLYGON):
         raise QgsProcessingException(
             tr("{0}: needs a point layer, got {1}.").format(input_name, QgsWkbTypes.displayString(source.wkbType()))
         )
@@ -294,7 +302,7 @@ def _geometries_in(alg, parameters, name: str, context, work_crs, polygons_only:
     if source is None:
         raise QgsProcessingException(alg.invalidSourceError(parameters, name))
     kind = QgsWkbTypes.geometryType(source.wkbType())
-    if polygons_only and kind in (QgsWkbTypes.PointGeometry, QgsWkbTypes.LineGeometry, QgsWkbTypes.NullGeometry):
+    if polygons_only and kind in (GEOMETRY_POINT, GEOMETRY_LINE, GEOMETRY_NULL):
         raise QgsProcessingException(
             tr("{0}: needs a polygon layer, got {1}.").format(name, QgsWkbTypes.displayString(source.wkbType()))
         )
@@ -331,7 +339,7 @@ def read_window(alg, parameters, name: str, context, work_crs):
     twice in the window's area and leave it outside by the even-odd rule. An invalid polygon is refused whatever
     the context's invalid-geometry setting (skipping it would silently shrink the window, using it as is would
     give a wrong area)."""
-    from qgis.core import QgsGeometry, QgsProcessingFeatureSource
+    from qgis.core import Qgis, QgsGeometry
 
     from ..core.errors import ParameterError
     from ..core.window import Window
@@ -340,15 +348,15 @@ def read_window(alg, parameters, name: str, context, work_crs):
         return None
     source, request = _geometries_in(alg, parameters, name, context, work_crs, polygons_only=True)
     geometries, without = [], []
-    for feature in source.getFeatures(request, QgsProcessingFeatureSource.FlagSkipGeometryValidityChecks):
+    for feature in source.getFeatures(request, SOURCE_SKIP_GEOMETRY_CHECKS):
         geom = feature.geometry()
         if geom.isNull() or geom.isEmpty():
             without.append(feature.id())
             continue
-        if QgsWkbTypes.geometryType(geom.wkbType()) != QgsWkbTypes.PolygonGeometry:
+        if QgsWkbTypes.geometryType(geom.wkbType()) != GEOMETRY_POLYGON:
             # a layer of mixed geometry reports one type for all its features; a collection of polygons is one
             parts = [QgsGeometry(part.clone()) for part in geom.constParts()]
-            if not parts or any(p.type() != QgsWkbTypes.PolygonGeometry for p in parts):
+            if not parts or any(p.type() != GEOMETRY_POLYGON for p in parts):
                 raise QgsProcessingException(
                     tr("{0}: feature {1} is a {2}, not a polygon; remove it or select only the polygons.").format(
                         name, feature.id(), QgsWkbTypes.displayString(geom.wkbType())
@@ -359,7 +367,7 @@ def read_window(alg, parameters, name: str, context, work_crs):
             raise QgsProcessingException(_untransformed(name, tr("feature {0}").format(feature.id()), source, work_crs))
         if geom.constGet().hasCurvedSegments():
             geom = QgsGeometry(geom.constGet().segmentize())
-        errors = geom.validateGeometry(QgsGeometry.ValidatorGeos)
+        errors = geom.validateGeometry(Qgis.GeometryValidationEngine.Geos)
         if errors:
             raise QgsProcessingException(
                 tr(
@@ -421,14 +429,14 @@ def read_distance_features(alg, parameters, name: str, context, work_crs):
     if not given(parameters, name):
         return None
     source, request = _geometries_in(alg, parameters, name, context, work_crs)
-    is_point = QgsWkbTypes.geometryType(source.wkbType()) == QgsWkbTypes.PointGeometry
+    is_point = QgsWkbTypes.geometryType(source.wkbType()) == GEOMETRY_POINT
     px, py, segments, without = [], [], [], []
     for feature in source.getFeatures(request):
         geom = feature.geometry()
         if geom.isNull() or geom.isEmpty():
             without.append(feature.id())
             continue
-        kinds = (QgsWkbTypes.PointGeometry,) if is_point else (QgsWkbTypes.LineGeometry, QgsWkbTypes.PolygonGeometry)
+        kinds = (GEOMETRY_POINT,) if is_point else (GEOMETRY_LINE, GEOMETRY_POLYGON)
         if any(QgsWkbTypes.geometryType(p.wkbType()) not in kinds for p in geom.constParts()):
             # a layer of mixed geometry reports one type for all its features
             raise QgsProcessingException(
@@ -450,7 +458,7 @@ def read_distance_features(alg, parameters, name: str, context, work_crs):
             for part in geom.constParts():
                 rings = (
                     [part]
-                    if QgsWkbTypes.geometryType(part.wkbType()) == QgsWkbTypes.LineGeometry
+                    if QgsWkbTypes.geometryType(part.wkbType()) == GEOMETRY_LINE
                     else [part.exteriorRing()] + [part.interiorRing(i) for i in range(part.numInteriorRings())]
                 )
                 for ring in rings:

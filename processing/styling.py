@@ -11,12 +11,13 @@ from qgis.core import (
     QgsColorRampShader,
     QgsGraduatedSymbolRenderer,
     QgsProcessingLayerPostProcessorInterface,
-    QgsRasterBandStats,
     QgsRasterLayer,
     QgsSingleBandPseudoColorRenderer,
     QgsStyle,
     QgsVectorLayer,
 )
+
+from ..compat import RASTER_STAT_MAX, RASTER_STAT_MIN, SHADER_QUANTILE
 
 _KEEP: list = []
 RAMP = "Viridis"
@@ -48,14 +49,14 @@ class ThematicStyle(QgsProcessingLayerPostProcessorInterface):
                 layer.setRenderer(renderer)
                 layer.triggerRepaint()
             elif isinstance(layer, QgsRasterLayer) and layer.isValid():
-                stats = layer.dataProvider().bandStatistics(1, QgsRasterBandStats.Min | QgsRasterBandStats.Max)
+                stats = layer.dataProvider().bandStatistics(1, RASTER_STAT_MIN | RASTER_STAT_MAX)
                 shader = QgsColorRampShader(stats.minimumValue, stats.maximumValue)
                 ramp = _ramp()
                 if ramp is not None:
                     shader.setSourceColorRamp(ramp)
                 # quantile stops like the vector grid: a min-max ramp is one colour when a few cells are extreme
                 # (relative-error maps can span many orders of magnitude)
-                shader.setClassificationMode(QgsColorRampShader.Quantile)
+                shader.setClassificationMode(SHADER_QUANTILE)
                 shader.classifyColorRamp(self.classes, 1, layer.extent(), layer.dataProvider())
                 renderer = QgsSingleBandPseudoColorRenderer(layer.dataProvider(), 1)
                 renderer.setShader(_shader_function(shader))

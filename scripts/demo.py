@@ -68,7 +68,7 @@ def render(layers_and_titles, path: Path, width: int = 520, height: int = 380) -
     from qgis.PyQt.QtGui import QColor, QFont, QImage, QPainter
 
     title_height = 34
-    image = QImage(QSize(width * len(layers_and_titles), height + title_height), QImage.Format_ARGB32)
+    image = QImage(QSize(width * len(layers_and_titles), height + title_height), QImage.Format.Format_ARGB32)
     image.fill(QColor("white"))
     painter = QPainter(image)
     painter.setFont(QFont("Sans", 11))

@@ -9,6 +9,8 @@ cd "$repo"
 echo "== ruff"
 "$venv/bin/ruff" check .
 "$venv/bin/ruff" format --check .
+echo "== flake8-qgis"  # the QGIS plugin and Qt 6 rules only, configured in pyproject.toml's [tool.flake8]
+"$venv/bin/flake8" .
 echo "== pytest"
 export QT_QPA_PLATFORM=offscreen
 exec "$venv/bin/pytest" "$@"

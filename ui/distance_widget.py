@@ -20,22 +20,36 @@ from qgis.core import (
     QgsProject,
     QgsUnitTypes,
 )
-from qgis.gui import QgsAbstractProcessingParameterWidgetWrapper, QgsDoubleSpinBox, QgsGui, QgsProcessingGui
+from qgis.gui import QgsAbstractProcessingParameterWidgetWrapper, QgsDoubleSpinBox, QgsGui
 from qgis.PyQt.QtWidgets import QComboBox, QHBoxLayout, QLabel, QWidget
 
-from ..compat import FLAG_OPTIONAL, defined_crs
+from ..compat import (
+    DISTANCE_CENTIMETERS,
+    DISTANCE_DEGREES,
+    DISTANCE_FEET,
+    DISTANCE_KILOMETERS,
+    DISTANCE_METERS,
+    DISTANCE_MILES,
+    DISTANCE_MILLIMETERS,
+    DISTANCE_NAUTICAL_MILES,
+    DISTANCE_UNKNOWN,
+    DISTANCE_YARDS,
+    FLAG_OPTIONAL,
+    defined_crs,
+    processing_mode,
+)
 from ..i18n import tr
 
 # The units a user may type a distance in when the CRS's units are linear (as QGIS's distance widget offers).
 CHOICES = (
-    QgsUnitTypes.DistanceMeters,
-    QgsUnitTypes.DistanceKilometers,
-    QgsUnitTypes.DistanceFeet,
-    QgsUnitTypes.DistanceYards,
-    QgsUnitTypes.DistanceMiles,
-    QgsUnitTypes.DistanceNauticalMiles,
-    QgsUnitTypes.DistanceCentimeters,
-    QgsUnitTypes.DistanceMillimeters,
+    DISTANCE_METERS,
+    DISTANCE_KILOMETERS,
+    DISTANCE_FEET,
+    DISTANCE_YARDS,
+    DISTANCE_MILES,
+    DISTANCE_NAUTICAL_MILES,
+    DISTANCE_CENTIMETERS,
+    DISTANCE_MILLIMETERS,
 )
 LARGEST = 1e12  # the spin box's upper end (a distance parameter's own maximum is the largest double)
 
@@ -56,9 +70,7 @@ class DistanceWidget:
             wrapper = registry.createModelerParameterWidget(dialog.model, dialog.childId, parameter, dialog.context)
         else:
             batch = kind == "BatchAlgorithmDialog"
-            wrapper = registry.createParameterWidgetWrapper(
-                parameter, QgsProcessingGui.Batch if batch else QgsProcessingGui.Standard
-            )
+            wrapper = registry.createParameterWidgetWrapper(parameter, processing_mode(batch))
         wrapper.setDialog(dialog)
         return wrapper
 
@@ -83,10 +95,10 @@ class WorkCrsDistanceWrapper(QgsAbstractProcessingParameterWidgetWrapper):
     """
 
     def __init__(self, parameter: QgsProcessingParameterDefinition, work_crs: str):
-        super().__init__(parameter, QgsProcessingGui.Standard)
+        super().__init__(parameter, processing_mode())
         self.work_crs_name = work_crs
         self.layer_wrapper = self.crs_wrapper = None
-        self.base_units = QgsUnitTypes.DistanceUnknownUnit
+        self.base_units = DISTANCE_UNKNOWN
         self.optional = bool(parameter.flags() & FLAG_OPTIONAL)
 
     # -- widget -------------------------------------------------------------------------------
@@ -120,7 +132,7 @@ class WorkCrsDistanceWrapper(QgsAbstractProcessingParameterWidgetWrapper):
         layout.addWidget(self.warning, 1)
         self.spin.valueChanged.connect(lambda _value: self.widgetValueHasChanged.emit(self))
         self.units_combo.currentIndexChanged.connect(lambda _index: self.widgetValueHasChanged.emit(self))
-        self.show_units(QgsUnitTypes.DistanceUnknownUnit, "")
+        self.show_units(DISTANCE_UNKNOWN, "")
         return widget
 
     def setWidgetValue(self, value, context):  # noqa: N802 (QGIS API name)
@@ -165,7 +177,7 @@ class WorkCrsDistanceWrapper(QgsAbstractProcessingParameterWidgetWrapper):
             where = tr("in the units of the layer's CRS {0}").format(layer.userFriendlyIdentifier())
             self.show_units(layer.mapUnits(), where)
         else:
-            self.show_units(QgsUnitTypes.DistanceUnknownUnit, tr("in the units of the layer's CRS"))
+            self.show_units(DISTANCE_UNKNOWN, tr("in the units of the layer's CRS"))
 
     def show_units(self, units, where: str) -> None:
         if units != self.base_units:
@@ -177,11 +189,11 @@ class WorkCrsDistanceWrapper(QgsAbstractProcessingParameterWidgetWrapper):
         linear = units in CHOICES
         self.units_combo.setVisible(linear)
         self.units_label.setVisible(not linear)
-        known = units != QgsUnitTypes.DistanceUnknownUnit
+        known = units != DISTANCE_UNKNOWN
         self.units_label.setText(QgsUnitTypes.toString(units) if known else tr("CRS units"))
         self.units_label.setToolTip(where)
         self.units_combo.setToolTip(where)
-        degrees = units == QgsUnitTypes.DistanceDegrees
+        degrees = units == DISTANCE_DEGREES
         self.warning.setVisible(degrees)
         self.warning.setText(tr("pick a projected CRS to work in (Advanced Parameters)") if degrees else "")
         self.warning.setToolTip(

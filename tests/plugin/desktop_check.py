@@ -46,7 +46,7 @@ try:
             stack.append(index)
     out["toolbox"] = [toolbox.isVisible(), toolbox.searchBox.text(), sorted(set(shown))]
     if os.environ.get("INPUT"):
-        import processing
+        from qgis import processing
 
         result = processing.run(
             "spatialprivacy:pufferfishgrid",
