@@ -4,6 +4,9 @@
   Kim & Lim eq. 14 / spatstat's ``Kinhom``) with isotropic, border or no edge correction on
   polygon windows; :mod:`.edge_correction` holds Ripley's isotropic weight and :mod:`.pair_sums` the
   sums over pairs of points it is built from.
+* :mod:`.network_kfunction`: the K-function of a pattern on a linear network (Okabe & Yamada's, and Ang,
+  Baddeley & Nair's geometrically corrected one; homogeneous and inhomogeneous, as spatstat's ``linearK`` and
+  ``linearKinhom``; Kim & Lim Appendix E.3), from the pair sums of :mod:`.network_pair_sums`.
 * :mod:`.mise`: the radii to estimate K-functions at and the mean integrated squared relative error
   (MISE) between two K-functions (Kim & Lim, Section 4.1), whatever estimated them.
 * :mod:`.pmse`: the propensity-score mean squared error from normalised intensities (Kim & Lim

@@ -8,6 +8,8 @@
   epsilon-DP, with an optional noisy total.
 * :mod:`.lgcp_dp`: the DP condition of Kim & Lim's LGCP Cox point synthesizer (Theorem 3.8, Corollary 3.9)
   and its calibrated ratio ``sigma / l``.
+* :mod:`.network_laplace` and :mod:`.network_lgcp`: the Laplace and LGCP Cox point synthesizers on a linear
+  network (Section 4.2), over :class:`..network.domain.NetworkDomain` (pieces of the network as cells).
 
 The risk and utility of Walder et al.'s synthesizers (Sections 5-8): :mod:`.confidential_fit` (the LGCP fitted to
 the confidential points and what the tools need from it), :mod:`.synthetic_sets` (what set to make, making it,

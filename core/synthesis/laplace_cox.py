@@ -30,6 +30,10 @@ the cells get ``(1 - s) epsilon``, and the intensity is rescaled so that its int
 (post-processing). Under the alpha-neighbourhood ``n`` does not change, so the total is free and the release
 is ``(1 - s) epsilon``-DP; under add/remove it is ``s epsilon + (1 - s) epsilon (1/min|S_p|) / Delta``-DP
 (sequential composition), at most ``epsilon``. :class:`LaplaceGuarantee` carries both.
+
+The mechanism needs nothing of the cells but their measures, so the same functions serve a linear network
+(:mod:`.network_laplace`: pieces of the network, lengths instead of areas): :func:`noisy_release` is the whole
+release from the counts, and :class:`CellTerms` words its messages for either domain.
 """
 
 from __future__ import annotations
@@ -43,6 +47,36 @@ from .. import mechanisms
 from ..errors import ParameterError
 from ..progress import Progress, report
 from .grid_cells import CellPartition
+
+
+@dataclass(frozen=True)
+class CellTerms:
+    """How the messages and the guarantee text name the cells of a domain.
+
+    Attributes:
+        parameter: the core parameter that sets the cells (named by a refusal about them).
+        cell, cells: what a cell and the cells are called.
+        measure: the measure of a cell and of the whole domain.
+        per_unit: the unit of an intensity.
+        domain_measure: the measure of the whole domain, in a formula.
+        noise: what the noise of the cells is called in the guarantee text.
+        coarser: the remedy when the cells are too small.
+        finer: the remedy when there are too few cells.
+    """
+
+    parameter: str = "cell_size"
+    cell: str = "cell"
+    cells: str = "cells"
+    measure: str = "area"
+    per_unit: str = "per unit area"
+    domain_measure: str = "window area"
+    noise: str = "Cell noise"
+    coarser: str = "larger cells"
+    finer: str = "use smaller cells"
+
+
+#: The planar wording (grid cells of a window).
+PLANAR_TERMS = CellTerms()
 
 
 @dataclass(frozen=True)
@@ -114,23 +148,27 @@ def expected_noise_points(region_measure, noise_scale: float) -> float:
     return float(noise_scale) / 2.0 * float(np.sum(region_measure))
 
 
-def laplace_sensitivity(region_measure) -> tuple[float, float]:
+def laplace_sensitivity(region_measure, terms: CellTerms = PLANAR_TERMS) -> tuple[float, float]:
     """``(Delta, Delta_add_remove)``: ``1/|S_p| + 1/|S_q|`` of the two smallest cells (eq. 13, one point moved)
-    and ``1 / min |S_p|`` (one point added or removed), in 1 / squared units.
+    and ``1 / min |S_p|`` (one point added or removed), in 1 / squared units (1 / length on a network).
 
     Raises:
-        ParameterError("cell_size"): fewer than two cells, or a cell without area.
+        ParameterError(terms.parameter): fewer than two cells, or a cell without area.
     """
     m = np.asarray(region_measure, dtype=np.float64).ravel()
     if m.size < 2:
-        raise ParameterError("cell_size", "the Laplace synthesizer needs at least two cells; use smaller cells")
+        raise ParameterError(
+            terms.parameter, f"the Laplace synthesizer needs at least two {terms.cells}; {terms.finer}"
+        )
     if not np.all(np.isfinite(m)) or np.any(m <= 0):
-        raise ParameterError("cell_size", "every cell needs a positive, finite area")
+        raise ParameterError(terms.parameter, f"every {terms.cell} needs a positive, finite {terms.measure}")
     two = np.partition(m, 1)[:2]
     return float(1.0 / two[0] + 1.0 / two[1]), float(1.0 / two[0])
 
 
-def laplace_guarantee(region_measure, epsilon: float, total_share: float = 0.0) -> LaplaceGuarantee:
+def laplace_guarantee(
+    region_measure, epsilon: float, total_share: float = 0.0, terms: CellTerms = PLANAR_TERMS
+) -> LaplaceGuarantee:
     """The guarantee of :func:`synthesize_laplace` for these cells and parameters (see the module docstring).
 
     Raises:
@@ -153,7 +191,7 @@ def laplace_guarantee(region_measure, epsilon: float, total_share: float = 0.0) 
             f"the total's share of epsilon, {s * epsilon:.3g}, is below the smallest epsilon a release accepts "
             f"({mechanisms.MIN_EPSILON:g}); give a larger share or 0",
         )
-    delta, delta_ar = laplace_sensitivity(region_measure)
+    delta, delta_ar = laplace_sensitivity(region_measure, terms)
     eps_cells, eps_total = (1 - s) * epsilon, s * epsilon
     eps_ar = eps_total + eps_cells * delta_ar / delta
     scale = delta / eps_cells
@@ -162,8 +200,8 @@ def laplace_guarantee(region_measure, epsilon: float, total_share: float = 0.0) 
             f"{eps_cells:.6g}-differential privacy when one point is moved any distance (alpha-neighbourhood for "
             f"every alpha; the noisy total costs nothing there because the number of points does not change), and "
             f"{eps_ar:.6g}-differential privacy when one point is added or removed "
-            f"({eps_total:.6g} for the noisy total + {eps_cells:.6g} x {delta_ar:.6g} / {delta:.6g} for the cells). "
-            f"Cell noise: Laplace with scale Delta / epsilon_cells = {scale:.6g} per unit area "
+            f"({eps_total:.6g} for the noisy total + {eps_cells:.6g} x {delta_ar:.6g} / {delta:.6g} for the "
+            f"{terms.cells}). {terms.noise}: Laplace with scale Delta / epsilon_cells = {scale:.6g} {terms.per_unit} "
             f"(Delta = {delta:.6g}); total noise: discrete Laplace on a grid of 1/64 point with scale "
             f"{65 / 64 / eps_total:.6g} points."
         )
@@ -171,8 +209,8 @@ def laplace_guarantee(region_measure, epsilon: float, total_share: float = 0.0) 
         text = (
             f"{epsilon:.6g}-differential privacy when one point is moved any distance (Kim & Lim Theorem 3.10, "
             f"alpha-neighbourhood for every alpha), and {eps_ar:.6g}-differential privacy when one point is added "
-            f"or removed ({epsilon:.6g} x {delta_ar:.6g} / {delta:.6g}). Cell noise: Laplace with scale "
-            f"Delta / epsilon = {scale:.6g} per unit area (Delta = {delta:.6g})."
+            f"or removed ({epsilon:.6g} x {delta_ar:.6g} / {delta:.6g}). {terms.noise}: Laplace with scale "
+            f"Delta / epsilon = {scale:.6g} {terms.per_unit} (Delta = {delta:.6g})."
         )
     return LaplaceGuarantee(epsilon, s, eps_cells, eps_total, delta, delta_ar, scale, eps_cells, eps_ar, text)
 
@@ -208,6 +246,84 @@ def noisy_intensity_logpdf(gamma, mean, scale: float) -> np.ndarray:
     return np.where(gamma > 0, dens, np.where(gamma == 0, atom, -np.inf))
 
 
+def planned_release(
+    region_measure, epsilon: float, total_share: float = 0.0, terms: CellTerms = PLANAR_TERMS
+) -> LaplaceGuarantee:
+    """The guarantee of a release on these cells (:func:`laplace_guarantee`), refused when the noise alone would
+    add more than :data:`MAX_POINTS` points (:func:`expected_noise_points`, without a noisy total): public, so it is
+    checked before the data are read.
+
+    Raises:
+        ParameterError("epsilon" / "total_share" / terms.parameter): as :func:`laplace_guarantee`; "epsilon" also for
+            too much noise.
+    """
+    guarantee = laplace_guarantee(region_measure, epsilon, total_share, terms)
+    noise_points = expected_noise_points(region_measure, guarantee.noise_scale)
+    # without a noisy total the noise adds its points to the pattern; with one, the intensity is rescaled to it
+    if guarantee.total_share == 0 and not noise_points <= MAX_POINTS:  # also inf / nan for a vanishing epsilon
+        raise ParameterError(
+            "epsilon",
+            f"with these {terms.cells} the noise alone would add about {noise_points:.3g} points "
+            f"({terms.domain_measure} x Delta / (2 epsilon)); at most {MAX_POINTS} can be drawn. Use a larger "
+            f"epsilon or {terms.coarser}.",
+        )
+    return guarantee
+
+
+def noisy_release(
+    rng: np.random.Generator,
+    counts,
+    region_measure,
+    guarantee: LaplaceGuarantee,
+    terms: CellTerms = PLANAR_TERMS,
+    progress: Progress = None,
+) -> tuple[np.ndarray, np.ndarray, float | None]:
+    """The DP release from the (confidential) counts per cell: eq. (13) and, with a total share, the noisy total
+    and the rescaled intensity (module docstring). The noise comes from :mod:`..mechanisms`.
+
+    Args:
+        rng: the only source of randomness.
+        counts: original points per cell (CONFIDENTIAL).
+        region_measure: ``|S_i|`` per cell (public).
+        guarantee: from :func:`planned_release` for the same cells.
+        terms: the wording of the refusal.
+        progress: optional ``progress(fraction, message)``.
+
+    Returns:
+        ``(gamma, intensity, noisy_total)``: eq. (13) per cell, the intensity to draw from (per unit measure) and
+        the noisy total (``None`` without a total share); all publishable as post-processing of the release.
+
+    Raises:
+        ParameterError("epsilon"): the intensity integrates to more than :data:`MAX_POINTS` points.
+    """
+    region_measure = np.asarray(region_measure, dtype=np.float64)
+    report(progress, 0.0, f"Adding Laplace noise to the intensities of the {terms.cells}")
+    mean = np.asarray(counts, dtype=np.float64) / region_measure
+    gamma = noisy_intensity(rng, mean, guarantee.noise_scale)
+    intensity = gamma
+    total = None
+    if guarantee.total_share > 0:
+        n = float(np.sum(counts))
+        # published in the report: the Laplace mechanism on a grid (sensitivity 1 under add/remove), not
+        # "n + Laplace" in doubles, whose low bits leak (mechanisms.grid_laplace, Mironov 2012)
+        release = mechanisms.grid_laplace(rng, np.array([n]), 1.0, guarantee.epsilon_total)
+        total = float(max(0.0, release.published[0]))
+        mass = float(np.sum(gamma * region_measure))
+        if mass > 0:
+            intensity = gamma * (total / mass)
+        else:  # every cell clamped to 0: spread the noisy total evenly (post-processing)
+            intensity = np.full(gamma.shape, total / float(region_measure.sum()))
+    expected = float(np.sum(intensity * region_measure))  # a post-processing of the DP release
+    if not expected <= MAX_POINTS:
+        raise ParameterError(
+            "epsilon",
+            f"the noisy intensity integrates to {expected:,.0f} points (the points plus the noise); at most "
+            f"{MAX_POINTS:,} can be drawn. With more points than that, synthesize a subset; otherwise use a larger "
+            f"epsilon or {terms.coarser}.",
+        )
+    return gamma, intensity, total
+
+
 def synthesize_laplace(
     x,
     y,
@@ -236,40 +352,9 @@ def synthesize_laplace(
             noise alone (:func:`expected_noise_points`, without a noisy total) or the noisy intensity would give
             more than :data:`MAX_POINTS` points.
     """
-    guarantee = laplace_guarantee(partition.region_measure, epsilon, total_share)
-    noise_points = expected_noise_points(partition.region_measure, guarantee.noise_scale)
-    # without a noisy total the noise adds its points to the pattern; with one, the intensity is rescaled to it
-    if guarantee.total_share == 0 and not noise_points <= MAX_POINTS:  # also inf / nan for a vanishing epsilon
-        raise ParameterError(
-            "epsilon",
-            f"with these cells the noise alone would add about {noise_points:.3g} points (window area x Delta / "
-            f"(2 epsilon)); at most {MAX_POINTS} can be drawn. Use a larger epsilon or larger cells.",
-        )
+    guarantee = planned_release(partition.region_measure, epsilon, total_share)
     counts = partition.region_counts(x, y)
-    report(progress, 0.0, "Adding Laplace noise to the cell intensities")
-    mean = counts / partition.region_measure
-    gamma = noisy_intensity(rng, mean, guarantee.noise_scale)
-    intensity = gamma
-    total = None
-    if guarantee.total_share > 0:
-        n = float(counts.sum())
-        # published in the report: the Laplace mechanism on a grid (sensitivity 1 under add/remove), not
-        # "n + Laplace" in doubles, whose low bits leak (mechanisms.grid_laplace, Mironov 2012)
-        release = mechanisms.grid_laplace(rng, np.array([n]), 1.0, guarantee.epsilon_total)
-        total = float(max(0.0, release.published[0]))
-        mass = float(np.sum(gamma * partition.region_measure))
-        if mass > 0:
-            intensity = gamma * (total / mass)
-        else:  # every cell clamped to 0: spread the noisy total evenly (post-processing)
-            intensity = np.full(gamma.shape, total / float(partition.region_measure.sum()))
-    expected = float(np.sum(intensity * partition.region_measure))  # a post-processing of the DP release
-    if not expected <= MAX_POINTS:
-        raise ParameterError(
-            "epsilon",
-            f"the noisy intensity integrates to {expected:,.0f} points (the points plus the noise); at most "
-            f"{MAX_POINTS:,} can be drawn. With more points than that, synthesize a subset; otherwise use a larger "
-            f"epsilon or larger cells.",
-        )
+    gamma, intensity, total = noisy_release(rng, counts, partition.region_measure, guarantee, progress=progress)
     report(progress, 0.3, "Drawing the synthetic points")
     sx, sy = partition.sample(rng, intensity)
     report(progress, 1.0, f"Drew {sx.size} synthetic points")

@@ -19,6 +19,11 @@ HERE = Path(__file__).resolve().parent
 HEADERS = {
     "bench_dpcounts.py": [["epsilon", "mechanism", "rule", "seconds", "median a", "max a", "rate corr", "slope"]],
     "bench_kfunction.py": [["points", "correction", "numba s", "numpy s", "spatstat s", "K(rmax) vs R"]],
+    "bench_kimlim_chicago.py": [
+        ["eps", "method", "MISE (ft)", "MISE (m)", "npoints mean (sd)", "paper MISE", "paper npoints"],
+        ["eps", "LGCP kappa", "LGCP pairs", "LGCP sigma", "Lap Delta", "Lap scale", "seconds"],
+        ["synthesizer", "network", "events", "median s", "target s", "drawn"],
+    ],
     "bench_kimlim_table1.py": [
         ["lambda", "eps", "method", "pMSE mean (sd)", "npoints", "MISE", "paper pMSE"],
         ["lambda", "eps", "method", "hom", "inhom", "inhom-renorm2", "inhom-own", "paper"],
@@ -28,6 +33,10 @@ HEADERS = {
         ["seed", "seconds", "setup s", "ESS log range", "ESS log sigma", "min ESS", "max R-hat"],
         ["quantity", "fast mean", "MCMC mean", "diff/MCSE", "width fast/MCMC"],
         ["nodes", "points", "setup s", "fit s", "Laplace fits", "peak RSS MB"],
+    ],
+    "bench_network.py": [["step", "size", "median s", "result"]],
+    "bench_network_kfunction.py": [
+        ["segments", "points", "correction", "numba s", "numpy s", "spatstat s", "K vs R"],
     ],
     "bench_pufferfish.py": [
         ["points", "numba s", "numpy s", "speed-up", "numba Mpts/s", "peak RSS MB"],
