@@ -45,6 +45,7 @@ from .counts_calibration import (
 )
 from .counts_sampler import ExactSampler
 from .errors import ParameterError
+from .limits import MAX_TOTAL_COUNT
 from .progress import Progress, report, scaled
 
 #: Enumeration guard of :func:`privacy_loss_by_enumeration`.
@@ -65,6 +66,12 @@ def check_counts(counts) -> np.ndarray:
         raise ParameterError("counts", f"counts must be whole numbers; found {bad:g}")
     if y.sum() <= 0:
         raise ParameterError("counts", "the total count is 0: there is nothing to synthesise")
+    if y.sum() > MAX_TOTAL_COUNT:
+        raise ParameterError(
+            "counts",
+            f"the counts add up to {y.sum():.3g}, more than 2^53 = {MAX_TOTAL_COUNT:.3g} (beyond it a double neither "
+            "tells whole numbers apart nor adds them exactly): check that the field holds counts",
+        )
     return y.astype(np.int64)
 
 

@@ -133,7 +133,10 @@ class StagedWrites:
         runs left in ``target_folder`` is cleaned up first (:func:`recover`)."""
         self.recovered += recover(target_folder)
         # the lock file first, locked, then the folder: remove_abandoned skips a lock file without its folder
-        fd, lock_path = tempfile.mkstemp(prefix=LOCK_PREFIX, dir=target_folder)
+        try:
+            fd, lock_path = tempfile.mkstemp(prefix=LOCK_PREFIX, dir=target_folder)
+        except OSError as error:  # the hidden lock file's name means nothing to the user; the folder does
+            raise OSError(error.errno, error.strerror, target_folder) from None
         folder = os.path.join(target_folder, PREFIX + os.path.basename(lock_path)[len(LOCK_PREFIX) :])
         try:
             try:
@@ -142,10 +145,10 @@ class StagedWrites:
             except NoLockingError:
                 pass  # no locks here: a killed run's folder then stays, as before locks were used
             os.mkdir(folder, 0o700)
-        except OSError:
+        except OSError as error:
             os.close(fd)
             quietly(os.remove, lock_path)
-            raise
+            raise OSError(error.errno, error.strerror, target_folder) from None
         self._locks[folder] = (fd, lock_path)
         self._folders.append((folder, target_folder, stale))
         return folder
@@ -252,6 +255,18 @@ class StagedWrites:
         for folder, _, _ in self._folders:
             self._release(folder)
         self._folders = []
+
+
+def visible_path(path: str) -> str:
+    """The user's path for a hidden one of this module: a file staged in ``<folder>/.spatial_privacy-partial-<id>/``
+    is its target ``<folder>/<name>``; a staging folder or lock file is the folder it sits in. Other paths are
+    returned as they are."""
+    folder, name = os.path.split(path)
+    if os.path.basename(folder).startswith(PREFIX):
+        return os.path.join(os.path.dirname(folder), name)
+    if name.startswith((PREFIX, LOCK_PREFIX)):
+        return folder
+    return path
 
 
 def _naming_targets(error: OSError, hidden: dict[str, str]) -> OSError:

@@ -263,6 +263,33 @@ def skewness_shift(
     return shift_w, shift_b
 
 
+def sigma_too_large(smallest_failed: float) -> ParameterError:
+    """The error for a prior median of the field's standard deviation so large that the field's precision cannot be
+    computed (down to ``smallest_failed``), while it can at a standard deviation of 1 and the prior's median range."""
+    return ParameterError(
+        "prior_sigma",
+        f"the field's precision cannot be computed at a standard deviation of {smallest_failed:.3g} (where the prior "
+        "puts it) or above, and it can at 1: the log-intensity would vary by factors of e^sigma. Give a smaller prior "
+        "standard deviation.",
+    )
+
+
+def range_error(model, failure: str) -> ParameterError:
+    """The error for a prior median range at which the field's precision fails (``failure`` says how): such a range
+    is many orders of magnitude larger or smaller than the window (the mesh's extent), and the advice says which."""
+    log_range = model.theta_prior.centre()[0]
+    mesh = getattr(model, "mesh", None)
+    extent = float(np.ptp(mesh.nodes, axis=0).max()) if mesh is not None else math.inf
+    larger = not math.isfinite(extent) or log_range >= math.log(extent)
+    return ParameterError(
+        "prior_range",
+        f"{failure} at the prior's median range ({math.exp(log_range):.3g}), as for a range many orders of magnitude "
+        f"{'larger' if larger else 'smaller'} than the window"
+        + (f" (its mesh spans {extent:.3g})" if math.isfinite(extent) else "")
+        + f". Give a {'smaller' if larger else 'larger'} prior range.",
+    )
+
+
 class HyperparameterSearch:
     """Laplace approximations over theta, cached and warm-started, and the mode of
     ``log p(theta | S)`` with its (numerical) Hessian."""
@@ -304,6 +331,14 @@ class HyperparameterSearch:
         """Whether the Laplace mode at theta fools the model's integration rule (:class:`.lgcp.NodeCheck`)."""
         return self.spike_ratio(theta) > SPIKE_LIMIT
 
+    def fits_at(self, theta) -> bool:
+        """Whether the Laplace fit at ``theta`` gives a finite log marginal (no overflow, no failed factorisation)."""
+        try:
+            with np.errstate(over="ignore", invalid="ignore"):
+                return math.isfinite(self.log_marginal(np.asarray(theta, dtype=np.float64)))
+        except (np.linalg.LinAlgError, ArithmeticError, ValueError):
+            return False
+
     def mode_and_hessian(self) -> tuple[np.ndarray, np.ndarray]:
         """Mode of the Laplace-approximated ``log p(theta | S)`` and the Hessian of its negative there."""
         report(self.progress, 0.0, "Finding the mode of the hyperparameter posterior")
@@ -344,11 +379,12 @@ class HyperparameterSearch:
                 start = start - np.array([0.0, 1.0])
             else:
                 if failed_fits == 13:  # no fit at all, spikes or not: the field's precision itself fails
-                    raise ParameterError(
-                        "prior_range",
+                    if self.fits_at((start[0], 0.0)):  # at a standard deviation of 1 it works
+                        raise sigma_too_large(math.exp(start[1] + 1.0))
+                    raise range_error(
+                        self.model,
                         "the Laplace fit fails numerically at every field standard deviation tried, from the prior's "
-                        "median down: the field's precision is numerically singular at the prior's median range, as "
-                        "for a range many orders of magnitude larger than the window. Give a smaller prior range.",
+                        "median down: the field's precision is numerically singular",
                     )
                 raise ParameterError(
                     "integration",

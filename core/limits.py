@@ -21,3 +21,15 @@ MAX_SAMPLER_VALUES = 200_000_000
 #: The default study window, when none is given, is the points' bounding box enlarged on each side by this
 #: fraction of its larger side (:meth:`.window.Window.around_points`); the algorithms' help calls it "5%".
 WINDOW_MARGIN = 0.05
+
+MAX_KERNEL_DRAWS = 1e9
+"""The most candidate draws the kernel synthesizer's rejection sampling may be expected to need (window and bandwidth
+are public, so a refusal says nothing of the points). A kernel far wider than the window keeps only about
+area / (2 pi h^2) of its mass inside it, and each synthetic point takes the inverse of that in draws: a bandwidth of
+1e9 on a 2 km window needs about 1.6e12 draws per point. Rejection runs at some millions of draws a second, so 1e9
+draws take minutes; far beyond it a run would look hung. Such a kernel is flat over the window anyway: a bandwidth
+within the limit spreads the points just as evenly."""
+
+MAX_TOTAL_COUNT = 2**53
+"""The largest total of the confidential counts the DP counts accept: a double holds every whole number up to 2**53
+exactly (above it, "is a whole number" cannot be checked, and the sum of the counts is no longer exact)."""

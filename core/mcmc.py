@@ -52,7 +52,7 @@ import scipy.linalg
 
 from . import mcmc_diagnostics, mechanisms
 from .errors import ParameterError
-from .laplace_fit import HyperparameterSearch
+from .laplace_fit import HyperparameterSearch, range_error, sigma_too_large
 from .lgcp import SPIKE_REMEDY, LGCPModel
 from .mcmc_target import _Anchor, _Engine, _Target
 from .posterior import Posterior
@@ -317,12 +317,13 @@ def fit_mcmc(
     seeds = mechanisms.child_seeds(rng, chains)
     try:
         engine = _Engine(model)
+    except ArithmeticError:  # the self-check's sigma^2 or kappa^2 = 8 / range^2 overflows at the prior's medians
+        log_range, log_sigma = model.theta_prior.centre()
+        if HyperparameterSearch(model).fits_at((log_range, 0.0)):  # at a standard deviation of 1 it works
+            raise sigma_too_large(math.exp(log_sigma)) from None
+        raise range_error(model, "the field's precision cannot be computed") from None
     except np.linalg.LinAlgError:  # the self-check factorises kappa^2 C + G at the prior's median range
-        raise ParameterError(
-            "prior_range",
-            "the field's precision cannot be factorised at the prior's median range: it is numerically singular, "
-            "as for a range many orders of magnitude larger than the window. Give a smaller prior range.",
-        ) from None
+        raise range_error(model, "the field's precision cannot be factorised: it is numerically singular") from None
     if fixed_theta is None:
         search = HyperparameterSearch(model, scaled(progress, 0.0, 0.05))
         mode, hess = search.mode_and_hessian()

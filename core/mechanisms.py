@@ -10,16 +10,23 @@ privacy") showed that a value published as ``true + Laplace noise`` in doubles l
 many doubles one data set can publish cannot come from its neighbour, so the privacy loss is unbounded.
 Published values therefore go through :func:`grid_laplace`, the Laplace mechanism on a public grid (the
 true value rounded to the grid, plus integer two-sided geometric noise): every grid point within the range
-numpy's draw can reach can be published whatever the data, and the pmf ratio is bounded by ``e^epsilon``
-exactly. :func:`laplace` is kept for noise that is not published as such (Kim & Lim's noisy cell intensities
-only drive a Poisson draw of points).
+numpy's draw can reach can be published whatever the data, and for the two-sided geometric distribution the
+pmf ratio is bounded by ``e^epsilon``. :func:`laplace` is kept for noise that is not published as such (Kim &
+Lim's noisy cell intensities only drive a Poisson draw of points).
 
-What remains of floating point, here and in :func:`uniforms`, is a delta of the order of double rounding,
-not counted in the stated guarantees: numpy draws geometric noise from a double-precision exponential, whose
-largest value (about 44 noise scales in numpy's ziggurat; beyond 37 scales the probability is below 1e-16)
-bounds the range, and that range moves with the true value; the count synthesizer's inverse-CDF draw
-matches its distribution up to rounding of about 1e-16 in each probability, and it drops tails below 1e-300
-of a node's largest probability.
+What floating point leaves is a delta that the stated guarantees do not count. It was derived from numpy's C
+code (numpy/random/src/distributions, alike from 1.24 to 2.x) and, for the grid noise, by computing the exact
+distribution of the draws from numpy's ziggurat tables (not by sampling):
+
+- :func:`grid_laplace` (see its docstring): about 1e-16 at epsilon = 1, growing with epsilon (5e-15 at 10,
+  8e-11 at 20, 2e-3 at 30).
+- :func:`laplace`: numpy draws ``b log(2U)`` (or ``-b log(2 - 2U)``) from a 53-bit uniform ``U``, so a draw
+  never exceeds ``52 ln 2 = 36.04`` scales: an intensity that only a neighbour can give has probability of the
+  order of ``e^(epsilon - 36)`` per cell, below 1e-15 at epsilon = 1.
+- :func:`uniforms`: the count synthesizer's inverse-CDF draw gives each choice of a split a whole number of
+  multiples of 2**-53 (the uniform's resolution), so each probability is realised to within 1.1e-16; and it
+  drops tails below 1e-300 of a node's largest probability. An outcome rarer than about 1e-16 can be drawn more
+  or less often than the distribution says: a delta of that order per split.
 """
 
 from __future__ import annotations
@@ -109,9 +116,20 @@ def grid_laplace(
     grid point ``y`` the ratio of its probabilities under the two values is at most ``e^epsilon`` (the
     discrete Laplace mechanism of Ghosh, Roughgarden & Sundararajan 2012, sensitivity ``steps + 1``). Unlike
     ``value + continuous Laplace`` in doubles (Mironov 2012), the set of possible outputs is the same for every
-    input, up to the ends of the range numpy's draw reaches (see the module docstring). ``Z`` is the
-    difference of two geometric draws; numpy draws them from doubles, which is exact up to relative errors of
-    about 1e-16 in each probability.
+    input, up to the ends of the range numpy's draw reaches.
+
+    Floating point, not counted in the guarantee. numpy (1.24 to 2.x) draws each geometric as ``ceil(E / d)``,
+    with ``d = epsilon / (steps + 1)`` and ``E`` its ziggurat standard exponential, as long as ``d < ln 1.5``
+    (epsilon < 26.4 at 64 steps). ``E`` is a double: inside the ziggurat's layers it lies on a lattice of
+    spacing below 1e-15, so each noise value's probability is the geometric's up to a relative error of about
+    1e-15 / d (6e-14 at epsilon = 1); in the ziggurat's tail ``E = r - log1p(-U)`` with ``r = 7.697`` and ``U`` a
+    53-bit uniform, so ``E <= r + 53 ln 2 = 44.43``: the noise never exceeds ``ceil(44.43 / d)`` steps, and its
+    last few scales are drawn coarsely. The pmf of ``Z`` computed exactly from numpy's tables (wedges of the
+    ziggurat taken as exact) gives the delta by which the ratio bound ``e^epsilon`` fails: 8e-17 at epsilon = 1
+    (6e-19 if epsilon + 1e-14 is allowed instead; 4.5e-20 of it because the range ends), 4e-16 at 5, 5e-15 at
+    10, 8e-11 at 20 and 2e-8 at 26. From 26.4 numpy draws by a search over one uniform, whose range ends at
+    ``36.7 / d`` steps: 7e-5 at 26.5, 2e-3 at 30, 0.6 at 40. Above epsilon = 20 the delta is no longer
+    negligible.
 
     Args:
         rng: the generator; the only source of randomness.

@@ -20,6 +20,24 @@ if TYPE_CHECKING:
     from .lgcp import LGCPModel
 
 
+#: What each array of a model file holds, in the words of a message about a damaged file.
+_CONTENTS = {
+    "beta": "draws of the coefficients",
+    "w": "draws of the field",
+    "log_range": "draws of the field's range",
+    "log_sigma": "draws of the field's standard deviation",
+    "nodes": "mesh nodes",
+    "triangles": "mesh triangles",
+    "int_weights": "integration weights",
+    "x_int": "covariates at the integration points",
+    "offset_int": "offsets at the integration points",
+    "int_proj_data": "integration points' interpolation weights",
+    "x_nodes": "covariates at the mesh nodes",
+    "offset_nodes": "offsets at the mesh nodes",
+    "window_xy": "study window's vertices",
+    "window_lengths": "study window's rings",
+}
+
 #: The member of a model file (a zip of .npy arrays) that labels it, seen by ``unzip -l`` or any zip viewer.
 MODEL_FILE_LABEL = "CONFIDENTIAL_not_for_publication"
 
@@ -233,8 +251,16 @@ class Posterior:
                 arrays.update(x_nodes=data["x_nodes"], offset_nodes=data["offset_nodes"])
             if "window_xy" in data.files:
                 arrays.update(window_xy=data["window_xy"], window_lengths=data["window_lengths"])
+            arrays["int_proj_data"] = data["int_proj_data"]
+            for name, values in arrays.items():
+                if values.dtype.kind not in "biuf" or not np.all(np.isfinite(values)):
+                    raise ParameterError(
+                        "model",
+                        f"{path} is damaged: its {_CONTENTS.get(name, name)} hold values that are not finite numbers "
+                        "(NaN or infinite); fit the model again with spatialprivacy:fitlgcp",
+                    )
             proj = sp.csr_matrix(
-                (data["int_proj_data"], data["int_proj_indices"], data["int_proj_indptr"]),
+                (arrays.pop("int_proj_data"), data["int_proj_indices"], data["int_proj_indptr"]),
                 shape=tuple(data["int_proj_shape"]),
             )
         return cls(

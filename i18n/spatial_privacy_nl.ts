@@ -4,1227 +4,1247 @@
   <context>
     <name>SpatialPrivacy</name>
     <message>
-      <location filename="../plugin/plugin.py" line="55" />
+      <location filename="../plugin/plugin.py" line="59" />
+      <source>Outputs left half written in {0} could not be checked: {1}</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../plugin/plugin.py" line="96" />
       <source>Spatial Privacy algorithms…</source>
       <translation>Spatial Privacy-algoritmen…</translation>
     </message>
     <message>
-      <location filename="../plugin/plugin.py" line="57" />
+      <location filename="../plugin/plugin.py" line="98" />
       <source>Show the Spatial Privacy algorithms in the Processing toolbox</source>
       <translation>Toon de Spatial Privacy-algoritmen in de toolbox Processing</translation>
     </message>
     <message>
-      <location filename="../plugin/plugin.py" line="82" />
+      <location filename="../plugin/plugin.py" line="129" />
       <source>Enable the Processing plugin to use the Spatial Privacy algorithms.</source>
       <translation>Schakel de plug-in Processing in om de Spatial Privacy-algoritmen te gebruiken.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithm.py" line="75" />
+      <location filename="../processing/algorithm.py" line="112" />
       <source>NOT PRIVATE ({0}): {1}</source>
       <translation>NIET PRIVÉ ({0}): {1}</translation>
     </message>
     <message>
-      <location filename="../processing/algorithm.py" line="104" />
+      <location filename="../processing/algorithm.py" line="155" />
       <source>Cancel came after {0} had been written in place (such outputs cannot be staged); it was finished so that no half-written layer is left, and the other outputs were written too.</source>
       <translation>Annuleren kwam nadat {0} ter plaatse was geschreven (zulke uitvoer kan niet eerst apart worden geschreven); het werd afgemaakt zodat er geen half geschreven laag achterblijft, en de andere uitvoer werd ook geschreven.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithm.py" line="112" />
-      <source>The outputs could not be written: {0}</source>
-      <translation>De uitvoer kon niet worden geschreven: {0}</translation>
-    </message>
-    <message>
-      <location filename="../processing/algorithm.py" line="115" />
+      <location filename="../processing/algorithm.py" line="167" />
       <source>Not enough memory for this run ({0}). Give fewer features or coarser settings, or close other programs.</source>
       <translation>Onvoldoende geheugen voor deze run ({0}). Geef minder objecten of grovere instellingen, of sluit andere programma's.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithm.py" line="134" />
+      <location filename="../processing/algorithm.py" line="191" />
       <source>Invalid parameter values.</source>
       <translation>Ongeldige parameterwaarden.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithm.py" line="138" />
+      <location filename="../processing/algorithm.py" line="195" />
       <source>disclosure control</source>
       <translation>onthullingscontrole</translation>
     </message>
     <message>
-      <location filename="../processing/algorithm.py" line="138" />
+      <location filename="../processing/algorithm.py" line="195" />
       <source>privacy</source>
       <translation>privacy</translation>
     </message>
     <message>
-      <location filename="../processing/algorithm.py" line="159" />
+      <location filename="../processing/algorithm.py" line="217" />
       <source>Random seed (testing only)</source>
       <translation>Seed van de toevalsgenerator (alleen voor tests)</translation>
     </message>
     <message>
-      <location filename="../processing/algorithm.py" line="167" />
+      <location filename="../processing/algorithm.py" line="224" />
+      <source>Why the outputs are NOT PRIVATE (empty when the guarantee holds)</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/algorithm.py" line="232" />
       <source>Projected CRS to work in</source>
       <translation>Geprojecteerd werk-CRS</translation>
     </message>
     <message>
-      <location filename="../processing/algorithm.py" line="181" />
+      <location filename="../processing/algorithm.py" line="246" />
       <source>Parameters</source>
       <translation>Parameters</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/disclosure_risk.py" line="34" />
+      <location filename="../processing/algorithms/disclosure_risk.py" line="36" />
       <source>Disclosure risk of synthetic points (CPO)</source>
       <translation>Onthullingsrisico van synthetische punten (CPO)</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/disclosure_risk.py" line="37" />
+      <location filename="../processing/algorithms/disclosure_risk.py" line="39" />
       <source>Per-person probability that an intruder locates each confidential point from a synthetic set.</source>
       <translation>Kans per persoon dat een aanvaller elk vertrouwelijk punt lokaliseert aan de hand van een synthetische dataset.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/disclosure_risk.py" line="41" />
+      <location filename="../processing/algorithms/disclosure_risk.py" line="43" />
       <source>&lt;p&gt;Walder, Hanks &amp;amp; Slavković, Section 7: the intruder knows the synthetic points, the method and every confidential location but one, and wants that one within the risk radius. The risk of person k is the mass of the leave-one-out predictive density π(s | S₋ₖ, S†) on the disc of the risk radius around the truth (eq. 16), from conditional predictive ordinates: for radial sets from the confidential posterior (eqs. 17-18; each person is linked to their synthetic point by a minimal assignment within the radius, as such an intruder could; as the radial points were redrawn until inside the window, their density 1/|B_r(s) ∩ W| replaces the paper's 1/(πr²), which otherwise misstates the risk of people near the boundary), for ANS and PRS from the joint fit of the confidential and synthetic points (eqs. 19-21), with the disc quadrature of Appendix A.4.&lt;/p&gt;&lt;p&gt;Give the same METHOD, RADIUS and NOISE as were used to make the synthetic set.&lt;/p&gt;</source>
       <translation>&lt;p&gt;Walder, Hanks &amp;amp; Slavković, Sectie 7: de aanvaller kent de synthetische punten, de methode en alle vertrouwelijke locaties op één na, en wil die ene binnen de risicostraal plaatsen. Het risico van persoon k is de massa van de leave-one-out-predictieve dichtheid π(s | S₋ₖ, S†) op de schijf met de risicostraal rond de werkelijke locatie (vgl. 16), berekend uit conditionele predictieve ordinaten: voor radiale datasets uit de vertrouwelijke a-posterioriverdeling (vgl. 17-18; elke persoon wordt aan zijn synthetische punt gekoppeld door een minimale toewijzing binnen de straal, zoals zo'n aanvaller zou kunnen; omdat de radiale punten opnieuw zijn getrokken tot ze binnen het studiegebied lagen, vervangt hun dichtheid 1/|B_r(s) ∩ W| de 1/(πr²) van het artikel, die het risico van personen dicht bij de rand anders verkeerd weergeeft), voor ANS en PRS uit de gezamenlijke schatting van de vertrouwelijke en de synthetische punten (vgl. 19-21), met de schijfkwadratuur uit Appendix A.4.&lt;/p&gt;&lt;p&gt;Geef dezelfde METHOD, RADIUS en NOISE op als waarmee de synthetische dataset is gemaakt.&lt;/p&gt;</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/disclosure_risk.py" line="66" />
+      <location filename="../processing/algorithms/disclosure_risk.py" line="68" />
       <source>Risk per person (CONFIDENTIAL)</source>
       <translation>Risico per persoon (VERTROUWELIJK)</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/disclosure_risk.py" line="68" />
+      <location filename="../processing/algorithms/disclosure_risk.py" line="70" />
       <source>The CONFIDENTIAL points with risk (probability), cpo (leave-one-out density at the true location, per squared CRS unit) and cpo_ess (effective draws behind it; below about 20 it is unstable). It shows where the people at risk live: never publish it.</source>
       <translation>De VERTROUWELIJKE punten met risk (kans), cpo (leave-one-out-dichtheid op de werkelijke locatie, per vierkante CRS-eenheid) en cpo_ess (effectieve trekkingen waarop die berust; onder ongeveer 20 is die instabiel). De laag toont waar de mensen met een risico wonen: publiceer haar nooit.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/disclosure_risk.py" line="76" />
+      <location filename="../processing/algorithms/disclosure_risk.py" line="78" />
       <source>HTML files (*.html)</source>
       <translation>HTML-bestanden (*.html)</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/disclosure_risk.py" line="76" />
+      <location filename="../processing/algorithms/disclosure_risk.py" line="78" />
       <source>Report (CONFIDENTIAL)</source>
       <translation>Rapport (VERTROUWELIJK)</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/disclosure_risk.py" line="78" />
+      <location filename="../processing/algorithms/disclosure_risk.py" line="80" />
       <source>Maximum and mean risk, settings and a histogram of the risks.</source>
       <translation>Maximaal en gemiddeld risico, instellingen en een histogram van de risico's.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/disclosure_risk.py" line="80" />
+      <location filename="../processing/algorithms/disclosure_risk.py" line="82" />
       <source>Maximum disclosure risk</source>
       <translation>Maximaal onthullingsrisico</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/disclosure_risk.py" line="81" />
+      <location filename="../processing/algorithms/disclosure_risk.py" line="83" />
       <source>Mean disclosure risk</source>
       <translation>Gemiddeld onthullingsrisico</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/disclosure_risk.py" line="103" />
+      <location filename="../processing/algorithms/disclosure_risk.py" line="106" />
       <source>{0}: a radial set has one point per confidential point: {1} synthetic, {2} confidential.</source>
       <translation>{0}: een radiale dataset heeft één punt per vertrouwelijk punt: {1} synthetisch, {2} vertrouwelijk.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/disclosure_risk.py" line="118" />
+      <location filename="../processing/algorithms/disclosure_risk.py" line="121" />
       <source>{0} has {1} points and {2} has {3}; the paper's sets have as many as the data.</source>
       <translation>{0} heeft {1} punten en {2} heeft er {3}; de datasets in het artikel hebben er evenveel als de gegevens.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/disclosure_risk.py" line="143" />
+      <location filename="../processing/algorithms/disclosure_risk.py" line="146" />
       <source>Disclosure risk (CONFIDENTIAL)</source>
       <translation>Onthullingsrisico (VERTROUWELIJK)</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/disclosure_risk.py" line="146" />
+      <location filename="../processing/algorithms/disclosure_risk.py" line="149" />
       <source>Maximum risk {0:.4g}, mean {1:.4g}.</source>
       <translation>Maximaal risico {0:.4g}, gemiddeld {1:.4g}.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/disclosure_risk.py" line="150" />
+      <location filename="../processing/algorithms/disclosure_risk.py" line="153" />
       <source>{0} risks rest on fewer than 20 effective draws; raise {1}.</source>
       <translation>{0} risico's berusten op minder dan 20 effectieve trekkingen; verhoog {1}.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/disclosure_risk.py" line="153" />
+      <location filename="../processing/algorithms/disclosure_risk.py" line="156" />
       <source>Method</source>
       <translation>Methode</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/disclosure_risk.py" line="154" />
+      <location filename="../processing/algorithms/disclosure_risk.py" line="157" />
       <source>Risk radius</source>
       <translation>Risicostraal</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/disclosure_risk.py" line="155" />
+      <location filename="../processing/algorithms/disclosure_risk.py" line="158" />
       <source>Risk density</source>
       <translation>Risicodichtheid</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/disclosure_risk.py" line="156" />
+      <location filename="../processing/algorithms/disclosure_risk.py" line="159" />
       <source>Hyperparameters</source>
       <translation>Hyperparameters</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/disclosure_risk.py" line="157" />
+      <location filename="../processing/algorithms/disclosure_risk.py" line="160" />
       <source>Maximum risk</source>
       <translation>Maximaal risico</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/disclosure_risk.py" line="158" />
+      <location filename="../processing/algorithms/disclosure_risk.py" line="161" />
       <source>Mean risk</source>
       <translation>Gemiddeld risico</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/disclosure_risk.py" line="159" />
+      <location filename="../processing/algorithms/disclosure_risk.py" line="162" />
       <source>Risks resting on &lt; 20 effective draws</source>
       <translation>Risico's die berusten op &lt; 20 effectieve trekkingen</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/disclosure_risk.py" line="167" />
+      <location filename="../processing/algorithms/disclosure_risk.py" line="170" />
       <source>Not for publication</source>
       <translation>Niet voor publicatie</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/disclosure_risk.py" line="167" />
+      <location filename="../processing/algorithms/disclosure_risk.py" line="170" />
       <source>Per-person risks point at the people at risk.</source>
       <translation>Risico's per persoon wijzen de mensen met een risico aan.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/disclosure_risk.py" line="168" />
+      <location filename="../processing/algorithms/disclosure_risk.py" line="171" />
       <source>Risk</source>
       <translation>Risico</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/disclosure_risk.py" line="169" />
+      <location filename="../processing/algorithms/disclosure_risk.py" line="172" />
       <source>Confidential fit</source>
       <translation>Vertrouwelijke schatting</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/disclosure_risk.py" line="170" />
+      <location filename="../processing/algorithms/disclosure_risk.py" line="173" />
       <source>Distribution of the risks</source>
       <translation>Verdeling van de risico's</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_counts.py" line="80" />
+      <location filename="../processing/algorithms/dp_counts.py" line="90" />
       <source>Differentially private synthetic counts (Poisson-gamma)</source>
       <translation>Synthetische aantallen met differentiële privacy (Poisson-gamma)</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_counts.py" line="83" />
+      <location filename="../processing/algorithms/dp_counts.py" line="93" />
       <source>Synthetic counts</source>
       <translation>Synthetische aantallen</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_counts.py" line="89" />
+      <location filename="../processing/algorithms/dp_counts.py" line="99" />
       <source>Replace counts per area (or area x stratum) by ε-differentially private synthetic counts.</source>
       <translation>Vervang aantallen per gebied (of gebied x stratum) door synthetische aantallen met ε-differentiële privacy.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_counts.py" line="93" />
-      <source>&lt;p&gt;Replaces the event count of every group (an area, or one row per area and stratum such as age or sex) by synthetic counts drawn from a Poisson-gamma posterior predictive distribution, following Quick (2021), &lt;i&gt;Improving the utility of Poisson-distributed, differentially private synthetic data via prior predictive truncation&lt;/i&gt;. Each group's prior rate comes from public information (e.g. national rates); the gamma priors are made just informative enough for the release to be ε-differentially private. With truncation, each synthetic count is kept within a plausible range computed from the prior alone (eq. 9), which makes the priors far less informative, so the synthetic counts keep more of the real geographic differences.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Guarantee.&lt;/b&gt; ε-differential privacy for each synthetic data set: two data sets are neighbours when one event (one person) is moved from one group to another, the total staying the same. For any such pair, the probability of any set of synthetic counts changes by at most a factor e&lt;sup&gt;ε&lt;/sup&gt; (δ = 0 for the distribution sampled; the double-precision draw reproduces it up to rounding, about 1e-16 in each probability, as with any floating-point mechanism). The priors are calibrated with a bound proven for any number of groups (the loss from the group that loses the event plus the group that gains it, each at most ε/2); the paper's own rule (eqs. 7 and 14) comes from a two-group argument and can exceed ε with more groups, so it is not used. Populations, prior rates, the bounds and the priors are public and are written to the output, so they must be fixed without looking at the confidential counts (for example rates from an earlier census or a national rate); a prior or population field that is the count field itself is refused.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Several sets cost more.&lt;/b&gt; The L synthetic data sets are independent draws, so the output, which holds all L of them and their mean, is (L·ε)-differentially private (sequential composition). The result TOTAL_EPSILON, the layer name and the report give L·ε. (The paper draws L = 1,000 sets to average its utility measures; publishing them all would cost 1,000·ε.)&lt;/p&gt;&lt;p&gt;&lt;b&gt;Not protected:&lt;/b&gt; the total of all counts is published exactly (the mechanism keeps it invariant).&lt;/p&gt;&lt;p&gt;The quality of the synthetic counts depends on the quality of the prior rates: a group whose true count lies far outside its prior range is pulled into it.&lt;/p&gt;</source>
-      <translation>&lt;p&gt;Vervangt het aantal gebeurtenissen van elke groep (een gebied, of één rij per gebied en stratum, zoals leeftijd of geslacht) door synthetische aantallen die worden getrokken uit een a-posteriori-predictieve Poisson-gammaverdeling, volgens Quick (2021), &lt;i&gt;Improving the utility of Poisson-distributed, differentially private synthetic data via prior predictive truncation&lt;/i&gt;. Het a-prioricijfer van elke groep komt uit openbare informatie (bijv. landelijke cijfers); de a-priori-gammaverdelingen worden net informatief genoeg gemaakt om de publicatie ε-differentiële privacy te laten bieden. Met afkapping blijft elk synthetisch aantal binnen een plausibel interval dat alleen uit de a-prioriverdeling wordt berekend (vgl. 9); daardoor kunnen de a-prioriverdelingen veel minder informatief zijn, zodat de synthetische aantallen meer van de werkelijke geografische verschillen behouden.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Garantie.&lt;/b&gt; ε-differentiële privacy voor elke synthetische dataset: twee datasets zijn naburig als één gebeurtenis (één persoon) van de ene groep naar een andere wordt verplaatst, terwijl het totaal gelijk blijft. Voor elk zulk paar verandert de kans op elke verzameling synthetische aantallen met ten hoogste een factor e&lt;sup&gt;ε&lt;/sup&gt; (δ = 0 voor de verdeling waaruit getrokken wordt; de trekking in dubbele precisie geeft die weer op afronding na, ongeveer 1e-16 in elke kans, zoals bij elk mechanisme met drijvende-kommagetallen). De a-prioriverdelingen zijn gekalibreerd met een grens die voor elk aantal groepen is bewezen (het verlies van de groep die de gebeurtenis kwijtraakt plus dat van de groep die haar erbij krijgt, elk ten hoogste ε/2); de eigen regel van het artikel (vgl. 7 en 14) berust op een redenering met twee groepen en kan bij meer groepen ε overschrijden, en wordt daarom niet gebruikt. Populaties, a-prioricijfers, de grenzen en de a-prioriverdelingen zijn openbaar en worden naar de uitvoer geschreven; ze moeten dus worden vastgelegd zonder naar de vertrouwelijke aantallen te kijken (bijvoorbeeld cijfers uit een eerdere volkstelling of een landelijk cijfer). Een a-priori- of populatieveld dat zelf het aantallenveld is, wordt geweigerd.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Meer datasets kosten meer.&lt;/b&gt; De L synthetische datasets zijn onafhankelijke trekkingen, dus de uitvoer, die alle L datasets en hun gemiddelde bevat, is (L·ε)-differentieel privaat (sequentiële compositie). Het resultaat TOTAL_EPSILON, de laagnaam en het rapport geven L·ε. (Het artikel trekt L = 1.000 datasets om zijn bruikbaarheidsmaten erover te middelen; ze allemaal publiceren zou 1.000·ε kosten.)&lt;/p&gt;&lt;p&gt;&lt;b&gt;Niet beschermd:&lt;/b&gt; het totaal van alle aantallen wordt exact gepubliceerd (het mechanisme houdt het invariant).&lt;/p&gt;&lt;p&gt;De kwaliteit van de synthetische aantallen hangt af van de kwaliteit van de a-prioricijfers: een groep waarvan het ware aantal ver buiten het a-priori-interval ligt, wordt in dat interval gedrukt.&lt;/p&gt;</translation>
+      <location filename="../processing/algorithms/dp_counts.py" line="103" />
+      <source>&lt;p&gt;Replaces the event count of every group (an area, or one row per area and stratum such as age or sex) by synthetic counts drawn from a Poisson-gamma posterior predictive distribution, following Quick (2021), &lt;i&gt;Improving the utility of Poisson-distributed, differentially private synthetic data via prior predictive truncation&lt;/i&gt;. Each group's prior rate comes from public information (e.g. national rates); the gamma priors are made just informative enough for the release to be ε-differentially private. With truncation, each synthetic count is kept within a plausible range computed from the prior alone (eq. 9), which makes the priors far less informative, so the synthetic counts keep more of the real geographic differences.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Guarantee.&lt;/b&gt; ε-differential privacy for each synthetic data set: two data sets are neighbours when one event (one person) is moved from one group to another, the total staying the same. For any such pair, the probability of any set of synthetic counts changes by at most a factor e&lt;sup&gt;ε&lt;/sup&gt; (δ = 0 for the distribution sampled; the double-precision draw gives each probability only to within about 1e-16, so an outcome rarer than that can be drawn more or less often than it should: a δ of that order per split of the sampler's tree, not counted). The priors are calibrated with a bound proven for any number of groups (the loss from the group that loses the event plus the group that gains it, each at most ε/2); the paper's own rule (eqs. 7 and 14) comes from a two-group argument and can exceed ε with more groups, so it is not used. Populations, prior rates, the bounds and the priors are public and are written to the output, so they must be fixed without looking at the confidential counts (for example rates from an earlier census or a national rate); a prior or population field that is the count field itself is refused.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Several sets cost more.&lt;/b&gt; The L synthetic data sets are independent draws, so the output, which holds all L of them and their mean, is (L·ε)-differentially private (sequential composition). The result TOTAL_EPSILON, the layer name and the report give L·ε. (The paper draws L = 1,000 sets to average its utility measures; publishing them all would cost 1,000·ε.)&lt;/p&gt;&lt;p&gt;&lt;b&gt;Not protected:&lt;/b&gt; the total of all counts is published exactly (the mechanism keeps it invariant).&lt;/p&gt;&lt;p&gt;The quality of the synthetic counts depends on the quality of the prior rates: a group whose true count lies far outside its prior range is pulled into it.&lt;/p&gt;</source>
+      <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_counts.py" line="130" />
+      <location filename="../processing/algorithms/dp_counts.py" line="141" />
       <source>Areas (polygon layer or table)</source>
       <translation>Gebieden (polygoonlaag of tabel)</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_counts.py" line="131" />
+      <location filename="../processing/algorithms/dp_counts.py" line="142" />
       <source>One feature per group: an area, or an area and stratum (e.g. a table with one row per county, age group and sex). Geometry is optional and copied to the output. The exact sampler may use at most {0} GB of memory (50,000 groups took 0.7 GB in a test); a release that needs more is refused.</source>
       <translation>Eén object per groep: een gebied, of een gebied en stratum (bijv. een tabel met één rij per gemeente, leeftijdsgroep en geslacht). Geometrie is optioneel en wordt naar de uitvoer gekopieerd. De exacte sampler mag hoogstens {0} GB geheugen gebruiken (50.000 groepen namen 0,7 GB in een test); een release die meer nodig heeft wordt geweigerd.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_counts.py" line="140" />
+      <location filename="../processing/algorithms/dp_counts.py" line="151" />
       <source>Count field (confidential)</source>
       <translation>Veld met aantallen (vertrouwelijk)</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_counts.py" line="142" />
+      <location filename="../processing/algorithms/dp_counts.py" line="153" />
       <source>The confidential number of events per group: whole numbers &gt;= 0. It is not copied to the output.</source>
       <translation>Het vertrouwelijke aantal gebeurtenissen per groep: gehele getallen &gt;= 0. Dit veld wordt niet naar de uitvoer gekopieerd.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_counts.py" line="145" />
+      <location filename="../processing/algorithms/dp_counts.py" line="156" />
       <source>Population field</source>
       <translation>Populatieveld</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_counts.py" line="146" />
+      <location filename="../processing/algorithms/dp_counts.py" line="157" />
       <source>The public population at risk of each group (&gt; 0), e.g. census or bridged-race estimates.</source>
       <translation>De openbare risicopopulatie van elke groep (&gt; 0), bijv. uit een volkstelling of bridged-race-schattingen.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_counts.py" line="150" />
+      <location filename="../processing/algorithms/dp_counts.py" line="161" />
       <source>Prior rate field</source>
       <translation>Veld met a-prioricijfer</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_counts.py" line="152" />
+      <location filename="../processing/algorithms/dp_counts.py" line="163" />
       <source>A public prior event rate per group (&gt; 0), e.g. the national rate of the group's stratum, per 'Rate per' people. Give this or the expected count field.</source>
       <translation>Een openbaar a-prioricijfer voor gebeurtenissen per groep (&gt; 0), bijv. het landelijke cijfer voor het stratum van de groep, per 'Cijfer per' personen. Geef dit veld of het veld met het verwachte aantal op.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_counts.py" line="159" />
+      <location filename="../processing/algorithms/dp_counts.py" line="170" />
       <source>Prior expected count field</source>
       <translation>Veld met a priori verwacht aantal</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_counts.py" line="161" />
+      <location filename="../processing/algorithms/dp_counts.py" line="172" />
       <source>A public prior expected number of events per group (&gt; 0). Give this or the prior rate field.</source>
       <translation>Een openbaar a priori verwacht aantal gebeurtenissen per groep (&gt; 0). Geef dit veld of het veld met het a-prioricijfer op.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_counts.py" line="166" />
+      <location filename="../processing/algorithms/dp_counts.py" line="177" />
       <source>Fields to copy to the output</source>
       <translation>Velden die naar de uitvoer worden gekopieerd</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_counts.py" line="173" />
+      <location filename="../processing/algorithms/dp_counts.py" line="184" />
       <source>Input fields copied to the publishable output, e.g. an area code and name. The output is published as it is, so leave out everything derived from the confidential counts (rates, percentages, counts by subgroup); the count field itself is refused. Empty: none; every output row has group_fid, the input feature's id, to join on. The long table (more than {0} sets) has only group_fid.</source>
       <translation>Invoervelden die naar de publiceerbare uitvoer worden gekopieerd, bijv. een gebiedscode en -naam. De uitvoer wordt gepubliceerd zoals hij is, dus laat alles weg wat uit de vertrouwelijke aantallen is afgeleid (cijfers, percentages, aantallen per subgroep); het aantallenveld zelf wordt geweigerd. Leeg: geen; elke uitvoerrij heeft group_fid, de id van het invoerobject, om op te koppelen. De lange tabel (meer dan {0} datasets) heeft alleen group_fid.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_counts.py" line="182" />
+      <location filename="../processing/algorithms/dp_counts.py" line="193" />
       <source>Rate per (people)</source>
       <translation>Cijfer per (personen)</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_counts.py" line="183" />
+      <location filename="../processing/algorithms/dp_counts.py" line="194" />
       <source>The population the prior rates refer to: 1 for a rate per person, 100000 for a rate per 100,000.</source>
       <translation>De populatie waarop de a-prioricijfers betrekking hebben: 1 voor een cijfer per persoon, 100000 voor een cijfer per 100.000.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_counts.py" line="187" />
+      <location filename="../processing/algorithms/dp_counts.py" line="198" />
       <source>Rescale prior to the total</source>
       <translation>A priori verwachte aantallen herschalen naar het totaal</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_counts.py" line="188" />
+      <location filename="../processing/algorithms/dp_counts.py" line="199" />
       <source>Scale the prior expected counts so they add up to the published total, as the paper does with national rates. This uses only the total, which is public.</source>
       <translation>Schaal de a priori verwachte aantallen zo dat ze optellen tot het gepubliceerde totaal, zoals het artikel doet met landelijke cijfers. Hiervoor wordt alleen het totaal gebruikt, en dat is openbaar.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_counts.py" line="195" />
+      <location filename="../processing/algorithms/dp_counts.py" line="206" />
       <source>Epsilon (ε)</source>
       <translation>Epsilon (ε)</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_counts.py" line="196" />
+      <location filename="../processing/algorithms/dp_counts.py" line="207" />
       <source>The privacy budget ε (at least {0:g}) of one synthetic data set; the output with L sets costs L·ε in all. Smaller is more private and less accurate.</source>
       <translation>Het privacybudget ε (minstens {0:g}) van één synthetische dataset; de uitvoer met L datasets kost in totaal L·ε. Een kleinere waarde beschermt beter, maar is minder nauwkeurig.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_counts.py" line="202" />
+      <location filename="../processing/algorithms/dp_counts.py" line="213" />
       <source>Prior predictive truncation</source>
       <translation>A-priori-predictieve afkapping</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_counts.py" line="203" />
+      <location filename="../processing/algorithms/dp_counts.py" line="214" />
       <source>Restrict each synthetic count to the range [L, U] of eq. (9), computed from the prior only (Quick 2021). Strongly recommended: without it the priors must be so informative that the synthetic counts mostly repeat the prior.</source>
       <translation>Beperk elk synthetisch aantal tot het interval [L, U] uit vgl. (9), dat alleen uit de a-prioriverdeling wordt berekend (Quick 2021). Sterk aanbevolen: zonder afkapping moeten de a-prioriverdelingen zo informatief zijn dat de synthetische aantallen grotendeels de a-prioriverdeling herhalen.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_counts.py" line="212" />
+      <location filename="../processing/algorithms/dp_counts.py" line="223" />
       <source>Alpha (tail probability of the bounds)</source>
       <translation>Alfa (staartkans van de grenzen)</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_counts.py" line="219" />
+      <location filename="../processing/algorithms/dp_counts.py" line="230" />
       <source>α in (0, 1/2): L and U are the α/2 and 1 − α/2 quantiles of Poisson prior predictive distributions (eq. 9). Smaller α gives wider ranges and more informative priors. Empty: 1/I for I ≥ 3 groups (the paper's rule of thumb), 1/3 for two (α must stay below 1/2).</source>
       <translation>α in (0, 1/2): L en U zijn de α/2- en 1 − α/2-kwantielen van a-priori-predictieve Poisson-verdelingen (vgl. 9). Een kleinere α geeft bredere intervallen en informatievere a-prioriverdelingen. Leeg: 1/I bij I ≥ 3 groepen (de vuistregel uit het artikel), 1/3 bij twee (α moet onder 1/2 blijven).</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_counts.py" line="226" />
+      <location filename="../processing/algorithms/dp_counts.py" line="237" />
       <source>c (widening of the bounds)</source>
       <translation>c (verbreding van de grenzen)</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_counts.py" line="227" />
+      <location filename="../processing/algorithms/dp_counts.py" line="238" />
       <source>c &gt;= 1 widens the range: L uses the expected count divided by c, U the expected count times c. Use c &gt; 1 when the prior rates may miss large real differences (e.g. urban versus rural).</source>
       <translation>c &gt;= 1 verbreedt het interval: L gebruikt het verwachte aantal gedeeld door c, U het verwachte aantal maal c. Gebruik c &gt; 1 als de a-prioricijfers grote werkelijke verschillen kunnen missen (bijv. stad versus platteland).</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_counts.py" line="234" />
+      <location filename="../processing/algorithms/dp_counts.py" line="245" />
       <source>Synthetic data sets</source>
       <translation>Synthetische datasets</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_counts.py" line="236" />
+      <location filename="../processing/algorithms/dp_counts.py" line="247" />
       <source>How many independent synthetic data sets L to draw; publishing them costs L·ε. Up to {0} are written as fields syn_1 … syn_L of the input features; more are written as a long table (fields group_fid, set, syn_count) without geometry. Sets × groups may be at most {1}.</source>
       <translation>Hoeveel onafhankelijke synthetische datasets L er worden getrokken; ze publiceren kost L·ε. Tot {0} worden ze weggeschreven als velden syn_1 … syn_L van de invoerobjecten; bij meer worden ze weggeschreven als lange tabel (velden group_fid, set, syn_count) zonder geometrie. Datasets × groepen mag ten hoogste {1} zijn.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_counts.py" line="245" />
+      <location filename="../processing/algorithms/dp_counts.py" line="257" />
       <source>Publishable: the input features' geometry, group_fid and the fields in 'Fields to copy' (never the count field), with the synthetic counts, their mean and mean rate (per 'Rate per' people), and the public prior of every group: expected count, gamma shape a and rate b, and bounds L and U.</source>
       <translation>Publiceerbaar: de geometrie van de invoerobjecten, group_fid en de velden uit 'Velden die naar de uitvoer worden gekopieerd' (nooit het aantallenveld), met de synthetische aantallen, hun gemiddelde en het gemiddelde cijfer (per 'Cijfer per' personen), en de openbare a-prioriverdeling van elke groep: verwacht aantal, vormparameter a en inverse schaalparameter b, en grenzen L en U.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_counts.py" line="259" />
+      <location filename="../processing/algorithms/dp_counts.py" line="271" />
       <source>CONFIDENTIAL HTML report for the data steward: settings, the guarantee, prior informativeness, how many true counts fell outside their bounds, and true versus synthetic rates. Do not publish.</source>
       <translation>VERTROUWELIJK HTML-rapport voor de databeheerder: instellingen, de garantie, het informatiegehalte van de a-prioriverdelingen, hoeveel ware aantallen buiten hun grenzen vielen, en ware versus synthetische cijfers. Niet publiceren.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_counts.py" line="264" />
+      <location filename="../processing/algorithms/dp_counts.py" line="276" />
       <source>Epsilon of one synthetic data set</source>
       <translation>Epsilon van één synthetische dataset</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_counts.py" line="265" />
+      <location filename="../processing/algorithms/dp_counts.py" line="277" />
       <source>Epsilon of the whole output (L·ε)</source>
       <translation>Epsilon van de hele uitvoer (L·ε)</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_counts.py" line="266" />
+      <location filename="../processing/algorithms/dp_counts.py" line="278" />
       <source>Number of groups</source>
       <translation>Aantal groepen</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_counts.py" line="267" />
+      <location filename="../processing/algorithms/dp_counts.py" line="279" />
       <source>Median prior shape a</source>
       <translation>Mediaan van de a-priori-vormparameter a</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_counts.py" line="268" />
+      <location filename="../processing/algorithms/dp_counts.py" line="280" />
       <source>Largest prior shape a</source>
       <translation>Grootste a-priori-vormparameter a</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_counts.py" line="278" />
+      <location filename="../processing/algorithms/dp_counts.py" line="290" />
       <source>{0} / {1}: give exactly one of the prior rate field and the expected count field.</source>
       <translation>{0} / {1}: geef precies één van beide op: het veld met het a-prioricijfer of het veld met het verwachte aantal.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_counts.py" line="284" />
+      <location filename="../processing/algorithms/dp_counts.py" line="296" />
       <source>{0}: '{1}' is the count field; the confidential counts are never copied to the output.</source>
       <translation>{0}: '{1}' is het aantallenveld; de vertrouwelijke aantallen worden nooit naar de uitvoer gekopieerd.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_counts.py" line="290" />
+      <location filename="../processing/algorithms/dp_counts.py" line="302" />
       <source>{0}: '{1}' is the count field. The prior and the populations are published, so they must not come from the confidential counts; use public rates or populations.</source>
       <translation>{0}: '{1}' is het aantallenveld. De a-prioriverdeling en de populaties worden gepubliceerd en mogen dus niet uit de vertrouwelijke aantallen komen; gebruik openbare cijfers of populaties.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_counts.py" line="296" />
+      <location filename="../processing/algorithms/dp_counts.py" line="308" />
       <source>{0}: alpha must lie strictly between 0 and 1/2, got {1}.</source>
       <translation>{0}: alfa moet strikt tussen 0 en 1/2 liggen; opgegeven: {1}.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_counts.py" line="324" />
+      <location filename="../processing/algorithms/dp_counts.py" line="336" />
       <source>{0}: feature {1} has no value in '{2}'.</source>
       <translation>{0}: object {1} heeft geen waarde in '{2}'.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_counts.py" line="328" />
+      <location filename="../processing/algorithms/dp_counts.py" line="340" />
       <source>{0}: need at least two groups (features).</source>
       <translation>{0}: er zijn ten minste twee groepen (objecten) nodig.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_counts.py" line="347" />
+      <location filename="../processing/algorithms/dp_counts.py" line="359" />
       <source>{0}: {1} sets of {2} groups are {3} synthetic counts; at most {4} can be made in one run.</source>
       <translation>{0}: {1} datasets van {2} groepen zijn {3} synthetische aantallen; in één run kunnen er ten hoogste {4} worden gemaakt.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_counts.py" line="367" />
+      <location filename="../processing/algorithms/dp_counts.py" line="379" />
       <source>{0} groups, total {1}: median prior shape a = {2:.4g}, largest {3:.4g}.</source>
       <translation>{0} groepen, totaal {1}: mediaan van de a-priori-vormparameter a = {2:.4g}, grootste {3:.4g}.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_counts.py" line="382" />
+      <location filename="../processing/algorithms/dp_counts.py" line="396" />
       <source>CONFIDENTIAL: DP synthetic counts, steward's report</source>
       <translation>VERTROUWELIJK: synthetische DP-aantallen, rapport voor de databeheerder</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_counts.py" line="406" />
+      <location filename="../processing/algorithms/dp_counts.py" line="430" />
       <source>{0}: the layer has no field '{1}'.</source>
       <translation>{0}: de laag heeft geen veld '{1}'.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_counts.py" line="419" />
+      <location filename="../processing/algorithms/dp_counts.py" line="443" />
       <source>{0}: not copied, because more than {1} sets are written as a long table (join on group_fid).</source>
       <translation>{0}: niet gekopieerd, omdat meer dan {1} datasets als lange tabel worden weggeschreven (koppel op group_fid).</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_counts.py" line="446" />
+      <location filename="../processing/algorithms/dp_counts.py" line="470" />
       <source>{0}: the kept field '{1}' has the name of an output field; leave it out or rename it first.</source>
       <translation>{0}: het behouden veld '{1}' heeft de naam van een uitvoerveld; laat het weg of geef het eerst een andere naam.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_counts.py" line="508" />
+      <location filename="../processing/algorithms/dp_counts.py" line="532" />
       <source>DP synthetic counts (ε = {0:g})</source>
       <translation>Synthetische DP-aantallen (ε = {0:g})</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_counts.py" line="510" />
+      <location filename="../processing/algorithms/dp_counts.py" line="534" />
       <source>DP synthetic counts (total ε = {0:g}: {1} sets of ε = {2:g})</source>
       <translation>Synthetische DP-aantallen (totale ε = {0:g}: {1} datasets van ε = {2:g})</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_points.py" line="82" />
+      <location filename="../processing/algorithms/dp_points.py" line="83" />
       <source>Differentially private synthetic points (kernel, LGCP, Laplace)</source>
       <translation>Synthetische punten met differentiële privacy (kernel, LGCP, Laplace)</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_points.py" line="85" />
+      <location filename="../processing/algorithms/dp_points.py" line="86" />
       <source>Synthetic points</source>
       <translation>Synthetische punten</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_points.py" line="91" />
+      <location filename="../processing/algorithms/dp_points.py" line="92" />
       <source>Replace a point pattern by synthetic points that are (ε, δ)-differentially private when one point moves by at most α (for the LGCP method nominally, see the help).</source>
       <translation>Vervang een puntpatroon door synthetische punten met (ε, δ)-differentiële privacy wanneer één punt over ten hoogste α wordt verplaatst (voor de LGCP-methode nominaal, zie de help).</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_points.py" line="98" />
-      <source>&lt;p&gt;Draws a synthetic point pattern with one of the three differentially private synthesizers of Kim &amp;amp; Lim, &lt;i&gt;Differentially private synthesis of spatial point processes&lt;/i&gt; (Sections 3.2–3.3). You state ε, δ and α; the tool derives the smoothing the guarantee needs and reports it.&lt;/p&gt;&lt;ul&gt;&lt;li&gt;&lt;b&gt;Kernel&lt;/b&gt; (Section 3.2.1, Theorem 3.6): a Poisson process whose intensity is a Gaussian kernel estimate with Diggle's edge correction. The bandwidth is the smallest one that satisfies (2αB + α²)/(2h²) + r&lt;sub&gt;α&lt;/sub&gt;(h) ≤ ε/k (B: the window's diameter; k: the 1 − δ quantile of Poisson(n); r&lt;sub&gt;α&lt;/sub&gt; is replaced by a safe upper bound). Privacy needs large bandwidths: the synthetic points keep the broad pattern only. The coordinates are rounded to a grid of h/1024, so that no low-order bits of a point's position plus noise are published.&lt;/li&gt;&lt;li&gt;&lt;b&gt;LGCP&lt;/b&gt; (Section 3.3.1, Theorem 3.8): a log-Gaussian Cox process on a right-triangle lattice of knots, with a Gaussian covariance whose ratio σ/l is fixed by the privacy condition; one draw of the fitted field, then a Poisson process from it. The theorem is stated for an exact posterior draw, and even there its proof has gaps (a bound that must hold for every β, and the bad event's probability taken under the prior rather than the posterior); the draw here comes from a fast (Laplace) approximation of the posterior. The stated (ε, δ) is therefore &lt;b&gt;nominal, not proven&lt;/b&gt; (Kim &amp;amp; Lim's own draws come from a finite MCMC chain, not exact either).&lt;/li&gt;&lt;li&gt;&lt;b&gt;Laplace&lt;/b&gt; (Section 3.3.2, Theorem 3.10): points per grid cell divided by the cell area, plus Laplace noise, clamped at 0; then a Poisson process with that intensity. Pure ε-differential privacy (δ = 0) for every α. At small ε the noise in empty cells creates many points; a share of ε can buy a noisy total the intensity is rescaled to (beyond the paper).&lt;/li&gt;&lt;/ul&gt;&lt;p&gt;&lt;b&gt;Guarantee.&lt;/b&gt; (ε, δ)-differential privacy under the α-neighbourhood: two data sets are neighbours when one point is moved by at most α (in the CRS units). For any such pair, the probability of any synthetic pattern changes by at most a factor e&lt;sup&gt;ε&lt;/sup&gt;, except with probability δ (for the LGCP method: nominally, see above).&lt;/p&gt;&lt;p&gt;&lt;b&gt;Not protected:&lt;/b&gt; the number of points n. A neighbour moves a point but never adds or removes one, so n is public under this guarantee (the kernel and LGCP methods use it, and the default δ = 1/n reveals it). The Laplace method alone also bounds the effect of adding or removing a point, which its report states. Every synthetic pattern is a separate release: publishing several spends the budget several times.&lt;/p&gt;&lt;p&gt;No attribute of the input is copied: the output has only a synthetic identifier.&lt;/p&gt;</source>
-      <translation>&lt;p&gt;Trekt een synthetisch puntpatroon met een van de drie synthesemethoden met differentiële privacy van Kim &amp;amp; Lim, &lt;i&gt;Differentially private synthesis of spatial point processes&lt;/i&gt; (Secties 3.2–3.3). U geeft ε, δ en α op; het hulpmiddel leidt de gladding af die de garantie vereist en rapporteert die.&lt;/p&gt;&lt;ul&gt;&lt;li&gt;&lt;b&gt;Kernel&lt;/b&gt; (Sectie 3.2.1, Stelling 3.6): een Poisson-proces waarvan de intensiteit een Gaussische kernelschatting met de randcorrectie van Diggle is. De bandbreedte is de kleinste die voldoet aan (2αB + α²)/(2h²) + r&lt;sub&gt;α&lt;/sub&gt;(h) ≤ ε/k (B: de diameter van het studiegebied; k: het 1 − δ-kwantiel van Poisson(n); r&lt;sub&gt;α&lt;/sub&gt; wordt vervangen door een veilige bovengrens). Privacy vereist grote bandbreedtes: de synthetische punten behouden alleen het globale patroon. De coördinaten worden afgerond op een raster van h/1024, zodat geen laagste bits van de positie van een punt plus ruis worden gepubliceerd.&lt;/li&gt;&lt;li&gt;&lt;b&gt;LGCP&lt;/b&gt; (Sectie 3.3.1, Stelling 3.8): een log-Gaussisch Cox-proces op een rooster van knopen met rechthoekige driehoeken, met een Gaussische covariantie waarvan de verhouding σ/l door de privacyvoorwaarde wordt vastgelegd; één trekking van het geschatte veld, en daaruit een Poisson-proces. De stelling is geformuleerd voor een exacte trekking uit de a-posterioriverdeling, en zelfs daar heeft het bewijs lacunes (een grens die voor elke β moet gelden, en de kans op de ongunstige gebeurtenis berekend onder de a-prioriverdeling in plaats van de a-posterioriverdeling); de trekking hier komt uit een snelle (Laplace-)benadering van de a-posterioriverdeling. De opgegeven (ε, δ) is daarom &lt;b&gt;nominaal, niet bewezen&lt;/b&gt; (ook de trekkingen van Kim &amp;amp; Lim komen uit een eindige MCMC-keten en zijn niet exact).&lt;/li&gt;&lt;li&gt;&lt;b&gt;Laplace&lt;/b&gt; (Sectie 3.3.2, Stelling 3.10): het aantal punten per rastercel gedeeld door de oppervlakte van de cel, plus Laplace-ruis, afgekapt op 0; daarna een Poisson-proces met die intensiteit. Zuivere ε-differentiële privacy (δ = 0) voor elke α. Bij een kleine ε ontstaan door de ruis in lege cellen veel punten; met een deel van ε kan een totaal met ruis worden gekocht waarnaar de intensiteit wordt herschaald (buiten het artikel om).&lt;/li&gt;&lt;/ul&gt;&lt;p&gt;&lt;b&gt;Garantie.&lt;/b&gt; (ε, δ)-differentiële privacy onder de α-naburigheid: twee datasets zijn naburig als één punt over ten hoogste α (in CRS-eenheden) wordt verplaatst. Voor elk zulk paar verandert de kans op elk synthetisch patroon met ten hoogste een factor e&lt;sup&gt;ε&lt;/sup&gt;, behalve met kans δ (voor de LGCP-methode: nominaal, zie hierboven).&lt;/p&gt;&lt;p&gt;&lt;b&gt;Niet beschermd:&lt;/b&gt; het aantal punten n. Een naburige dataset verplaatst een punt, maar voegt er nooit een toe of verwijdert er een, dus n is onder deze garantie openbaar (de kernel- en LGCP-methode gebruiken het, en de standaardwaarde δ = 1/n verraadt het). Alleen de Laplace-methode begrenst ook het effect van het toevoegen of verwijderen van een punt; dat staat in haar rapport. Elk synthetisch patroon is een afzonderlijke publicatie: wie er meerdere publiceert, verbruikt het budget meerdere keren.&lt;/p&gt;&lt;p&gt;Er wordt geen attribuut van de invoer gekopieerd: de uitvoer bevat alleen een synthetische identificatiecode.&lt;/p&gt;</translation>
+      <location filename="../processing/algorithms/dp_points.py" line="99" />
+      <source>&lt;p&gt;Draws a synthetic point pattern with one of the three differentially private synthesizers of Kim &amp;amp; Lim, &lt;i&gt;Differentially private synthesis of spatial point processes&lt;/i&gt; (Sections 3.2–3.3). You state ε, δ and α; the tool derives the smoothing the guarantee needs and reports it.&lt;/p&gt;&lt;ul&gt;&lt;li&gt;&lt;b&gt;Kernel&lt;/b&gt; (Section 3.2.1, Theorem 3.6): a Poisson process whose intensity is a Gaussian kernel estimate with Diggle's edge correction. The bandwidth is the smallest one that satisfies (2αB + α²)/(2h²) + r&lt;sub&gt;α&lt;/sub&gt;(h) ≤ ε/k (B: the window's diameter; k: the 1 − δ quantile of Poisson(n); r&lt;sub&gt;α&lt;/sub&gt; is replaced by a safe upper bound). Privacy needs large bandwidths: the synthetic points keep the broad pattern only. The coordinates are rounded to a grid of h/1024, so that no low-order bits of a point's position plus noise are published.&lt;/li&gt;&lt;li&gt;&lt;b&gt;LGCP&lt;/b&gt; (Section 3.3.1, Theorem 3.8): a log-Gaussian Cox process on a right-triangle lattice of knots, with a Gaussian covariance whose ratio σ/l is fixed by the privacy condition; one draw of the fitted field, then a Poisson process from it. The theorem is stated for an exact posterior draw, and even there its proof has gaps (a bound that must hold for every β, and the bad event's probability taken under the prior rather than the posterior); the draw here comes from a fast (Laplace) approximation of the posterior. The stated (ε, δ) is therefore &lt;b&gt;nominal, not proven&lt;/b&gt; (Kim &amp;amp; Lim's own draws come from a finite MCMC chain, not exact either).&lt;/li&gt;&lt;li&gt;&lt;b&gt;Laplace&lt;/b&gt; (Section 3.3.2, Theorem 3.10): points per grid cell divided by the cell area, plus Laplace noise, clamped at 0; then a Poisson process with that intensity. Pure ε-differential privacy (δ = 0 for the distribution sampled; numpy's double-precision Laplace draw never exceeds 36 noise scales, which adds a δ of the order of e&lt;sup&gt;ε−36&lt;/sup&gt;, below 1e-15 at ε = 1, not counted) for every α. At small ε the noise in empty cells creates many points; a share of ε can buy a noisy total the intensity is rescaled to (beyond the paper).&lt;/li&gt;&lt;/ul&gt;&lt;p&gt;&lt;b&gt;Guarantee.&lt;/b&gt; (ε, δ)-differential privacy under the α-neighbourhood: two data sets are neighbours when one point is moved by at most α (in the CRS units). For any such pair, the probability of any synthetic pattern changes by at most a factor e&lt;sup&gt;ε&lt;/sup&gt;, except with probability δ (for the LGCP method: nominally, see above).&lt;/p&gt;&lt;p&gt;&lt;b&gt;Not protected:&lt;/b&gt; the number of points n. A neighbour moves a point but never adds or removes one, so n is public under this guarantee (the kernel and LGCP methods use it, and the default δ = 1/n reveals it). The Laplace method alone also bounds the effect of adding or removing a point, which its report states. Every synthetic pattern is a separate release: publishing several spends the budget several times.&lt;/p&gt;&lt;p&gt;No attribute of the input is copied: the output has only a synthetic identifier.&lt;/p&gt;</source>
+      <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_points.py" line="137" />
+      <location filename="../processing/algorithms/dp_points.py" line="140" />
       <source>Point layer</source>
       <translation>Puntenlaag</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_points.py" line="138" />
+      <location filename="../processing/algorithms/dp_points.py" line="141" />
       <source>The confidential points (cases, addresses, ...). Only their locations are used.</source>
       <translation>De vertrouwelijke punten (ziektegevallen, adressen, ...). Alleen hun locaties worden gebruikt.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_points.py" line="141" />
+      <location filename="../processing/algorithms/dp_points.py" line="144" />
       <source>Study window</source>
       <translation>Studiegebied</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_points.py" line="142" />
+      <location filename="../processing/algorithms/dp_points.py" line="145" />
       <source>Polygons of the study region (holes allowed); every point must lie inside. It is public: it fixes the diameter B, the cells and the lattice. Empty: the points' bounding box enlarged by 5% of its larger side on each side (which depends on the extreme points, so the layer is named NOT PRIVATE; give a public window for a real release).</source>
       <translation>Polygonen van het studiegebied (gaten toegestaan); elk punt moet erbinnen liggen. Het is openbaar: het legt de diameter B, de cellen en het rooster vast. Leeg: de omhullende rechthoek van de punten, aan elke kant vergroot met 5% van de langste zijde (die van de uiterste punten afhangt, dus heet de laag NIET PRIVÉ; geef een openbaar venster voor een echte publicatie).</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_points.py" line="154" />
+      <location filename="../processing/algorithms/dp_points.py" line="157" />
       <source>Kernel Poisson synthesizer (Theorem 3.6)</source>
       <translation>Kernel-Poisson-synthese (Stelling 3.6)</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_points.py" line="155" />
+      <location filename="../processing/algorithms/dp_points.py" line="158" />
       <source>LGCP Cox synthesizer (Theorem 3.8)</source>
       <translation>LGCP-Cox-synthese (Stelling 3.8)</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_points.py" line="156" />
+      <location filename="../processing/algorithms/dp_points.py" line="159" />
       <source>Laplace Cox synthesizer (Theorem 3.10)</source>
       <translation>Laplace-Cox-synthese (Stelling 3.10)</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_points.py" line="161" />
-      <source>Kernel: smooth, needs ε, δ and α. LGCP: model-based, needs ε, δ and α. Laplace: cell counts with noise, pure ε-DP (δ = 0) for every α.</source>
-      <translation>Kernel: glad, vereist ε, δ en α. LGCP: modelgebaseerd, vereist ε, δ en α. Laplace: aantallen per cel met ruis, zuivere ε-DP (δ = 0) voor elke α.</translation>
+      <location filename="../processing/algorithms/dp_points.py" line="164" />
+      <source>Kernel: smooth, needs ε, δ and α. LGCP: model-based, needs ε, δ and α. Laplace: cell counts with noise, pure ε-DP (δ = 0 for the distribution sampled) for every α.</source>
+      <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_points.py" line="168" />
+      <location filename="../processing/algorithms/dp_points.py" line="171" />
       <source>The privacy budget ε (at least {0:g}) of one synthetic pattern. Smaller is more private and less accurate.</source>
       <translation>Het privacybudget ε (minstens {0:g}) van één synthetisch patroon. Een kleinere waarde beschermt beter, maar is minder nauwkeurig.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_points.py" line="174" />
+      <location filename="../processing/algorithms/dp_points.py" line="177" />
       <source>Delta (δ)</source>
       <translation>Delta (δ)</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_points.py" line="175" />
-      <source>The probability δ in (0, 1) with which the ε bound may fail (kernel and LGCP). Empty: 1/n for n points, as in Kim &amp; Lim's experiments; that is weak (a mechanism that publishes one random person's point unprotected meets δ = 1/n), so for a real release give δ well below 1/n, e.g. 1/n² or 1e-6. Not used by the Laplace method, which is pure ε-DP (δ = 0).</source>
-      <translation>De kans δ in (0, 1) waarmee de ε-grens mag falen (kernel en LGCP). Leeg: 1/n bij n punten, zoals in de experimenten van Kim &amp; Lim; dat is zwak (een mechanisme dat het punt van één willekeurige persoon onbeschermd publiceert, voldoet aan δ = 1/n), dus geef voor een echte publicatie een δ ruim onder 1/n, bijv. 1/n² of 1e-6. Niet gebruikt door de Laplace-methode, die zuivere ε-DP biedt (δ = 0).</translation>
+      <location filename="../processing/algorithms/dp_points.py" line="178" />
+      <source>The probability δ in (0, 1) with which the ε bound may fail (kernel and LGCP). Empty: 1/n for n points, as in Kim &amp; Lim's experiments; that is weak (a mechanism that publishes one random person's point unprotected meets δ = 1/n), so for a real release give δ well below 1/n, e.g. 1/n² or 1e-6. Not used by the Laplace method, which is pure ε-DP (δ = 0 for the distribution sampled).</source>
+      <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_points.py" line="184" />
+      <location filename="../processing/algorithms/dp_points.py" line="188" />
       <source>Alpha (α, neighbourhood radius)</source>
       <translation>Alfa (α, naburigheidsstraal)</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_points.py" line="186" />
+      <location filename="../processing/algorithms/dp_points.py" line="190" />
       <source>α &gt; 0: how far one point may move between neighbouring data sets, in the units of the layer's (or working) CRS, e.g. metres. The guarantee hides any one point's location within α; a larger α needs more smoothing. Required for the kernel and LGCP methods; the Laplace guarantee holds for every α (a value given is only reported).</source>
       <translation>α &gt; 0: hoe ver één punt mag worden verplaatst tussen naburige datasets, in de eenheden van het CRS van de laag (of het werk-CRS), bijv. meters. De garantie verbergt de locatie van elk afzonderlijk punt binnen α; een grotere α vereist meer gladding. Verplicht voor de kernel- en LGCP-methode; de Laplace-garantie geldt voor elke α (een opgegeven waarde wordt alleen gerapporteerd).</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_points.py" line="194" />
+      <location filename="../processing/algorithms/dp_points.py" line="198" />
       <source>Cell size (Laplace)</source>
       <translation>Celgrootte (Laplace)</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_points.py" line="195" />
+      <location filename="../processing/algorithms/dp_points.py" line="199" />
       <source>Side of the square cells of the Laplace method, in CRS units. Cells are clipped to the window and slivers under 1/4 of a cell are merged into a neighbour. Empty: 1/10 of the window's larger side (Kim &amp; Lim's 11 x 11 knots).</source>
       <translation>Zijde van de vierkante cellen van de Laplace-methode, in CRS-eenheden. De cellen worden bijgesneden tot het studiegebied en snippers kleiner dan 1/4 cel worden samengevoegd met een buurcel. Leeg: 1/10 van de langste zijde van het studiegebied (de 11 x 11 knopen van Kim &amp; Lim).</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_points.py" line="203" />
+      <location filename="../processing/algorithms/dp_points.py" line="207" />
       <source>Knots per dimension (LGCP)</source>
       <translation>Knopen per dimensie (LGCP)</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_points.py" line="205" />
+      <location filename="../processing/algorithms/dp_points.py" line="209" />
       <source>Number of lattice knots along each side of the window's bounding box for the LGCP method (Kim &amp; Lim use 11), at most {0}. More knots give a finer field and a smaller σ/l; the field is dense, so its cost grows steeply (about 2 s at 21, 30 s at 41, a minute at 45).</source>
       <translation>Aantal roosterknopen langs elke zijde van de omhullende rechthoek van het studiegebied voor de LGCP-methode (Kim &amp; Lim gebruiken er 11), ten hoogste {0}. Meer knopen geven een fijner veld en een kleinere σ/l; het veld is dicht, dus de rekentijd stijgt snel (ongeveer 2 s bij 21, 30 s bij 41, een minuut bij 45).</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_points.py" line="212" />
+      <location filename="../processing/algorithms/dp_points.py" line="216" />
       <source>Bandwidth (kernel)</source>
       <translation>Bandbreedte (kernel)</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_points.py" line="213" />
+      <location filename="../processing/algorithms/dp_points.py" line="217" />
       <source>Standard deviation h of the Gaussian kernel, in CRS units. Empty: the smallest bandwidth that gives the guarantee (recommended). A larger one is allowed (smoother, still private); a smaller one is refused.</source>
       <translation>Standaardafwijking h van de Gaussische kernel, in CRS-eenheden. Leeg: de kleinste bandbreedte die de garantie geeft (aanbevolen). Een grotere is toegestaan (gladder, nog steeds privacyveilig); een kleinere wordt geweigerd.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_points.py" line="222" />
+      <location filename="../processing/algorithms/dp_points.py" line="226" />
       <source>Share of ε for a noisy total (Laplace)</source>
       <translation>Deel van ε voor een totaal met ruis (Laplace)</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_points.py" line="224" />
+      <location filename="../processing/algorithms/dp_points.py" line="228" />
       <source>s in [0, 1): spend s·ε on a noisy count of all points and rescale the intensity to it, which removes the surplus of points that the clamped noise creates at small ε. The cells get (1 − s)·ε. 0: Kim &amp; Lim's mechanism. The report states the composed guarantee.</source>
       <translation>s in [0, 1): besteed s·ε aan een aantal met ruis van alle punten en herschaal de intensiteit daarnaar; dat verwijdert het overschot aan punten dat de afgekapte ruis bij een kleine ε veroorzaakt. De cellen krijgen (1 − s)·ε. 0: het mechanisme van Kim &amp; Lim. Het rapport vermeldt de samengestelde garantie.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_points.py" line="232" />
+      <location filename="../processing/algorithms/dp_points.py" line="236" />
       <source>Needed only when the layer is in degrees: α, the cell size and the bandwidth are then in this CRS's units; the output is written back in the layer's CRS.</source>
       <translation>Alleen nodig als de laag in graden is: α, de celgrootte en de bandbreedte zijn dan in de eenheden van dit CRS; de uitvoer wordt teruggeschreven in het CRS van de laag.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_points.py" line="240" />
+      <location filename="../processing/algorithms/dp_points.py" line="245" />
       <source>Publishable: the synthetic points in the layer's CRS, with one field syn_id. No attribute of the input is copied.</source>
       <translation>Publiceerbaar: de synthetische punten in het CRS van de laag, met één veld syn_id. Er wordt geen attribuut van de invoer gekopieerd.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_points.py" line="247" />
+      <location filename="../processing/algorithms/dp_points.py" line="252" />
       <source>Report</source>
       <translation>Rapport</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_points.py" line="249" />
+      <location filename="../processing/algorithms/dp_points.py" line="254" />
       <source>HTML report: the guarantee in words, ε, δ, α, the calibrated quantities, the number of synthetic points and a map of them. It holds no original point; for the kernel and LGCP methods it prints n, which this guarantee does not protect.</source>
       <translation>HTML-rapport: de garantie in woorden, ε, δ, α, de gekalibreerde grootheden, het aantal synthetische punten en een kaart daarvan. Het bevat geen enkel oorspronkelijk punt; bij de kernel- en LGCP-methode vermeldt het n, dat deze garantie niet beschermt.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_points.py" line="255" />
+      <location filename="../processing/algorithms/dp_points.py" line="260" />
       <source>Epsilon</source>
       <translation>Epsilon</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_points.py" line="256" />
+      <location filename="../processing/algorithms/dp_points.py" line="261" />
       <source>Delta (0 for Laplace)</source>
       <translation>Delta (0 bij Laplace)</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_points.py" line="257" />
+      <location filename="../processing/algorithms/dp_points.py" line="262" />
       <source>Alpha (NaN if not given for Laplace)</source>
       <translation>Alfa (NaN als niet opgegeven bij Laplace)</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_points.py" line="258" />
+      <location filename="../processing/algorithms/dp_points.py" line="263" />
       <source>Number of synthetic points</source>
       <translation>Aantal synthetische punten</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_points.py" line="259" />
+      <location filename="../processing/algorithms/dp_points.py" line="264" />
       <source>Kernel bandwidth used (NaN for other methods)</source>
       <translation>Gebruikte kernelbandbreedte (NaN bij andere methoden)</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_points.py" line="260" />
+      <location filename="../processing/algorithms/dp_points.py" line="265" />
       <source>LGCP ratio σ/l (NaN for other methods)</source>
       <translation>LGCP-verhouding σ/l (NaN bij andere methoden)</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_points.py" line="261" />
+      <location filename="../processing/algorithms/dp_points.py" line="266" />
       <source>Laplace noise scale (NaN for other methods)</source>
       <translation>Schaal van de Laplace-ruis (NaN bij andere methoden)</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_points.py" line="264" />
+      <location filename="../processing/algorithms/dp_points.py" line="269" />
       <source>Laplace ε when a point is added or removed (NaN for other methods)</source>
       <translation>Laplace-ε bij het toevoegen of verwijderen van een punt (NaN bij andere methoden)</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_points.py" line="276" />
+      <location filename="../processing/algorithms/dp_points.py" line="281" />
       <source>{0}: epsilon must be a number of at least {1:g}, got {2}.</source>
       <translation>{0}: epsilon moet een getal van minstens {1:g} zijn; opgegeven: {2}.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_points.py" line="281" />
+      <location filename="../processing/algorithms/dp_points.py" line="286" />
       <source>{0}: delta must lie strictly between 0 and 1, got {1}.</source>
       <translation>{0}: delta moet strikt tussen 0 en 1 liggen; opgegeven: {1}.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_points.py" line="283" />
+      <location filename="../processing/algorithms/dp_points.py" line="288" />
       <source>{0}: the kernel and LGCP methods need the neighbourhood radius alpha &gt; 0 (in CRS units).</source>
       <translation>{0}: de kernel- en LGCP-methode vereisen de naburigheidsstraal alfa &gt; 0 (in CRS-eenheden).</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_points.py" line="289" />
+      <location filename="../processing/algorithms/dp_points.py" line="294" />
       <source>{0}: must be a distance &gt; 0, got {1}.</source>
       <translation>{0}: moet een afstand &gt; 0 zijn; opgegeven: {1}.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_points.py" line="292" />
+      <location filename="../processing/algorithms/dp_points.py" line="297" />
       <source>{0}: the share must lie in [0, 1), got {1}.</source>
       <translation>{0}: het deel moet in [0, 1) liggen; opgegeven: {1}.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_points.py" line="306" />
+      <location filename="../processing/algorithms/dp_points.py" line="311" />
       <source>No {0} given: the window is the points' bounding box, so its extent follows the extreme confidential points. Give a public {0} for a real release.</source>
       <translation>Geen {0} opgegeven: het studiegebied is de omhullende rechthoek van de punten, dus de omvang ervan volgt de uiterste vertrouwelijke punten. Geef voor een echte publicatie een openbaar {0} op.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_points.py" line="319" />
+      <location filename="../processing/algorithms/dp_points.py" line="324" />
       <source>{0}: some points lie outside the window (how many is not shown: the Laplace method protects the number of points); clip them to it first.</source>
       <translation>{0}: enkele punten liggen buiten het venster (hoeveel wordt niet getoond: de Laplace-methode beschermt het aantal punten); knip ze er eerst op bij.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_points.py" line="372" />
-      <source>window from the data</source>
-      <translation>venster uit de gegevens</translation>
-    </message>
-    <message>
-      <location filename="../processing/algorithms/dp_points.py" line="375" />
+      <location filename="../processing/algorithms/dp_points.py" line="386" />
       <source>Differentially private synthetic points</source>
       <translation>Synthetische punten met differentiële privacy</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_points.py" line="398" />
+      <location filename="../processing/algorithms/dp_points.py" line="409" />
       <source>{0}: one point gives the default δ = 1/n = 1, which protects nothing.</source>
       <translation>{0}: één punt geeft de standaard-δ = 1/n = 1, die niets beschermt.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_points.py" line="402" />
+      <location filename="../processing/algorithms/dp_points.py" line="413" />
       <source>{0} empty: using 1/n = {1:.6g}, as Kim &amp; Lim's experiments do. That is weak: δ = 1/n allows publishing one random person's point unprotected. For a real release give a smaller {0} (e.g. 1/n² or 1e-6).</source>
       <translation>{0} leeg: 1/n = {1:.6g} wordt gebruikt, zoals in de experimenten van Kim &amp; Lim. Dat is zwak: δ = 1/n staat toe dat het punt van één willekeurige persoon onbeschermd wordt gepubliceerd. Geef voor een echte publicatie een kleinere {0} (bijv. 1/n² of 1e-6).</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_points.py" line="410" />
+      <location filename="../processing/algorithms/dp_points.py" line="421" />
       <source>δ = {0:.3g} is large: the guarantee may fail with probability up to δ, and δ ≥ 1/n allows releasing a whole point unprotected. Give a smaller {1} (e.g. well below 1/n).</source>
       <translation>δ = {0:.3g} is groot: de garantie kan met een kans tot δ falen, en δ ≥ 1/n staat toe dat een heel punt onbeschermd wordt gepubliceerd. Geef een kleinere {1} (bijv. ruim onder 1/n).</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_points.py" line="420" />
+      <location filename="../processing/algorithms/dp_points.py" line="431" />
       <source>{0} synthetic points.</source>
       <translation>{0} synthetische punten.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_points.py" line="422" />
+      <location filename="../processing/algorithms/dp_points.py" line="433" />
       <source>The synthetic pattern is empty (no points).</source>
       <translation>Het synthetische patroon is leeg (geen punten).</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_points.py" line="432" />
+      <location filename="../processing/algorithms/dp_points.py" line="443" />
       <source>The noise alone is expected to add about {0:.0f} of the {1} synthetic points (window area × Δ / 2ε): the pattern is mostly noise. A larger {2} or ε gives a usable pattern.</source>
       <translation>Naar verwachting voegt alleen de ruis al ongeveer {0:.0f} van de {1} synthetische punten toe (oppervlakte van het studiegebied × Δ / 2ε): het patroon is vooral ruis. Een grotere {2} of ε geeft een bruikbaar patroon.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_points.py" line="439" />
+      <location filename="../processing/algorithms/dp_points.py" line="450" />
       <source>{0} synthetic points, over ten times the original count: the noise dominates. A larger {1} gives a usable pattern.</source>
       <translation>{0} synthetische punten, meer dan tien keer het oorspronkelijke aantal: de ruis overheerst. Een grotere {1} geeft een bruikbaar patroon.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_points.py" line="456" />
+      <location filename="../processing/algorithms/dp_points.py" line="467" />
       <source>{0} is not used by the {1} method.</source>
       <translation>{0} wordt niet gebruikt door de methode {1}.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_points.py" line="469" />
+      <location filename="../processing/algorithms/dp_points.py" line="486" />
+      <source>The bandwidth {0:.6g} is far wider than the window: at most {1:.2g} of a kernel lies inside it, so every synthetic point needs at least {2:.2g} draws; the run may be slow (it can be cancelled). {3}</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/algorithms/dp_points.py" line="494" />
+      <source>A smaller {0} spreads the points as evenly.</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/algorithms/dp_points.py" line="496" />
+      <source>A larger {0} or a smaller {1} gives a smaller bandwidth.</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/algorithms/dp_points.py" line="503" />
       <source>A corner of the window keeps only {0:.2g} of a kernel of bandwidth {1:.6g} inside it (a spike or a corridor far narrower than the bandwidth). A point there needs about {2:.2g} draws; the run may be slow (it can be cancelled). Simplifying the window avoids it.</source>
       <translation>Een hoek van het studiegebied houdt maar {0:.2g} van een kernel met bandbreedte {1:.6g} binnen het gebied (een uitsteeksel of een gang die veel smaller is dan de bandbreedte). Een punt daar vraagt ongeveer {2:.2g} trekkingen; de berekening kan traag zijn (ze kan worden geannuleerd). Een eenvoudiger studiegebied voorkomt dit.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_points.py" line="539" />
+      <location filename="../processing/algorithms/dp_points.py" line="554" />
+      <source>window from the data</source>
+      <translation>venster uit de gegevens</translation>
+    </message>
+    <message>
+      <location filename="../processing/algorithms/dp_points.py" line="599" />
       <source>DP synthetic points ({0}, ε = {1:g})</source>
       <translation>Synthetische DP-punten ({0}, ε = {1:g})</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="80" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="82" />
       <source>Fit a log-Gaussian Cox process</source>
       <translation>Log-Gaussisch Cox-proces schatten</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="83" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="85" />
       <source>Point process models</source>
       <translation>Puntprocesmodellen</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="89" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="91" />
       <source>Bayesian fit of an LGCP (SPDE Matérn field, covariates, offset) to a point pattern.</source>
       <translation>Bayesiaanse schatting van een LGCP (SPDE-Matérnveld, covariaten, offset) op basis van een puntpatroon.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="93" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="95" />
       <source>&lt;p&gt;Fits log λ(s) = offset(s) + x(s)'β + w(s), where w is a Gaussian field with Matérn covariance (smoothness 1) represented on a triangular mesh by the SPDE approach (Lindgren et al. 2011; Walder et al., Appendix A.1), with unknown effective range and marginal variance. The fast method integrates Laplace approximations over a grid of the two hyperparameters (INLA-style) and draws independent posterior samples. The model file feeds the synthesis tools.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Not a privacy mechanism.&lt;/b&gt; The model, intensity map and report are derived from the confidential points and are for the analyst: do not publish them. Publish synthetic points made from the model instead.&lt;/p&gt;</source>
       <translation>&lt;p&gt;Schat log λ(s) = offset(s) + x(s)'β + w(s), waarin w een Gaussisch veld met Matérn-covariantie (gladheid 1) is dat met de SPDE-aanpak (Lindgren et al. 2011; Walder et al., Appendix A.1) op een driehoeksnet (mesh) wordt weergegeven, met onbekend effectief bereik en onbekende marginale variantie. De snelle methode integreert Laplace-benaderingen over een rooster van de twee hyperparameters (zoals in INLA) en genereert onafhankelijke trekkingen uit de a-posterioriverdeling. Het modelbestand dient als invoer voor de synthesehulpmiddelen.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Geen privacymechanisme.&lt;/b&gt; Het model, de intensiteitskaart en het rapport zijn afgeleid van de vertrouwelijke punten en zijn bedoeld voor de analist: publiceer ze niet. Publiceer in plaats daarvan synthetische punten die met het model zijn gemaakt.&lt;/p&gt;</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="111" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="113" />
       <source>The confidential points (cases, crimes, ...). At least 10.</source>
       <translation>De vertrouwelijke punten (ziektegevallen, misdrijven, ...). Ten minste 10.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="115" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="117" />
       <source>Polygons of the study region (holes allowed); every point must lie inside. Empty: the points' bounding box enlarged by 5%.</source>
       <translation>Polygonen van het studiegebied (gaten toegestaan); elk punt moet erbinnen liggen. Leeg: de omhullende rechthoek van de punten, vergroot met 5%.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="121" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="123" />
       <source>Covariate rasters</source>
       <translation>Covariaatrasters</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="122" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="124" />
       <source>Rasters (band 1) used as covariates; each must cover the whole window. Reprojected to the working CRS if needed.</source>
       <translation>Rasters (band 1) die als covariaten worden gebruikt; elk raster moet het hele studiegebied bedekken. Zo nodig geherprojecteerd naar het werk-CRS.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="128" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="130" />
       <source>Distance to features</source>
       <translation>Afstand tot objecten</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="129" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="131" />
       <source>Adds the covariate 'distance to the nearest feature of this layer' (points, lines or polygon boundaries), e.g. John Snow's Broad Street pump.</source>
       <translation>Voegt de covariaat 'afstand tot het dichtstbijzijnde object van deze laag' toe (punten, lijnen of polygoongrenzen), bijv. de pomp in Broad Street van John Snow.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="135" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="137" />
       <source>Offset raster (log scale)</source>
       <translation>Offsetraster (logschaal)</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="136" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="138" />
       <source>Known log-intensity offset, e.g. log population density; must cover the window.</source>
       <translation>Bekende offset van de log-intensiteit, bijv. de logaritme van de bevolkingsdichtheid; moet het studiegebied bedekken.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="139" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="141" />
       <source>Largest mesh edge</source>
       <translation>Langste zijde van het driehoeksnet</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="140" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="142" />
       <source>Mesh resolution inside the window, in CRS units. Empty: 1/40 of the window's larger side. Smaller is more accurate and slower (the number of nodes grows as 1/edge²).</source>
       <translation>Resolutie van het driehoeksnet binnen het studiegebied, in CRS-eenheden. Leeg: 1/40 van de langste zijde van het studiegebied. Een kleinere waarde is nauwkeuriger, maar trager (het aantal knopen groeit als 1/zijde²).</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="147" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="149" />
       <source>Prior median of the range</source>
       <translation>A-priorimediaan van het bereik</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="149" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="151" />
       <source>Centre (&gt; 0, in CRS units) of the log-normal prior on the effective range (Walder et al., Appendix A.5). Empty: 1/5 of the window's larger side.</source>
       <translation>Centrum (&gt; 0, in CRS-eenheden) van de lognormale a-prioriverdeling van het effectieve bereik (Walder et al., Appendix A.5). Leeg: 1/5 van de langste zijde van het studiegebied.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="156" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="158" />
       <source>Prior median of the field's standard deviation</source>
       <translation>A-priorimediaan van de standaardafwijking van het veld</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="158" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="160" />
       <source>Centre (&gt; 0) of the log-normal prior on the marginal standard deviation of the field, which is on the scale of the log intensity (dimensionless).</source>
       <translation>Centrum (&gt; 0) van de lognormale a-prioriverdeling van de marginale standaardafwijking van het veld, dat op de schaal van de log-intensiteit ligt (dimensieloos).</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="166" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="168" />
       <source>Prior on range and standard deviation</source>
       <translation>A-prioriverdeling van bereik en standaardafwijking</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="167" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="169" />
       <source>Log-normal (Walder et al., Appendix A.5)</source>
       <translation>Lognormaal (Walder et al., Appendix A.5)</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="167" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="169" />
       <source>Penalised complexity (Fuglstad et al. 2019)</source>
       <translation>Penalised complexity (Fuglstad et al. 2019)</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="171" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="173" />
       <source>Log-normal: log-sd 1 around the two medians. Penalised complexity: P(range &lt; median) = 0.5 and P(sd &gt; median) = 0.05, which shrinks towards a smooth, weak field.</source>
       <translation>Lognormaal: log-sd 1 rond de twee medianen. Penalised complexity: P(bereik &lt; mediaan) = 0.5 en P(sd &gt; mediaan) = 0.05, wat krimpt naar een glad, zwak veld.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="180" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="182" />
       <source>Integration of the intensity</source>
       <translation>Integratie van de intensiteit</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="182" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="184" />
       <source>Edge midpoints (accurate)</source>
       <translation>Middens van de zijden (nauwkeurig)</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="183" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="185" />
       <source>Mesh nodes (dual mesh, as in the papers)</source>
       <translation>Knopen van het driehoeksnet (duaal net, zoals in de artikelen)</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="184" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="186" />
       <source>Nodes, midpoints and centroids (degree 3)</source>
       <translation>Knopen, middens en zwaartepunten (graad 3)</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="189" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="191" />
       <source>Quadrature of the intensity integral in the likelihood. The papers' dual-mesh rule overestimates the integral of a rough field and so the range; edge midpoints do not. Edge midpoints do not see the mesh nodes, so a field with spikes at single nodes can fool them: the fit stays away from such fields (hyperparameters where they occur are left out) and, if the posterior leans into them (a clustered pattern), the fast method refits with the degree-3 rule and says so (MCMC warns). The degree-3 rule sees the nodes, but it overestimates the integral of rough fields by 1-3%, which lengthened the range by one posterior sd on John Snow's data.</source>
       <translation>Kwadratuur van de integraal van de intensiteit in de likelihood. De duale-meshregel uit de artikelen overschat de integraal van een ruw veld en daarmee het bereik; ribbemiddens doen dat niet. Ribbemiddens zien de knopen van de mesh niet, dus een veld met pieken op afzonderlijke knopen kan ze misleiden: de fit blijft weg van zulke velden (hyperparameters waar ze optreden worden weggelaten) en als de a-posterioriverdeling ernaar overhelt (een geclusterd patroon), fit de snelle methode opnieuw met de graad-3-regel en meldt dat (MCMC waarschuwt). De graad-3-regel ziet de knopen wel, maar overschat de integraal van ruwe velden met 1-3%, wat op de gegevens van John Snow het bereik met één a-posteriori-standaardafwijking verlengde.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="204" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="206" />
       <source>Exact MCMC (slower; reference)</source>
       <translation>Exacte MCMC (langzamer; referentie)</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="204" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="206" />
       <source>Fast (Laplace + hyperparameter grid)</source>
       <translation>Snel (Laplace + rooster van hyperparameters)</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="208" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="210" />
       <source>Fast: Laplace approximations integrated over the hyperparameters, independent draws, seconds. MCMC: exact Metropolis-Hastings sampler (2 chains) with R-hat and effective sample sizes in the report; minutes.</source>
       <translation>Snel: Laplace-benaderingen geïntegreerd over de hyperparameters, onafhankelijke trekkingen, seconden. MCMC: exacte Metropolis-Hastings-sampler (2 ketens) met R-hat en effectieve steekproefomvang in het rapport; minuten.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="215" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="217" />
       <source>Posterior draws</source>
       <translation>Trekkingen uit de a-posterioriverdeling</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="216" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="218" />
       <source>Number of joint posterior draws stored in the model file.</source>
       <translation>Aantal gezamenlijke trekkingen uit de a-posterioriverdeling dat in het modelbestand wordt opgeslagen.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="220" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="222" />
       <source>Intensity raster pixel size</source>
       <translation>Pixelgrootte van het intensiteitsraster</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="222" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="224" />
       <source>Pixel size (&gt; 0, in CRS units) of the intensity raster. Empty: half the largest mesh edge.</source>
       <translation>Pixelgrootte (&gt; 0, in CRS-eenheden) van het intensiteitsraster. Leeg: de helft van de langste zijde van het driehoeksnet.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="225" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="227" />
       <source>Needed only when the layer is in degrees.</source>
       <translation>Alleen nodig als de laag in graden is.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="229" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="231" />
       <source>Fitted model (CONFIDENTIAL)</source>
       <translation>Geschat model (VERTROUWELIJK)</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="229" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="231" />
       <source>LGCP model files (*.npz)</source>
       <translation>LGCP-modelbestanden (*.npz)</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="231" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="233" />
       <source>The posterior draws, mesh and covariate design, for the synthesis and risk tools.</source>
       <translation>De trekkingen uit de a-posterioriverdeling, het driehoeksnet en de opzet van de covariaten, voor de synthese- en risicohulpmiddelen.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="237" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="239" />
       <source>GeoTIFF: band 1 posterior mean, band 2 posterior sd of the intensity (points per squared CRS unit); NoData outside the window.</source>
       <translation>GeoTIFF: band 1 het a-posteriorigemiddelde, band 2 de a-posteriori-sd van de intensiteit (punten per vierkante CRS-eenheid); NoData buiten het studiegebied.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="246" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="248" />
       <source>Parameter table (mean, sd, 95% interval), settings and a map of the intensity.</source>
       <translation>Parametertabel (gemiddelde, sd, 95%-interval), instellingen en een kaart van de intensiteit.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="250" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="252" />
       <source>Conditional predictive ordinates (CONFIDENTIAL)</source>
       <translation>Conditionele predictieve ordinaten (VERTROUWELIJK)</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="252" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="254" />
       <source>Model check: the input points with cpo, the leave-one-out predictive density of each point given all the others (Walder et al. eqs. 7 and 9, per squared CRS unit), log_cpo, and cpo_ess, the effective number of posterior draws behind it (below about 20 the estimate is unstable). Low values flag points the model does not expect. Holds the confidential locations.</source>
       <translation>Modelcontrole: de invoerpunten met cpo, de leave-one-out-predictieve dichtheid van elk punt gegeven alle andere (Walder et al. vgl. 7 en 9, per vierkante CRS-eenheid), log_cpo, en cpo_ess, het effectieve aantal trekkingen uit de a-posterioriverdeling waarop die berust (onder ongeveer 20 is de schatting instabiel). Lage waarden markeren punten die het model niet verwacht. Bevat de vertrouwelijke locaties.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="259" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="261" />
       <source>Mesh nodes</source>
       <translation>Knopen van het driehoeksnet</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="262" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="264" />
       <source>Log pseudo-marginal likelihood (sum of log CPO; higher is better)</source>
       <translation>Log-pseudo-marginale aannemelijkheid (som van log CPO; hoger is beter)</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="279" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="281" />
       <source>{0}: the model file must end in .npz (the other tools read only .npz files), got {1}.</source>
       <translation>{0}: het modelbestand moet op .npz eindigen (de andere hulpmiddelen lezen alleen .npz-bestanden), gekregen: {1}.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="299" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="301" />
       <source>{0}: the pixel size must be &gt; 0 (leave it empty for half the mesh edge).</source>
       <translation>{0}: de pixelgrootte moet &gt; 0 zijn (laat leeg voor de helft van de rand van het mesh).</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="311" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="313" />
       <source>Mesh: {0} nodes, largest edge {1:g}.</source>
       <translation>Driehoeksnet: {0} knopen, langste zijde {1:g}.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="317" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="319" />
       <source>{0} points lie at a location another point already takes (several people at one address, or copies).</source>
       <translation>{0} punten liggen op een locatie die al door een ander punt wordt ingenomen (meerdere mensen op één adres, of kopieën).</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="364" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="366" />
       <source>{0}: the fit to these {1} points is degenerate (leave-one-out predictive densities of 0 or infinity; field variance {2:.3g}), so no model was written. An LGCP needs more points, covariates that vary among the points, or a prior that keeps the field smaller ({3}, {4}).</source>
       <translation>{0}: de fit aan deze {1} punten is ontaard (leave-one-out-voorspellende dichtheden van 0 of oneindig; veldvariantie {2:.3g}), dus er is geen model geschreven. Een LGCP heeft meer punten nodig, covariaten die tussen de punten variëren, of een prior die het veld kleiner houdt ({3}, {4}).</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="383" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="385" />
       <source>CPO of the LGCP fit (CONFIDENTIAL)</source>
       <translation>CPO van de LGCP-schatting (VERTROUWELIJK)</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="390" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="392" />
       <source>{0} (CONFIDENTIAL: not for publication)</source>
       <translation>{0} (VERTROUWELIJK: niet voor publicatie)</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="408" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="410" />
       <source>{0} of {1} draws have a field with spikes at mesh nodes that the integration points do not see; refit with the degree-3 integration (INTEGRATION).</source>
       <translation>{0} van de {1} trekkingen hebben een veld met pieken op knopen van de mesh die de integratiepunten niet zien; fit opnieuw met de graad-3-integratie (INTEGRATION).</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="416" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="418" />
       <source>{0}: the edge-midpoint rule was fooled by fields with spikes at single mesh nodes (a clustered pattern), so the model was refitted with the degree-3 rule, which sees the nodes; it overestimates the integral of rough fields by 1-3%, which lengthens the estimated range a little.</source>
       <translation>{0}: de ribbemiddenregel werd misleid door velden met pieken op afzonderlijke meshknopen (een geclusterd patroon), dus is het model opnieuw gefit met de graad-3-regel, die de knopen wel ziet; die overschat de integraal van ruwe velden met 1-3%, waardoor het geschatte bereik iets langer wordt.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="425" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="427" />
       <source>The posterior of the field's range and standard deviation is too flat for the fast method's grid: it reached its {0} points before the posterior fell off, so the draws miss part of it and the fit cannot be trusted. Give a {1} nearer the scale of the pattern (empty: 1/5 of the window's larger side), or use the MCMC method.</source>
       <translation>De posterior van het bereik en de standaardafwijking van het veld is te vlak voor het rooster van de snelle methode: het bereikte zijn {0} punten voordat de posterior afnam, dus de trekkingen missen een deel ervan en de fit is niet betrouwbaar. Geef een {1} dichter bij de schaal van het patroon (leeg: 1/5 van de langste zijde van het venster), of gebruik de MCMC-methode.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="434" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="436" />
       <source>{0} hyperparameter grid points were left out as failed fits.</source>
       <translation>{0} roosterpunten van de hyperparameters zijn als mislukte fits weggelaten.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="454" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="456" />
       <source>Posterior intensity (CONFIDENTIAL)</source>
       <translation>A-posteriori-intensiteit (VERTROUWELIJK)</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/kfunction.py" line="58" />
+      <location filename="../processing/algorithms/kfunction.py" line="57" />
       <source>{0}: '{1}' is not a number. Give a maximum radius and a number of steps ('500,100') or a list of three or more radii ('0,50,100,150'); with decimal commas, separate the numbers with ';' ('0; 12,5; 25').</source>
       <translation>{0}: '{1}' is geen getal. Geef een maximale straal en een aantal stappen ('500,100') of een lijst van drie of meer stralen ('0,50,100,150'); scheid de getallen met ';' als u decimale komma's gebruikt ('0; 12,5; 25').</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/kfunction.py" line="65" />
+      <location filename="../processing/algorithms/kfunction.py" line="64" />
       <source>{0}: '{1}' is not a finite number.</source>
       <translation>{0}: '{1}' is geen eindig getal.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/kfunction.py" line="68" />
+      <location filename="../processing/algorithms/kfunction.py" line="67" />
       <source>{0}: '{1}' holds no number; leave it empty for the default radii.</source>
       <translation>{0}: '{1}' bevat geen getal; laat het leeg voor de standaardstralen.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/kfunction.py" line="72" />
+      <location filename="../processing/algorithms/kfunction.py" line="71" />
       <source>{0}: give a maximum radius and a number of steps ('500,100') or a list of three or more radii ('0,50,100,150'), not a single number.</source>
       <translation>{0}: geef een maximale straal en een aantal stappen ('500,100') of een lijst van drie of meer stralen ('0,50,100,150'), niet één enkel getal.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/kfunction.py" line="81" />
+      <location filename="../processing/algorithms/kfunction.py" line="80" />
       <source>{0}: the maximum radius must be &gt; 0, got {1:g} (two numbers are read as a maximum and a number of steps).</source>
       <translation>{0}: de maximale straal moet &gt; 0 zijn; opgegeven: {1:g} (twee getallen worden gelezen als een maximum en een aantal stappen).</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/kfunction.py" line="88" />
+      <location filename="../processing/algorithms/kfunction.py" line="87" />
       <source>{0}: the number of steps must be a whole number from 1 to {1}, got {2:g}.</source>
       <translation>{0}: het aantal stappen moet een geheel getal van 1 tot en met {1} zijn; opgegeven: {2:g}.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/kfunction.py" line="95" />
+      <location filename="../processing/algorithms/kfunction.py" line="94" />
       <source>{0}: at most {1} radii, got {2}.</source>
       <translation>{0}: ten hoogste {1} stralen; opgegeven: {2}.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/kfunction.py" line="98" />
+      <location filename="../processing/algorithms/kfunction.py" line="97" />
       <source>{0}: radii must be &gt;= 0, got {1:g}.</source>
       <translation>{0}: stralen moeten &gt;= 0 zijn; opgegeven: {1:g}.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/kfunction.py" line="102" />
+      <location filename="../processing/algorithms/kfunction.py" line="101" />
       <source>{0}: radii must be strictly increasing, but {1:g} follows {2:g}.</source>
       <translation>{0}: stralen moeten strikt toenemen, maar {1:g} volgt op {2:g}.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/kfunction.py" line="128" />
+      <location filename="../processing/algorithms/kfunction.py" line="127" />
       <source>K-function and L-function (utility diagnostic)</source>
       <translation>K-functie en L-functie (bruikbaarheidsdiagnostiek)</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/kfunction.py" line="131" />
+      <location filename="../processing/algorithms/kfunction.py" line="130" />
       <source>Utility measures</source>
       <translation>Bruikbaarheidsmaten</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/kfunction.py" line="137" />
+      <location filename="../processing/algorithms/kfunction.py" line="136" />
       <source>Ripley's K- and L-function of a point layer, homogeneous or inhomogeneous, with edge correction; compared with a synthetic layer by the MISE.</source>
       <translation>K- en L-functie van Ripley voor een puntenlaag, homogeen of inhomogeen, met randcorrectie; vergeleken met een synthetische laag via de MISE.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/kfunction.py" line="144" />
+      <location filename="../processing/algorithms/kfunction.py" line="143" />
       <source>&lt;p&gt;Estimates Ripley's K-function of the points in a study window W, at the radii r you ask for: the expected number of further points within distance r of a typical point, divided by the intensity. Under complete spatial randomness K(r) = π r² and the L-function L(r) = √(K(r)/π) equals r; L(r) − r above 0 means clustering at distance r, below 0 regularity.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Homogeneous&lt;/b&gt; (no intensity raster), as spatstat's &lt;i&gt;Kest&lt;/i&gt;: K(r) = |W| / (n (n − 1)) Σ&lt;sub&gt;i≠j&lt;/sub&gt; 1(d&lt;sub&gt;ij&lt;/sub&gt; ≤ r) e&lt;sub&gt;ij&lt;/sub&gt;. &lt;b&gt;Inhomogeneous&lt;/b&gt; (an intensity raster λ), Kim &amp;amp; Lim eq. 14, which is spatstat's &lt;i&gt;Kinhom&lt;/i&gt; without renormalisation: K(r) = 1 / |W| Σ&lt;sub&gt;i≠j&lt;/sub&gt; 1(d&lt;sub&gt;ij&lt;/sub&gt; ≤ r) e&lt;sub&gt;ij&lt;/sub&gt; / (λ(x&lt;sub&gt;i&lt;/sub&gt;) λ(x&lt;sub&gt;j&lt;/sub&gt;)).&lt;/p&gt;&lt;p&gt;&lt;b&gt;Edge corrections.&lt;/b&gt; Points near the boundary of W have neighbours outside W that were not observed. &lt;i&gt;Isotropic&lt;/i&gt; (Ripley): each pair gets the weight e&lt;sub&gt;ij&lt;/sub&gt; = 2π d&lt;sub&gt;ij&lt;/sub&gt; divided by the length of the circle about x&lt;sub&gt;i&lt;/sub&gt; through x&lt;sub&gt;j&lt;/sub&gt; that lies inside W (1 when the circle is inside W, at most 100), exact for polygon windows with holes. &lt;i&gt;Border&lt;/i&gt; (reduced sample): at radius r only points at least r from the boundary are centres. &lt;i&gt;None&lt;/i&gt;: all weights 1, which underestimates K at larger r.&lt;/p&gt;&lt;p&gt;With a synthetic layer, its K-function is estimated in the same window, at the same radii, with the same correction (and intensity), and the MISE of Kim &amp;amp; Lim (Section 4.1) is reported: the integral over the radii where K of the original is &gt; 0 of (K&lt;sub&gt;syn&lt;/sub&gt;(r) / K(r) − 1)², by the trapezoid rule; 0 for identical K-functions.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Not for publication.&lt;/b&gt; The K-function of the confidential layer is derived from the confidential points (at fine radii it reveals their pairwise distances). It is a utility diagnostic for the data steward; the table and the chart are confidential.&lt;/p&gt;</source>
       <translation>&lt;p&gt;Schat de K-functie van Ripley van de punten in een studiegebied W, bij de stralen r die u opgeeft: het verwachte aantal andere punten binnen afstand r van een typisch punt, gedeeld door de intensiteit. Bij volledige ruimtelijke willekeur is K(r) = π r² en is de L-functie L(r) = √(K(r)/π) gelijk aan r; L(r) − r boven 0 wijst op clustering op afstand r, onder 0 op regelmaat.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Homogeen&lt;/b&gt; (geen intensiteitsraster), zoals &lt;i&gt;Kest&lt;/i&gt; van spatstat: K(r) = |W| / (n (n − 1)) Σ&lt;sub&gt;i≠j&lt;/sub&gt; 1(d&lt;sub&gt;ij&lt;/sub&gt; ≤ r) e&lt;sub&gt;ij&lt;/sub&gt;. &lt;b&gt;Inhomogeen&lt;/b&gt; (een intensiteitsraster λ), Kim &amp;amp; Lim vgl. 14, dat is &lt;i&gt;Kinhom&lt;/i&gt; van spatstat zonder hernormalisatie: K(r) = 1 / |W| Σ&lt;sub&gt;i≠j&lt;/sub&gt; 1(d&lt;sub&gt;ij&lt;/sub&gt; ≤ r) e&lt;sub&gt;ij&lt;/sub&gt; / (λ(x&lt;sub&gt;i&lt;/sub&gt;) λ(x&lt;sub&gt;j&lt;/sub&gt;)).&lt;/p&gt;&lt;p&gt;&lt;b&gt;Randcorrecties.&lt;/b&gt; Punten dicht bij de rand van W hebben buren buiten W die niet zijn waargenomen. &lt;i&gt;Isotroop&lt;/i&gt; (Ripley): elk paar krijgt het gewicht e&lt;sub&gt;ij&lt;/sub&gt; = 2π d&lt;sub&gt;ij&lt;/sub&gt; gedeeld door de lengte van het deel van de cirkel om x&lt;sub&gt;i&lt;/sub&gt; door x&lt;sub&gt;j&lt;/sub&gt; dat binnen W ligt (1 als de cirkel binnen W ligt, ten hoogste 100), exact voor polygonale studiegebieden met gaten. &lt;i&gt;Rand&lt;/i&gt; (gereduceerde steekproef): bij straal r zijn alleen punten op ten minste r van de rand middelpunten. &lt;i&gt;Geen&lt;/i&gt;: alle gewichten 1, wat K bij grotere r onderschat.&lt;/p&gt;&lt;p&gt;Met een synthetische laag wordt de K-functie daarvan geschat in hetzelfde studiegebied, bij dezelfde stralen, met dezelfde correctie (en intensiteit), en wordt de MISE van Kim &amp;amp; Lim (Sectie 4.1) gerapporteerd: de integraal van (K&lt;sub&gt;syn&lt;/sub&gt;(r) / K(r) − 1)² over de stralen waar K van het origineel &gt; 0 is, met de trapeziumregel; 0 bij identieke K-functies.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Niet voor publicatie.&lt;/b&gt; De K-functie van de vertrouwelijke laag is afgeleid van de vertrouwelijke punten (bij fijne stralen verraadt ze hun onderlinge afstanden). Ze is bruikbaarheidsdiagnostiek voor de databeheerder; de tabel en de grafiek zijn vertrouwelijk.&lt;/p&gt;</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/kfunction.py" line="167" />
+      <location filename="../processing/algorithms/kfunction.py" line="166" />
       <source>&lt;p&gt;&lt;b&gt;Guarantee.&lt;/b&gt; None (no ε or δ): this tool adds no noise and publishes nothing; it measures how well a synthetic layer keeps the clustering of the confidential points. A synthetic layer is as private as the tool that made it (see that tool's help).&lt;/p&gt;</source>
       <translation>&lt;p&gt;&lt;b&gt;Garantie.&lt;/b&gt; Geen (geen ε of δ): dit hulpmiddel voegt geen ruis toe en publiceert niets; het meet hoe goed een synthetische laag de clustering van de vertrouwelijke punten behoudt. Een synthetische laag is zo privé als het hulpmiddel dat haar maakte (zie de help daarvan).&lt;/p&gt;</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/kfunction.py" line="178" />
+      <location filename="../processing/algorithms/kfunction.py" line="177" />
       <source>Point layer (original)</source>
       <translation>Puntenlaag (origineel)</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/kfunction.py" line="179" />
+      <location filename="../processing/algorithms/kfunction.py" line="178" />
       <source>The (confidential) points whose K-function is estimated. At least 2, all inside the window.</source>
       <translation>De (vertrouwelijke) punten waarvan de K-functie wordt geschat. Ten minste 2, allemaal binnen het studiegebied.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/kfunction.py" line="183" />
+      <location filename="../processing/algorithms/kfunction.py" line="182" />
       <source>Polygons of the study region W (holes allowed); every point must lie inside. Its area and boundary enter the estimate. Empty: the bounding box of the input points enlarged on each side by 5% of its larger side.</source>
       <translation>Polygonen van het studiegebied W (gaten toegestaan); elk punt moet erbinnen liggen. De oppervlakte en de rand ervan gaan in de schatting mee. Leeg: de omhullende rechthoek van de invoerpunten, aan elke kant vergroot met 5% van de langste zijde.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/kfunction.py" line="190" />
+      <location filename="../processing/algorithms/kfunction.py" line="189" />
       <source>Radii</source>
       <translation>Stralen</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/kfunction.py" line="191" />
+      <location filename="../processing/algorithms/kfunction.py" line="190" />
       <source>Distances r in the layer's CRS units (or the working CRS's). Two numbers 'max,steps' give steps + 1 evenly spaced radii from 0 to max ('500,100': 0, 5, …, 500); three or more numbers are the radii themselves ('0,50,100,150'), &gt;= 0 and increasing. Empty: 101 radii (0 and 100 steps) up to spatstat's default maximum, min(shorter side of the window's bounding box / 4, √(1000 |W| / (π n))).</source>
       <translation>Afstanden r in de CRS-eenheden van de laag (of die van het werk-CRS). Twee getallen 'max,stappen' geven stappen + 1 gelijkmatig verdeelde stralen van 0 tot max ('500,100': 0, 5, …, 500); drie of meer getallen zijn de stralen zelf ('0,50,100,150'), &gt;= 0 en oplopend. Leeg: 101 stralen (0 en 100 stappen) tot het standaardmaximum van spatstat, min(kortste zijde van de omhullende rechthoek van het studiegebied / 4, √(1000 |W| / (π n))).</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/kfunction.py" line="203" />
+      <location filename="../processing/algorithms/kfunction.py" line="202" />
       <source>Edge correction</source>
       <translation>Randcorrectie</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/kfunction.py" line="204" />
+      <location filename="../processing/algorithms/kfunction.py" line="203" />
       <source>Border (reduced sample)</source>
       <translation>Rand (gereduceerde steekproef)</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/kfunction.py" line="204" />
+      <location filename="../processing/algorithms/kfunction.py" line="203" />
       <source>Isotropic (Ripley)</source>
       <translation>Isotroop (Ripley)</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/kfunction.py" line="204" />
+      <location filename="../processing/algorithms/kfunction.py" line="203" />
       <source>None</source>
       <translation>Geen</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/kfunction.py" line="208" />
+      <location filename="../processing/algorithms/kfunction.py" line="207" />
       <source>Isotropic: Ripley's weight for pairs whose circle leaves the window (recommended). Border: only points at least r from the boundary are centres. None: no correction (biased downwards).</source>
       <translation>Isotroop: het gewicht van Ripley voor paren waarvan de cirkel buiten het studiegebied komt (aanbevolen). Rand: alleen punten op ten minste r van de rand zijn middelpunten. Geen: geen correctie (neerwaarts vertekend).</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/kfunction.py" line="214" />
+      <location filename="../processing/algorithms/kfunction.py" line="213" />
       <source>Intensity raster (inhomogeneous)</source>
       <translation>Intensiteitsraster (inhomogeen)</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/kfunction.py" line="215" />
+      <location filename="../processing/algorithms/kfunction.py" line="214" />
       <source>Band 1: the intensity λ in points per squared CRS unit, e.g. a fitted intensity. Sampled at the points (bilinear between pixel centres); it must be &gt; 0 there and not NoData. Given: the inhomogeneous K-function of Kim &amp; Lim eq. 14. Empty: the homogeneous K-function.</source>
       <translation>Band 1: de intensiteit λ in punten per vierkante CRS-eenheid, bijv. een geschatte intensiteit. Bemonsterd op de punten (bilineair tussen pixelmiddelpunten); ze moet daar &gt; 0 zijn en mag geen NoData zijn. Opgegeven: de inhomogene K-functie van Kim &amp; Lim vgl. 14. Leeg: de homogene K-functie.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/kfunction.py" line="223" />
+      <location filename="../processing/algorithms/kfunction.py" line="222" />
       <source>Synthetic point layer (comparison)</source>
       <translation>Synthetische puntenlaag (vergelijking)</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/kfunction.py" line="225" />
+      <location filename="../processing/algorithms/kfunction.py" line="224" />
       <source>Optional synthetic points to compare with: adds their K- and L-function to the table and chart and computes the MISE. Same CRS as the input; every point inside the window.</source>
       <translation>Optionele synthetische punten om mee te vergelijken: voegt hun K- en L-functie toe aan de tabel en de grafiek en berekent de MISE. Zelfde CRS als de invoer; elk punt binnen het studiegebied.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/kfunction.py" line="231" />
+      <location filename="../processing/algorithms/kfunction.py" line="230" />
       <source>Needed only when the layers are in degrees; radii and intensity are then in this CRS's units.</source>
       <translation>Alleen nodig als de lagen in graden zijn; stralen en intensiteit zijn dan in de eenheden van dit CRS.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/kfunction.py" line="235" />
+      <location filename="../processing/algorithms/kfunction.py" line="234" />
       <source>K-function table (CONFIDENTIAL)</source>
       <translation>Tabel met de K-functie (VERTROUWELIJK)</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/kfunction.py" line="237" />
+      <location filename="../processing/algorithms/kfunction.py" line="236" />
       <source>Table without geometry, one row per radius: r, K, L, theo (π r², K of a Poisson process) and, with a synthetic layer, K_syn and L_syn. Empty where the border estimator has no point far enough from the boundary. It reveals pairwise distances of the confidential points, so it is not written unless asked for.</source>
       <translation>Tabel zonder geometrie, één rij per straal: r, K, L, theo (π r², K van een Poisson-proces) en, met een synthetische laag, K_syn en L_syn. Leeg waar de randschatter geen punt heeft dat ver genoeg van de rand ligt. De tabel onthult onderlinge afstanden van de vertrouwelijke punten en wordt daarom alleen geschreven als erom gevraagd wordt.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/kfunction.py" line="247" />
+      <location filename="../processing/algorithms/kfunction.py" line="246" />
       <source>Chart (CONFIDENTIAL)</source>
       <translation>Grafiek (VERTROUWELIJK)</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/kfunction.py" line="252" />
+      <location filename="../processing/algorithms/kfunction.py" line="251" />
       <source>HTML page with the charts of K(r) and L(r) − r (both layers when given) and the settings.</source>
       <translation>HTML-pagina met de grafieken van K(r) en L(r) − r (van beide lagen, indien opgegeven) en de instellingen.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/kfunction.py" line="254" />
+      <location filename="../processing/algorithms/kfunction.py" line="253" />
       <source>MISE of the synthetic K-function</source>
       <translation>MISE van de synthetische K-functie</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/kfunction.py" line="255" />
+      <location filename="../processing/algorithms/kfunction.py" line="254" />
       <source>Number of input points</source>
       <translation>Aantal invoerpunten</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/kfunction.py" line="260" />
+      <location filename="../processing/algorithms/kfunction.py" line="259" />
       <source>Nothing to compute: set {0} (the table) or {1} (the chart), or give {2} to get the MISE.</source>
       <translation>Niets te berekenen: stel {0} (de tabel) of {1} (de grafiek) in, of geef {2} op om de MISE te krijgen.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/kfunction.py" line="280" />
+      <location filename="../processing/algorithms/kfunction.py" line="279" />
       <source>{0} is in {1} but {2} is in {3}: the two patterns must be compared in the same CRS. Reproject {0} to the CRS of {2} first.</source>
       <translation>{0} staat in {1}, maar {2} staat in {3}: de twee patronen moeten in hetzelfde CRS worden vergeleken. Herprojecteer eerst {0} naar het CRS van {2}.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/kfunction.py" line="308" />
+      <location filename="../processing/algorithms/kfunction.py" line="307" />
       <source>{0}: {1} of the {2} points of {3} lie outside the window; clip them or enlarge it.</source>
       <translation>{0}: {1} van de {2} punten van {3} liggen buiten het studiegebied; knip ze weg of vergroot het studiegebied.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/kfunction.py" line="312" />
+      <location filename="../processing/algorithms/kfunction.py" line="311" />
       <source>the bounding box of {0} enlarged by 5%</source>
       <translation>de omhullende rechthoek van {0}, vergroot met 5%</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/kfunction.py" line="314" />
+      <location filename="../processing/algorithms/kfunction.py" line="313" />
       <source>{0}: {1} of its {2} points lie outside the window ({3}); clip them or give a {4} that contains both layers.</source>
       <translation>{0}: {1} van de {2} punten liggen buiten het studiegebied ({3}); knip ze weg of geef een {4} op dat beide lagen bevat.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/kfunction.py" line="330" />
+      <location filename="../processing/algorithms/kfunction.py" line="329" />
       <source>{0} (at the points of {1}): {2}</source>
       <translation>{0} (op de punten van {1}): {2}</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/kfunction.py" line="335" />
+      <location filename="../processing/algorithms/kfunction.py" line="334" />
       <source>{0}: the intensity is zero or negative at {1} of the {2} points of {3} (smallest value {4:g}); the inhomogeneous K-function divides by it. Use an intensity &gt; 0 at every point.</source>
       <translation>{0}: de intensiteit is nul of negatief op {1} van de {2} punten van {3} (kleinste waarde {4:g}); de inhomogene K-functie deelt erdoor. Gebruik een intensiteit &gt; 0 op elk punt.</translation>
     </message>
@@ -1259,542 +1279,742 @@
       <translation>K-functie (VERTROUWELIJKE bruikbaarheidsdiagnostiek)</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/pmse.py" line="21" />
+      <location filename="../processing/algorithms/pmse.py" line="23" />
       <source>Utility of synthetic points (model-based pMSE)</source>
       <translation>Bruikbaarheid van synthetische punten (modelgebaseerde pMSE)</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/pmse.py" line="24" />
+      <location filename="../processing/algorithms/pmse.py" line="26" />
       <source>How well an LGCP fit tells the synthetic points from the confidential ones (0 best, 0.25 worst).</source>
       <translation>Hoe goed een LGCP-schatting de synthetische punten van de vertrouwelijke onderscheidt (0 het best, 0,25 het slechtst).</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/pmse.py" line="30" />
+      <location filename="../processing/algorithms/pmse.py" line="32" />
       <source>&lt;p&gt;Walder, Hanks &amp;amp; Slavković, Section 6 (eqs. 12-15): an LGCP is fitted to the synthetic points on the confidential model's mesh and covariates; for every pooled point the two fitted densities, draw by draw, give the probability that it is confidential; pMSE is the mean squared distance of the probability of a correct classification from 1/2. 0: the synthetic points are indistinguishable; 0.25: fully distinguishable. The synthetic layer must have as many points as the confidential one.&lt;/p&gt;</source>
       <translation>&lt;p&gt;Walder, Hanks &amp;amp; Slavković, Sectie 6 (vgl. 12-15): er wordt een LGCP op de synthetische punten geschat met het driehoeksnet en de covariaten van het vertrouwelijke model; voor elk punt uit de samengevoegde verzameling geven de twee geschatte dichtheden, trekking voor trekking, de kans dat het vertrouwelijk is; de pMSE is de gemiddelde gekwadrateerde afstand van de kans op een juiste classificatie tot 1/2. 0: de synthetische punten zijn niet te onderscheiden; 0,25: volledig te onderscheiden. De synthetische laag moet evenveel punten hebben als de vertrouwelijke.&lt;/p&gt;</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/pmse.py" line="51" />
+      <location filename="../processing/algorithms/pmse.py" line="53" />
       <source>The pMSE, its scale and the settings. It holds no location, but it describes the confidential points (their number, the fit to them): keep it with the steward's files.</source>
       <translation>De pMSE, de schaal ervan en de instellingen. Het rapport bevat geen enkele locatie, maar beschrijft wel de vertrouwelijke punten (hun aantal, de fit eraan): bewaar het bij de bestanden van de beheerder.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/pmse.py" line="56" />
+      <location filename="../processing/algorithms/pmse.py" line="58" />
       <source>pMSE</source>
       <translation>pMSE</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/pmse.py" line="72" />
+      <location filename="../processing/algorithms/pmse.py" line="74" />
       <source>{0}: the pMSE compares sets of equal size: {1} synthetic points, {2} confidential.</source>
       <translation>{0}: de pMSE vergelijkt datasets van gelijke grootte: {1} synthetische punten, {2} vertrouwelijke.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/pmse.py" line="83" />
+      <location filename="../processing/algorithms/pmse.py" line="85" />
       <source>pMSE = {0:.4g} (0 indistinguishable, 0.25 fully distinguishable).</source>
       <translation>pMSE = {0:.4g} (0 niet te onderscheiden, 0,25 volledig te onderscheiden).</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/pmse.py" line="88" />
+      <location filename="../processing/algorithms/pmse.py" line="90" />
       <source>Points per set</source>
       <translation>Punten per dataset</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/pmse.py" line="90" />
+      <location filename="../processing/algorithms/pmse.py" line="92" />
       <source>Posterior draws used</source>
       <translation>Gebruikte trekkingen uit de a-posterioriverdeling</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/pmse.py" line="92" />
+      <location filename="../processing/algorithms/pmse.py" line="94" />
       <source>Utility</source>
       <translation>Bruikbaarheid</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/pufferfish_grid.py" line="89" />
+      <location filename="../processing/algorithms/privacy_ledger.py" line="58" />
+      <source>Privacy-budget ledger: list releases, set a budget</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/algorithms/privacy_ledger.py" line="61" />
+      <source>Privacy budget</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/algorithms/privacy_ledger.py" line="67" />
+      <source>List the releases a privacy-budget ledger records and each data set's total ε and δ per neighbourhood; export them as CSV; set or clear a data set's budget.</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/algorithms/privacy_ledger.py" line="74" />
+      <source>&lt;p&gt;The differentially private tools (pufferfishgrid, dpcounts, dppoints) record every release in a privacy-budget ledger: the algorithm, the mechanism, ε and δ under the neighbourhood they hold for, whether the run was seeded or lost its guarantee, the output files, and the confidential data set it came from, identified by a keyed fingerprint that reveals nothing about the data. This tool lists those releases and adds them up per data set under sequential composition (Dwork &amp;amp; Roth 2014, Theorem 3.16): totals under one neighbourhood are sums; a release counts under another neighbourhood only where a proven rule carries its guarantee there (a guarantee for a larger α holds for a smaller one; one point added or removed gives 2ε for one point moved), and totals under different neighbourhoods are never added to each other. A seeded release, or one whose guarantee was lost (bounds or a window from the data), counts as ε = ∞.&lt;/p&gt;&lt;p&gt;It can also set the budget of a data set (by its fingerprint, as the release tools' log and this tool's table show it): every later release of that data set states whether it stays within it, and with REFUSE_OVER_BUDGET is refused when it would not.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Not a privacy mechanism:&lt;/b&gt; it reads and writes the ledger only. The tables hold no confidential value, but they show what was released from which data set and where it was written: keep them with the steward's files. The ledger's key file (its name with .key) must never be published.&lt;/p&gt;</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/algorithms/privacy_ledger.py" line="101" />
+      <source>Privacy-budget ledger</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/algorithms/privacy_ledger.py" line="108" />
+      <source>The ledger file. Empty: &lt;project folder&gt;/&lt;project name&gt;{0} beside the saved QGIS project, the one the release tools use by default.</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/algorithms/privacy_ledger.py" line="114" />
+      <source>Data set (fingerprint)</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/algorithms/privacy_ledger.py" line="115" />
+      <source>Only this data set: its fingerprint (64 hex digits, as the release tools' log shows it), its first {0} or more digits, or its name as recorded (the layer's name). Needed to set a budget. Empty: every data set.</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/algorithms/privacy_ledger.py" line="123" />
+      <source>Set the budget ε of the data set</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/algorithms/privacy_ledger.py" line="125" />
+      <source>Record this budget for DATASET in the ledger: the largest total ε under each neighbourhood. The release tools use it unless their own BUDGET_EPSILON is given. Empty: the budget stays as it is.</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/algorithms/privacy_ledger.py" line="132" />
+      <source>Budget δ of the data set</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/algorithms/privacy_ledger.py" line="134" />
+      <source>The largest total δ, with {0}. Empty: 0.</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/algorithms/privacy_ledger.py" line="137" />
+      <source>Clear the budget of the data set</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/algorithms/privacy_ledger.py" line="138" />
+      <source>Remove the budget of DATASET (recorded in the ledger as a budget cleared; nothing is erased).</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/algorithms/privacy_ledger.py" line="141" />
+      <source>Note on the budget</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/algorithms/privacy_ledger.py" line="142" />
+      <source>Free text recorded with the budget, e.g. who decided it and why.</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/algorithms/privacy_ledger.py" line="146" />
+      <source>Releases</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/algorithms/privacy_ledger.py" line="147" />
+      <source>A table (no geometry), one row per release and neighbourhood it states: number, time (UTC), data set, its name, algorithm, mechanism, neighbourhood, its parameter, units and text, epsilon, delta, proven (0 for a nominal guarantee), seeded (1: not private, counted as ε = ∞), outputs, note.</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/algorithms/privacy_ledger.py" line="154" />
+      <source>Totals per data set and neighbourhood</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/algorithms/privacy_ledger.py" line="155" />
+      <source>A table (no geometry), one row per data set and neighbourhood: the total epsilon and delta under sequential composition, how many releases were added up, not covered (no guarantee there), seeded and nominal, the budget and whether it is exceeded (1).</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/algorithms/privacy_ledger.py" line="163" />
+      <source>CSV files (*.csv)</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/algorithms/privacy_ledger.py" line="163" />
+      <source>Releases as CSV</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/algorithms/privacy_ledger.py" line="165" />
+      <source>The releases table as a CSV file (UTF-8, a header row), e.g. for a spreadsheet or an audit.</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/algorithms/privacy_ledger.py" line="167" />
+      <source>Number of releases listed</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/algorithms/privacy_ledger.py" line="168" />
+      <source>Number of data sets listed</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/algorithms/privacy_ledger.py" line="174" />
+      <source>{0} / {1}: give a budget or clear it, not both.</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/algorithms/privacy_ledger.py" line="178" />
+      <source>{0}: give the data set whose budget to {1}.</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/algorithms/privacy_ledger.py" line="179" />
+      <source>clear</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/algorithms/privacy_ledger.py" line="179" />
+      <source>set</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/algorithms/privacy_ledger.py" line="195" />
+      <source>{0}: give the ledger file (the QGIS project is not saved, so there is no default).</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/algorithms/privacy_ledger.py" line="206" />
+      <source>{0}: {1} is the ledger or its key file; choose another file.</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/algorithms/privacy_ledger.py" line="212" />
+      <source>{0}: {1} does not exist (no release has been recorded there yet).</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/algorithms/privacy_ledger.py" line="230" />
+      <source>Budget of data set {0} set to ε = {1:g}, δ = {2:g} per neighbourhood.</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/algorithms/privacy_ledger.py" line="235" />
+      <source>Budget of data set {0} cleared.</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/algorithms/privacy_ledger.py" line="283" />
+      <source>{0}: no data set in the ledger {1} has the fingerprint or name '{2}' (give the whole fingerprint, or at least its first {3} digits).</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/algorithms/privacy_ledger.py" line="289" />
+      <source>{0}: '{1}' matches several data sets ({2}); give more of the fingerprint.</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/algorithms/privacy_ledger.py" line="299" />
+      <source>; budget ε = {0:g}, δ = {1:g}</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/algorithms/privacy_ledger.py" line="302" />
+      <source>Data set {0} ({1}), under {2}: ε = {3}, δ = {4} over {5} release(s){6}{7}.</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/algorithms/privacy_ledger.py" line="304" />
+      <source>no name</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/algorithms/privacy_ledger.py" line="310" />
+      <source> - OVER BUDGET</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/algorithms/pufferfish_grid.py" line="90" />
       <source>Pufferfish-private grid map</source>
       <translation>Rasterkaart met Pufferfish-privacy</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/pufferfish_grid.py" line="92" />
+      <location filename="../processing/algorithms/pufferfish_grid.py" line="93" />
       <source>Grid maps</source>
       <translation>Rasterkaarten</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/pufferfish_grid.py" line="98" />
+      <location filename="../processing/algorithms/pufferfish_grid.py" line="99" />
       <source>Publish a thematic grid map of a point value (mean or total per cell) with Pufferfish privacy.</source>
       <translation>Publiceer een thematische rasterkaart van een puntwaarde (gemiddelde of totaal per cel) met Pufferfish-privacy.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/pufferfish_grid.py" line="102" />
-      <source>&lt;p&gt;Bins points into square cells and publishes, per cell, the mean (or total) of a non-negative value with Laplace noise calibrated to the number of contributors n, following ter Steege (2021), &lt;i&gt;Pufferfish privacy when publishing on thematic maps&lt;/i&gt;.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Guarantee.&lt;/b&gt; Absolute error (Theorem 3.1): for every person in a cell, an attacker cannot tell from the map whether their value lies in [x−c, x+c) or in the neighbouring [x+c, x+3c) by more than a factor e&lt;sup&gt;ε&lt;/sup&gt;, for any prior under which people's values are independent. Relative error (Corollary 3.2): the same for the relative intervals [ky, y/k) and [y/k, y/k³), i.e. for values up to a factor k; the map then shows each cell's &lt;i&gt;geometric&lt;/i&gt; mean, because the proof protects the mean of log t (the thesis's eq. 12 writes the arithmetic mean, for which one dominant value could shift the map by up to n times the stated ε). Each person is in one cell, so the whole map has the same ε. The bounded mechanism (Section 4) clamps the output to [L, U]. The thesis analyses it as (ε, δ)-Pufferfish with δ ≤ Δ, the largest δ&lt;sub&gt;max&lt;/sub&gt; of a published cell (Theorem 4.4, Corollary 4.5), reported as output DELTA. When L and U are fixed without looking at the data, clamping is post-processing, so the map in fact keeps the pure ε guarantee and Δ is a conservative figure. When the bounds are derived from the data, nothing about the smallest and largest value is private.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Not protected:&lt;/b&gt; locations and counts. The map shows which cells are occupied and publishes n exactly; use this tool when the values are sensitive, not presence.&lt;/p&gt;</source>
-      <translation>&lt;p&gt;Verdeelt punten over vierkante cellen en publiceert per cel het gemiddelde (of totaal) van een niet-negatieve waarde met Laplace-ruis die is gekalibreerd op het aantal bijdragers n, volgens ter Steege (2021), &lt;i&gt;Pufferfish privacy when publishing on thematic maps&lt;/i&gt;.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Garantie.&lt;/b&gt; Absolute fout (Stelling 3.1): voor elke persoon in een cel kan een aanvaller uit de kaart niet met meer dan een factor e&lt;sup&gt;ε&lt;/sup&gt; afleiden of diens waarde in [x−c, x+c) ligt of in het aangrenzende [x+c, x+3c), voor elke a-prioriverdeling waaronder de waarden van personen onafhankelijk zijn. Relatieve fout (Gevolg 3.2): hetzelfde voor de relatieve intervallen [ky, y/k) en [y/k, y/k³), d.w.z. voor waarden tot op een factor k; de kaart toont dan per cel het &lt;i&gt;meetkundig&lt;/i&gt; gemiddelde, omdat het bewijs het gemiddelde van log t beschermt (vgl. 12 van de scriptie schrijft het rekenkundig gemiddelde, waarbij één dominante waarde de kaart tot n keer de opgegeven ε zou kunnen verschuiven). Elke persoon valt in één cel, dus voor de hele kaart geldt dezelfde ε. Het begrensde mechanisme (Sectie 4) kapt de uitvoer af tot [L, U]. De scriptie analyseert dit als (ε, δ)-Pufferfish met δ ≤ Δ, de grootste δ&lt;sub&gt;max&lt;/sub&gt; van een gepubliceerde cel (Stelling 4.4, Gevolg 4.5), die wordt gerapporteerd als uitvoer DELTA. Als L en U zijn vastgelegd zonder naar de gegevens te kijken, is het afkappen een nabewerking, zodat de kaart in feite de zuivere ε-garantie behoudt en Δ een conservatieve waarde is. Als de grenzen uit de gegevens zijn afgeleid, is niets over de kleinste en de grootste waarde privacyveilig.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Niet beschermd:&lt;/b&gt; locaties en aantallen. De kaart laat zien welke cellen bezet zijn en publiceert n exact; gebruik dit hulpmiddel wanneer de waarden gevoelig zijn, niet de aanwezigheid.&lt;/p&gt;</translation>
+      <location filename="../processing/algorithms/pufferfish_grid.py" line="103" />
+      <source>&lt;p&gt;Bins points into square cells and publishes, per cell, the mean (or total) of a non-negative value with Laplace noise calibrated to the number of contributors n, following ter Steege (2021), &lt;i&gt;Pufferfish privacy when publishing on thematic maps&lt;/i&gt;.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Guarantee.&lt;/b&gt; Absolute error (Theorem 3.1): for every person in a cell, an attacker cannot tell from the map whether their value lies in [x−c, x+c) or in the neighbouring [x+c, x+3c) by more than a factor e&lt;sup&gt;ε&lt;/sup&gt;, for any prior under which people's values are independent. Relative error (Corollary 3.2): the same for the relative intervals [ky, y/k) and [y/k, y/k³), i.e. for values up to a factor k; the map then shows each cell's &lt;i&gt;geometric&lt;/i&gt; mean, because the proof protects the mean of log t (the thesis's eq. 12 writes the arithmetic mean, for which one dominant value could shift the map by up to n times the stated ε). Each person is in one cell, so the whole map has the same ε. The bounded mechanism (Section 4) clamps the output to [L, U]. The thesis analyses it as (ε, δ)-Pufferfish with δ ≤ Δ, the largest δ&lt;sub&gt;max&lt;/sub&gt; of a published cell (Theorem 4.4, Corollary 4.5), reported as output DELTA. When L and U are fixed without looking at the data, clamping is post-processing, so the map in fact keeps the pure ε guarantee and Δ is a conservative figure. When the bounds are derived from the data, nothing about the smallest and largest value is private. The noise is drawn in double precision, which adds a δ that these figures do not count: about 1e-16 at ε = 1, 5e-15 at ε = 10, 8e-11 at ε = 20 and 2e-3 at ε = 30.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Not protected:&lt;/b&gt; locations and counts. The map shows which cells are occupied and publishes n exactly; use this tool when the values are sensitive, not presence.&lt;/p&gt;</source>
+      <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../processing/algorithms/pufferfish_grid.py" line="130" />
+      <location filename="../processing/algorithms/pufferfish_grid.py" line="133" />
       <source>Points (one per person or enterprise) with the confidential value. Selected features only, if so chosen.</source>
       <translation>Punten (één per persoon of bedrijf) met de vertrouwelijke waarde. Desgewenst alleen de geselecteerde objecten.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/pufferfish_grid.py" line="136" />
+      <location filename="../processing/algorithms/pufferfish_grid.py" line="139" />
       <source>Value field</source>
       <translation>Waardeveld</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/pufferfish_grid.py" line="137" />
+      <location filename="../processing/algorithms/pufferfish_grid.py" line="140" />
       <source>Numeric field with each contribution t_i; must be &gt;= 0 (&gt; 0 for relative error) and not NULL.</source>
       <translation>Numeriek veld met elke bijdrage t_i; moet &gt;= 0 zijn (&gt; 0 bij relatieve fout) en mag niet NULL zijn.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/pufferfish_grid.py" line="140" />
+      <location filename="../processing/algorithms/pufferfish_grid.py" line="143" />
       <source>Cell size r</source>
       <translation>Celgrootte r</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/pufferfish_grid.py" line="141" />
+      <location filename="../processing/algorithms/pufferfish_grid.py" line="144" />
       <source>Side of a square cell, in the units of the layer's (or working) CRS, e.g. metres.</source>
       <translation>Zijde van een vierkante cel, in de eenheden van het CRS van de laag (of het werk-CRS), bijv. meters.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/pufferfish_grid.py" line="145" />
+      <location filename="../processing/algorithms/pufferfish_grid.py" line="148" />
       <source>Privacy parameter ε (epsilon)</source>
       <translation>Privacyparameter ε (epsilon)</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/pufferfish_grid.py" line="147" />
+      <location filename="../processing/algorithms/pufferfish_grid.py" line="150" />
       <source>ε, at least {0:g}. Smaller is more private and noisier: the noise scale is proportional to 1/ε.</source>
       <translation>ε, minstens {0:g}. Een kleinere waarde beschermt beter, maar geeft meer ruis: de schaal van de ruis is evenredig met 1/ε.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/pufferfish_grid.py" line="154" />
+      <location filename="../processing/algorithms/pufferfish_grid.py" line="157" />
       <source>Error model</source>
       <translation>Foutmodel</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/pufferfish_grid.py" line="155" />
+      <location filename="../processing/algorithms/pufferfish_grid.py" line="158" />
       <source>Absolute error (interval c)</source>
       <translation>Absolute fout (interval c)</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/pufferfish_grid.py" line="155" />
+      <location filename="../processing/algorithms/pufferfish_grid.py" line="158" />
       <source>Relative error (factor k)</source>
       <translation>Relatieve fout (factor k)</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/pufferfish_grid.py" line="159" />
+      <location filename="../processing/algorithms/pufferfish_grid.py" line="162" />
       <source>Absolute: protects which interval of width 2c holds a value (additive noise). Relative: protects values up to a factor k (multiplicative noise) and publishes each cell's geometric mean, for skewed values such as turnover.</source>
       <translation>Absoluut: beschermt in welk interval met breedte 2c een waarde ligt (additieve ruis). Relatief: beschermt waarden tot op een factor k (multiplicatieve ruis) en publiceert per cel het meetkundig gemiddelde, voor scheef verdeelde waarden zoals omzet.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/pufferfish_grid.py" line="167" />
+      <location filename="../processing/algorithms/pufferfish_grid.py" line="170" />
       <source>Interval half-width c (absolute error)</source>
       <translation>Halve intervalbreedte c (absolute fout)</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/pufferfish_grid.py" line="169" />
+      <location filename="../processing/algorithms/pufferfish_grid.py" line="172" />
       <source>c &gt; 0, in the value's units: an attacker cannot tell t_i in [x−c, x+c) from [x+c, x+3c). Larger c protects more and adds more noise (Laplace scale 4c/(nε)).</source>
       <translation>c &gt; 0, in de eenheden van de waarde: een aanvaller kan t_i in [x−c, x+c) niet onderscheiden van [x+c, x+3c). Een grotere c beschermt meer en voegt meer ruis toe (Laplace-schaal 4c/(nε)).</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/pufferfish_grid.py" line="176" />
+      <location filename="../processing/algorithms/pufferfish_grid.py" line="179" />
       <source>Relative factor k (relative error)</source>
       <translation>Relatieve factor k (relatieve fout)</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/pufferfish_grid.py" line="178" />
+      <location filename="../processing/algorithms/pufferfish_grid.py" line="181" />
       <source>0 &lt; k &lt; 1: values within a factor k are protected, e.g. 0.9 for 10%. Smaller k protects more (Laplace scale −4 ln(k)/(nε) on the log scale).</source>
       <translation>0 &lt; k &lt; 1: waarden binnen een factor k worden beschermd, bijv. 0,9 voor 10%. Een kleinere k beschermt meer (Laplace-schaal −4 ln(k)/(nε) op logschaal).</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/pufferfish_grid.py" line="184" />
+      <location filename="../processing/algorithms/pufferfish_grid.py" line="187" />
       <source>Mean</source>
       <translation>Gemiddelde</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/pufferfish_grid.py" line="184" />
+      <location filename="../processing/algorithms/pufferfish_grid.py" line="187" />
       <source>Published statistic</source>
       <translation>Gepubliceerde statistiek</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/pufferfish_grid.py" line="184" />
+      <location filename="../processing/algorithms/pufferfish_grid.py" line="187" />
       <source>Total</source>
       <translation>Totaal</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/pufferfish_grid.py" line="185" />
+      <location filename="../processing/algorithms/pufferfish_grid.py" line="188" />
       <source>Mean (the thesis's statistic: arithmetic for absolute error, geometric for relative error) or, for absolute error only, total = n × noisy mean, which has the same guarantee because n is public. A noisy count is not offered: these secrets do not protect counts.</source>
       <translation>Gemiddelde (de statistiek uit de scriptie: rekenkundig bij absolute fout, meetkundig bij relatieve fout) of, alleen bij absolute fout, totaal = n × gemiddelde met ruis; dat heeft dezelfde garantie, omdat n openbaar is. Een aantal met ruis wordt niet aangeboden: deze geheimen beschermen geen aantallen.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/pufferfish_grid.py" line="192" />
+      <location filename="../processing/algorithms/pufferfish_grid.py" line="195" />
       <source>Bounded mechanism (clamp to [L, U])</source>
       <translation>Begrensd mechanisme (afkappen tot [L, U])</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/pufferfish_grid.py" line="193" />
+      <location filename="../processing/algorithms/pufferfish_grid.py" line="196" />
       <source>Clamp published means to [L, U] (mechanism B), so no value falls below L (0 with the default margin) or above U. Needs contribution bounds. The thesis's bound Δ on δ is output DELTA. Without it the noise is unbounded: a cell's published mean can be negative for a positive quantity.</source>
       <translation>Kap gepubliceerde gemiddelden af tot [L, U] (mechanisme B), zodat geen enkele waarde onder L (0 bij de standaardmarge) of boven U ligt. Vereist grenzen voor bijdragen. De bovengrens Δ van δ uit de scriptie is uitvoer DELTA. Zonder afkappen is de ruis onbegrensd: het gepubliceerde gemiddelde van een cel kan negatief zijn voor een positieve grootheid.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/pufferfish_grid.py" line="201" />
+      <location filename="../processing/algorithms/pufferfish_grid.py" line="204" />
       <source>Lower bound L_t of a contribution</source>
       <translation>Ondergrens L_t van een bijdrage</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/pufferfish_grid.py" line="203" />
+      <location filename="../processing/algorithms/pufferfish_grid.py" line="206" />
       <source>Public lower bound on every t_i (bounded mechanism), known without looking at the data, e.g. 0 (then give MARGIN &gt; 0: its default, L_t, would be 0).</source>
       <translation>Openbare ondergrens voor elke t_i (begrensd mechanisme), bekend zonder naar de gegevens te kijken, bijv. 0 (geef dan MARGIN &gt; 0: de standaardwaarde, L_t, zou 0 zijn).</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/pufferfish_grid.py" line="210" />
+      <location filename="../processing/algorithms/pufferfish_grid.py" line="213" />
       <source>Upper bound U_t of a contribution</source>
       <translation>Bovengrens U_t van een bijdrage</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/pufferfish_grid.py" line="212" />
+      <location filename="../processing/algorithms/pufferfish_grid.py" line="215" />
       <source>Public upper bound on every t_i (bounded mechanism). Values outside [L_t, U_t] are refused.</source>
       <translation>Openbare bovengrens voor elke t_i (begrensd mechanisme). Waarden buiten [L_t, U_t] worden geweigerd.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/pufferfish_grid.py" line="216" />
+      <location filename="../processing/algorithms/pufferfish_grid.py" line="219" />
       <source>Derive bounds from the data (not private)</source>
       <translation>Grenzen afleiden uit de gegevens (niet privacyveilig)</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/pufferfish_grid.py" line="218" />
+      <location filename="../processing/algorithms/pufferfish_grid.py" line="221" />
       <source>Use L_t = min t_i and U_t = max t_i, as the thesis does. NOT private: the clamp limits reveal the smallest and largest contribution. The report says so.</source>
       <translation>Gebruik L_t = min t_i en U_t = max t_i, zoals in de scriptie. NIET privacyveilig: de afkapgrenzen verraden de kleinste en de grootste bijdrage. Het rapport vermeldt dit.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/pufferfish_grid.py" line="225" />
+      <location filename="../processing/algorithms/pufferfish_grid.py" line="228" />
       <source>Margin γ (absolute) or λ (relative)</source>
       <translation>Marge γ (absoluut) of λ (relatief)</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/pufferfish_grid.py" line="227" />
+      <location filename="../processing/algorithms/pufferfish_grid.py" line="230" />
       <source>Absolute: γ &gt; 0, L = L_t − γ, U = U_t + γ; empty gives γ = L_t, so L = 0. Relative: λ &gt; 1, L = L_t/λ, U = λU_t; empty gives λ = 1.25. Larger margins give smaller δ but clamp less.</source>
       <translation>Absoluut: γ &gt; 0, L = L_t − γ, U = U_t + γ; leeg geeft γ = L_t, dus L = 0. Relatief: λ &gt; 1, L = L_t/λ, U = λU_t; leeg geeft λ = 1,25. Grotere marges geven een kleinere δ, maar kappen minder af.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/pufferfish_grid.py" line="234" />
+      <location filename="../processing/algorithms/pufferfish_grid.py" line="237" />
       <source>Minimum contributors per published cell</source>
       <translation>Minimumaantal bijdragers per gepubliceerde cel</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/pufferfish_grid.py" line="236" />
+      <location filename="../processing/algorithms/pufferfish_grid.py" line="239" />
       <source>Publish only cells with n &gt;= this number; others are left out like empty cells. Costs no privacy under this definition (n is public) and lowers Δ; it does not protect presence.</source>
       <translation>Publiceer alleen cellen met n &gt;= dit aantal; de overige worden weggelaten, net als lege cellen. Kost onder deze definitie geen privacy (n is openbaar) en verlaagt Δ; het beschermt de aanwezigheid niet.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/pufferfish_grid.py" line="242" />
+      <location filename="../processing/algorithms/pufferfish_grid.py" line="245" />
       <source>Grid origin</source>
       <translation>Oorsprong van het raster</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/pufferfish_grid.py" line="243" />
+      <location filename="../processing/algorithms/pufferfish_grid.py" line="246" />
       <source>A corner shared by four cells. Empty: (0, 0), so cell edges fall on multiples of r (the national statistical grid convention).</source>
       <translation>Een hoekpunt dat vier cellen gemeen hebben. Leeg: (0, 0), zodat de celranden op veelvouden van r vallen (de conventie van het nationale statistische raster).</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/pufferfish_grid.py" line="250" />
+      <location filename="../processing/algorithms/pufferfish_grid.py" line="253" />
       <source>Needed only when the layer is in degrees: the grid is built in this CRS; the output is written back in the layer's CRS.</source>
       <translation>Alleen nodig als de laag in graden is: het raster wordt in dit CRS opgebouwd; de uitvoer wordt teruggeschreven in het CRS van de laag.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/pufferfish_grid.py" line="257" />
+      <location filename="../processing/algorithms/pufferfish_grid.py" line="261" />
       <source>Pufferfish grid</source>
       <translation>Pufferfish-raster</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/pufferfish_grid.py" line="258" />
+      <location filename="../processing/algorithms/pufferfish_grid.py" line="262" />
       <source>Publishable grid: cell_id, n, value (the published statistic), noise_scale (scale of the noise: value units for absolute error, log scale for relative) and delta_max (0 unless bounded). The noise is Laplace noise on a grid of 1/64 of the sensitivity (4c/n for absolute error, −4 ln k/n on the log scale for relative error): the statistic rounded to the grid, plus whole steps of two-sided geometric noise, so no low-order bits of a float carry the true value (Mironov 2012); noise_scale is 65/64 of the thesis's scale (4c/(nε) or −4 ln k/(nε)) to pay for the rounding. A CSV file has no geometry, so it also gets each cell's centre x, y and bounds x_min, y_min, x_max, y_max in the layer's CRS, and a .csvt file beside it with the column types.</source>
       <translation>Publiceerbaar raster: cell_id, n, value (de gepubliceerde statistiek), noise_scale (schaal van de ruis: in eenheden van de waarde bij absolute fout, logschaal bij relatieve) en delta_max (0 tenzij begrensd). De ruis is Laplace-ruis op een rooster van 1/64 van de gevoeligheid (4c/n bij absolute fout, −4 ln k/n op de logschaal bij relatieve fout): de statistiek afgerond op het rooster, plus hele stappen tweezijdige geometrische ruis, zodat geen laagste bits van een float de ware waarde dragen (Mironov 2012); noise_scale is 65/64 van de schaal van het proefschrift (4c/(nε) of −4 ln k/(nε)) om de afronding te betalen. Een CSV-bestand heeft geen geometrie, dus het krijgt ook het middelpunt x, y en de grenzen x_min, y_min, x_max, y_max van elke cel in het CRS van de laag, en een .csvt-bestand ernaast met de kolomtypen.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/pufferfish_grid.py" line="271" />
+      <location filename="../processing/algorithms/pufferfish_grid.py" line="275" />
       <source>Published value raster</source>
       <translation>Raster met gepubliceerde waarden</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/pufferfish_grid.py" line="273" />
+      <location filename="../processing/algorithms/pufferfish_grid.py" line="277" />
       <source>Optional GeoTIFF of the published value in the working CRS; cells not published are NoData.</source>
       <translation>Optionele GeoTIFF van de gepubliceerde waarde in het werk-CRS; niet-gepubliceerde cellen zijn NoData.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/pufferfish_grid.py" line="278" />
+      <location filename="../processing/algorithms/pufferfish_grid.py" line="282" />
       <source>CONFIDENTIAL comparison (true values and noise; do not publish)</source>
       <translation>VERTROUWELIJKE vergelijking (ware waarden en ruis; niet publiceren)</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/pufferfish_grid.py" line="284" />
+      <location filename="../processing/algorithms/pufferfish_grid.py" line="288" />
       <source>For the analyst only, off by default: true_value, noise (the noise added, rounding included) and error (published − true) per cell. Publishing it undoes the protection. As CSV, with the cell location columns and the .csvt file of the grid output.</source>
       <translation>Alleen voor de analist, standaard uit: true_value, noise (de toegevoegde ruis, afronding inbegrepen) en error (gepubliceerd − waar) per cel. Publiceren ervan maakt de bescherming ongedaan. Als CSV met de locatiekolommen van de cellen en het .csvt-bestand, zoals de rasteruitvoer.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/pufferfish_grid.py" line="295" />
+      <location filename="../processing/algorithms/pufferfish_grid.py" line="299" />
       <source>HTML report of the settings and the privacy guarantee (ε, δ, what is protected). Publishable.</source>
       <translation>HTML-rapport van de instellingen en de privacygarantie (ε, δ, wat er beschermd is). Publiceerbaar.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/pufferfish_grid.py" line="297" />
+      <location filename="../processing/algorithms/pufferfish_grid.py" line="301" />
       <source>Grid bound Δ on δ</source>
       <translation>Bovengrens Δ van δ voor het raster</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/pufferfish_grid.py" line="298" />
+      <location filename="../processing/algorithms/pufferfish_grid.py" line="302" />
       <source>Privacy parameter ε</source>
       <translation>Privacyparameter ε</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/pufferfish_grid.py" line="299" />
+      <location filename="../processing/algorithms/pufferfish_grid.py" line="303" />
       <source>Number of published cells</source>
       <translation>Aantal gepubliceerde cellen</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/pufferfish_grid.py" line="334" />
+      <location filename="../processing/algorithms/pufferfish_grid.py" line="338" />
       <source>{0}: ignored, because {1} is off.</source>
       <translation>{0}: genegeerd, omdat {1} uit staat.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/pufferfish_grid.py" line="338" />
+      <location filename="../processing/algorithms/pufferfish_grid.py" line="342" />
       <source>{0}: ignored, because {1} takes the bounds from the data.</source>
       <translation>{0}: genegeerd, omdat {1} de grenzen uit de gegevens haalt.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/pufferfish_grid.py" line="359" />
+      <location filename="../processing/algorithms/pufferfish_grid.py" line="363" />
       <source>CELL_SIZE: the cell size must be &gt; 0, got {0}.</source>
       <translation>CELL_SIZE: de celgrootte moet &gt; 0 zijn; opgegeven: {0}.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/pufferfish_grid.py" line="404" />
-      <source>{0}: no cell has at least {1} contributors, so nothing would be published.</source>
-      <translation>{0}: geen enkele cel heeft ten minste {1} bijdragers, dus er zou niets worden gepubliceerd.</translation>
-    </message>
-    <message>
-      <location filename="../processing/algorithms/pufferfish_grid.py" line="426" />
-      <source>{0}: the map is NOT private. The clamp limits come from the smallest and largest value, which can be read back from it, so no ε holds for whoever has them; fix the bounds from public knowledge before publishing.</source>
-      <translation>{0}: de kaart is NIET privé. De afkapgrenzen komen van de kleinste en grootste waarde, die uit de kaart terug te lezen zijn, dus voor wie die waarden heeft geldt geen enkele ε; leg de grenzen vast uit openbare kennis voordat u publiceert.</translation>
-    </message>
-    <message>
-      <location filename="../processing/algorithms/pufferfish_grid.py" line="432" />
+      <location filename="../processing/algorithms/pufferfish_grid.py" line="388" />
       <source>bounds from the data</source>
       <translation>grenzen uit de gegevens</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/pufferfish_grid.py" line="434" />
+      <location filename="../processing/algorithms/pufferfish_grid.py" line="427" />
+      <source>{0}: no cell has at least {1} contributors, so nothing would be published.</source>
+      <translation>{0}: geen enkele cel heeft ten minste {1} bijdragers, dus er zou niets worden gepubliceerd.</translation>
+    </message>
+    <message>
+      <location filename="../processing/algorithms/pufferfish_grid.py" line="449" />
+      <source>{0}: the map is NOT private. The clamp limits come from the smallest and largest value, which can be read back from it, so no ε holds for whoever has them; fix the bounds from public knowledge before publishing.</source>
+      <translation>{0}: de kaart is NIET privé. De afkapgrenzen komen van de kleinste en grootste waarde, die uit de kaart terug te lezen zijn, dus voor wie die waarden heeft geldt geen enkele ε; leg de grenzen vast uit openbare kennis voordat u publiceert.</translation>
+    </message>
+    <message>
+      <location filename="../processing/algorithms/pufferfish_grid.py" line="457" />
       <source>Δ = {0:.3g} ≥ 1: the thesis's δ bound says nothing here.</source>
       <translation>Δ = {0:.3g} ≥ 1: de bovengrens van δ uit de scriptie zegt hier niets.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/pufferfish_grid.py" line="480" />
+      <location filename="../processing/algorithms/pufferfish_grid.py" line="503" />
       <source>Pufferfish grid ({0} {1})</source>
       <translation>Pufferfish-raster ({0} {1})</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/pufferfish_grid.py" line="485" />
+      <location filename="../processing/algorithms/pufferfish_grid.py" line="508" />
       <source>CONFIDENTIAL true values and noise ({0})</source>
       <translation>VERTROUWELIJK: ware waarden en ruis ({0})</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/risk_utility_sweep.py" line="49" />
+      <location filename="../processing/algorithms/risk_utility_sweep.py" line="57" />
       <source>Risk-utility sweep of LGCP synthesis (radial, ANS, PRS)</source>
       <translation>Risico-bruikbaarheidsverkenning van LGCP-synthese (radiaal, ANS, PRS)</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/risk_utility_sweep.py" line="52" />
+      <location filename="../processing/algorithms/risk_utility_sweep.py" line="60" />
       <source>Makes many synthetic sets, scores each by maximum disclosure risk and pMSE, and recommends one.</source>
       <translation>Maakt veel synthetische datasets, beoordeelt elk ervan op maximaal onthullingsrisico en pMSE, en beveelt er één aan.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/risk_utility_sweep.py" line="58" />
+      <location filename="../processing/algorithms/risk_utility_sweep.py" line="66" />
       <source>&lt;p&gt;Walder, Hanks &amp;amp; Slavković's study (Section 8, Figures 5-6): for each radius (radial perturbation), each ANS noise variance and each PRS replicate, one synthetic set is made and scored by its maximum disclosure risk (eq. 16) and its pMSE (eq. 15). The recommended set has the lowest pMSE among those whose maximum risk is at most the threshold, counting a setting (a radius, a noise variance, or PRS) only if every one of its releases is. The table and report list every set; the chart plots risk against pMSE.&lt;/p&gt;&lt;p&gt;A set's risk is the risk of that one release. A noisy release (ANS, PRS) can by chance thin the riskiest cluster and mislead the intruder, scoring below the risk with nothing released (the baseline); another release of the same setting may score higher. With several releases per setting (REPLICATES) the report summarises each setting by its mean and worst risk: judge a setting by those, not by its luckiest release.&lt;/p&gt;</source>
       <translation>&lt;p&gt;De studie van Walder, Hanks &amp;amp; Slavković (Sectie 8, Figuren 5-6): voor elke straal (radiale verstoring), elke ANS-ruisvariantie en elke PRS-herhaling wordt één synthetische dataset gemaakt en beoordeeld op het maximale onthullingsrisico (vgl. 16) en de pMSE (vgl. 15). De aanbevolen dataset heeft de laagste pMSE van de datasets waarvan het maximale risico ten hoogste de drempel is, waarbij een instelling (een straal, een ruisvariantie of PRS) alleen meetelt als dat voor elk van haar publicaties geldt. De tabel en het rapport vermelden elke dataset; de grafiek zet het risico uit tegen de pMSE.&lt;/p&gt;&lt;p&gt;Het risico van een dataset is het risico van die ene publicatie. Een publicatie met ruis (ANS, PRS) kan door toeval het meest risicovolle cluster uitdunnen en de aanvaller misleiden, en dan lager uitkomen dan het risico als er niets wordt gepubliceerd (het basisniveau); een andere publicatie met dezelfde instelling kan hoger uitkomen. Met meerdere publicaties per instelling (REPLICATES) vat het rapport elke instelling samen met haar gemiddelde en hoogste risico: beoordeel een instelling daarop, niet op haar gelukkigste publicatie.&lt;/p&gt;</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/risk_utility_sweep.py" line="79" />
+      <location filename="../processing/algorithms/risk_utility_sweep.py" line="87" />
       <source>Radial radii</source>
       <translation>Radiale stralen</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/risk_utility_sweep.py" line="80" />
+      <location filename="../processing/algorithms/risk_utility_sweep.py" line="88" />
       <source>Perturbation radii in CRS units, e.g. '50, 100, 200'. Empty: no radial sets.</source>
       <translation>Verstoringsstralen in eenheden van het CRS, bijv. '50, 100, 200'. Leeg: geen radiale sets.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/risk_utility_sweep.py" line="85" />
+      <location filename="../processing/algorithms/risk_utility_sweep.py" line="93" />
       <source>ANS noise variances</source>
       <translation>ANS-ruisvarianties</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/risk_utility_sweep.py" line="86" />
+      <location filename="../processing/algorithms/risk_utility_sweep.py" line="94" />
       <source>Marginal variances of the ANS noise field (&gt;= 0). Default '0.25, 0.5, 1, 2'; clear it (an empty string) for no ANS sets.</source>
       <translation>Marginale varianties van het ANS-ruisveld (&gt;= 0). Standaard '0.25, 0.5, 1, 2'; maak het leeg (een lege tekst) voor geen ANS-sets.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/risk_utility_sweep.py" line="94" />
+      <location filename="../processing/algorithms/risk_utility_sweep.py" line="102" />
       <source>PRS replicates</source>
       <translation>PRS-herhalingen</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/risk_utility_sweep.py" line="95" />
+      <location filename="../processing/algorithms/risk_utility_sweep.py" line="103" />
       <source>Number of PRS sets (each a fresh random field). Default 5; 0 for none.</source>
       <translation>Aantal PRS-datasets (elk met een nieuw toevalsveld). Standaard 5; 0 voor geen.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/risk_utility_sweep.py" line="99" />
+      <location filename="../processing/algorithms/risk_utility_sweep.py" line="107" />
       <source>Releases per radius and noise variance</source>
       <translation>Publicaties per straal en ruisvariantie</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/risk_utility_sweep.py" line="101" />
+      <location filename="../processing/algorithms/risk_utility_sweep.py" line="109" />
       <source>Independent synthetic sets made for each radius and each ANS noise variance (&gt;= 1), to show how much the risk and pMSE of one setting vary between releases.</source>
       <translation>Onafhankelijke synthetische datasets die voor elke straal en elke ANS-ruisvariantie worden gemaakt (&gt;= 1), om te laten zien hoeveel het risico en de pMSE van één instelling tussen publicaties verschillen.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/risk_utility_sweep.py" line="109" />
+      <location filename="../processing/algorithms/risk_utility_sweep.py" line="117" />
       <source>Maximum acceptable risk</source>
       <translation>Maximaal aanvaardbaar risico</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/risk_utility_sweep.py" line="111" />
+      <location filename="../processing/algorithms/risk_utility_sweep.py" line="119" />
       <source>Threshold on the maximum disclosure risk for the recommendation, in (0, 1].</source>
       <translation>Drempel voor het maximale onthullingsrisico bij de aanbeveling, in (0, 1].</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/risk_utility_sweep.py" line="116" />
+      <location filename="../processing/algorithms/risk_utility_sweep.py" line="124" />
       <source>Sets and scores (CONFIDENTIAL)</source>
       <translation>Datasets en scores (VERTROUWELIJK)</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/risk_utility_sweep.py" line="118" />
+      <location filename="../processing/algorithms/risk_utility_sweep.py" line="126" />
       <source>CONFIDENTIAL: one row per synthetic set: label, method, value (radius or noise variance), replicate, max_risk, pmse, recommended. The scores are computed from the confidential points; keep the table internal, like the report. Not made unless asked for.</source>
       <translation>VERTROUWELIJK: één rij per synthetische dataset: label, method, value (straal of ruisvariantie), replicate, max_risk, pmse, recommended. De scores zijn uit de vertrouwelijke punten berekend; houd de tabel intern, net als het rapport. Wordt alleen gemaakt als erom wordt gevraagd.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/risk_utility_sweep.py" line="128" />
+      <location filename="../processing/algorithms/risk_utility_sweep.py" line="136" />
       <source>The table, the risk-utility chart and the recommendation (derived from the confidential data).</source>
       <translation>De tabel, de risico-bruikbaarheidsgrafiek en de aanbeveling (afgeleid van de vertrouwelijke gegevens).</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/risk_utility_sweep.py" line="132" />
+      <location filename="../processing/algorithms/risk_utility_sweep.py" line="140" />
       <source>Recommended synthetic points</source>
       <translation>Aanbevolen synthetische punten</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/risk_utility_sweep.py" line="134" />
+      <location filename="../processing/algorithms/risk_utility_sweep.py" line="142" />
       <source>The recommended synthetic set (syn_id only, random order); an empty layer if no set meets the threshold.</source>
       <translation>De aanbevolen synthetische dataset (alleen syn_id, willekeurige volgorde); een lege laag als geen dataset aan de drempel voldoet.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/risk_utility_sweep.py" line="139" />
+      <location filename="../processing/algorithms/risk_utility_sweep.py" line="147" />
       <source>Number of synthetic sets</source>
       <translation>Aantal synthetische datasets</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/risk_utility_sweep.py" line="141" />
+      <location filename="../processing/algorithms/risk_utility_sweep.py" line="149" />
       <source>pMSE of the recommended set (NaN if none)</source>
       <translation>pMSE van de aanbevolen dataset (NaN als er geen is)</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/risk_utility_sweep.py" line="145" />
+      <location filename="../processing/algorithms/risk_utility_sweep.py" line="153" />
       <source>Maximum risk of the recommended set (NaN if none)</source>
       <translation>Maximaal risico van de aanbevolen dataset (NaN als er geen is)</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/risk_utility_sweep.py" line="150" />
+      <location filename="../processing/algorithms/risk_utility_sweep.py" line="158" />
       <source>Maximum risk with nothing released (what the other points alone reveal)</source>
       <translation>Maximaal risico zonder publicatie (wat de andere punten alleen al onthullen)</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/risk_utility_sweep.py" line="159" />
+      <location filename="../processing/algorithms/risk_utility_sweep.py" line="167" />
       <source>{0}: {1} is not allowed (radii must be &gt; 0, noise variances &gt;= 0; separate values with commas, or with semicolons if you write decimals with a comma).</source>
       <translation>{0}: {1} is niet toegestaan (stralen moeten &gt; 0 zijn, ruisvarianties &gt;= 0; scheid waarden met komma's, of met puntkomma's als u decimalen met een komma schrijft).</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/risk_utility_sweep.py" line="182" />
+      <location filename="../processing/algorithms/risk_utility_sweep.py" line="190" />
       <source>{0}: make at least one release per setting, got {1}.</source>
       <translation>{0}: maak ten minste één publicatie per instelling, opgegeven: {1}.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/risk_utility_sweep.py" line="186" />
+      <location filename="../processing/algorithms/risk_utility_sweep.py" line="194" />
       <source>{0}, {1}, {2}: give at least one radius, noise variance or PRS replicate.</source>
       <translation>{0}, {1}, {2}: geef ten minste één straal, ruisvariantie of PRS-herhaling op.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/risk_utility_sweep.py" line="194" />
+      <location filename="../processing/algorithms/risk_utility_sweep.py" line="202" />
       <source>{0}: the threshold must lie in (0, 1], got {1}.</source>
       <translation>{0}: de drempel moet in (0, 1] liggen; opgegeven: {1}.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/risk_utility_sweep.py" line="237" />
+      <location filename="../processing/algorithms/risk_utility_sweep.py" line="245" />
       <source>No setting has every release at or below {0:g}: nothing recommended.</source>
       <translation>Geen instelling heeft elke publicatie op of onder {0:g}: niets aanbevolen.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/risk_utility_sweep.py" line="241" />
+      <location filename="../processing/algorithms/risk_utility_sweep.py" line="249" />
       <source>{0} = {1:g} is below the maximum risk with nothing released ({2:.4g}, what the other points alone reveal), which no synthetic set can be expected to beat; choose a threshold above it.</source>
       <translation>{0} = {1:g} ligt onder het maximale risico zonder publicatie ({2:.4g}, wat de andere punten alleen al onthullen), en geen synthetische dataset kan naar verwachting daaronder komen; kies een drempel daarboven.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/risk_utility_sweep.py" line="260" />
+      <location filename="../processing/algorithms/risk_utility_sweep.py" line="268" />
       <source>Nothing recommended (no set meets the threshold)</source>
       <translation>Niets aanbevolen (geen dataset voldoet aan de drempel)</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/risk_utility_sweep.py" line="263" />
+      <location filename="../processing/algorithms/risk_utility_sweep.py" line="271" />
       <source>{0} is written empty: no set meets the threshold.</source>
       <translation>{0} is leeg geschreven: geen dataset voldoet aan de drempel.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/risk_utility_sweep.py" line="269" />
+      <location filename="../processing/algorithms/risk_utility_sweep.py" line="277" />
       <source>Recommended: {0} (pMSE {1:.4g}, max risk {2:.4g}).</source>
       <translation>Aanbevolen: {0} (pMSE {1:.4g}, max. risico {2:.4g}).</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/risk_utility_sweep.py" line="281" />
+      <location filename="../processing/algorithms/risk_utility_sweep.py" line="289" />
       <source>recommended</source>
       <translation>aanbevolen</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/risk_utility_sweep.py" line="286" />
+      <location filename="../processing/algorithms/risk_utility_sweep.py" line="294" />
       <source>No setting has every release at or below the threshold {0:g}.</source>
       <translation>Geen instelling heeft elke publicatie op of onder de drempel {0:g}.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/risk_utility_sweep.py" line="288" />
+      <location filename="../processing/algorithms/risk_utility_sweep.py" line="296" />
       <source>{0}: lowest pMSE ({1:.4g}) among the sets of settings whose every release has maximum risk at most {2:g} (its risk: {3:.4g}).</source>
       <translation>{0}: laagste pMSE ({1:.4g}) van de datasets van instellingen waarvan elke publicatie een maximaal risico van ten hoogste {2:g} heeft (het risico ervan: {3:.4g}).</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/risk_utility_sweep.py" line="304" />
+      <location filename="../processing/algorithms/risk_utility_sweep.py" line="312" />
       <source>Recommendation</source>
       <translation>Aanbeveling</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/risk_utility_sweep.py" line="305" />
+      <location filename="../processing/algorithms/risk_utility_sweep.py" line="313" />
       <source>Risk-utility chart</source>
       <translation>Risico-bruikbaarheidsgrafiek</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/risk_utility_sweep.py" line="306" />
+      <location filename="../processing/algorithms/risk_utility_sweep.py" line="314" />
       <source>Settings over their releases</source>
       <translation>Instellingen over hun publicaties</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/risk_utility_sweep.py" line="307" />
+      <location filename="../processing/algorithms/risk_utility_sweep.py" line="315" />
       <source>Sets</source>
       <translation>Datasets</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/risk_utility_sweep.py" line="309" />
+      <location filename="../processing/algorithms/risk_utility_sweep.py" line="317" />
       <source>Settings</source>
       <translation>Instellingen</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/risk_utility_sweep.py" line="312" />
+      <location filename="../processing/algorithms/risk_utility_sweep.py" line="320" />
       <source>Risk threshold</source>
       <translation>Risicodrempel</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/risk_utility_sweep.py" line="315" />
+      <location filename="../processing/algorithms/risk_utility_sweep.py" line="323" />
       <source>Maximum risk with nothing released (baseline)</source>
       <translation>Maximaal risico zonder publicatie (basislijn)</translation>
     </message>
@@ -1909,77 +2129,92 @@
       <translation>{0}: {1} is een map; geef een bestandsnaam.</translation>
     </message>
     <message>
-      <location filename="../processing/destinations.py" line="50" />
+      <location filename="../processing/destinations.py" line="51" />
       <source>{0}: the folder {1} cannot be written ({2}).</source>
       <translation>{0}: in de map {1} kan niet worden geschreven ({2}).</translation>
     </message>
     <message>
-      <location filename="../processing/destinations.py" line="54" />
+      <location filename="../processing/destinations.py" line="55" />
       <source>{0}: cannot create the folder of {1} inside {2}.</source>
       <translation>{0}: kan de map van {1} niet aanmaken in {2}.</translation>
     </message>
     <message>
-      <location filename="../processing/destinations.py" line="70" />
+      <location filename="../processing/destinations.py" line="71" />
       <source>{0}: cannot create the folder {1} ({2}).</source>
       <translation>{0}: kan de map {1} niet aanmaken ({2}).</translation>
     </message>
     <message>
-      <location filename="../processing/destinations.py" line="74" />
+      <location filename="../processing/destinations.py" line="75" />
       <source>{0}: {1} cannot be written ({2}).</source>
       <translation>{0}: {1} kan niet worden geschreven ({2}).</translation>
     </message>
     <message>
-      <location filename="../processing/destinations.py" line="175" />
+      <location filename="../processing/destinations.py" line="95" />
+      <source>{0}: the file name is too long for the file system ({1} bytes with what the format adds; at most {2}): {3}. Give a shorter name.</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/destinations.py" line="124" />
+      <source>{0}: {1} could not be written ({2}).</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/destinations.py" line="132" />
+      <source>The outputs could not be written: {0}</source>
+      <translation>De uitvoer kon niet worden geschreven: {0}</translation>
+    </message>
+    <message>
+      <location filename="../processing/destinations.py" line="237" />
       <source>{0}: this output is a table without geometry, which a Shapefile cannot hold (only its .dbf would be written). Give a .gpkg, .csv or .xlsx file.</source>
       <translation>{0}: deze uitvoer is een tabel zonder geometrie, die een Shapefile niet kan bevatten (alleen het .dbf-bestand zou worden geschreven). Geef een .gpkg-, .csv- of .xlsx-bestand.</translation>
     </message>
     <message>
-      <location filename="../processing/destinations.py" line="189" />
+      <location filename="../processing/destinations.py" line="251" />
       <source>{0}: QGIS finds the format of {1} from all that follows its first dot ('{2}') when it writes a table into it, and knows none for that: rename the file without the extra dots.</source>
       <translation>{0}: QGIS leidt het formaat van {1} af uit alles na de eerste punt ('{2}') wanneer het er een tabel in schrijft, en kent daarvoor geen formaat: hernoem het bestand zonder de extra punten.</translation>
     </message>
     <message>
-      <location filename="../processing/destinations.py" line="220" />
+      <location filename="../processing/destinations.py" line="282" />
       <source>{0}: an output path cannot carry '|' options ({1}). To write a table into a GeoPackage, give file.gpkg|layername=table or ogr:dbname='file.gpkg' table="table".</source>
       <translation>{0}: een uitvoerpad kan geen '|'-opties bevatten ({1}). Geef, om een tabel in een GeoPackage te schrijven, bestand.gpkg|layername=tabel of ogr:dbname='bestand.gpkg' table="tabel".</translation>
     </message>
     <message>
-      <location filename="../processing/destinations.py" line="228" />
+      <location filename="../processing/destinations.py" line="290" />
       <source>{0}: QGIS cannot write a table into a GeoPackage whose path holds a ' or a table whose name holds a " ({1}); rename it.</source>
       <translation>{0}: QGIS kan geen tabel schrijven in een GeoPackage waarvan het pad een ' bevat, of een tabel waarvan de naam een " bevat ({1}); hernoem die.</translation>
     </message>
     <message>
-      <location filename="../processing/destinations.py" line="268" />
+      <location filename="../processing/destinations.py" line="330" />
       <source>{0} is written as the table {1} of {2}, which also holds confidential data ({3}). Release the layer, not the file: save it to a file of its own (Export ▸ Save Features As) first.</source>
       <translation>{0} wordt geschreven als de tabel {1} van {2}, dat ook vertrouwelijke gegevens bevat ({3}). Publiceer de laag, niet het bestand: sla haar eerst op in een eigen bestand (Exporteren ▸ Objecten opslaan als).</translation>
     </message>
     <message>
-      <location filename="../processing/destinations.py" line="299" />
+      <location filename="../processing/destinations.py" line="361" />
       <source>{0}: this output is an HTML page; give a file name ending in .html (got {1}).</source>
       <translation>{0}: deze uitvoer is een HTML-pagina; geef een bestandsnaam die op .html eindigt (gekregen: {1}).</translation>
     </message>
     <message>
-      <location filename="../processing/destinations.py" line="329" />
+      <location filename="../processing/destinations.py" line="391" />
       <source>{0}: writes the same file as {1} ({2}); choose another file.</source>
       <translation>{0}: schrijft hetzelfde bestand als {1} ({2}); kies een ander bestand.</translation>
     </message>
     <message>
-      <location filename="../processing/destinations.py" line="334" />
+      <location filename="../processing/destinations.py" line="396" />
       <source>{0}: writes the same file as {1}: {2} ({0}) and {3} ({1}) both write {4}; choose another file.</source>
       <translation>{0}: schrijft hetzelfde bestand als {1}: {2} ({0}) en {3} ({1}) schrijven allebei {4}; kies een ander bestand.</translation>
     </message>
     <message>
-      <location filename="../processing/destinations.py" line="397" />
+      <location filename="../processing/destinations.py" line="459" />
       <source>{0}: {1} is the file of {2}; writing it would replace that layer and every other layer in the file. Choose another file.</source>
       <translation>{0}: {1} is het bestand van {2}; het schrijven ervan zou die laag en elke andere laag in het bestand vervangen. Kies een ander bestand.</translation>
     </message>
     <message>
-      <location filename="../processing/destinations.py" line="403" />
+      <location filename="../processing/destinations.py" line="465" />
       <source>{0}: {1} is the file of {2}; writing it would replace that input. Choose another file.</source>
       <translation>{0}: {1} is het bestand van {2}; het schrijven ervan zou die invoer vervangen. Kies een ander bestand.</translation>
     </message>
     <message>
-      <location filename="../processing/destinations.py" line="414" />
+      <location filename="../processing/destinations.py" line="476" />
       <source>{0}: the table {1} in {2} is the layer of {3}; writing it would replace that layer. Choose another table name.</source>
       <translation>{0}: de tabel {1} in {2} is de laag van {3}; het schrijven ervan zou die laag vervangen. Kies een andere tabelnaam.</translation>
     </message>
@@ -1989,202 +2224,202 @@
       <translation>Geannuleerd: dit algoritme heeft niets geschreven (in een model behouden stappen die al klaar waren hun uitvoer).</translation>
     </message>
     <message>
-      <location filename="../processing/inputs.py" line="57" />
+      <location filename="../processing/inputs.py" line="66" />
       <source>{0}: {1} has no CRS, so it cannot be transformed; set the layer's CRS or leave {0} empty.</source>
       <translation>{0}: {1} heeft geen CRS en kan dus niet worden getransformeerd; stel het CRS van de laag in of laat {0} leeg.</translation>
     </message>
     <message>
-      <location filename="../processing/inputs.py" line="63" />
+      <location filename="../processing/inputs.py" line="72" />
       <source>{0}: pick a projected CRS (metres or feet), not the geographic {1}.</source>
       <translation>{0}: kies een geprojecteerd CRS (meters of voet), niet het geografische {1}.</translation>
     </message>
     <message>
-      <location filename="../processing/inputs.py" line="69" />
+      <location filename="../processing/inputs.py" line="78" />
       <source>Distances and sizes are read in the units of {0} {1} ({2}), not in the {3} of {4}'s CRS.</source>
       <translation>Afstanden en maten worden gelezen in de eenheden van {0} {1} ({2}), niet in de {3} van het CRS van {4}.</translation>
     </message>
     <message>
-      <location filename="../processing/inputs.py" line="79" />
+      <location filename="../processing/inputs.py" line="88" />
       <source>{0} has no CRS: distances are taken in its coordinate units.</source>
       <translation>{0} heeft geen CRS: afstanden worden gemeten in de coördinaateenheden van de laag.</translation>
     </message>
     <message>
-      <location filename="../processing/inputs.py" line="83" />
+      <location filename="../processing/inputs.py" line="92" />
       <source>{0} is in the geographic CRS {1} (degrees), where distances and areas have no single unit (a degree of longitude shrinks towards the poles). Pick a projected working CRS in {2} (e.g. a UTM zone or your national grid), or reproject the layer.</source>
       <translation>{0} staat in het geografische CRS {1} (graden), waarin afstanden en oppervlakten geen vaste eenheid hebben (een lengtegraad wordt naar de polen toe korter). Kies in {2} een geprojecteerd werk-CRS (bijv. een UTM-zone of uw nationale coördinatenstelsel), of herprojecteer de laag.</translation>
     </message>
     <message>
-      <location filename="../processing/inputs.py" line="95" />
+      <location filename="../processing/inputs.py" line="104" />
       <source>no CRS</source>
       <translation>geen CRS</translation>
     </message>
     <message>
-      <location filename="../processing/inputs.py" line="96" />
+      <location filename="../processing/inputs.py" line="105" />
       <source>a custom CRS</source>
       <translation>een aangepast CRS</translation>
     </message>
     <message>
-      <location filename="../processing/inputs.py" line="110" />
+      <location filename="../processing/inputs.py" line="119" />
       <source>{0}: field '{1}' is not numeric (it is {2}); choose a numeric field.</source>
       <translation>{0}: veld '{1}' is niet numeriek (het is {2}); kies een numeriek veld.</translation>
     </message>
     <message>
-      <location filename="../processing/inputs.py" line="123" />
+      <location filename="../processing/inputs.py" line="132" />
       <source>{0}: feature {1} has '{2}' in '{3}', which is not a number.</source>
       <translation>{0}: object {1} heeft '{2}' in '{3}', en dat is geen getal.</translation>
     </message>
     <message>
-      <location filename="../processing/inputs.py" line="135" />
+      <location filename="../processing/inputs.py" line="144" />
       <source>{0}: the layer has no point geometry (it is a table, such as a CSV file read without its coordinates). Load a CSV as a delimited text layer (Layer &gt; Add Layer &gt; Add Delimited Text Layer) with its x and y columns as the point geometry, in the layer's CRS, and give that layer.</source>
       <translation>{0}: de laag heeft geen puntgeometrie (het is een tabel, zoals een CSV-bestand dat zonder zijn coördinaten is gelezen). Laad een CSV als tekstgescheiden laag (Kaartlagen &gt; Laag toevoegen &gt; Tekstgescheiden laag toevoegen) met de kolommen x en y als puntgeometrie, in het CRS van de laag, en geef die laag op.</translation>
     </message>
     <message>
-      <location filename="../processing/inputs.py" line="143" />
+      <location filename="../processing/inputs.py" line="152" />
       <source>{0}: needs a point layer, got {1}.</source>
       <translation>{0}: vereist een puntlaag, maar kreeg {1}.</translation>
     </message>
     <message>
-      <location filename="../processing/inputs.py" line="185" />
+      <location filename="../processing/inputs.py" line="194" />
       <source>Reading points</source>
       <translation>Punten inlezen</translation>
     </message>
     <message>
-      <location filename="../processing/inputs.py" line="216" />
+      <location filename="../processing/inputs.py" line="225" />
       <source>some</source>
       <translation>enkele</translation>
     </message>
     <message>
-      <location filename="../processing/inputs.py" line="221" />
+      <location filename="../processing/inputs.py" line="230" />
       <source>{0} features could not be transformed from {1} to {2} (is the layer's CRS right?)</source>
       <translation>{0} objecten konden niet worden getransformeerd van {1} naar {2} (klopt het CRS van de laag?)</translation>
     </message>
     <message>
-      <location filename="../processing/inputs.py" line="226" />
+      <location filename="../processing/inputs.py" line="235" />
       <source>{0} features have no geometry</source>
       <translation>{0} objecten hebben geen geometrie</translation>
     </message>
     <message>
-      <location filename="../processing/inputs.py" line="228" />
+      <location filename="../processing/inputs.py" line="237" />
       <source>{0} features are not points (a layer of mixed geometry)</source>
       <translation>{0} objecten zijn geen punten (een laag met gemengde geometrie)</translation>
     </message>
     <message>
-      <location filename="../processing/inputs.py" line="230" />
+      <location filename="../processing/inputs.py" line="239" />
       <source>{0} features are multipoints with several parts</source>
       <translation>{0} objecten zijn multipunten met meerdere delen</translation>
     </message>
     <message>
-      <location filename="../processing/inputs.py" line="233" />
+      <location filename="../processing/inputs.py" line="242" />
       <source>{0} features have coordinates that are not finite numbers in {1}</source>
       <translation>{0} objecten hebben coördinaten die geen eindige getallen zijn in {1}</translation>
     </message>
     <message>
-      <location filename="../processing/inputs.py" line="239" />
+      <location filename="../processing/inputs.py" line="248" />
       <source>{0}: {1}. Each feature must be one point; fix or deselect those features.</source>
       <translation>{0}: {1}. Elk object moet één punt zijn; corrigeer die objecten of hef de selectie ervan op.</translation>
     </message>
     <message>
-      <location filename="../processing/inputs.py" line="245" />
+      <location filename="../processing/inputs.py" line="254" />
       <source>{0}: {1} features have a NULL value in '{2}'. Fill them in or select only the other features.</source>
       <translation>{0}: {1} objecten hebben een NULL-waarde in '{2}'. Vul die aan of selecteer alleen de overige objecten.</translation>
     </message>
     <message>
-      <location filename="../processing/inputs.py" line="250" />
+      <location filename="../processing/inputs.py" line="259" />
       <source>{0}: the layer has no features (or none is selected).</source>
       <translation>{0}: de laag heeft geen objecten (of er is geen object geselecteerd).</translation>
     </message>
     <message>
-      <location filename="../processing/inputs.py" line="251" />
+      <location filename="../processing/inputs.py" line="260" />
       <source>layer units</source>
       <translation>laageenheden</translation>
     </message>
     <message>
-      <location filename="../processing/inputs.py" line="253" />
+      <location filename="../processing/inputs.py" line="262" />
       <source>Read the points in {0} (their number is protected and not shown).</source>
       <translation>Punten gelezen in {0} (hun aantal is beschermd en wordt niet getoond).</translation>
     </message>
     <message>
-      <location filename="../processing/inputs.py" line="255" />
+      <location filename="../processing/inputs.py" line="264" />
       <source>Read {0} points in {1}.</source>
       <translation>{0} punten ingelezen in {1}.</translation>
     </message>
     <message>
-      <location filename="../processing/inputs.py" line="275" />
+      <location filename="../processing/inputs.py" line="284" />
       <source>{0}: the layer has no CRS but the points are in {1}; set its CRS so it can be transformed.</source>
       <translation>{0}: de laag heeft geen CRS, maar de punten zijn in {1}; stel het CRS van de laag in zodat ze kan worden getransformeerd.</translation>
     </message>
     <message>
-      <location filename="../processing/inputs.py" line="281" />
+      <location filename="../processing/inputs.py" line="290" />
       <source>{0}: the layer is in {1} but the points have no CRS, so its coordinates cannot be matched to theirs. Give the points' layer its CRS (Layer Properties); or, if this layer's coordinates are in the points' units, remove its CRS (a memory layer made without one is given EPSG:4326).</source>
       <translation>{0}: de laag is in {1}, maar de punten hebben geen CRS, dus de coördinaten kunnen niet op elkaar worden afgestemd. Geef de puntenlaag haar CRS (Laageigenschappen); of verwijder, als de coördinaten van deze laag in de eenheden van de punten zijn, het CRS van deze laag (een geheugenlaag die zonder CRS is gemaakt, krijgt EPSG:4326).</translation>
     </message>
     <message>
-      <location filename="../processing/inputs.py" line="298" />
+      <location filename="../processing/inputs.py" line="307" />
       <source>{0}: needs a polygon layer, got {1}.</source>
       <translation>{0}: vereist een polygoonlaag, maar kreeg {1}.</translation>
     </message>
     <message>
-      <location filename="../processing/inputs.py" line="311" />
+      <location filename="../processing/inputs.py" line="320" />
       <source>{0}: {1} could not be transformed from {2} to {3}; check the layer's CRS (its coordinates may be in other units than it says).</source>
       <translation>{0}: {1} kon(den) niet worden getransformeerd van {2} naar {3}; controleer het CRS van de laag (de coördinaten kunnen in andere eenheden zijn dan het aangeeft).</translation>
     </message>
     <message>
-      <location filename="../processing/inputs.py" line="323" />
+      <location filename="../processing/inputs.py" line="332" />
       <source>{0} features</source>
       <translation>{0} objecten</translation>
     </message>
     <message>
-      <location filename="../processing/inputs.py" line="352" />
+      <location filename="../processing/inputs.py" line="361" />
       <source>{0}: feature {1} is a {2}, not a polygon; remove it or select only the polygons.</source>
       <translation>{0}: object {1} is een {2}, geen polygoon; verwijder het of selecteer alleen de polygonen.</translation>
     </message>
     <message>
-      <location filename="../processing/inputs.py" line="358" />
+      <location filename="../processing/inputs.py" line="367" />
       <source>feature {0}</source>
       <translation>object {0}</translation>
     </message>
     <message>
-      <location filename="../processing/inputs.py" line="364" />
+      <location filename="../processing/inputs.py" line="373" />
       <source>{0}: the polygon of feature {1} is not valid ({2}); repair it first, e.g. with Vector geometry ▸ Fix geometries.</source>
       <translation>{0}: de polygoon van object {1} is niet geldig ({2}); herstel die eerst, bijvoorbeeld met Vectorgeometrie ▸ Geometrieën repareren.</translation>
     </message>
     <message>
-      <location filename="../processing/inputs.py" line="379" />
+      <location filename="../processing/inputs.py" line="388" />
       <source>{0}: the layer has no polygons.</source>
       <translation>{0}: de laag heeft geen polygonen.</translation>
     </message>
     <message>
-      <location filename="../processing/inputs.py" line="395" />
+      <location filename="../processing/inputs.py" line="404" />
       <source>{0}: GDAL cannot read {1}.</source>
       <translation>{0}: GDAL kan {1} niet lezen.</translation>
     </message>
     <message>
-      <location filename="../processing/inputs.py" line="410" />
+      <location filename="../processing/inputs.py" line="419" />
       <source>{0}: {1} is rotated or not north-up; warp it first.</source>
       <translation>{0}: {1} is gedraaid of niet naar het noorden gericht; herprojecteer het eerst (warp).</translation>
     </message>
     <message>
-      <location filename="../processing/inputs.py" line="434" />
+      <location filename="../processing/inputs.py" line="443" />
       <source>{0}: feature {1} is a {2} in a layer of {3}; give points and lines or polygons as separate layers.</source>
       <translation>{0}: object {1} is een {2} in een laag van {3}; geef punten en lijnen of polygonen als aparte lagen.</translation>
     </message>
     <message>
-      <location filename="../processing/inputs.py" line="441" />
+      <location filename="../processing/inputs.py" line="450" />
       <source>lines or polygons</source>
       <translation>lijnen of polygonen</translation>
     </message>
     <message>
-      <location filename="../processing/inputs.py" line="441" />
+      <location filename="../processing/inputs.py" line="450" />
       <source>points</source>
       <translation>punten</translation>
     </message>
     <message>
-      <location filename="../processing/inputs.py" line="461" />
+      <location filename="../processing/inputs.py" line="470" />
       <source>{0}: {1} features have no geometry; the distances are to the other features.</source>
       <translation>{0}: {1} objecten hebben geen geometrie; de afstanden zijn tot de andere objecten.</translation>
     </message>
     <message>
-      <location filename="../processing/inputs.py" line="466" />
+      <location filename="../processing/inputs.py" line="475" />
       <source>{0}: the layer has no features to measure distances to.</source>
       <translation>{0}: de laag heeft geen objecten waartoe afstanden kunnen worden gemeten.</translation>
     </message>
@@ -2197,6 +2432,226 @@
       <location filename="../processing/labels.py" line="18" />
       <source>NOT PRIVATE ({0}): no privacy guarantee holds ({1}, {2})</source>
       <translation>NIET PRIVÉ ({0}): er geldt geen privacygarantie ({1}, {2})</translation>
+    </message>
+    <message>
+      <location filename="../processing/ledger.py" line="65" />
+      <source>Privacy-budget ledgers (*.jsonl);;All files (*)</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/ledger.py" line="80" />
+      <source>The ledger file this release is recorded in, with its ε, δ and neighbourhood, against a keyed fingerprint of the confidential data (which reveals nothing about it); made by the first release. Before the run the log states what the release adds and the total of the data set under sequential composition. Empty: &lt;project folder&gt;/&lt;project name&gt;{0} beside the saved QGIS project; with no saved project no ledger is kept (the log says so). The key file beside it (same name, .key) must never be published. List it with spatialprivacy:privacyledger.</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/ledger.py" line="92" />
+      <source>Privacy budget ε of the data set</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/ledger.py" line="94" />
+      <source>The largest total ε the data set may reach under each neighbourhood, this release included. Empty: the budget set in the ledger for this data set (spatialprivacy:privacyledger), if any. Over budget, the run warns, or refuses with {0}.</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/ledger.py" line="103" />
+      <source>Privacy budget δ of the data set</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/ledger.py" line="105" />
+      <source>The largest total δ, with {0}. Empty: 0, so any release with δ &gt; 0 exceeds the budget.</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/ledger.py" line="111" />
+      <source>Refuse a release over budget</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/ledger.py" line="112" />
+      <source>Refuse the run, writing nothing, when the release would take a total over the budget ({0}, or the one set in the ledger); otherwise the log warns. The ledger checks again under its lock when it records the release, so two runs started together cannot both pass.</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/ledger.py" line="131" />
+      <source>{0}: {1} is a folder; give the ledger's file (e.g. {2}).</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/ledger.py" line="135" />
+      <source>{0}: a δ budget needs an ε budget too; give {1} as well.</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/ledger.py" line="139" />
+      <source>{0}: the budget must be a finite number ≥ 0, got {1}.</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/ledger.py" line="279" />
+      <source>NOT PRIVATE: {0}</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/ledger.py" line="288" />
+      <source>ε = {0}, δ = {1} over {2} release(s)</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/ledger.py" line="292" />
+      <source>; {0} not private (a seed, or bounds or a window from the data), counted as ε = ∞</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/ledger.py" line="296" />
+      <source>; {0} with a nominal, unproven guarantee</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/ledger.py" line="298" />
+      <source>; {0} release(s) give no guarantee under this neighbourhood and are not counted</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/ledger.py" line="301" />
+      <source> (OVER BUDGET)</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/ledger.py" line="306" />
+      <source>nothing (it gives no guarantee here)</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/ledger.py" line="307" />
+      <source>ε = {0}, δ = {1}</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/ledger.py" line="313" />
+      <source>Under {0}: this release adds {1}; the total becomes {2}.</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/ledger.py" line="320" />
+      <source>Totals under different neighbourhoods are not added to each other: a release counts under another neighbourhood only where a proven rule carries its guarantee there.</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/ledger.py" line="330" />
+      <source>ε = {0}, δ = {1} per neighbourhood ({2})</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/ledger.py" line="388" />
+      <source>No privacy-budget ledger is kept for this release: no {0} was given and the QGIS project is not saved. Give {0} (or save the project) to add up the privacy spent on this data set.</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/ledger.py" line="399" />
+      <source>Privacy-budget ledger {0}: new; it and its key file {1} (never to be published) are made when this release is recorded.</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/ledger.py" line="409" />
+      <source>Privacy-budget ledger {0}: data set {1} ({2}), {3} earlier release(s).</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/ledger.py" line="418" />
+      <source>set in the ledger</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/ledger.py" line="418" />
+      <source>{0}, {1}</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/ledger.py" line="424" />
+      <source>This release is not private ({0}): it is recorded flagged and counts as ε = ∞, which spends the whole budget of its data set.</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/ledger.py" line="430" />
+      <source>With this release the data set's totals exceed its privacy budget: {0}.</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/ledger.py" line="435" />
+      <source>{0}: {1} Nothing was written. Raise {0} (or {2}) if the budget allows it, or release less (a smaller ε); {3} refused the run.</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/ledger.py" line="440" />
+      <source>Set {0} to refuse such runs.</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/ledger.py" line="443" />
+      <source>{0}: no budget is set for this data set ({1} is empty and the ledger sets none).</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/ledger.py" line="477" />
+      <source>{0}: another run recorded a release of the same data set in the ledger {1} meanwhile; with it, this release would exceed the budget, so it was not recorded and nothing was written. {2}</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/ledger.py" line="484" />
+      <source>The outputs written in place ({0}) stay, NOT recorded.</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/ledger.py" line="488" />
+      <source>Nothing was written.</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/ledger.py" line="493" />
+      <source>Recorded as release {0} of data set {1} in the privacy-budget ledger {2}.</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/ledger.py" line="504" />
+      <source>With releases recorded meanwhile by another run, the data set is now over its budget; {0} could not refuse this run because {1} had been written in place.</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/ledger.py" line="518" />
+      <source>None was kept for this release (no ledger file and no saved project).</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/ledger.py" line="520" />
+      <source>Ledger</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/ledger.py" line="522" />
+      <source>Adds under {0}</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/ledger.py" line="523" />
+      <source>Total of the data set (checked before the run)</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/ledger.py" line="525" />
+      <source>Budget</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/ledger.py" line="527" />
+      <source>Recorded as</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/ledger.py" line="527" />
+      <source>not private: counted as ε = ∞</source>
+      <translation type="unfinished" />
     </message>
     <message>
       <location filename="../processing/lgcp_inputs.py" line="52" />
@@ -2214,312 +2669,322 @@
       <translation>{0} punten liggen ver van de rest (meer dan {1:g} keer de mediane afstand tot het midden van de punten) en maken het gebied dat om de punten wordt getrokken meer dan twee keer zo groot: een geocodeerfout, of punten van elders? Controleer ze, of geef een {2} op.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis_base.py" line="37" />
+      <location filename="../processing/lgcp_synthesis_base.py" line="38" />
       <source>Radial perturbation (Section 5.1, baseline)</source>
       <translation>Radiale verstoring (Sectie 5.1, referentiemethode)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis_base.py" line="38" />
+      <location filename="../processing/lgcp_synthesis_base.py" line="39" />
       <source>Additive noise synthesis, ANS (Section 5.2, eq. 10)</source>
       <translation>Synthese met additieve ruis, ANS (Sectie 5.2, vgl. 10)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis_base.py" line="39" />
+      <location filename="../processing/lgcp_synthesis_base.py" line="40" />
       <source>Posterior resampling synthesis, PRS (Section 5.3, eq. 11)</source>
       <translation>Synthese door hertrekking uit de a-posterioriverdeling, PRS (Sectie 5.3, vgl. 11)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis_base.py" line="74" />
+      <location filename="../processing/lgcp_synthesis_base.py" line="75" />
       <source>&lt;p&gt;&lt;b&gt;Guarantee.&lt;/b&gt; None in the sense of differential privacy (no ε or δ): Walder et al. measure protection empirically. The disclosure risk of person k is the probability that an intruder who knows every other confidential location, the synthetic points and the method places k within the risk radius of the truth (eq. 16). Run spatialprivacy:disclosurerisk (or the sweep) before publishing, and publish only the synthetic points.&lt;/p&gt;</source>
       <translation>&lt;p&gt;&lt;b&gt;Garantie.&lt;/b&gt; Geen in de zin van differentiële privacy (geen ε of δ): Walder et al. meten de bescherming empirisch. Het onthullingsrisico van persoon k is de kans dat een aanvaller die elke andere vertrouwelijke locatie, de synthetische punten en de methode kent, k binnen de risicostraal van de werkelijke locatie plaatst (vgl. 16). Voer vóór publicatie spatialprivacy:disclosurerisk (of de risico-bruikbaarheidsverkenning) uit, en publiceer alleen de synthetische punten.&lt;/p&gt;</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis_base.py" line="109" />
+      <location filename="../processing/lgcp_synthesis_base.py" line="110" />
       <source>Confidential points</source>
       <translation>Vertrouwelijke punten</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis_base.py" line="110" />
+      <location filename="../processing/lgcp_synthesis_base.py" line="111" />
       <source>The confidential points (cases, crimes, ...). Only their locations are used. At least 10.</source>
       <translation>De vertrouwelijke punten (ziektegevallen, misdrijven, ...). Alleen hun locaties worden gebruikt. Ten minste 10.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis_base.py" line="114" />
+      <location filename="../processing/lgcp_synthesis_base.py" line="115" />
       <source>Fitted model (from 'Fit a log-Gaussian Cox process')</source>
       <translation>Geschat model (uit 'Log-Gaussisch Cox-proces schatten')</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis_base.py" line="116" />
+      <location filename="../processing/lgcp_synthesis_base.py" line="117" />
       <source>The .npz model file written by spatialprivacy:fitlgcp for this very layer (checked: same number of points, same locations, same CRS). It fixes the window, mesh and covariates. Empty: the model is fitted here with the fast method and the options below.</source>
       <translation>Het .npz-modelbestand dat spatialprivacy:fitlgcp voor precies deze laag heeft geschreven (gecontroleerd: hetzelfde aantal punten, dezelfde locaties, hetzelfde CRS). Het legt het studiegebied, het driehoeksnet en de covariaten vast. Leeg: het model wordt hier geschat met de snelle methode en de onderstaande opties.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis_base.py" line="124" />
+      <location filename="../processing/lgcp_synthesis_base.py" line="125" />
       <source>Used only when no model file is given: polygons of the study region; every point must lie inside. Empty: the points' bounding box enlarged by 5%.</source>
       <translation>Alleen gebruikt als er geen modelbestand is opgegeven: polygonen van het studiegebied; elk punt moet erbinnen liggen. Leeg: de omhullende rechthoek van de punten, vergroot met 5%.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis_base.py" line="129" />
+      <location filename="../processing/lgcp_synthesis_base.py" line="130" />
       <source>Synthetic points are drawn inside it.</source>
       <translation>Synthetische punten worden daarbinnen getrokken.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis_base.py" line="131" />
+      <location filename="../processing/lgcp_synthesis_base.py" line="132" />
       <source>The synthetic points must lie inside it.</source>
       <translation>De synthetische punten moeten erbinnen liggen.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis_base.py" line="136" />
+      <location filename="../processing/lgcp_synthesis_base.py" line="137" />
       <source>Used only when no model file is given: adds the covariate 'distance to the nearest feature of this layer', e.g. John Snow's Broad Street pump.</source>
       <translation>Alleen gebruikt als er geen modelbestand is opgegeven: voegt de covariaat 'afstand tot het dichtstbijzijnde object van deze laag' toe, bijv. de pomp in Broad Street van John Snow.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis_base.py" line="143" />
+      <location filename="../processing/lgcp_synthesis_base.py" line="144" />
       <source>Used only when no model file is given: rasters (band 1) used as covariates; they must cover the window.</source>
       <translation>Alleen gebruikt als er geen modelbestand is opgegeven: rasters (band 1) die als covariaten worden gebruikt; ze moeten het studiegebied bedekken.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis_base.py" line="151" />
+      <location filename="../processing/lgcp_synthesis_base.py" line="152" />
       <source>Used only when no model file is given: known log-intensity offset, e.g. log population density.</source>
       <translation>Alleen gebruikt als er geen modelbestand is opgegeven: bekende offset van de log-intensiteit, bijv. de logaritme van de bevolkingsdichtheid.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis_base.py" line="156" />
+      <location filename="../processing/lgcp_synthesis_base.py" line="157" />
       <source>Used only when no model file is given: mesh resolution (CRS units). Empty: 1/40 of the window's larger side.</source>
       <translation>Alleen gebruikt als er geen modelbestand is opgegeven: resolutie van het driehoeksnet (CRS-eenheden). Leeg: 1/40 van de langste zijde van het studiegebied.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis_base.py" line="166" />
+      <location filename="../processing/lgcp_synthesis_base.py" line="167" />
       <source>The synthetic points to assess, e.g. the output of spatialprivacy:synthesizelgcp. Must be in the same CRS as the confidential layer and inside the model's window.</source>
       <translation>De te beoordelen synthetische punten, bijv. de uitvoer van spatialprivacy:synthesizelgcp. Ze moeten in hetzelfde CRS staan als de vertrouwelijke laag en binnen het studiegebied van het model liggen.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis_base.py" line="175" />
+      <location filename="../processing/lgcp_synthesis_base.py" line="176" />
       <source>Synthesis method</source>
       <translation>Synthesemethode</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis_base.py" line="176" />
+      <location filename="../processing/lgcp_synthesis_base.py" line="177" />
       <source>Radial: each point moved uniformly within RADIUS (the usual practice). ANS: the posterior-mean intensity times exp(noise field) with the fitted spatial scale. PRS: a fresh random field with the fitted range and variance (Walder et al. recommend it: lowest risk).</source>
       <translation>Radiaal: elk punt wordt uniform binnen RADIUS verplaatst (de gangbare praktijk). ANS: het a-posteriorigemiddelde van de intensiteit maal exp(ruisveld) met de geschatte ruimtelijke schaal. PRS: een nieuw toevalsveld met het geschatte bereik en de geschatte variantie (aanbevolen door Walder et al.: laagste risico).</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis_base.py" line="184" />
+      <location filename="../processing/lgcp_synthesis_base.py" line="185" />
       <source>Perturbation radius (radial)</source>
       <translation>Verstoringsstraal (radiaal)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis_base.py" line="186" />
+      <location filename="../processing/lgcp_synthesis_base.py" line="187" />
       <source>Radius r &gt; 0 of the uniform disc of radial perturbation, in CRS units. Required for radial. The moved points lie on a lattice of r / 65,536 (1.5 mm for 100 m), so that their coordinates carry none of the true locations' low digits.</source>
       <translation>Straal r &gt; 0 van de uniforme schijf van de radiale verstoring, in CRS-eenheden. Verplicht voor radiaal. De verplaatste punten liggen op een rooster van r / 65.536 (1,5 mm bij 100 m), zodat hun coördinaten geen van de lage cijfers van de ware locaties bevatten.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis_base.py" line="194" />
+      <location filename="../processing/lgcp_synthesis_base.py" line="195" />
       <source>Noise variance (ANS)</source>
       <translation>Ruisvariantie (ANS)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis_base.py" line="196" />
+      <location filename="../processing/lgcp_synthesis_base.py" line="197" />
       <source>Marginal variance of the ANS noise field added to the log intensity (dimensionless; 0 = Quick et al.'s plug-in synthesis). Walder et al.'s noise level σ² (eq. 10) is on the scale of the field's variance parameter ξ², which depends on the CRS unit; σ² = 4πκ̂² × this value, which the report prints. More noise: lower utility and, usually, lower risk.</source>
       <translation>Marginale variantie van het ANS-ruisveld dat bij de log-intensiteit wordt opgeteld (dimensieloos; 0 = de plug-in-synthese van Quick et al.). Het ruisniveau σ² van Walder et al. (vgl. 10) ligt op de schaal van de variantieparameter ξ² van het veld, die van de CRS-eenheid afhangt; σ² = 4πκ̂² × deze waarde, die in het rapport wordt vermeld. Meer ruis: lagere bruikbaarheid en doorgaans een lager risico.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis_base.py" line="210" />
+      <location filename="../processing/lgcp_synthesis_base.py" line="211" />
       <source>Radius r &gt; 0 (CRS units) within which the intruder must place a person for a disclosure (eq. 16), e.g. the size of a house or plot.</source>
       <translation>Straal r &gt; 0 (CRS-eenheden) waarbinnen de aanvaller een persoon moet plaatsen om tot een onthulling te komen (vgl. 16), bijv. de grootte van een huis of perceel.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis_base.py" line="219" />
+      <location filename="../processing/lgcp_synthesis_base.py" line="220" />
       <source>Exact leave-one-out density</source>
       <translation>Exacte leave-one-out-dichtheid</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis_base.py" line="219" />
+      <location filename="../processing/lgcp_synthesis_base.py" line="220" />
       <source>Paper: normalised CPO density (eqs. 17-18, 21)</source>
       <translation>Artikel: genormaliseerde CPO-dichtheid (vgl. 17-18, 21)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis_base.py" line="223" />
+      <location filename="../processing/lgcp_synthesis_base.py" line="224" />
       <source>Exact (default): the intruder's leave-one-out predictive density π(s | S₋ₖ, S†) of eq. 16, from the same posterior draws by importance weighting; it integrates to 1 and gives eq. 16's probability. Paper: the CPO formula evaluated at every location, then normalised over its support (the paper prints no normalisation), as the paper computes it; on John Snow's deaths its maximum risks are 1.4-1.6 times the exact ones for ANS and PRS, up to 3.4 times for radial sets. Choose it to compare with the paper.</source>
       <translation>Exact (standaard): de leave-one-out-voorspellende dichtheid π(s | S₋ₖ, S†) van de aanvaller uit vgl. 16, uit dezelfde posterior-trekkingen door importance weighting; ze integreert tot 1 en geeft de kans van vgl. 16. Artikel: de CPO-formule op elke locatie geëvalueerd en daarna over haar drager genormaliseerd (het artikel drukt geen normalisatie af), zoals het artikel haar berekent; op de sterfgevallen van John Snow zijn haar maximale risico's 1,4-1,6 keer de exacte voor ANS en PRS, tot 3,4 keer voor radiale sets. Kies haar om met het artikel te vergelijken.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis_base.py" line="240" />
+      <location filename="../processing/lgcp_synthesis_base.py" line="241" />
       <source>Hyperparameters of the synthetic and joint fits</source>
       <translation>Hyperparameters van de synthetische en de gezamenlijke schatting</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis_base.py" line="242" />
+      <location filename="../processing/lgcp_synthesis_base.py" line="243" />
       <source>Fixed at the confidential posterior means (fast)</source>
       <translation>Vast op de vertrouwelijke a-posteriorigemiddelden (snel)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis_base.py" line="243" />
+      <location filename="../processing/lgcp_synthesis_base.py" line="244" />
       <source>Integrated (as the paper; 20-80x slower)</source>
       <translation>Geïntegreerd (zoals in het artikel; 20-80x langzamer)</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis_base.py" line="248" />
+      <location filename="../processing/lgcp_synthesis_base.py" line="249" />
       <source>Fixed: one Laplace fit at the confidential posterior means of κ² and ξ² (about half a second on 1,900 mesh nodes); it ignores their uncertainty. Integrated: the full fast posterior.</source>
       <translation>Vast: één Laplace-schatting bij de vertrouwelijke a-posteriorigemiddelden van κ² en ξ² (ongeveer een halve seconde bij 1.900 knopen van het driehoeksnet); de onzekerheid daarvan wordt genegeerd. Geïntegreerd: de volledige snelle a-posterioriverdeling.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis_base.py" line="257" />
+      <location filename="../processing/lgcp_synthesis_base.py" line="258" />
       <source>Posterior draws behind the risk estimates (Monte Carlo averages over them).</source>
       <translation>Trekkingen uit de a-posterioriverdeling waarop de schattingen van het risico berusten (Monte-Carlogemiddelden daarover).</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis_base.py" line="258" />
+      <location filename="../processing/lgcp_synthesis_base.py" line="259" />
       <source>Posterior draws behind the pMSE estimate (Monte Carlo averages over them).</source>
       <translation>Trekkingen uit de a-posterioriverdeling waarop de schatting van de pMSE berust (Monte-Carlogemiddelden daarover).</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis_base.py" line="260" />
+      <location filename="../processing/lgcp_synthesis_base.py" line="261" />
       <source>Posterior draws behind the risk and pMSE estimates (Monte Carlo averages over them).</source>
       <translation>Trekkingen uit de a-posterioriverdeling waarop de schattingen van het risico en de pMSE berusten (Monte-Carlogemiddelden daarover).</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis_base.py" line="266" />
+      <location filename="../processing/lgcp_synthesis_base.py" line="267" />
       <source>Needed only when the layer is in degrees; radii are then in this CRS's units.</source>
       <translation>Alleen nodig als de laag in graden is; stralen zijn dan in de eenheden van dit CRS.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis_base.py" line="294" />
+      <location filename="../processing/lgcp_synthesis_base.py" line="296" />
       <source>Fitting the LGCP to the confidential points ({0} mesh nodes).</source>
       <translation>LGCP schatten op de vertrouwelijke punten ({0} knopen van het driehoeksnet).</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis_base.py" line="311" />
+      <location filename="../processing/lgcp_synthesis_base.py" line="313" />
       <source>{0} ignored: the model file {1} fixes the window, mesh and covariates.</source>
       <translation>{0} genegeerd: het modelbestand {1} legt het studiegebied, het driehoeksnet en de covariaten vast.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis_base.py" line="338" />
+      <location filename="../processing/lgcp_synthesis_base.py" line="340" />
       <source>Model file checked: it was fitted to these {0} points.</source>
       <translation>Modelbestand gecontroleerd: het is geschat op deze {0} punten.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis_base.py" line="342" />
+      <location filename="../processing/lgcp_synthesis_base.py" line="344" />
       <source>The edge-midpoint integration was fooled by fields with spikes at single mesh nodes (a clustered pattern), so the confidential points were refitted with the degree-3 rule.</source>
       <translation>De ribbemiddenintegratie werd misleid door velden met pieken op afzonderlijke meshknopen (een geclusterd patroon), dus zijn de vertrouwelijke punten opnieuw gefit met de graad-3-regel.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis_base.py" line="352" />
+      <location filename="../processing/lgcp_synthesis_base.py" line="354" />
       <source>{0} = {1}, but the model holds {2} posterior draws: all {2} are used.</source>
       <translation>{0} = {1}, maar het model bevat {2} trekkingen uit de posterior: alle {2} worden gebruikt.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis_base.py" line="370" />
+      <location filename="../processing/lgcp_synthesis_base.py" line="372" />
       <source>{0}: the synthetic layer's CRS ({1}) differs from the confidential layer's ({2}). Reproject it to the same CRS first.</source>
       <translation>{0}: het CRS van de synthetische laag ({1}) verschilt van dat van de vertrouwelijke laag ({2}). Herprojecteer de laag eerst naar hetzelfde CRS.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis_base.py" line="401" />
+      <location filename="../processing/lgcp_synthesis_base.py" line="403" />
       <source>{0}: all {1} of its points are confidential locations: it is the confidential layer (or part of it), not a synthetic set. Pick the synthetic layer.</source>
       <translation>{0}: alle {1} punten liggen op vertrouwelijke locaties: dit is de vertrouwelijke laag (of een deel ervan), geen synthetische dataset. Kies de synthetische laag.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis_base.py" line="408" />
+      <location filename="../processing/lgcp_synthesis_base.py" line="410" />
       <source>{0}: {1} of its {2} points lie exactly on confidential locations, which synthesizers rarely do by chance; check that it is the synthetic layer you mean and that it was not edited with the data.</source>
       <translation>{0}: {1} van de {2} punten liggen precies op vertrouwelijke locaties, wat synthesizers zelden toevallig doen; controleer of dit de bedoelde synthetische laag is en of die niet samen met de gegevens is bewerkt.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis_base.py" line="429" />
+      <location filename="../processing/lgcp_synthesis_base.py" line="431" />
       <source>{0}: radial perturbation needs a radius &gt; 0.</source>
       <translation>{0}: radiale verstoring vereist een straal &gt; 0.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis_base.py" line="449" />
+      <location filename="../processing/lgcp_synthesis_base.py" line="451" />
       <source>{0}: the radius must be a finite number &gt; 0, got {1}.</source>
       <translation>{0}: de straal moet een eindig getal &gt; 0 zijn; opgegeven: {1}.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis_base.py" line="459" />
+      <location filename="../processing/lgcp_synthesis_base.py" line="461" />
       <source>{0}: radius {1} is below half the median distance between neighbouring confidential locations ({2:.4g}): most moved points stay nearer their own person than any neighbour. Its disclosure risk will show it; consider larger radii.</source>
       <translation>{0}: straal {1} is kleiner dan de helft van de mediane afstand tussen naburige vertrouwelijke locaties ({2:.4g}): de meeste verplaatste punten blijven dichter bij hun eigen persoon dan bij enige buur. Het onthullingsrisico zal dat tonen; overweeg grotere stralen.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis_base.py" line="472" />
+      <location filename="../processing/lgcp_synthesis_base.py" line="474" />
       <source>No differential-privacy guarantee: assess the disclosure risk (eq. 16) with spatialprivacy:disclosurerisk before publishing.</source>
       <translation>Geen garantie van differentiële privacy: beoordeel vóór publicatie het onthullingsrisico (vgl. 16) met spatialprivacy:disclosurerisk.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis_base.py" line="477" />
+      <location filename="../processing/lgcp_synthesis_base.py" line="479" />
       <source>Guarantee</source>
       <translation>Garantie</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis_base.py" line="488" />
+      <location filename="../processing/lgcp_synthesis_base.py" line="491" />
+      <source>{0} is not recorded in a privacy-budget ledger: this synthesis has no ε or δ to add up. A ledger's totals for these points do not cover it; publishing it beside differentially private releases of the same points leaves them no combined guarantee.</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/lgcp_synthesis_base.py" line="502" />
       <source>Synthetic points ({0})</source>
       <translation>Synthetische punten ({0})</translation>
     </message>
     <message>
-      <location filename="../processing/parameters.py" line="64" />
+      <location filename="../processing/parameters.py" line="69" />
       <source>from {0} to {1}</source>
       <translation>van {0} tot en met {1}</translation>
     </message>
     <message>
-      <location filename="../processing/parameters.py" line="66" />
+      <location filename="../processing/parameters.py" line="71" />
       <source>of at least {0}</source>
       <translation>van ten minste {0}</translation>
     </message>
     <message>
-      <location filename="../processing/parameters.py" line="68" />
+      <location filename="../processing/parameters.py" line="73" />
       <source>of at most {0}</source>
       <translation>van ten hoogste {0}</translation>
     </message>
     <message>
-      <location filename="../processing/parameters.py" line="69" />
+      <location filename="../processing/parameters.py" line="74" />
       <source>a number</source>
       <translation>een getal</translation>
     </message>
     <message>
-      <location filename="../processing/parameters.py" line="69" />
+      <location filename="../processing/parameters.py" line="74" />
       <source>a whole number</source>
       <translation>een geheel getal</translation>
     </message>
     <message>
-      <location filename="../processing/parameters.py" line="70" />
+      <location filename="../processing/parameters.py" line="75" />
       <source>{0}: '{1}' is not allowed; give {2}.</source>
       <translation>{0}: '{1}' is niet toegestaan; geef {2}.</translation>
     </message>
     <message>
-      <location filename="../processing/parameters.py" line="94" />
+      <location filename="../processing/parameters.py" line="99" />
       <source>{0}: '{1}' is not a number.</source>
       <translation>{0}: '{1}' is geen getal.</translation>
     </message>
     <message>
-      <location filename="../processing/parameters.py" line="101" />
+      <location filename="../processing/parameters.py" line="106" />
       <source>Separate the numbers with commas ('0.5, 1, 2'), or with semicolons if you write decimals with a comma ('0,5; 1; 2').</source>
       <translation>Scheid de getallen met komma's ('0.5, 1, 2'), of met puntkomma's als u decimalen met een komma schrijft ('0,5; 1; 2').</translation>
     </message>
     <message>
-      <location filename="../processing/parameters.py" line="109" />
-      <source>Seed of the random generator. Leave empty for a real release: the noise then comes from the operating system's entropy. A seed makes the output reproducible, which is for testing only: anyone who knows the seed and the method can recompute the noise and remove it.</source>
-      <translation>Seed van de toevalsgenerator. Laat dit leeg voor een echte publicatie: de ruis komt dan uit de entropie van het besturingssysteem. Met een seed is de uitvoer reproduceerbaar; dat is alleen bedoeld om te testen: wie de seed en de methode kent, kan de ruis opnieuw berekenen en verwijderen.</translation>
+      <location filename="../processing/parameters.py" line="114" />
+      <source>Seed of the random generator: a whole number from 0 to {0}. Leave empty for a real release: the noise then comes from the operating system's entropy. A seed makes the output reproducible, which is for testing only: anyone who knows the seed and the method can recompute the noise and remove it, so the outputs of a seeded run are labelled NOT PRIVATE (inside the files, in the layer names and in the report title).</source>
+      <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../processing/parameters.py" line="132" />
-      <source>{0}: the seed must be a whole number from 0 to {1} (or empty for a real release), got '{2}'.</source>
-      <translation>{0}: de seed moet een geheel getal van 0 tot {1} zijn (of leeg voor een echte publicatie), niet '{2}'.</translation>
+      <location filename="../processing/parameters.py" line="162" />
+      <source>{0}: '{1}' is not allowed; give a whole number from 0 to {2}, or leave it empty for a real release.</source>
+      <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../processing/parameters.py" line="139" />
-      <source>{0}: the seed must be a whole number from 0 to {1}, got {2}.</source>
-      <translation>{0}: de seed moet een geheel getal van 0 tot en met {1} zijn, maar is {2}.</translation>
+      <location filename="../processing/parameters.py" line="187" />
+      <source>fixed {0}</source>
+      <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../processing/parameters.py" line="143" />
+      <location filename="../processing/parameters.py" line="189" />
+      <source>{0} = {1}: the outputs are NOT PRIVATE, and their files, layer names and report say so. {0} makes the noise reproducible: anyone with the seed can subtract it (or redraw a synthesis from the same model). Leave {0} empty for a real release.</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/parameters.py" line="197" />
       <source>{0} = {1}: the output is reproducible. Do not publish it; leave the seed empty for a real release.</source>
       <translation>{0} = {1}: de uitvoer is reproduceerbaar. Publiceer deze niet; laat de seed leeg voor een echte publicatie.</translation>
     </message>
     <message>
-      <location filename="../processing/provider.py" line="29" />
+      <location filename="../processing/provider.py" line="30" />
       <source>Spatial Privacy</source>
       <translation>Spatial Privacy</translation>
     </message>
     <message>
-      <location filename="../processing/provider.py" line="32" />
+      <location filename="../processing/provider.py" line="33" />
       <source>Spatial Privacy: private maps and synthetic points</source>
       <translation>Spatial Privacy: privacybeschermende kaarten en synthetische punten</translation>
     </message>
@@ -2559,112 +3024,117 @@
       <translation>Epsilon van de uitvoer (L·ε)</translation>
     </message>
     <message>
-      <location filename="../processing/reports/dp_counts.py" line="21" />
+      <location filename="../processing/reports/dp_counts.py" line="22" />
       <source>δ</source>
       <translation>δ</translation>
     </message>
     <message>
-      <location filename="../processing/reports/dp_counts.py" line="22" />
+      <location filename="../processing/reports/dp_counts.py" line="23" />
+      <source>0 for the distribution sampled; not counted: the double-precision draw gives each probability to within 1.1e-16 (2^-53), a δ of that order per split of the sampler's tree</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../processing/reports/dp_counts.py" line="28" />
       <source>Mechanism</source>
       <translation>Mechanisme</translation>
     </message>
     <message>
-      <location filename="../processing/reports/dp_counts.py" line="22" />
+      <location filename="../processing/reports/dp_counts.py" line="28" />
       <source>truncated (Quick 2021)</source>
       <translation>met afkapping (Quick 2021)</translation>
     </message>
     <message>
-      <location filename="../processing/reports/dp_counts.py" line="22" />
+      <location filename="../processing/reports/dp_counts.py" line="28" />
       <source>untruncated (Quick 2019)</source>
       <translation>zonder afkapping (Quick 2019)</translation>
     </message>
     <message>
-      <location filename="../processing/reports/dp_counts.py" line="23" />
+      <location filename="../processing/reports/dp_counts.py" line="29" />
       <source>Alpha</source>
       <translation>Alfa</translation>
     </message>
     <message>
-      <location filename="../processing/reports/dp_counts.py" line="24" />
+      <location filename="../processing/reports/dp_counts.py" line="30" />
       <source>c</source>
       <translation>c</translation>
     </message>
     <message>
-      <location filename="../processing/reports/dp_counts.py" line="25" />
+      <location filename="../processing/reports/dp_counts.py" line="31" />
       <source>Groups</source>
       <translation>Groepen</translation>
     </message>
     <message>
-      <location filename="../processing/reports/dp_counts.py" line="26" />
+      <location filename="../processing/reports/dp_counts.py" line="32" />
       <source>Public total</source>
       <translation>Openbaar totaal</translation>
     </message>
     <message>
-      <location filename="../processing/reports/dp_counts.py" line="28" />
+      <location filename="../processing/reports/dp_counts.py" line="34" />
       <source>Certified ε of the priors (two largest loss terms)</source>
       <translation>Gecertificeerde ε van de a-prioriverdelingen (twee grootste verliestermen)</translation>
     </message>
     <message>
-      <location filename="../processing/reports/dp_counts.py" line="29" />
+      <location filename="../processing/reports/dp_counts.py" line="35" />
       <source>none (operating-system entropy)</source>
       <translation>geen (entropie van het besturingssysteem)</translation>
     </message>
     <message>
-      <location filename="../processing/reports/dp_counts.py" line="30" />
+      <location filename="../processing/reports/dp_counts.py" line="36" />
       <source>Fields</source>
       <translation>Velden</translation>
     </message>
     <message>
-      <location filename="../processing/reports/dp_counts.py" line="33" />
+      <location filename="../processing/reports/dp_counts.py" line="39" />
       <source>Median a</source>
       <translation>Mediaan van a</translation>
     </message>
     <message>
-      <location filename="../processing/reports/dp_counts.py" line="34" />
+      <location filename="../processing/reports/dp_counts.py" line="40" />
       <source>Largest a</source>
       <translation>Grootste a</translation>
     </message>
     <message>
-      <location filename="../processing/reports/dp_counts.py" line="35" />
+      <location filename="../processing/reports/dp_counts.py" line="41" />
       <source>Smallest a</source>
       <translation>Kleinste a</translation>
     </message>
     <message>
-      <location filename="../processing/reports/dp_counts.py" line="36" />
+      <location filename="../processing/reports/dp_counts.py" line="42" />
       <source>Median weight of the prior, a / (a + E)</source>
       <translation>Mediaan van het gewicht van de a-prioriverdeling, a / (a + E)</translation>
     </message>
     <message>
-      <location filename="../processing/reports/dp_counts.py" line="39" />
+      <location filename="../processing/reports/dp_counts.py" line="45" />
       <source>True counts outside their bounds [L, U]</source>
       <translation>Ware aantallen buiten hun grenzen [L, U]</translation>
     </message>
     <message>
-      <location filename="../processing/reports/dp_counts.py" line="40" />
+      <location filename="../processing/reports/dp_counts.py" line="46" />
       <source>Correlation of true and mean synthetic rates</source>
       <translation>Correlatie tussen ware en gemiddelde synthetische cijfers</translation>
     </message>
     <message>
-      <location filename="../processing/reports/dp_counts.py" line="41" />
+      <location filename="../processing/reports/dp_counts.py" line="47" />
       <source>Mean absolute difference of counts (mean synthetic − true)</source>
       <translation>Gemiddeld absoluut verschil van de aantallen (gemiddeld synthetisch − waar)</translation>
     </message>
     <message>
-      <location filename="../processing/reports/dp_counts.py" line="46" />
-      <source>ε-differential privacy (δ = 0, up to floating-point rounding) for each synthetic data set: moving one event from one group to another (the total unchanged) changes the probability of any output by at most a factor e^ε. The L sets together (and their mean) are (L·ε)-differentially private. The total is published exactly. Priors calibrated with the pairwise bound (each of the two groups involved contributes at most ε/2); they and the populations must not be derived from the confidential counts.</source>
-      <translation>ε-differentiële privacy (δ = 0, op afronding van drijvende-kommagetallen na) voor elke synthetische dataset: het verplaatsen van één gebeurtenis van de ene groep naar een andere (bij een ongewijzigd totaal) verandert de kans op elke mogelijke uitvoer met ten hoogste een factor e^ε. De L datasets samen (en hun gemiddelde) zijn (L·ε)-differentieel privaat. Het totaal wordt exact gepubliceerd. De a-prioriverdelingen zijn gekalibreerd met de paarsgewijze grens (elk van de twee betrokken groepen draagt ten hoogste ε/2 bij); zij en de populaties mogen niet uit de vertrouwelijke aantallen worden afgeleid.</translation>
+      <location filename="../processing/reports/dp_counts.py" line="52" />
+      <source>ε-differential privacy (δ = 0 for the distribution sampled; its double-precision draw adds a δ of the order of 1e-16 per split of the sampler's tree, not counted) for each synthetic data set: moving one event from one group to another (the total unchanged) changes the probability of any output by at most a factor e^ε. The L sets together (and their mean) are (L·ε)-differentially private. The total is published exactly. Priors calibrated with the pairwise bound (each of the two groups involved contributes at most ε/2); they and the populations must not be derived from the confidential counts.</source>
+      <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../processing/reports/dp_counts.py" line="56" />
+      <location filename="../processing/reports/dp_counts.py" line="63" />
       <source>Prior informativeness</source>
       <translation>Informatiegehalte van de a-prioriverdelingen</translation>
     </message>
     <message>
-      <location filename="../processing/reports/dp_counts.py" line="57" />
+      <location filename="../processing/reports/dp_counts.py" line="64" />
       <source>CONFIDENTIAL: comparison with the true counts (do not publish)</source>
       <translation>VERTROUWELIJK: vergelijking met de ware aantallen (niet publiceren)</translation>
     </message>
     <message>
-      <location filename="../processing/reports/dp_counts.py" line="58" />
+      <location filename="../processing/reports/dp_counts.py" line="65" />
       <source>CONFIDENTIAL: true versus synthetic rates</source>
       <translation>VERTROUWELIJK: ware versus synthetische cijfers</translation>
     </message>
@@ -2790,71 +3260,71 @@
     </message>
     <message>
       <location filename="../processing/reports/dp_points.py" line="91" />
-      <source>{0:.6g}-differential privacy when one point is moved any distance (Kim &amp; Lim, Theorem 3.10, for every α; the noisy total costs nothing there because n does not change), and {1:.6g}-differential privacy when one point is added or removed ({2:.6g} for the noisy total plus {3:.6g} × {4:.6g} / {5:.6g} for the cells). δ = 0. {6} Only the add-or-remove guarantee covers n, so n is not printed in this report.</source>
-      <translation>{0:.6g}-differentiële privacy wanneer één punt over een willekeurige afstand wordt verplaatst (Kim &amp; Lim, Stelling 3.10, voor elke α; het totaal met ruis kost daar niets, omdat n niet verandert), en {1:.6g}-differentiële privacy wanneer één punt wordt toegevoegd of verwijderd ({2:.6g} voor het totaal met ruis plus {3:.6g} × {4:.6g} / {5:.6g} voor de cellen). δ = 0. {6} Alleen de garantie voor toevoegen of verwijderen dekt n, dus n staat niet in dit rapport.</translation>
+      <source>{0:.6g}-differential privacy when one point is moved any distance (Kim &amp; Lim, Theorem 3.10, for every α; the noisy total costs nothing there because n does not change), and {1:.6g}-differential privacy when one point is added or removed ({2:.6g} for the noisy total plus {3:.6g} × {4:.6g} / {5:.6g} for the cells). δ = 0 for the distribution sampled (numpy's double-precision draws add a δ of the order of e^(ε−36), below 1e-15 at ε = 1, not counted). {6} Only the add-or-remove guarantee covers n, so n is not printed in this report.</source>
+      <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../processing/reports/dp_points.py" line="107" />
-      <source>{0:.6g}-differential privacy when one point is moved any distance (Kim &amp; Lim, Theorem 3.10, for every α), and {1:.6g}-differential privacy when one point is added or removed ({0:.6g} × {2:.6g} / {3:.6g}). δ = 0. {4} Only the add-or-remove guarantee covers n, so n is not printed in this report.</source>
-      <translation>{0:.6g}-differentiële privacy wanneer één punt over een willekeurige afstand wordt verplaatst (Kim &amp; Lim, Stelling 3.10, voor elke α), en {1:.6g}-differentiële privacy wanneer één punt wordt toegevoegd of verwijderd ({0:.6g} × {2:.6g} / {3:.6g}). δ = 0. {4} Alleen de garantie voor toevoegen of verwijderen dekt n, dus n staat niet in dit rapport.</translation>
+      <location filename="../processing/reports/dp_points.py" line="108" />
+      <source>{0:.6g}-differential privacy when one point is moved any distance (Kim &amp; Lim, Theorem 3.10, for every α), and {1:.6g}-differential privacy when one point is added or removed ({0:.6g} × {2:.6g} / {3:.6g}). δ = 0 for the distribution sampled (numpy's double-precision draws add a δ of the order of e^(ε−36), below 1e-15 at ε = 1, not counted). {4} Only the add-or-remove guarantee covers n, so n is not printed in this report.</source>
+      <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../processing/reports/dp_points.py" line="114" />
+      <location filename="../processing/reports/dp_points.py" line="116" />
       <source>Cell size (CRS units)</source>
       <translation>Celgrootte (CRS-eenheden)</translation>
     </message>
     <message>
-      <location filename="../processing/reports/dp_points.py" line="115" />
+      <location filename="../processing/reports/dp_points.py" line="117" />
       <source>Cells (after merging slivers)</source>
       <translation>Cellen (na samenvoegen van snippers)</translation>
     </message>
     <message>
-      <location filename="../processing/reports/dp_points.py" line="116" />
+      <location filename="../processing/reports/dp_points.py" line="118" />
       <source>Slivers merged into a neighbour</source>
       <translation>Met een buurcel samengevoegde snippers</translation>
     </message>
     <message>
-      <location filename="../processing/reports/dp_points.py" line="117" />
+      <location filename="../processing/reports/dp_points.py" line="119" />
       <source>Sensitivity Δ = 1/|S_p| + 1/|S_q| (per squared unit)</source>
       <translation>Gevoeligheid Δ = 1/|S_p| + 1/|S_q| (per vierkante eenheid)</translation>
     </message>
     <message>
-      <location filename="../processing/reports/dp_points.py" line="118" />
+      <location filename="../processing/reports/dp_points.py" line="120" />
       <source>Laplace noise scale Δ / ε_cells (points per squared unit)</source>
       <translation>Schaal van de Laplace-ruis Δ / ε_cells (punten per vierkante eenheid)</translation>
     </message>
     <message>
-      <location filename="../processing/reports/dp_points.py" line="119" />
+      <location filename="../processing/reports/dp_points.py" line="121" />
       <source>ε for the cells</source>
       <translation>ε voor de cellen</translation>
     </message>
     <message>
-      <location filename="../processing/reports/dp_points.py" line="120" />
+      <location filename="../processing/reports/dp_points.py" line="122" />
       <source>Share of ε for the noisy total</source>
       <translation>Deel van ε voor het totaal met ruis</translation>
     </message>
     <message>
-      <location filename="../processing/reports/dp_points.py" line="121" />
+      <location filename="../processing/reports/dp_points.py" line="123" />
       <source>ε when a point is added or removed</source>
       <translation>ε bij het toevoegen of verwijderen van een punt</translation>
     </message>
     <message>
-      <location filename="../processing/reports/dp_points.py" line="124" />
+      <location filename="../processing/reports/dp_points.py" line="126" />
       <source>Noisy total</source>
       <translation>Totaal met ruis</translation>
     </message>
     <message>
-      <location filename="../processing/reports/dp_points.py" line="125" />
+      <location filename="../processing/reports/dp_points.py" line="127" />
       <source>Note</source>
       <translation>Opmerking</translation>
     </message>
     <message>
-      <location filename="../processing/reports/dp_points.py" line="128" />
+      <location filename="../processing/reports/dp_points.py" line="130" />
       <source>Caveat: no WINDOW was given, so the window is the confidential points' bounding box enlarged by 5%. Its extent, and the window area, diameter and sizes derived from it in this report and in the map, follow the extreme points and are NOT covered by this guarantee. Give a public WINDOW for a release.</source>
       <translation>Let op: er is geen WINDOW opgegeven, dus het venster is de omhullende rechthoek van de vertrouwelijke punten, vergroot met 5%. De omvang ervan, en de oppervlakte, diameter en maten van het venster die daaruit volgen in dit rapport en op de kaart, volgen de uiterste punten en vallen NIET onder deze garantie. Geef een openbaar WINDOW op voor een publicatie.</translation>
     </message>
     <message>
-      <location filename="../processing/reports/dp_points.py" line="137" />
+      <location filename="../processing/reports/dp_points.py" line="139" />
       <source>Calibration</source>
       <translation>Kalibratie</translation>
     </message>
@@ -3115,196 +3585,196 @@
     </message>
     <message>
       <location filename="../processing/reports/pufferfish.py" line="31" />
-      <source>ε-Pufferfish privacy with ε = {0:g} (ter Steege 2021, {1}): from the published map an attacker cannot learn {2} by more than a factor e^ε = {3:.4g}, whatever they believe about the values, as long as people's values are independent (eq. 5). Each person contributes to one cell, so this holds for the whole map.</source>
-      <translation>ε-Pufferfish-privacy met ε = {0:g} (ter Steege 2021, {1}): uit de gepubliceerde kaart kan een aanvaller, ongeacht diens aannames over de waarden, niet met meer dan een factor e^ε = {3:.4g} afleiden {2}, zolang de waarden van personen onafhankelijk zijn (vgl. 5). Elke persoon draagt bij aan één cel, dus dit geldt voor de hele kaart.</translation>
+      <source>ε-Pufferfish privacy with ε = {0:g} (ter Steege 2021, {1}): from the published map an attacker cannot learn {2} by more than a factor e^ε = {3:.4g}, whatever they believe about the values, as long as people's values are independent (eq. 5). Each person contributes to one cell, so this holds for the whole map. Not counted: the noise is drawn in double precision, which adds a δ of about 1e-16 at ε = 1 (5e-15 at ε = 10, 8e-11 at ε = 20, 2e-3 at ε = 30).</source>
+      <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../processing/reports/pufferfish.py" line="36" />
+      <location filename="../processing/reports/pufferfish.py" line="37" />
       <source>Corollary 3.2</source>
       <translation>Gevolg 3.2</translation>
     </message>
     <message>
-      <location filename="../processing/reports/pufferfish.py" line="36" />
+      <location filename="../processing/reports/pufferfish.py" line="37" />
       <source>Theorem 3.1</source>
       <translation>Stelling 3.1</translation>
     </message>
     <message>
-      <location filename="../processing/reports/pufferfish.py" line="38" />
+      <location filename="../processing/reports/pufferfish.py" line="39" />
       <source>Outputs are clamped to [L, U] (mechanism B, Section 4). The thesis analyses this as (ε, δ)-Pufferfish in its cumulative form (Definition 4.2) with δ ≤ Δ = {0:.4g}, the largest per-cell bound δ_max of a published cell ({1}). With bounds fixed before looking at the data, clamping is post-processing and the ε guarantee above holds unchanged; Δ is then a conservative figure.</source>
       <translation>De uitvoer wordt afgekapt tot [L, U] (mechanisme B, Sectie 4). De scriptie analyseert dit als (ε, δ)-Pufferfish in de cumulatieve vorm (Definitie 4.2) met δ ≤ Δ = {0:.4g}, de grootste bovengrens δ_max per cel onder de gepubliceerde cellen ({1}). Als de grenzen zijn vastgelegd voordat naar de gegevens is gekeken, is het afkappen een nabewerking en blijft de bovenstaande ε-garantie onverkort gelden; Δ is dan een conservatieve waarde.</translation>
     </message>
     <message>
-      <location filename="../processing/reports/pufferfish.py" line="44" />
+      <location filename="../processing/reports/pufferfish.py" line="45" />
       <source>Corollary 4.5</source>
       <translation>Gevolg 4.5</translation>
     </message>
     <message>
-      <location filename="../processing/reports/pufferfish.py" line="44" />
+      <location filename="../processing/reports/pufferfish.py" line="45" />
       <source>Theorem 4.4</source>
       <translation>Stelling 4.4</translation>
     </message>
     <message>
-      <location filename="../processing/reports/pufferfish.py" line="46" />
+      <location filename="../processing/reports/pufferfish.py" line="47" />
       <source>None. The clamp limits were derived from the data (BOUNDS_FROM_DATA): the smallest and largest value can be read back from the map, and Pufferfish privacy must hold for every person under every prior, so no ε holds for this map. ε = {0:g} only sets the noise. Fix the bounds from public knowledge for a release.</source>
       <translation>Geen. De afkapgrenzen zijn uit de gegevens afgeleid (BOUNDS_FROM_DATA): de kleinste en grootste waarde zijn uit de kaart terug te lezen, en Pufferfish-privacy moet voor elke persoon onder elke a-prioriverdeling gelden, dus voor deze kaart geldt geen enkele ε. ε = {0:g} bepaalt alleen de ruis. Leg de grenzen voor een publicatie vast uit openbare kennis.</translation>
     </message>
     <message>
-      <location filename="../processing/reports/pufferfish.py" line="58" />
+      <location filename="../processing/reports/pufferfish.py" line="59" />
       <source>absolute</source>
       <translation>absoluut</translation>
     </message>
     <message>
-      <location filename="../processing/reports/pufferfish.py" line="58" />
+      <location filename="../processing/reports/pufferfish.py" line="59" />
       <source>relative</source>
       <translation>relatief</translation>
     </message>
     <message>
-      <location filename="../processing/reports/pufferfish.py" line="61" />
+      <location filename="../processing/reports/pufferfish.py" line="62" />
       <source>Bounded mechanism</source>
       <translation>Begrensd mechanisme</translation>
     </message>
     <message>
-      <location filename="../processing/reports/pufferfish.py" line="61" />
+      <location filename="../processing/reports/pufferfish.py" line="62" />
       <source>no</source>
       <translation>nee</translation>
     </message>
     <message>
-      <location filename="../processing/reports/pufferfish.py" line="61" />
+      <location filename="../processing/reports/pufferfish.py" line="62" />
       <source>yes</source>
       <translation>ja</translation>
     </message>
     <message>
-      <location filename="../processing/reports/pufferfish.py" line="62" />
+      <location filename="../processing/reports/pufferfish.py" line="63" />
       <source>Minimum contributors per cell</source>
       <translation>Minimumaantal bijdragers per cel</translation>
     </message>
     <message>
-      <location filename="../processing/reports/pufferfish.py" line="63" />
+      <location filename="../processing/reports/pufferfish.py" line="64" />
       <source>Published cells</source>
       <translation>Gepubliceerde cellen</translation>
     </message>
     <message>
-      <location filename="../processing/reports/pufferfish.py" line="64" />
+      <location filename="../processing/reports/pufferfish.py" line="65" />
       <source>Occupied cells left out (n below the minimum)</source>
       <translation>Weggelaten bezette cellen (n onder het minimum)</translation>
     </message>
     <message>
-      <location filename="../processing/reports/pufferfish.py" line="70" />
+      <location filename="../processing/reports/pufferfish.py" line="71" />
       <source>Contribution bounds</source>
       <translation>Grenzen voor bijdragen</translation>
     </message>
     <message>
-      <location filename="../processing/reports/pufferfish.py" line="70" />
+      <location filename="../processing/reports/pufferfish.py" line="71" />
       <source>derived from the data (NOT private)</source>
       <translation>afgeleid uit de gegevens (NIET privacyveilig)</translation>
     </message>
     <message>
-      <location filename="../processing/reports/pufferfish.py" line="74" />
+      <location filename="../processing/reports/pufferfish.py" line="75" />
       <source>derived from the data</source>
       <translation>afgeleid uit de gegevens</translation>
     </message>
     <message>
-      <location filename="../processing/reports/pufferfish.py" line="83" />
+      <location filename="../processing/reports/pufferfish.py" line="84" />
       <source>Privacy guarantee</source>
       <translation>Privacygarantie</translation>
     </message>
     <message>
-      <location filename="../processing/reports/pufferfish.py" line="86" />
+      <location filename="../processing/reports/pufferfish.py" line="87" />
       <source>What is not protected</source>
       <translation>Wat niet beschermd is</translation>
     </message>
     <message>
-      <location filename="../processing/reports/pufferfish.py" line="87" />
+      <location filename="../processing/reports/pufferfish.py" line="88" />
       <source>Locations and counts: the map shows which cells are occupied and publishes the number of contributors n of each cell exactly. The secrets protected are the values only.</source>
       <translation>Locaties en aantallen: de kaart laat zien welke cellen bezet zijn en publiceert het aantal bijdragers n van elke cel exact. Alleen de waarden zijn als geheimen beschermd.</translation>
     </message>
     <message>
-      <location filename="../processing/reports/pufferfish.py" line="96" />
+      <location filename="../processing/reports/pufferfish.py" line="97" />
       <source>Warning: bounds derived from the data</source>
       <translation>Waarschuwing: grenzen afgeleid uit de gegevens</translation>
     </message>
     <message>
-      <location filename="../processing/reports/pufferfish.py" line="97" />
+      <location filename="../processing/reports/pufferfish.py" line="98" />
       <source>The clamp limits L and U were computed from the smallest and largest value in the data. Both values can be recovered from the map: from cells published at the limits, and from delta_max or Δ together with noise_scale (with the default margin γ = L_t). This is not private.</source>
       <translation>De afkapgrenzen L en U zijn berekend uit de kleinste en de grootste waarde in de gegevens. Beide waarden zijn uit de kaart te herleiden: uit cellen die op de grenzen zijn gepubliceerd, en uit delta_max of Δ in combinatie met noise_scale (bij de standaardmarge γ = L_t). Dit is niet privacyveilig.</translation>
     </message>
     <message>
-      <location filename="../processing/reports/pufferfish.py" line="108" />
+      <location filename="../processing/reports/pufferfish.py" line="109" />
       <source>Warning: Δ ≥ 1</source>
       <translation>Waarschuwing: Δ ≥ 1</translation>
     </message>
     <message>
-      <location filename="../processing/reports/pufferfish.py" line="109" />
+      <location filename="../processing/reports/pufferfish.py" line="110" />
       <source>The thesis's bound on δ is at least 1 here, so it guarantees nothing for the clamped map.</source>
       <translation>De bovengrens van δ uit de scriptie is hier ten minste 1 en biedt dus geen enkele garantie voor de afgekapte kaart.</translation>
     </message>
     <message>
-      <location filename="../processing/reports/pufferfish.py" line="115" />
+      <location filename="../processing/reports/pufferfish.py" line="116" />
       <source>Warning: fixed seed</source>
       <translation>Waarschuwing: vaste seed</translation>
     </message>
     <message>
-      <location filename="../processing/reports/pufferfish.py" line="116" />
+      <location filename="../processing/reports/pufferfish.py" line="117" />
       <source>A random seed was given, so the noise can be recomputed by anyone who knows it. Do not publish this map.</source>
       <translation>Er is een seed opgegeven, dus iedereen die deze kent kan de ruis opnieuw berekenen. Publiceer deze kaart niet.</translation>
     </message>
     <message>
-      <location filename="../processing/sinks.py" line="63" />
+      <location filename="../processing/sinks.py" line="73" />
       <source>{0}: the layer has no CRS, which {1} cannot say: readers will take its coordinates as longitude and latitude (WGS 84). Write a GeoPackage, or give the input layer its CRS.</source>
       <translation>{0}: de laag heeft geen CRS, wat {1} niet kan vastleggen: lezers zullen de coördinaten als lengte- en breedtegraad (WGS 84) opvatten. Schrijf een GeoPackage, of geef de invoerlaag haar CRS.</translation>
     </message>
     <message>
-      <location filename="../processing/sinks.py" line="74" />
+      <location filename="../processing/sinks.py" line="84" />
       <source>{0}: a Shapefile keeps only 10 characters of a field name ({1}); names that then clash are numbered (_1, _2), so check which column is which, or write a GeoPackage to keep the names.</source>
       <translation>{0}: een Shapefile bewaart maar 10 tekens van een veldnaam ({1}); namen die dan samenvallen worden genummerd (_1, _2), dus controleer welke kolom welke is, of schrijf een GeoPackage om de namen te behouden.</translation>
     </message>
     <message>
-      <location filename="../processing/sinks.py" line="139" />
+      <location filename="../processing/sinks.py" line="155" />
       <source>{0}: the output could not be written: {1}</source>
       <translation>{0}: de uitvoer kon niet worden weggeschreven: {1}</translation>
     </message>
     <message>
-      <location filename="../processing/sinks.py" line="156" />
+      <location filename="../processing/sinks.py" line="172" />
       <source>{0}: {1} features written; the GeoPackage now builds their spatial index as {2} is closed (10-20 s per million features), and the progress bar and Cancel wait until it is done.</source>
       <translation>{0}: {1} objecten geschreven; het GeoPackage bouwt nu hun ruimtelijke index terwijl {2} wordt gesloten (10-20 s per miljoen objecten), en de voortgangsbalk en Annuleren wachten tot dat klaar is.</translation>
     </message>
     <message>
-      <location filename="../processing/sinks.py" line="176" />
+      <location filename="../processing/sinks.py" line="192" />
       <source>Writing {0} points.</source>
       <translation>{0} punten worden weggeschreven.</translation>
     </message>
     <message>
-      <location filename="../ui/distance_widget.py" line="105" />
+      <location filename="../ui/distance_widget.py" line="117" />
       <source>Not set</source>
       <translation>Niet ingesteld</translation>
     </message>
     <message>
-      <location filename="../ui/distance_widget.py" line="162" />
+      <location filename="../ui/distance_widget.py" line="174" />
       <source>in the units of {0}, the CRS to work in</source>
       <translation>in de eenheden van {0}, het werk-CRS</translation>
     </message>
     <message>
-      <location filename="../ui/distance_widget.py" line="165" />
+      <location filename="../ui/distance_widget.py" line="177" />
       <source>in the units of the layer's CRS {0}</source>
       <translation>in de eenheden van het CRS {0} van de laag</translation>
     </message>
     <message>
-      <location filename="../ui/distance_widget.py" line="168" />
+      <location filename="../ui/distance_widget.py" line="180" />
       <source>in the units of the layer's CRS</source>
       <translation>in de eenheden van het CRS van de laag</translation>
     </message>
     <message>
-      <location filename="../ui/distance_widget.py" line="181" />
+      <location filename="../ui/distance_widget.py" line="193" />
       <source>CRS units</source>
       <translation>CRS-eenheden</translation>
     </message>
     <message>
-      <location filename="../ui/distance_widget.py" line="186" />
+      <location filename="../ui/distance_widget.py" line="198" />
       <source>pick a projected CRS to work in (Advanced Parameters)</source>
       <translation>kies een geprojecteerd werk-CRS (Geavanceerde parameters)</translation>
     </message>
     <message>
-      <location filename="../ui/distance_widget.py" line="188" />
+      <location filename="../ui/distance_widget.py" line="200" />
       <source>Distances in degrees are refused: pick a projected CRS to work in, or reproject the layer.</source>
       <translation>Afstanden in graden worden geweigerd: kies een geprojecteerd werk-CRS, of herprojecteer de laag.</translation>
     </message>

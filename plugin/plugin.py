@@ -3,7 +3,9 @@ loads the translation, and tells the user once what to install if a dependency i
 
 from __future__ import annotations
 
-from qgis.core import Qgis, QgsApplication, QgsMessageLog
+import os
+
+from qgis.core import Qgis, QgsApplication, QgsMessageLog, QgsProject
 from qgis.PyQt.QtGui import QIcon
 from qgis.PyQt.QtWidgets import QAction
 
@@ -26,11 +28,43 @@ def notify_missing_dependencies(iface=None) -> str:
     if not message or _notified:
         return message
     _notified = True
-    QgsMessageLog.logMessage(message, LOG_TAG, Qgis.Warning)
+    QgsMessageLog.logMessage(message, LOG_TAG, Qgis.MessageLevel.Warning)
     if iface is not None:
         first_line, _, details = message.partition("\n")
-        iface.messageBar().pushMessage(LOG_TAG, first_line + " " + details.replace("\n", " "), Qgis.Warning, 0)
+        iface.messageBar().pushMessage(
+            LOG_TAG, first_line + " " + details.replace("\n", " "), Qgis.MessageLevel.Warning, 0
+        )
     return message
+
+
+def project_folders(project=None) -> list[str]:
+    """The folders the plugin knows: the project's home folder and the folder of its file (``[]`` without a saved
+    project)."""
+    project = project if project is not None else QgsProject.instance()
+    return [f for f in dict.fromkeys((project.homePath(), project.absolutePath())) if f and os.path.isdir(f)]
+
+
+def recover_folders(folders) -> list[str]:
+    """Finish or undo the commits that runs killed while moving their outputs into ``folders`` left half done, and
+    remove their staging folders (core.files.recover); each commit resolved is logged in the QGIS message log.
+    Returns the messages. A folder that cannot be looked at is logged and skipped: QGIS starts all the same."""
+    from ..core.files import recover
+
+    messages = []
+    for folder in folders:
+        try:
+            found = recover(folder)
+        except Exception as error:  # noqa: BLE001 (nothing may stop QGIS from starting)
+            QgsMessageLog.logMessage(
+                tr("Outputs left half written in {0} could not be checked: {1}").format(folder, error),
+                LOG_TAG,
+                Qgis.MessageLevel.Warning,
+            )
+            continue
+        for message in found:
+            QgsMessageLog.logMessage(message, LOG_TAG, Qgis.MessageLevel.Info)
+        messages += found
+    return messages
 
 
 class SpatialPrivacyPlugin:
@@ -38,6 +72,12 @@ class SpatialPrivacyPlugin:
         self.iface = iface
         self.provider = None
         self.action = None
+        self._watching_project = False
+
+    def recover_project_folders(self, *_) -> list[str]:
+        """:func:`recover_folders` for the current project's folders (at start, and when another project is
+        opened)."""
+        return recover_folders(project_folders())
 
     def initProcessing(self):  # noqa: N802 (QGIS API name; also called by qgis_process)
         from ..processing.provider import SpatialPrivacyProvider
@@ -47,6 +87,7 @@ class SpatialPrivacyPlugin:
             self.provider = SpatialPrivacyProvider()
             QgsApplication.processingRegistry().addProvider(self.provider)
         notify_missing_dependencies(self.iface)
+        self.recover_project_folders()
 
     def initGui(self):  # noqa: N802 (QGIS API name)
         self.initProcessing()
@@ -58,8 +99,13 @@ class SpatialPrivacyPlugin:
         self.action.triggered.connect(self.open_toolbox)
         self.iface.addPluginToMenu(tr(MENU), self.action)
         self.iface.addToolBarIcon(self.action)
+        QgsProject.instance().homePathChanged.connect(self.recover_project_folders)
+        self._watching_project = True
 
     def unload(self):
+        if self._watching_project:
+            QgsProject.instance().homePathChanged.disconnect(self.recover_project_folders)
+            self._watching_project = False
         if self.action is not None:
             self.iface.removePluginMenu(tr(MENU), self.action)
             self.iface.removeToolBarIcon(self.action)
@@ -79,7 +125,10 @@ class SpatialPrivacyPlugin:
             toolbox = plugins["processing"].toolbox
         except (ImportError, KeyError, AttributeError):
             self.iface.messageBar().pushMessage(
-                LOG_TAG, tr("Enable the Processing plugin to use the Spatial Privacy algorithms."), Qgis.Warning, 5
+                LOG_TAG,
+                tr("Enable the Processing plugin to use the Spatial Privacy algorithms."),
+                Qgis.MessageLevel.Warning,
+                5,
             )
             return False
         toolbox.setVisible(True)

@@ -8,22 +8,44 @@ from qgis.core import (
     QgsProcessingAlgorithm,
     QgsProcessingException,
     QgsProcessingFeedback,
+    QgsProcessingOutputString,
     QgsProcessingParameterCrs,
     QgsProcessingParameterDistance,
     QgsProcessingParameterNumber,
 )
 
 from ..compat import FLAG_ADVANCED, NUMBER_INTEGER
-from ..core import dependencies
+from ..core import dependencies, preload
 from ..core.files import staged_writes
 from ..i18n import tr
-from .destinations import gpkg_table_destinations, warn_publishable_beside_confidential
+from .destinations import gpkg_table_destinations, warn_publishable_beside_confidential, write_error
 from .feedback import cancelled, running
 from .labels import confidential_label, not_private_label
+from .ledger import has_ledger, ledger_parameter_problem, record_release
+from .ledger import report_sections as ledger_sections
 from .parameters import DISTANCE_WIDGET, MAX_SEED, SEED_METADATA, number_range_problem, parameter_error, seed_help
 
 #: Tag on every algorithm, so the toolbox search (and the plugin's menu entry) finds them all.
 TOOLBOX_TAG = "spatialprivacy"
+
+#: Modules the processing layer imports inside functions, which walking its package does not reach.
+LAZY_IMPORTS = ("matplotlib.figure", "matplotlib.backends.backend_agg", "osgeo.gdal", "osgeo.osr")
+
+
+def import_modules() -> None:
+    """Import every module a run may need (the core, this layer, the packages they import inside functions) once,
+    under a process-wide lock, before an algorithm checks or runs anything: algorithms started together in worker
+    threads would otherwise race through the same first imports (:mod:`..core.preload`)."""
+    preload.import_all((preload.core_package(), __package__), (*preload.CORE_LAZY_IMPORTS, *LAZY_IMPORTS))
+
+
+def show_run_notes(feedback, writes) -> None:
+    """Show in the run's log what happened beside its work: commits of killed runs that staging in these folders
+    finished or undone (``StagedWrites.recovered``), and a numba cache that could not be used (core.jit)."""
+    from ..core.jit import take_cache_notes
+
+    for message in (writes.recovered if writes is not None else []) + take_cache_notes():
+        feedback.pushInfo(message)
 
 
 class SpatialPrivacyAlgorithm(QgsProcessingAlgorithm):
@@ -58,8 +80,23 @@ class SpatialPrivacyAlgorithm(QgsProcessingAlgorithm):
         return None
 
     #: set by an algorithm's run when its publishable outputs lost their guarantee (bounds or a window taken from
-    #: the data): why, e.g. "bounds from the data"; the output files then say "NOT PRIVATE" inside (file_label)
+    #: the data, a fixed seed; :meth:`lose_guarantee`): why, e.g. "bounds from the data"; the output files then say
+    #: "NOT PRIVATE" inside (file_label), and so do the loaded layers' names and the report title (labelled)
     not_private: str | None = None
+    #: Whether the publishable outputs carry draws of the run's generator (noise, a synthesis): a fixed SEED then
+    #: lets anyone regenerate the draws and remove them, so a seeded run loses its guarantee (parameters.make_rng)
+    #: and returns why in NOT_PRIVATE_OUTPUT. False only where every output is confidential or a diagnostic.
+    PUBLISHES_DRAWS: bool = True
+    #: The string output that says why a run's outputs are NOT PRIVATE, empty when the guarantee holds (declared
+    #: with the SEED of an algorithm that publishes draws: add_seed).
+    NOT_PRIVATE_OUTPUT = "NOT_PRIVATE"
+
+    def lose_guarantee(self, why: str) -> None:
+        """Mark this run's publishable outputs NOT PRIVATE because of ``why`` (joined to any reason given before)."""
+        if not self.not_private:
+            self.not_private = why
+        elif why not in self.not_private.split("; "):
+            self.not_private = f"{self.not_private}; {why}"
 
     def file_label(self, name: str) -> str | None:
         """The label written inside the file of output ``name`` (a GeoPackage's table description): CONFIDENTIAL
@@ -74,8 +111,19 @@ class SpatialPrivacyAlgorithm(QgsProcessingAlgorithm):
         """``title`` (a loaded layer's name, a report's title) marked NOT PRIVATE when the run lost its guarantee."""
         return self.tr("NOT PRIVATE ({0}): {1}").format(self.not_private, title) if self.not_private else title
 
+    #: the release this run states for the privacy-budget ledger (ledger.check_release), recorded before the
+    #: outputs are committed (processAlgorithm); ``None`` for a run that releases nothing a ledger adds up
+    ledger_release = None
+
+    def ledger_report(self) -> list:
+        """The report section of the privacy-budget ledger (what this release adds, the totals), or ``[]``."""
+        return ledger_sections(self.ledger_release)
+
     def checkParameterValues(self, parameters, context):  # noqa: N802 (QGIS API name)
+        import_modules()
         problem = self.parameter_problem(parameters, context)
+        if problem is None and has_ledger(self):
+            problem = ledger_parameter_problem(self, parameters, context)
         for parameter in self.parameterDefinitions():
             if problem is None:
                 problem = number_range_problem(parameter, parameters.get(parameter.name()), context)
@@ -89,10 +137,13 @@ class SpatialPrivacyAlgorithm(QgsProcessingAlgorithm):
         failure, or a Cancel that came at any time (even while the outputs were being written), leaves every
         target as it was and no partial file, unless an output that cannot be staged was already being written
         in place: then every output is finished, with a warning."""
+        import_modules()
         parameters = gpkg_table_destinations(self, parameters)
         self.not_private = None  # an instance can run again (the dialog's): nothing carries over from a run
+        self.ledger_release = None
         if feedback is not None:
             warn_publishable_beside_confidential(self, parameters, context, feedback)
+        writes = None
         try:
             with running(feedback), staged_writes() as writes:
                 results = self.process(parameters, context, feedback)
@@ -107,9 +158,10 @@ class SpatialPrivacyAlgorithm(QgsProcessingAlgorithm):
                             "written too."
                         ).format(", ".join(name for name, _ in writes.in_place))
                     )
+                # recorded before the outputs are committed: a refused or failed record publishes nothing
+                record_release(self, results, feedback, writes)
         except OSError as error:
-            detail = f"{error.strerror or error}" + (f" ({error.filename})" if error.filename else "")
-            raise QgsProcessingException(tr("The outputs could not be written: {0}").format(detail)) from None
+            raise write_error(self, parameters, context, error) from None
         except MemoryError as error:  # numpy's says how much it wanted: "Unable to allocate 1023. MiB for ..."
             raise QgsProcessingException(
                 tr(
@@ -117,8 +169,13 @@ class SpatialPrivacyAlgorithm(QgsProcessingAlgorithm):
                     "programs."
                 ).format(str(error) or type(error).__name__)
             ) from None
+        finally:
+            if feedback is not None:
+                show_run_notes(feedback, writes)
         if feedback is not None:
             feedback.setProgress(100.0)  # every output is at its target
+        if self.outputDefinition(self.NOT_PRIVATE_OUTPUT) is not None:
+            results[self.NOT_PRIVATE_OUTPUT] = self.not_private or ""
         return results
 
     def process(self, parameters, context, feedback) -> dict:
@@ -154,11 +211,19 @@ class SpatialPrivacyAlgorithm(QgsProcessingAlgorithm):
         return parameter
 
     def add_seed(self, name: str = "SEED"):
-        """The advanced, optional SEED parameter every randomised algorithm has (integer >= 0)."""
+        """The advanced, optional SEED parameter every randomised algorithm has (a whole number from 0 to MAX_SEED,
+        parameters.parse_seed) and, if the algorithm publishes the generator's draws, the NOT_PRIVATE output."""
         parameter = QgsProcessingParameterNumber(
             name, self.tr("Random seed (testing only)"), NUMBER_INTEGER, None, True, 0, MAX_SEED
         )
         parameter.setMetadata({SEED_METADATA: True})
+        if self.PUBLISHES_DRAWS:
+            self.addOutput(
+                QgsProcessingOutputString(
+                    self.NOT_PRIVATE_OUTPUT,
+                    self.tr("Why the outputs are NOT PRIVATE (empty when the guarantee holds)"),
+                )
+            )
         return self.add(parameter, seed_help(), advanced=True)
 
     def add_work_crs(self, help_text: str, name: str = "WORK_CRS"):

@@ -11,13 +11,13 @@ from qgis.core import (
     QgsProcessingException,
     QgsProcessingFeatureSourceDefinition,
     QgsProcessingOutputLayerDefinition,
-    QgsProcessingParameterFile,
     QgsProperty,
     QgsProviderRegistry,
     QgsVectorFileWriter,
 )
 
-from ..core.files import active_staging
+from ..compat import FILE_BEHAVIOR_FILE, PROPERTY_STATIC
+from ..core.files import active_staging, visible_path
 from ..i18n import tr
 
 
@@ -45,6 +45,7 @@ def ensure_folder(path: str, parameter: str, create: bool = True) -> None:
         existing = folder
         while not os.path.exists(existing):
             existing = os.path.dirname(existing)
+        _check_name_length(path, parameter, existing)
         if existing == folder and os.path.isdir(folder) and not os.access(folder, os.W_OK):
             raise QgsProcessingException(
                 tr("{0}: the folder {1} cannot be written ({2}).").format(parameter, folder, _not_writable(folder))
@@ -73,6 +74,67 @@ def ensure_folder(path: str, parameter: str, create: bool = True) -> None:
         raise QgsProcessingException(
             tr("{0}: {1} cannot be written ({2}).").format(parameter, path, _not_writable(folder))
         )
+
+
+#: What SQLite adds to a database's file name for the files it keeps beside it while writing (the longest).
+_SQLITE_SIDE_FILE = "-journal"
+
+
+def _check_name_length(path: str, parameter: str, existing: str) -> None:
+    """Refuse, naming the parameter, a file name longer than the file system takes (255 bytes on most), counting the
+    files the format writes beside it (a Shapefile's ``.shp.xml``, a GeoPackage's ``-journal`` while it is written):
+    the write would fail at once in the hidden staging folder, with a message about a path the user never gave."""
+    try:
+        limit = os.pathconf(existing, "PC_NAME_MAX")
+    except (AttributeError, OSError, ValueError):  # no pathconf on Windows
+        limit = 255
+    extra = len(_SQLITE_SIDE_FILE) if path.lower().endswith((".gpkg", ".sqlite", ".db")) else 0
+    longest = max(len(os.fsencode(os.path.basename(name))) for name in written_files(path)) + extra
+    if longest > limit:
+        raise QgsProcessingException(
+            tr(
+                "{0}: the file name is too long for the file system ({1} bytes with what the format adds; at most "
+                "{2}): {3}. Give a shorter name."
+            ).format(parameter, longest, limit, path)
+        )
+
+
+def write_error(alg, parameters: dict, context, error: OSError) -> QgsProcessingException:
+    """An ``OSError`` met while writing the outputs, as a message naming the output parameter and the user's path
+    (a hidden staging or lock path is shown as the file or folder it stands for: :func:`..core.files.visible_path`).
+    """
+    shown = visible_path(str(error.filename)) if error.filename else ""
+    reason = error.strerror or str(error)
+    if shown:
+        targets = {}
+        for definition in alg.destinationParameterDefinitions():
+            name = definition.name()
+            kind = definition.type()
+            if kind == "fileDestination":
+                path = alg.parameterAsFileOutput(parameters, name, context)
+            elif kind in ("sink", "vectorDestination", "rasterDestination"):
+                path = destination_target(parameters, name, sink=kind != "rasterDestination")[0]
+            else:
+                continue
+            if path:
+                targets[name] = os.path.abspath(path)
+        same = [name for name, path in targets.items() if _key(path) == _key(shown)]
+        if same:
+            return QgsProcessingException(
+                tr("{0}: {1} could not be written ({2}).").format(same[0], targets[same[0]], reason)
+            )
+        beside = [name for name, path in targets.items() if _key(os.path.dirname(path)) == _key(shown)]
+        if beside:
+            return QgsProcessingException(
+                tr("{0}: the folder {1} cannot be written ({2}).").format(", ".join(beside), shown, reason)
+            )
+    return QgsProcessingException(
+        tr("The outputs could not be written: {0}").format(reason + (f" ({shown})" if shown else ""))
+    )
+
+
+def _key(path: str) -> str:
+    return os.path.normcase(os.path.abspath(path))
 
 
 def names_folder(path: str) -> bool:
@@ -357,7 +419,7 @@ def input_files(alg, parameters, context) -> list[tuple[str, str, str | None, bo
             continue
         kind = definition.type()
         if kind == "file":
-            if definition.behavior() == QgsProcessingParameterFile.File:
+            if definition.behavior() == FILE_BEHAVIOR_FILE:
                 path = alg.parameterAsFile(parameters, name, context)
                 if path:
                     found.append((name, path, None, False))
@@ -366,7 +428,7 @@ def input_files(alg, parameters, context) -> list[tuple[str, str, str | None, bo
             layers = alg.parameterAsLayerList(parameters, name, context)
         elif kind in _LAYER_INPUTS:
             if isinstance(value, QgsProcessingFeatureSourceDefinition):  # parameterAsLayer does not unwrap it
-                static = value.source.propertyType() == QgsProperty.StaticProperty
+                static = value.source.propertyType() == PROPERTY_STATIC
                 value = value.source.staticValue() if static else None
             layers = [alg.parameterAsLayer({name: value}, name, context)] if value else []
         else:

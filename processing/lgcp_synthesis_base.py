@@ -21,6 +21,7 @@ from qgis.core import (
 from ..compat import FLAG_OPTIONAL, NUMBER_DOUBLE, NUMBER_INTEGER, SOURCE_POINT, SOURCE_POLYGON, crs_key
 from .algorithm import SpatialPrivacyAlgorithm
 from .destinations import ensure_folder
+from .feedback import run_feedback
 from .inputs import check_point_layer, read_point_values, read_window
 from .lgcp_inputs import load_model, read_covariates, setup_warning
 from .parameters import given
@@ -474,17 +475,29 @@ class WalderAlgorithm(SpatialPrivacyAlgorithm):
             "No differential-privacy guarantee: assess the disclosure risk (eq. 16) "
             "with spatialprivacy:disclosurerisk before publishing."
         )
-        title = self.tr("{0} (CONFIDENTIAL: not for publication)").format(title)
+        title = self.labelled(self.tr("{0} (CONFIDENTIAL: not for publication)").format(title))
         write_html_report(path, title, [(self.tr("Guarantee"), guarantee)] + sections)
         return {self.OUTPUT_REPORT: path}
 
     def write_synthetic(self, parameters, context, name, syn, points, rng):
-        """A synthetic set as a point layer with syn_id only, in random order (core release_order)."""
+        """A synthetic set as a point layer with syn_id only, in random order (core release_order). It is not
+        recorded in a privacy-budget ledger, which adds up (ε, δ) guarantees: this synthesis has none, and a
+        figure recorded for it would read as one; the log says so instead."""
         import numpy as np
+
+        feedback = run_feedback(context)
+        if feedback is not None:
+            feedback.pushInfo(
+                self.tr(
+                    "{0} is not recorded in a privacy-budget ledger: this synthesis has no ε or δ to add up. A "
+                    "ledger's totals for these points do not cover it; publishing it beside differentially private "
+                    "releases of the same points leaves them no combined guarantee."
+                ).format(name)
+            )
 
         from ..core.synthesis.synthetic_sets import release_order
 
         order = release_order(syn, rng)
         ids = [("syn_id", np.arange(1, syn.x.size + 1, dtype=np.int64))]
-        label = self.tr("Synthetic points ({0})").format(syn.spec.label)
+        label = self.labelled(self.tr("Synthetic points ({0})").format(syn.spec.label))
         return write_point_sink(self, parameters, context, name, syn.x[order], syn.y[order], points, ids, label)

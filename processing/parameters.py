@@ -5,6 +5,7 @@ parameter."""
 from __future__ import annotations
 
 import math
+import numbers
 import re
 
 from qgis.core import QgsProcessingException, QgsProperty
@@ -20,6 +21,8 @@ DISTANCE_WIDGET = f"{__package__.rpartition('.')[0]}.ui.distance_widget.Distance
 MAX_SEED = 2**31 - 1
 #: A number as text, as QGIS reads it (ASCII digits, a point, an exponent; inf and nan are left to the checks).
 NUMBER_TEXT = re.compile(r"\s*[+-]?(?:(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|inf|infinity|nan)\s*", re.I)
+#: A whole number as text: ASCII digits only (Python's int() would also take other scripts' digits and '1_000')
+WHOLE_NUMBER_TEXT = re.compile(r"\s*[+-]?[0-9]+\s*")
 #: The metadata key that marks a SEED parameter (SpatialPrivacyAlgorithm.add_seed).
 SEED_METADATA = "spatial_privacy_seed"
 
@@ -43,8 +46,10 @@ def number_range_problem(parameter, value, context) -> str | None:
     parameter value for NAME"); ``None`` if the value is acceptable or not given."""
     if parameter.type() not in ("number", "distance") or value is None or isinstance(value, QgsProperty):
         return None
-    if value == "" or (isinstance(value, str) and not value.strip() and parameter.metadata().get(SEED_METADATA)):
-        return None  # not given (a blank SEED is no seed: make_rng)
+    if parameter.metadata().get(SEED_METADATA):
+        return seed_problem(parameter.name(), value)  # the one rule for a seed, which make_rng applies too
+    if value == "":
+        return None  # not given
     # QGIS 3.22 accepts any text for an optional number (and reads it as 0), and rounds 1.5 for an integer;
     # Python's float() would take '1_000' and other digits than 0-9, which QGIS also reads as 0
     number = None
@@ -107,43 +112,92 @@ def number_list_help() -> str:
 def seed_help() -> str:
     """Help text of every algorithm's SEED parameter."""
     return tr(
-        "Seed of the random generator. Leave empty for a real release: the noise then comes from the "
-        "operating system's entropy. A seed makes the output reproducible, which is for testing only: "
-        "anyone who knows the seed and the method can recompute the noise and remove it."
-    )
+        "Seed of the random generator: a whole number from 0 to {0}. Leave empty for a real release: the noise "
+        "then comes from the operating system's entropy. A seed makes the output reproducible, which is for testing "
+        "only: anyone who knows the seed and the method can recompute the noise and remove it, so the outputs of a "
+        "seeded run are labelled NOT PRIVATE (inside the files, in the layer names and in the report title)."
+    ).format(MAX_SEED)
+
+
+def parse_seed(value) -> int | None:
+    """The one rule for a SEED, whatever gives it (the dialog, processing.run, qgis_process, a model): ``None``
+    (no seed: a real release) for ``None`` or blank text, else a whole number from 0 to :data:`MAX_SEED` given as
+    an integer, a whole float or its text. Raises ``ValueError`` for anything else: out of range, a fraction, text
+    that is no number, ``True``. The raw value is read here, not through QGIS: a Python integer of 2**64 or more
+    fits no QVariant and reaches QGIS as a null value, which QGIS's own range check accepts for an optional number
+    and parameterAsString reads as '' (the run was silently unseeded); QGIS 3.22 also reads text that is no number
+    as 0."""
+    if value is None:
+        return None
+    if isinstance(value, bool):
+        raise ValueError(value)
+    if isinstance(value, numbers.Integral):
+        seed = int(value)
+    elif isinstance(value, float):
+        if not (math.isfinite(value) and value == math.floor(value)):
+            raise ValueError(value)
+        seed = int(value)
+    elif isinstance(value, str):
+        if not value.strip():
+            return None
+        if WHOLE_NUMBER_TEXT.fullmatch(value):
+            seed = int(value)
+        elif NUMBER_TEXT.fullmatch(value):
+            return parse_seed(float(value))
+        else:
+            raise ValueError(value)
+    else:
+        raise ValueError(value)
+    if not 0 <= seed <= MAX_SEED:
+        raise ValueError(value)
+    return seed
+
+
+def seed_problem(name: str, value) -> str | None:
+    """What is wrong with ``value`` as the seed parameter ``name`` (:func:`parse_seed`), naming the parameter and
+    the range, or ``None``."""
+    try:
+        parse_seed(value)
+    except ValueError:
+        return tr(
+            "{0}: '{1}' is not allowed; give a whole number from 0 to {2}, or leave it empty for a real release."
+        ).format(name, value, MAX_SEED)
+    return None
 
 
 def make_rng(alg, parameters, context, seed_name: str, feedback):
-    """A ``numpy.random.Generator`` (core.mechanisms.generator): from the user's seed (testing only) or from OS
-    entropy."""
+    """``(generator, seed)``: a ``numpy.random.Generator`` (core.mechanisms.generator) from the user's seed (testing
+    only; :func:`parse_seed`, which the checks before the run apply too) or from OS entropy (``seed`` ``None``).
+
+    A seed lets anyone regenerate the noise and subtract it: if ``alg.PUBLISHES_DRAWS`` (its publishable outputs
+    carry the generator's draws), the run loses its guarantee (``alg.lose_guarantee``), so its files, layer names and
+    report title say NOT PRIVATE, and the log says why."""
     from ..core.mechanisms import generator
 
-    if parameters.get(seed_name) is None:
+    value = parameters.get(seed_name)
+    if isinstance(value, QgsProperty):  # an expression or a model input: the value it gives, as text
+        value = alg.parameterAsString(parameters, seed_name, context)
+    problem = seed_problem(seed_name, value)
+    if problem is not None:
+        raise QgsProcessingException(problem)
+    seed = parse_seed(value)
+    if seed is None:
         return generator(), None
-    # read as text and parse strictly: QGIS 3.22 accepts any string for a number parameter and converts
-    # text that is no number to 0, which would silently fix the seed (and let anyone recompute the noise)
-    text = (alg.parameterAsString(parameters, seed_name, context) or "").strip()
-    if not text:
-        return generator(), None
-    try:
-        value = float(text)
-    except ValueError:
-        raise QgsProcessingException(
-            tr("{0}: the seed must be a whole number from 0 to {1} (or empty for a real release), got '{2}'.").format(
-                seed_name, MAX_SEED, text
-            )
-        ) from None
-    if not (math.isfinite(value) and 0 <= value <= MAX_SEED and value == int(value)):
-        # QGIS's integer conversion wraps large values to 0, which would silently repeat another seed
-        raise QgsProcessingException(
-            tr("{0}: the seed must be a whole number from 0 to {1}, got {2}.").format(seed_name, MAX_SEED, value)
+    if getattr(alg, "PUBLISHES_DRAWS", False):
+        alg.lose_guarantee(tr("fixed {0}").format(seed_name))
+        feedback.pushWarning(
+            tr(
+                "{0} = {1}: the outputs are NOT PRIVATE, and their files, layer names and report say so. {0} makes "
+                "the noise reproducible: anyone with the seed can subtract it (or redraw a synthesis from the same "
+                "model). Leave {0} empty for a real release."
+            ).format(seed_name, seed)
         )
-    seed = int(value)
-    feedback.pushWarning(
-        tr("{0} = {1}: the output is reproducible. Do not publish it; leave the seed empty for a real release.").format(
-            seed_name, seed
+    else:
+        feedback.pushWarning(
+            tr(
+                "{0} = {1}: the output is reproducible. Do not publish it; leave the seed empty for a real release."
+            ).format(seed_name, seed)
         )
-    )
     return generator(seed), seed
 
 

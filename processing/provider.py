@@ -14,6 +14,7 @@ from .algorithms.dp_points import DPPointsAlgorithm
 from .algorithms.fit_lgcp import FitLGCPAlgorithm
 from .algorithms.kfunction import KFunctionAlgorithm
 from .algorithms.pmse import PMSEAlgorithm
+from .algorithms.privacy_ledger import PrivacyLedgerAlgorithm
 from .algorithms.pufferfish_grid import PufferfishGridAlgorithm
 from .algorithms.risk_utility_sweep import RiskUtilitySweepAlgorithm
 from .algorithms.synthesize_lgcp import SynthesizeLGCPAlgorithm
@@ -48,5 +49,6 @@ class SpatialPrivacyProvider(QgsProcessingProvider):
             DisclosureRiskAlgorithm(),
             PMSEAlgorithm(),
             RiskUtilitySweepAlgorithm(),
+            PrivacyLedgerAlgorithm(),
         ):
             self.addAlgorithm(algorithm)

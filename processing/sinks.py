@@ -18,11 +18,21 @@ from qgis.core import (
     QgsProcessingOutputLayerDefinition,
     QgsProperty,
     QgsProviderRegistry,
-    QgsWkbTypes,
 )
-from qgis.PyQt.QtCore import QVariant
 
-from ..compat import double_field, int_field
+from ..compat import (
+    PROPERTY_STATIC,
+    TYPE_DOUBLE,
+    TYPE_INT,
+    TYPE_LONGLONG,
+    TYPE_UINT,
+    TYPE_ULONGLONG,
+    WKB_NO_GEOMETRY,
+    WKB_POINT,
+    double_field,
+    field_type_in,
+    int_field,
+)
 from ..core.files import active_staging, replaced_when_done
 from ..i18n import tr
 from .destinations import (
@@ -54,7 +64,7 @@ def make_sink(alg, parameters, name: str, context, fields, geometry_type, crs):
     memory layers, recorded in ``StagedWrites.in_place``. Returns ``(sink, destination)``; the destination is
     the target, which is also the key of the layer QGIS loads on completion."""
     path, _ = destination_target(parameters, name)
-    if (crs is None or not crs.isValid()) and geometry_type != QgsWkbTypes.NoGeometry:
+    if (crs is None or not crs.isValid()) and geometry_type != WKB_NO_GEOMETRY:
         # QGIS would make a memory layer without a CRS EPSG:4326 (and a GeoPackage "Undefined geographic SRS"):
         # write it as QGIS's own tools write a layer whose GeoPackage has no CRS (a table keeps none)
         crs = QgsCoordinateReferenceSystem.fromWkt(UNDEFINED_CRS_WKT)
@@ -66,7 +76,7 @@ def make_sink(alg, parameters, name: str, context, fields, geometry_type, crs):
                 ).format(name, os.path.basename(path))
             )
     staging = active_staging()
-    if geometry_type == QgsWkbTypes.NoGeometry:
+    if geometry_type == WKB_NO_GEOMETRY:
         check_not_a_shapefile_table(name, path)
     long_names = [f for f in fields.names() if len(f) > 10]
     if path.lower().endswith(".shp") and long_names and run_feedback(context) is not None:
@@ -79,7 +89,7 @@ def make_sink(alg, parameters, name: str, context, fields, geometry_type, crs):
     value = parameters.get(name)
     raw = value
     if isinstance(value, QgsProcessingOutputLayerDefinition):
-        static = value.sink.propertyType() == QgsProperty.StaticProperty and not value.useRemapping()
+        static = value.sink.propertyType() == PROPERTY_STATIC and not value.useRemapping()
         raw = value.sink.staticValue() if static else None
     # only what QGIS writes as a whole file by its path: no "provider:" prefix (ogr:, memory:, postgis:...; a
     # Windows drive letter is one character), no "|layername=", no expression, no append to a layer
@@ -109,7 +119,13 @@ def make_sink(alg, parameters, name: str, context, fields, geometry_type, crs):
         definition.sink = QgsProperty.fromValue(staged_value)
     else:
         definition = staged_value
-    sink, staged_dest = alg.parameterAsSink({**parameters, name: definition}, name, context, fields, geometry_type, crs)
+    try:
+        sink, staged_dest = alg.parameterAsSink(
+            {**parameters, name: definition}, name, context, fields, geometry_type, crs
+        )
+    except QgsProcessingException as error:  # QGIS names the staged file: name the target, in the user's folder
+        message = str(error).replace(folder + os.sep, target_folder + os.sep).replace(folder, target_folder)
+        raise QgsProcessingException(f"{name}: {message}") from None
     if sink is None:
         raise QgsProcessingException(alg.invalidSinkError(parameters, name))
     if path.lower().endswith(".csv"):  # a CSV keeps no column types: numbers would read back as text
@@ -131,9 +147,9 @@ def add_features(sink, features, name: str) -> None:
     """Add ``features`` (one QgsFeature or a list) to ``sink``, raising a QgsProcessingException naming the
     output ``name`` if the data provider refuses them: a write that failed must not end as a success."""
     if isinstance(features, QgsFeature):
-        ok = sink.addFeature(features, QgsFeatureSink.FastInsert)
+        ok = sink.addFeature(features, QgsFeatureSink.Flag.FastInsert)
     else:
-        ok = sink.addFeatures(features, QgsFeatureSink.FastInsert)
+        ok = sink.addFeatures(features, QgsFeatureSink.Flag.FastInsert)
     if not ok:
         error = sink.lastError() if hasattr(sink, "lastError") else ""
         raise QgsProcessingException(tr("{0}: the output could not be written: {1}").format(name, error))
@@ -184,7 +200,7 @@ def write_point_sink(alg, parameters, context, name: str, x, y, points: PointVal
     if as_csv:  # a CSV sink drops the geometry: keep the coordinates (in the layer's CRS) as columns
         fields.append(double_field("x"))
         fields.append(double_field("y"))
-    sink, dest = make_sink(alg, parameters, name, context, fields, QgsWkbTypes.Point, points.source_crs)
+    sink, dest = make_sink(alg, parameters, name, context, fields, WKB_POINT, points.source_crs)
     to_source = points.to_source()
     lists = [np.asarray(values).tolist() for _, values in columns]
     for k, (px, py) in enumerate(zip(np.asarray(x, dtype=float).tolist(), np.asarray(y, dtype=float).tolist())):
@@ -215,11 +231,11 @@ def write_point_table(alg, parameters, context, name: str, points: PointValues, 
 
 
 def _csv_type(field) -> str:
-    if field.type() in (QVariant.LongLong, QVariant.ULongLong):
+    if field_type_in(field, TYPE_LONGLONG, TYPE_ULONGLONG):
         return "Integer64"
-    if field.type() in (QVariant.Int, QVariant.UInt):
+    if field_type_in(field, TYPE_INT, TYPE_UINT):
         return "Integer"
-    if field.type() == QVariant.Double:
+    if field_type_in(field, TYPE_DOUBLE):
         return "Real"
     return "String"
 

@@ -44,6 +44,7 @@ from scipy import stats
 
 from .. import mechanisms
 from ..errors import ParameterError
+from ..limits import MAX_KERNEL_DRAWS
 from ..progress import Progress, report, scaled
 from .domain import PlanarDomain
 
@@ -143,6 +144,60 @@ def poisson_k(n: int, delta: float) -> int:
     while stats.poisson.sf(k, n) > delta:
         k += 1
     return k
+
+
+def least_draws(domain: PlanarDomain, n: int, h: float) -> float:
+    """A lower bound of the expected number of candidate draws the synthesis of ``n`` points takes with bandwidth
+    ``h``: ``n`` expected offspring, each drawn by rejection with acceptance ``c_h(x_i)`` at most
+    :meth:`.domain.PlanarDomain.largest_mass` (window and ``h`` only: public)."""
+    largest = domain.largest_mass(h)
+    return n / largest if largest > 0 else math.inf
+
+
+def check_kernel_draws(domain: PlanarDomain, n: int, h: float, parameter: str = "bandwidth") -> None:
+    """Refuse a bandwidth whose rejection sampling is beyond reach: :func:`least_draws` above
+    :data:`..limits.MAX_KERNEL_DRAWS` (a kernel far wider than the window). Public inputs only (window, ``n``, ``h``).
+
+    Raises:
+        ParameterError(parameter): ``"bandwidth"`` for a bandwidth the caller chose; ``"epsilon"`` for the calibrated
+            one (epsilon / k so small that the smallest private bandwidth is far wider than the window).
+    """
+    draws = least_draws(domain, n, h)
+    if draws <= MAX_KERNEL_DRAWS:
+        return
+    largest = domain.largest_mass(h)
+    within = _widest_bandwidth(domain, n)
+    xmin, ymin, xmax, ymax = domain.bounds
+    cost = (
+        f"is far wider than the window ({xmax - xmin:.6g} by {ymax - ymin:.6g}): at most {largest:.2g} of a kernel "
+        f"lies inside it, so drawing the about {n} synthetic points by rejection takes at least {draws:.2g} draws, "
+        f"more than the {MAX_KERNEL_DRAWS:.0e} that can be done"
+    )
+    if parameter == "bandwidth":
+        raise ParameterError(
+            "bandwidth",
+            f"bandwidth {h:g} {cost}; use a bandwidth below {within:.3g} (a kernel that wide is as flat over the "
+            "window), or leave it unset for the smallest private bandwidth",
+        )
+    raise ParameterError(
+        parameter,
+        f"the smallest private bandwidth, {h:.6g}, {cost}; use a larger epsilon or a smaller alpha "
+        f"(the bandwidth must stay below {within:.3g})",
+    )
+
+
+def _widest_bandwidth(domain: PlanarDomain, n: int) -> float:
+    """The widest bandwidth within :data:`..limits.MAX_KERNEL_DRAWS` (:func:`least_draws` grows with ``h``), rounded
+    down to 3 significant digits so that the figure shown stays within."""
+    hi = math.sqrt(domain.measure * MAX_KERNEL_DRAWS / (2 * math.pi * n))  # largest_mass <= area / (2 pi h^2)
+    lo = hi / 2
+    while lo > 1e-300 and least_draws(domain, n, lo) > MAX_KERNEL_DRAWS:
+        lo /= 2
+    for _ in range(60):
+        mid = math.sqrt(lo * hi)
+        lo, hi = (mid, hi) if least_draws(domain, n, mid) <= MAX_KERNEL_DRAWS else (lo, mid)
+    scale = 10.0 ** (math.floor(math.log10(lo)) - 2)
+    return math.floor(lo / scale) * scale
 
 
 def kernel_lhs(domain: PlanarDomain, h: float, alpha: float) -> tuple[float, float]:
@@ -304,20 +359,26 @@ def synthesize_kernel(
 
     Raises:
         ParameterError("points"): points outside the window or no points.
-        ParameterError("bandwidth"): a bandwidth below the calibrated one, or one that fails the inequality.
+        ParameterError("bandwidth"): a bandwidth below the calibrated one, one that fails the inequality, or one so
+            much wider than the window that drawing the points is beyond reach (:func:`check_kernel_draws`).
+        ParameterError("epsilon"): a calibrated bandwidth that wide.
         ParameterError("calibration"): a calibration for other parameters.
     """
     x, y = domain.check_points(x, y)
     n, epsilon, delta, alpha = _check_privacy(x.size, epsilon, delta, alpha)
+    if bandwidth is not None:
+        if not (math.isfinite(float(bandwidth)) and float(bandwidth) > 0):
+            raise ParameterError("bandwidth", f"the bandwidth must be a finite number > 0, got {bandwidth!r}")
+        check_kernel_draws(domain, n, float(bandwidth))  # public inputs: before the calibration's work
     if calibration is None:
         calibration = calibrate_kernel(n, epsilon, delta, alpha, domain, progress=scaled(progress, 0.0, 0.6))
     elif (calibration.n, calibration.epsilon, calibration.delta, calibration.alpha) != (n, epsilon, delta, alpha):
         raise ParameterError("calibration", "the calibration was made for other n, epsilon, delta or alpha")
     h, lhs = calibration.h, calibration.lhs
-    if bandwidth is not None:
+    if bandwidth is None:
+        check_kernel_draws(domain, n, h, "epsilon")
+    else:
         h = float(bandwidth)
-        if not (math.isfinite(h) and h > 0):
-            raise ParameterError("bandwidth", f"the bandwidth must be a finite number > 0, got {bandwidth!r}")
         if h < calibration.h:
             raise ParameterError(
                 "bandwidth",

@@ -24,6 +24,8 @@ class DisclosureRiskAlgorithm(WalderAlgorithm):
     OUTPUT = "OUTPUT"
     #: sinks holding confidential values, labelled so inside a GeoPackage (sinks.make_sink)
     CONFIDENTIAL_SINKS = (OUTPUT,)
+    #: every output is a confidential score, not a release: its random draws protect nothing
+    PUBLISHES_DRAWS = False
     MAX_RISK = "MAX_RISK"
     MEAN_RISK = "MEAN_RISK"
 

@@ -8,7 +8,6 @@ from qgis.core import (
     QgsFeatureRequest,
     QgsFields,
     QgsProcessingException,
-    QgsProcessingFeatureSource,
     QgsProcessingOutputNumber,
     QgsProcessingParameterBoolean,
     QgsProcessingParameterFeatureSink,
@@ -16,15 +15,26 @@ from qgis.core import (
     QgsProcessingParameterField,
     QgsProcessingParameterFileDestination,
     QgsProcessingParameterNumber,
-    QgsWkbTypes,
 )
 
-from ...compat import FIELD_ANY, FIELD_NUMERIC, NUMBER_DOUBLE, NUMBER_INTEGER, SOURCE_VECTOR, double_field, int_field
+from ...compat import (
+    FIELD_ANY,
+    FIELD_NUMERIC,
+    NUMBER_DOUBLE,
+    NUMBER_INTEGER,
+    REQUEST_NO_GEOMETRY,
+    SOURCE_SKIP_GEOMETRY_CHECKS,
+    SOURCE_VECTOR,
+    WKB_NO_GEOMETRY,
+    double_field,
+    int_field,
+)
 from ...core.limits import MAX_SAMPLER_VALUES, MIN_EPSILON
 from ..algorithm import SpatialPrivacyAlgorithm
 from ..destinations import check_not_a_shapefile_table, check_outputs, ensure_folders
 from ..feedback import FeedbackProgress, cancelled, check_cancel_while_writing
 from ..inputs import as_number, numeric_field_index
+from ..ledger import add_ledger_parameters, check_release, counts_dataset
 from ..parameters import make_rng, optional_number
 from ..reports.dp_counts import report_sections
 from ..reports.page import write_html_report
@@ -103,9 +113,10 @@ class DPCountsAlgorithm(SpatialPrivacyAlgorithm):
                 "neighbours when "
                 "one event (one person) is moved from one group to another, the total staying the same. For any "
                 "such pair, the probability of any set of synthetic counts changes by at most a factor "
-                "e<sup>ε</sup> (δ = 0 for the distribution sampled; the double-precision draw reproduces it up to "
-                "rounding, about 1e-16 in each probability, as with any floating-point mechanism). The priors are "
-                "calibrated with a bound proven for any number of groups "
+                "e<sup>ε</sup> (δ = 0 for the distribution sampled; the double-precision draw gives each "
+                "probability only to within about 1e-16, so an outcome rarer than that can be drawn more or less "
+                "often than it should: a δ of that order per split of the sampler's tree, not counted). The priors "
+                "are calibrated with a bound proven for any number of groups "
                 "(the loss from the group that loses the event plus the group that gains it, each at most ε/2); "
                 "the paper's own rule (eqs. 7 and 14) comes from a two-group argument and can exceed ε with more "
                 "groups, so it is not used. Populations, prior rates, the bounds and the priors are public and "
@@ -240,6 +251,7 @@ class DPCountsAlgorithm(SpatialPrivacyAlgorithm):
             ).format(WIDE_LIMIT, f"{MAX_SYNTHETIC_VALUES:,}"),
         )
         self.add_seed()
+        add_ledger_parameters(self)
         self.add(
             QgsProcessingParameterFeatureSink(self.OUTPUT, tr("Synthetic counts")),
             tr(
@@ -309,10 +321,10 @@ class DPCountsAlgorithm(SpatialPrivacyAlgorithm):
         names[prior_param] = rate_field or self.parameterAsString(parameters, self.EXPECTED_FIELD, context)
         index = {param: numeric_field_index(source, param, field) for param, field in names.items()}
         ids, values = [], {param: [] for param in names}
-        request = QgsFeatureRequest().setFlags(QgsFeatureRequest.NoGeometry)
+        request = QgsFeatureRequest().setFlags(REQUEST_NO_GEOMETRY)
         # every area counts, whatever its geometry: a "skip invalid geometries" setting must not drop one here
         # (the output below copies every geometry as it is)
-        no_check = QgsProcessingFeatureSource.FlagSkipGeometryValidityChecks
+        no_check = SOURCE_SKIP_GEOMETRY_CHECKS
         for feature in source.getFeatures(request, no_check):
             if feedback.isCanceled():
                 raise cancelled()
@@ -348,7 +360,7 @@ class DPCountsAlgorithm(SpatialPrivacyAlgorithm):
                     "{0}: {1} sets of {2} groups are {3} synthetic counts; at most {4} can be made in one run."
                 ).format(self.SETS, sets, len(ids), sets * len(ids), f"{MAX_SYNTHETIC_VALUES:,}")
             )
-        if sets > WIDE_LIMIT or source.wkbType() == QgsWkbTypes.NoGeometry:  # a long table, or a table's copy
+        if sets > WIDE_LIMIT or source.wkbType() == WKB_NO_GEOMETRY:  # a long table, or a table's copy
             check_not_a_shapefile_table(self.OUTPUT, output_files[self.OUTPUT])
         fields, kept = self._output_fields(parameters, context, source, sets, feedback)
         try:
@@ -369,17 +381,20 @@ class DPCountsAlgorithm(SpatialPrivacyAlgorithm):
                 )
             )
             rng, seed = make_rng(self, parameters, context, self.SEED, feedback)
+            dataset = counts_dataset(self, parameters, context, self.INPUT, ids, y)
+            check_release(self, parameters, context, feedback, *self._release(truncate, sets, epsilon), dataset)
             release = counts.synthesize(y, population, cal, sets, rng, progress=FeedbackProgress(feedback, 10.0, 85.0))
         except ParameterError as error:
             raise self.core_error(error, prior=prior_param, expected=prior_param) from None
         FeedbackProgress(feedback).check_cancel()
         report_path = output_files[self.OUTPUT_REPORT]
-        report = report_sections(release, y, population, seed, names) if report_path else None
+        report = report_sections(release, y, population, seed, names) + self.ledger_report() if report_path else None
         FeedbackProgress(feedback).check_cancel()
         ensure_folders(output_files)
         results = self._write(parameters, context, feedback, source, ids, release, population, fields, kept)
         if report is not None:
-            write_html_report(report_path, self.tr("CONFIDENTIAL: DP synthetic counts, steward's report"), report)
+            title = self.labelled(self.tr("CONFIDENTIAL: DP synthetic counts, steward's report"))
+            write_html_report(report_path, title, report)
             results[self.OUTPUT_REPORT] = report_path
         feedback.setProgress(100)
         results.update(
@@ -392,6 +407,15 @@ class DPCountsAlgorithm(SpatialPrivacyAlgorithm):
             }
         )
         return results
+
+    @staticmethod
+    def _release(truncate, sets, epsilon):
+        """``(mechanism, guarantees)`` for the privacy-budget ledger: the L sets together are (L·ε)-DP when one
+        event moves between two groups, the total fixed (Quick 2021; sequential composition of the L draws)."""
+        from ...core.ledger import Guarantee, counts_move_neighbourhood
+
+        mechanism = "Poisson-gamma, truncated" if truncate else "Poisson-gamma"
+        return mechanism, [Guarantee(counts_move_neighbourhood(), sets * epsilon)]
 
     def _output_fields(self, parameters, context, source, sets, feedback):
         """``(fields, kept)`` of the output (``kept``: indices of the input fields copied), before any work: a
@@ -464,7 +488,7 @@ class DPCountsAlgorithm(SpatialPrivacyAlgorithm):
         sets = synthetic.shape[0]
         rate_scale = self.parameterAsDouble(parameters, self.RATE_SCALE, context)
         wide = sets <= WIDE_LIMIT
-        geometry_type = source.wkbType() if wide else QgsWkbTypes.NoGeometry
+        geometry_type = source.wkbType() if wide else WKB_NO_GEOMETRY
         crs = source.sourceCrs()
         sink, dest = make_sink(self, parameters, self.OUTPUT, context, fields, geometry_type, crs)
         mean = synthetic.mean(axis=0)
@@ -472,7 +496,7 @@ class DPCountsAlgorithm(SpatialPrivacyAlgorithm):
         if wide:
             row = {fid: k for k, fid in enumerate(ids)}
             # geometries are copied as they are: a "skip invalid geometries" setting must not drop a group
-            no_check = QgsProcessingFeatureSource.FlagSkipGeometryValidityChecks
+            no_check = SOURCE_SKIP_GEOMETRY_CHECKS
             for written, feature in enumerate(source.getFeatures(QgsFeatureRequest(), no_check)):
                 k = row[feature.id()]
                 out = QgsFeature(fields)
@@ -493,7 +517,7 @@ class DPCountsAlgorithm(SpatialPrivacyAlgorithm):
                 if written % 1000 == 0:
                     feedback.setProgress(85.0 + 15.0 * written / len(ids))
                     check_cancel_while_writing(feedback)
-            if source.wkbType() != QgsWkbTypes.NoGeometry:
+            if source.wkbType() != WKB_NO_GEOMETRY:
                 note_closing(feedback, parameters, self.OUTPUT, len(ids))
                 ThematicStyle.attach(context, dest, "syn_rate")
         else:
@@ -510,5 +534,5 @@ class DPCountsAlgorithm(SpatialPrivacyAlgorithm):
                 name = self.tr("DP synthetic counts (total ε = {0:g}: {1} sets of ε = {2:g})").format(
                     sets * cal.epsilon, sets, cal.epsilon
                 )
-            context.layerToLoadOnCompletionDetails(dest).name = name
+            context.layerToLoadOnCompletionDetails(dest).name = self.labelled(name)
         return {self.OUTPUT: dest}

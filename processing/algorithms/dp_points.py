@@ -16,12 +16,13 @@ from qgis.core import (
     QgsProcessingParameterNumber,
 )
 
-from ...compat import NUMBER_DOUBLE, NUMBER_INTEGER, SOURCE_POINT, SOURCE_POLYGON
+from ...compat import NUMBER_DOUBLE, NUMBER_INTEGER, SOURCE_POINT, SOURCE_POLYGON, crs_key
 from ...core.limits import MIN_EPSILON, WINDOW_MARGIN
 from ..algorithm import SpatialPrivacyAlgorithm
 from ..destinations import check_outputs, ensure_folders
 from ..feedback import FeedbackProgress
 from ..inputs import read_point_values, read_window
+from ..ledger import add_ledger_parameters, check_release, points_dataset
 from ..parameters import given, make_rng, optional_number
 from ..reports.dp_points import report_sections
 from ..reports.page import write_html_report
@@ -115,7 +116,9 @@ class DPPointsAlgorithm(SpatialPrivacyAlgorithm):
                 "proven</b> (Kim &amp; Lim's own draws come from a finite MCMC chain, not exact either).</li>"
                 "<li><b>Laplace</b> (Section 3.3.2, Theorem 3.10): points per grid cell divided by the cell area, "
                 "plus Laplace noise, clamped at 0; then a Poisson process with that intensity. Pure ε-differential "
-                "privacy (δ = 0) for every α. At small ε the noise in empty cells creates many points; a share of ε "
+                "privacy (δ = 0 for the distribution sampled; numpy's double-precision Laplace draw never exceeds "
+                "36 noise scales, which adds a δ of the order of e<sup>ε−36</sup>, below 1e-15 at ε = 1, not "
+                "counted) for every α. At small ε the noise in empty cells creates many points; a share of ε "
                 "can buy a noisy total the intensity is rescaled to (beyond the paper).</li></ul>"
                 "<p><b>Guarantee.</b> (ε, δ)-differential privacy under the α-neighbourhood: two data sets are "
                 "neighbours when one point is moved by at most α (in the CRS units). For any such pair, the "
@@ -160,7 +163,7 @@ class DPPointsAlgorithm(SpatialPrivacyAlgorithm):
             ),
             tr(
                 "Kernel: smooth, needs ε, δ and α. LGCP: model-based, needs ε, δ and α. Laplace: cell counts with "
-                "noise, pure ε-DP (δ = 0) for every α."
+                "noise, pure ε-DP (δ = 0 for the distribution sampled) for every α."
             ),
         )
         self.add(
@@ -176,7 +179,8 @@ class DPPointsAlgorithm(SpatialPrivacyAlgorithm):
                 "The probability δ in (0, 1) with which the ε bound may fail (kernel and LGCP). Empty: 1/n for n "
                 "points, as in Kim & Lim's experiments; that is weak (a mechanism that publishes one random "
                 "person's point unprotected meets δ = 1/n), so for a real release give δ well below 1/n, e.g. "
-                "1/n² or 1e-6. Not used by the Laplace method, which is pure ε-DP (δ = 0)."
+                "1/n² or 1e-6. Not used by the Laplace method, which is pure ε-DP (δ = 0 for the distribution "
+                "sampled)."
             ),
         )
         self.add(
@@ -235,6 +239,7 @@ class DPPointsAlgorithm(SpatialPrivacyAlgorithm):
             )
         )
         self.add_seed()
+        add_ledger_parameters(self)
         self.add(
             QgsProcessingParameterFeatureSink(self.OUTPUT, tr("Synthetic points"), SOURCE_POINT),
             tr(
@@ -349,6 +354,12 @@ class DPPointsAlgorithm(SpatialPrivacyAlgorithm):
         rng, seed = make_rng(self, parameters, context, self.SEED, feedback)
         progress = FeedbackProgress(feedback, 30.0, 95.0)
         try:
+            cells = self._cells(parameters, context, domain) if method == LAPLACE else None
+            mechanism, guarantees, lost = self._release(
+                parameters, context, method, epsilon, delta, alpha, cells, points
+            )
+            dataset = points_dataset(self, parameters, context, self.INPUT, points)
+            check_release(self, parameters, context, feedback, mechanism, guarantees, dataset, not_private=lost)
             if method == KERNEL:
                 release = self._kernel(
                     parameters, context, x, y, domain, rng, epsilon, delta, alpha, progress, feedback
@@ -356,7 +367,7 @@ class DPPointsAlgorithm(SpatialPrivacyAlgorithm):
             elif method == LGCP:
                 release = self._lgcp(parameters, context, x, y, domain, rng, epsilon, delta, alpha, progress)
             else:
-                release = self._laplace(parameters, context, x, y, domain, rng, epsilon, progress)
+                release = self._laplace(parameters, context, x, y, cells, rng, epsilon, progress)
         except ParameterError as error:
             raise self.core_error(error) from None
         release.update(method=METHOD_KEYS[method], epsilon=epsilon, alpha=alpha, n=n, seed=seed, domain=domain)
@@ -366,10 +377,10 @@ class DPPointsAlgorithm(SpatialPrivacyAlgorithm):
         progress.check_cancel()
         report_path = self.parameterAsFileOutput(parameters, self.OUTPUT_REPORT, context)
         ensure_folders(output_files)
-        report = report_sections(release) if report_path else None
+        report = report_sections(release) + self.ledger_report() if report_path else None
         progress.check_cancel()
         if release.get("window_from_data"):  # the files say so too (file_label)
-            self.not_private = self.tr("window from the data")
+            self.lose_guarantee(self.tr("window from the data"))
         results = self._write(parameters, context, points, release)
         if report is not None:
             write_html_report(report_path, self.labelled(self.tr("Differentially private synthetic points")), report)
@@ -459,12 +470,35 @@ class DPPointsAlgorithm(SpatialPrivacyAlgorithm):
     def _kernel(self, parameters, context, x, y, domain, rng, epsilon, delta, alpha, progress, feedback):
         from ...core.progress import scaled
         from ...core.synthesis.domain import MIN_KERNEL_MASS
-        from ...core.synthesis.kernel import calibrate_kernel, synthesize_kernel
+        from ...core.synthesis.kernel import calibrate_kernel, check_kernel_draws, synthesize_kernel
 
+        bandwidth = optional_number(self, parameters, self.BANDWIDTH, context)
+        if bandwidth:  # window, bandwidth and n are public: a bandwidth beyond reach is refused before the calibration
+            check_kernel_draws(domain, x.size, bandwidth)
         calibration = calibrate_kernel(x.size, epsilon, delta, alpha, domain, progress=scaled(progress, 0.0, 0.85))
-        h = optional_number(self, parameters, self.BANDWIDTH, context) or calibration.h
-        narrowest = domain.narrowest_mass(h) if math.isfinite(h) and h > 0 else 1.0  # window, bandwidth: public
-        if narrowest < MIN_KERNEL_MASS:
+        h = bandwidth or calibration.h
+        if not bandwidth:
+            check_kernel_draws(domain, x.size, h, "epsilon")
+        largest = domain.largest_mass(h)  # window, bandwidth: public
+        narrowest = domain.narrowest_mass(h)
+        if largest < MIN_KERNEL_MASS:  # the kernel is far wider than the whole window, not only than a part of it
+            feedback.pushWarning(
+                self.tr(
+                    "The bandwidth {0:.6g} is far wider than the window: at most {1:.2g} of a kernel lies inside it, "
+                    "so every synthetic point needs at least {2:.2g} draws; the run may be slow (it can be "
+                    "cancelled). {3}"
+                ).format(
+                    h,
+                    largest,
+                    1.0 / largest,
+                    self.tr("A smaller {0} spreads the points as evenly.").format(self.BANDWIDTH)
+                    if bandwidth
+                    else self.tr("A larger {0} or a smaller {1} gives a smaller bandwidth.").format(
+                        self.EPSILON, self.ALPHA
+                    ),
+                )
+            )
+        elif narrowest < MIN_KERNEL_MASS:
             feedback.pushWarning(
                 self.tr(
                     "A corner of the window keeps only {0:.2g} of a kernel of bandwidth {1:.6g} inside it (a spike or "
@@ -480,7 +514,7 @@ class DPPointsAlgorithm(SpatialPrivacyAlgorithm):
             epsilon=epsilon,
             delta=delta,
             alpha=alpha,
-            bandwidth=optional_number(self, parameters, self.BANDWIDTH, context),
+            bandwidth=bandwidth,
             calibration=calibration,
             progress=scaled(progress, 0.85, 1.0),
         )
@@ -502,14 +536,40 @@ class DPPointsAlgorithm(SpatialPrivacyAlgorithm):
             "core": synthesis,
         }
 
-    def _laplace(self, parameters, context, x, y, domain, rng, epsilon, progress):
-        from ...core.synthesis.laplace_cox import synthesize_laplace
-
+    def _cells(self, parameters, context, domain):
+        """``(cell size, partition)`` of the Laplace method: CELL_SIZE, or 1/10 of the window's larger side."""
         xmin, ymin, xmax, ymax = domain.bounds
         cell = optional_number(self, parameters, self.CELL_SIZE, context) or CELL_FRACTION * max(
             xmax - xmin, ymax - ymin
         )
-        partition = domain.grid_partition(cell_size=cell)
+        return cell, domain.grid_partition(cell_size=cell)
+
+    def _release(self, parameters, context, method, epsilon, delta, alpha, cells, points):
+        """``(mechanism, guarantees)`` of the synthetic pattern for the privacy-budget ledger, and why it is not
+        private (a window from the data) or ``None``. Kernel (Theorem 3.6) and LGCP (Theorem 3.8, nominal): (ε, δ)
+        under the α-neighbourhood in the working CRS's units. Laplace (Theorem 3.10): ε for one point moved any
+        distance, and its ε for one point added or removed (core.synthesis.laplace_cox.laplace_guarantee)."""
+        from ...core.ledger import Guarantee, add_remove_neighbourhood, alpha_neighbourhood, move_neighbourhood
+
+        lost = None if given(parameters, self.WINDOW) else self.tr("window from the data")
+        if method == LAPLACE:
+            from ...core.synthesis.laplace_cox import laplace_guarantee
+
+            share = self.parameterAsDouble(parameters, self.TOTAL_SHARE, context)
+            g = laplace_guarantee(cells[1].region_measure, epsilon, share)
+            guarantees = [
+                Guarantee(move_neighbourhood(), g.epsilon_alpha),
+                Guarantee(add_remove_neighbourhood(), g.epsilon_add_remove),
+            ]
+        else:
+            units = points.work_crs.authid() or crs_key(points.work_crs)
+            guarantees = [Guarantee(alpha_neighbourhood(alpha, units), epsilon, delta, proven=method == KERNEL)]
+        return METHOD_KEYS[method], guarantees, lost
+
+    def _laplace(self, parameters, context, x, y, cells, rng, epsilon, progress):
+        from ...core.synthesis.laplace_cox import synthesize_laplace
+
+        cell, partition = cells
         synthesis = synthesize_laplace(
             x,
             y,

@@ -56,6 +56,8 @@ class FitLGCPAlgorithm(SpatialPrivacyAlgorithm):
     OUTPUT_REPORT = "OUTPUT_REPORT"
     OUTPUT_CPO = "OUTPUT_CPO"
     CONFIDENTIAL_SINKS = (OUTPUT_CPO,)
+    #: every output is confidential (the model, its intensity, the CPO, the report): no draws are published
+    PUBLISHES_DRAWS = False
     NODES = "NODES"
     LPML = "LPML"
     CORE_NAMES = {

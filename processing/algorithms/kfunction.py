@@ -17,10 +17,9 @@ from qgis.core import (
     QgsProcessingParameterFileDestination,
     QgsProcessingParameterRasterLayer,
     QgsProcessingParameterString,
-    QgsWkbTypes,
 )
 
-from ...compat import SOURCE_POINT, SOURCE_POLYGON, SOURCE_VECTOR, crs_key, double_field
+from ...compat import SOURCE_POINT, SOURCE_POLYGON, SOURCE_VECTOR, WKB_NO_GEOMETRY, crs_key, double_field
 from ...core.limits import WINDOW_MARGIN
 from ...i18n import tr
 from ..algorithm import SpatialPrivacyAlgorithm
@@ -448,7 +447,7 @@ class KFunctionAlgorithm(SpatialPrivacyAlgorithm):
         for name in names:
             fields.append(double_field(name))
         sink, dest = make_sink(
-            self, parameters, self.OUTPUT, context, fields, QgsWkbTypes.NoGeometry, QgsCoordinateReferenceSystem()
+            self, parameters, self.OUTPUT, context, fields, WKB_NO_GEOMETRY, QgsCoordinateReferenceSystem()
         )
         columns = [k_ori.r, k_ori.K, k_ori.L, k_ori.theoretical]
         if k_syn is not None:

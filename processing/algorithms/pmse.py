@@ -13,6 +13,8 @@ from ..parameters import make_rng
 
 class PMSEAlgorithm(WalderAlgorithm):
     PMSE = "PMSE"
+    #: a score of a synthetic set, not a release: its random draws protect nothing
+    PUBLISHES_DRAWS = False
 
     def name(self):
         return "pmse"

@@ -15,10 +15,18 @@ from qgis.core import (
     QgsProcessingParameterFileDestination,
     QgsProcessingParameterNumber,
     QgsProcessingParameterString,
-    QgsWkbTypes,
 )
 
-from ...compat import NUMBER_DOUBLE, NUMBER_INTEGER, SOURCE_POINT, SOURCE_VECTOR, double_field, int_field, string_field
+from ...compat import (
+    NUMBER_DOUBLE,
+    NUMBER_INTEGER,
+    SOURCE_POINT,
+    SOURCE_VECTOR,
+    WKB_NO_GEOMETRY,
+    double_field,
+    int_field,
+    string_field,
+)
 from ..destinations import check_outputs, destination_path, ensure_folder
 from ..feedback import FeedbackProgress
 from ..lgcp_synthesis_base import WalderAlgorithm
@@ -257,7 +265,7 @@ class RiskUtilitySweepAlgorithm(WalderAlgorithm):
                     np.zeros(0),
                     points,
                     [("syn_id", np.zeros(0, dtype=np.int64))],
-                    self.tr("Nothing recommended (no set meets the threshold)"),
+                    self.labelled(self.tr("Nothing recommended (no set meets the threshold)")),
                 )
                 feedback.pushWarning(
                     self.tr("{0} is written empty: no set meets the threshold.").format(self.OUTPUT_RECOMMENDED)
@@ -339,7 +347,7 @@ class RiskUtilitySweepAlgorithm(WalderAlgorithm):
             fields.append(f)
         ensure_folder(destination_path(parameters, self.OUTPUT_TABLE), self.OUTPUT_TABLE)
         sink, dest = make_sink(
-            self, parameters, self.OUTPUT_TABLE, context, fields, QgsWkbTypes.NoGeometry, QgsCoordinateReferenceSystem()
+            self, parameters, self.OUTPUT_TABLE, context, fields, WKB_NO_GEOMETRY, QgsCoordinateReferenceSystem()
         )
         for i, e in enumerate(result.evaluations):
             feature = QgsFeature(fields)

@@ -92,8 +92,9 @@ def report_sections(release) -> list:
                 "{0:.6g}-differential privacy when one point is moved any distance (Kim & Lim, Theorem 3.10, "
                 "for every α; the noisy total costs nothing there because n does not change), and {1:.6g}-"
                 "differential privacy when one point is added or removed ({2:.6g} for the noisy total plus "
-                "{3:.6g} × {4:.6g} / {5:.6g} for the cells). δ = 0. {6} Only the add-or-remove guarantee "
-                "covers n, so n is not printed in this report."
+                "{3:.6g} × {4:.6g} / {5:.6g} for the cells). δ = 0 for the distribution sampled (numpy's "
+                "double-precision draws add a δ of the order of e^(ε−36), below 1e-15 at ε = 1, not counted). {6} "
+                "Only the add-or-remove guarantee covers n, so n is not printed in this report."
             ).format(
                 g.epsilon_alpha,
                 g.epsilon_add_remove,
@@ -107,8 +108,9 @@ def report_sections(release) -> list:
             guarantee = tr(
                 "{0:.6g}-differential privacy when one point is moved any distance (Kim & Lim, Theorem 3.10, "
                 "for every α), and {1:.6g}-differential privacy when one point is added or removed "
-                "({0:.6g} × {2:.6g} / {3:.6g}). δ = 0. {4} Only the add-or-remove guarantee covers n, so n is "
-                "not printed in this report."
+                "({0:.6g} × {2:.6g} / {3:.6g}). δ = 0 for the distribution sampled (numpy's double-precision "
+                "draws add a δ of the order of e^(ε−36), below 1e-15 at ε = 1, not counted). {4} Only the "
+                "add-or-remove guarantee covers n, so n is not printed in this report."
             ).format(g.epsilon, g.epsilon_add_remove, g.sensitivity_add_remove, g.sensitivity, neighbourhood)
         calibration = [
             (tr("Cell size (CRS units)"), f"{release['cell_size']:.6g}"),

@@ -4,7 +4,9 @@ bound, calibration, sampling."""
 
 from __future__ import annotations
 
+import dataclasses
 import math
+import time
 
 import numpy as np
 import pytest
@@ -12,6 +14,7 @@ from scipy import stats
 from scipy.special import ndtr
 
 from spatial_privacy.core.errors import ParameterError
+from spatial_privacy.core.limits import MAX_KERNEL_DRAWS
 from spatial_privacy.core.synthesis import kernel
 from spatial_privacy.core.synthesis.domain import PlanarDomain
 from spatial_privacy.core.window import Window
@@ -408,6 +411,63 @@ def test_offspring_of_a_point_with_a_tiny_kernel_mass_are_drawn_not_refused():
     )
     assert sx.size == 3 and np.all(corridor.window.contains(sx, sy))
     assert corridor.narrowest_mass(h) < 1e-6 <= UNIT.narrowest_mass(0.1)
+    assert kernel.least_draws(corridor, 2, h) < MAX_KERNEL_DRAWS  # a narrow part alone is never refused
+
+
+@pytest.mark.parametrize("h", [0.05, 0.3, 1.0, 5.0, 100.0])
+def test_largest_mass_bounds_the_kernel_mass_everywhere_and_is_exact_at_a_rectangles_centre(h):
+    rng = np.random.default_rng(21)
+    for dom, box in ((UNIT, (-0.5, -0.5, 1.5, 1.5)), (L_SHAPE, (-0.5, -0.5, 3.5, 3.0))):
+        x, y = probe_points(rng, 3000, box)
+        assert dom.gaussian_mass(x, y, h).max() <= dom.largest_mass(h) * (1 + 1e-12)
+    # the unit square's kernel mass is largest at its centre, and there the box bound is the mass itself
+    assert UNIT.largest_mass(h) == pytest.approx(rect_mass(0.5, 0.5, h, 0, 1, 0, 1), rel=1e-12)
+
+
+class _Deadline:
+    """A progress callable that stops a run still going after ``seconds`` (as Cancel would)."""
+
+    def __init__(self, seconds: float):
+        self.end = time.monotonic() + seconds
+
+    def __call__(self, fraction, message):
+        if time.monotonic() > self.end:
+            raise RuntimeError(f"still running after the deadline: {message}")
+
+
+def test_a_bandwidth_far_wider_than_the_window_is_refused_up_front_naming_bandwidth():
+    """Window and bandwidth are public: when even the most favourable point would need more draws than can be made
+    (a kernel of 1e4 on the unit square keeps at most 1.6e-9 of its mass inside it: 1.3e10 draws for 20 points),
+    the synthesis is refused before any work, naming the bandwidth, with a bandwidth that would run."""
+    rng = np.random.default_rng(8)
+    x, y = rng.uniform(0, 1, (2, 20))
+    start = time.monotonic()
+    with pytest.raises(ParameterError) as err:
+        kernel.synthesize_kernel(
+            x, y, UNIT, rng, epsilon=1.0, delta=0.05, alpha=0.01, bandwidth=1e4, progress=_Deadline(20)
+        )
+    assert time.monotonic() - start < 5  # before the calibration, too
+    assert err.value.parameter == "bandwidth"
+    message = str(err.value)
+    assert "bandwidth 10000 is far wider than the window (1 by 1)" in message and "1.3e+10 draws" in message
+    below = float(message.split("use a bandwidth below ")[1].split(" ")[0])
+    assert kernel.least_draws(UNIT, 20, below) <= MAX_KERNEL_DRAWS < kernel.least_draws(UNIT, 20, below * 1.01)
+    # a bandwidth 100 times the window's side is fine: 20 * 2 pi 1e4 = 1.3e6 draws
+    out = kernel.synthesize_kernel(x, y, UNIT, rng, epsilon=1.0, delta=0.05, alpha=0.01, bandwidth=100.0)
+    assert out.bandwidth == 100.0 and UNIT.contains(out.x, out.y).all()
+
+
+def test_a_calibrated_bandwidth_far_wider_than_the_window_is_refused_naming_epsilon():
+    """The calibration gives up long before (its r_alpha bound stops being computable), but a calibration passed
+    in is checked too: a bandwidth beyond reach is then the budget's doing."""
+    rng = np.random.default_rng(8)
+    x, y = rng.uniform(0, 1, (2, 20))
+    cal = dataclasses.replace(kernel.calibrate_kernel(20, 1.0, 0.05, 0.01, UNIT), h=1e5)
+    with pytest.raises(ParameterError, match=r"the smallest private bandwidth, 100000, is far wider") as err:
+        kernel.synthesize_kernel(
+            x, y, UNIT, rng, epsilon=1.0, delta=0.05, alpha=0.01, calibration=cal, progress=_Deadline(20)
+        )
+    assert err.value.parameter == "epsilon"
 
 
 def test_offspring_are_released_on_the_public_grid_of_the_bandwidth():

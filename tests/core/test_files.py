@@ -454,3 +454,26 @@ def test_an_output_that_is_a_folder_replaces_the_old_one_whole(tmp_path):
         with replaced_when_done(str(tmp_path / "report.html")) as partial:
             Path(partial).write_text("new report", encoding="utf-8")
     assert _files(tmp_path) == {"layers.gdb/a0000009.gdbtable": "new", "report.html": "new report"}
+
+
+def test_a_write_failing_in_the_staging_names_the_users_file_or_folder_not_the_hidden_one(tmp_path):
+    """A file staged in ``<folder>/.spatial_privacy-partial-<id>/<name>`` stands for ``<folder>/<name>``, and a lock
+    file or staging folder for its folder: messages show those (visible_path). A folder where no file can be
+    created fails naming that folder, not the lock file the staging tried to make in it."""
+    from spatial_privacy.core.files import visible_path
+
+    target = tmp_path / "report.html"
+    with pytest.raises(OSError) as error:
+        with replaced_when_done(str(target)) as partial:
+            os.mkdir(partial)
+            open(partial, "w").close()  # fails, naming the staged path
+    assert ".spatial_privacy-partial-" in error.value.filename
+    assert visible_path(error.value.filename) == str(target)
+    assert visible_path(str(tmp_path / ".spatial_privacy-lock-abc")) == str(tmp_path)
+    assert visible_path(str(tmp_path / ".spatial_privacy-partial-abc")) == str(tmp_path)
+    assert visible_path(str(target)) == str(target)
+    missing = tmp_path / "gone"
+    with pytest.raises(OSError) as error:
+        with replaced_when_done(str(missing / "x.gpkg")):
+            pass
+    assert error.value.filename == str(missing) and ".spatial_privacy" not in str(error.value)

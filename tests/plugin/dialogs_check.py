@@ -33,9 +33,9 @@ out = {}
 try:
     loadPlugin("spatial_privacy")
     startPlugin("spatial_privacy")
-    import processing
     from processing.gui.BatchAlgorithmDialog import BatchAlgorithmDialog
     from processing.modeler.ModelerParametersDialog import ModelerParametersDialog
+    from qgis import processing
 
     projected = QgsVectorLayer(os.environ["INPUT"], "projected", "ogr")
     degrees = processing.run(
@@ -47,7 +47,7 @@ try:
     registry = QgsApplication.processingRegistry()
     ids = sorted(a.id() for a in registry.providerById("spatialprivacy").algorithms())
 
-    built = {}
+    built, kept = {}, []
     for alg_id in ids:  # every dialog a user can open on each algorithm builds
         dialog = processing.createAlgorithmDialog(alg_id)
         batch = BatchAlgorithmDialog(registry.createAlgorithmById(alg_id), parent=iface.mainWindow())
@@ -65,6 +65,9 @@ try:
         )
         for d in (dialog, batch, child):
             d.close()
+        # kept until QGIS quits: a dialog Python let go of here (the model-child dialog has no parent) left QGIS
+        # 3.22 to crash in QgsProject.clear() below, in about half the runs once there were ten algorithms
+        kept.append((dialog, batch, child))
     out["built"] = built
 
     # The distance widgets of synthesizelgcp as a user sees them

@@ -69,6 +69,7 @@ def test_plugin_loads_registers_opens_toolbox_and_unloads(tmp_path):
             "spatialprivacy:fitlgcp",
             "spatialprivacy:kfunction",
             "spatialprivacy:pmse",
+            "spatialprivacy:privacyledger",
             "spatialprivacy:pufferfishgrid",
             "spatialprivacy:riskutilitysweep",
             "spatialprivacy:synthesizelgcp",
@@ -88,7 +89,7 @@ def test_without_numba_it_says_what_to_install_once_and_still_runs(tmp_path, dat
     assert len([m for m in out["log"] if "numba" in m]) == 1
     assert out["provider"] == "Spatial Privacy" and out["run"] > 0
     # same seed with numba, in this process: the numpy fallback publishes the identical map
-    import processing
+    from qgis import processing
 
     fast = processing.run(
         "spatialprivacy:pufferfishgrid",
@@ -128,7 +129,7 @@ def test_dialogs_build_and_distances_show_the_units_they_are_read_in(tmp_path, d
     snow = str(data_copy / "snow_cholera.gpkg") + "|layername=deaths"
     out = run_desktop(tmp_path, "--lang", "en", script=DIALOGS, INPUT=gpkg, NO_CRS=snow)
     built = out["built"]
-    assert len(built) == 9
+    assert len(built) == 10
     for alg_id, (standard, batch, child, distances) in built.items():
         assert (standard, batch, child) == ("AlgorithmDialog", "BatchAlgorithmDialog", "ModelerParametersDialog")
         for name, (in_dialog, in_model) in distances.items():

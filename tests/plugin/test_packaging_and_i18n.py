@@ -76,6 +76,24 @@ def test_package_is_a_single_folder_without_dev_files(plugin_zip):
         assert not path.endswith(("Makefile", "pyproject.toml", ".pyc"))
 
 
+def test_packaged_metadata_admits_qgis_4(plugin_zip):
+    """The zip's metadata.txt lets QGIS 4 (Qt 6) install the plugin, and still QGIS 3.22.
+
+    QGIS 4's plugin manager and plugins.qgis.org take a plugin as QGIS 4 compatible when qgisMaximumVersion is
+    4.0 or more, 4.99 for the whole 4.x series (plugins.qgis.org's "Migrate to QGIS 4" guide; QGIS pull request
+    65168 removed the installer's supportsQt6 check before 4.0). The Qt 6 builds of QGIS 3.44 still read
+    supportsQt6, and the plugin repository asked for it while QGIS 4 was in preview, so it is declared too.
+    """
+    meta = configparser.ConfigParser()
+    with zipfile.ZipFile(plugin_zip) as archive:
+        meta.read_string(archive.read("spatial_privacy/metadata.txt").decode("utf-8"))
+    general = meta["general"]
+    maximum = tuple(int(part) for part in general["qgisMaximumVersion"].split("."))
+    assert maximum >= (4, 99), f"qgisMaximumVersion={general['qgisMaximumVersion']}: QGIS 4.x refuses to install it"
+    assert general["qgisMinimumVersion"] == "3.22"
+    assert general.get("supportsQt6", "").strip().lower() in ("true", "yes"), "metadata.txt lacks supportsQt6=True"
+
+
 def test_installed_zip_loads_in_qgis(tmp_path, plugin_zip):
     """Unzip as 'Install from ZIP' does, then let qgis_process load it from there."""
     import site
@@ -121,7 +139,7 @@ def test_compiled_qm_is_up_to_date(tmp_path):
 def test_dutch_translator_translates_the_algorithm(provider):
     from qgis.core import QgsApplication
 
-    from spatial_privacy.plugin import i18n
+    from spatial_privacy import i18n
 
     alg = QgsApplication.processingRegistry().algorithmById("spatialprivacy:pufferfishgrid")
     english = alg.displayName()
@@ -136,7 +154,7 @@ def test_dutch_translator_translates_the_algorithm(provider):
 
 
 def test_install_message_names_packages_and_commands():
-    from spatial_privacy.plugin import dependencies
+    from spatial_privacy.core import dependencies
 
     numba = [d for d in dependencies.DEPENDENCIES if d.module == "numba"]
     text = dependencies.install_message(numba)

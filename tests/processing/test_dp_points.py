@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import math
 import re
+import time
 from pathlib import Path
 
 import numpy as np
-import processing
 import pytest
+from qgis import processing
 from qgis.core import (
     QgsApplication,
     QgsCoordinateReferenceSystem,
@@ -445,6 +446,64 @@ def test_a_window_with_a_thin_corridor_warns_that_offspring_drawing_may_be_slow(
     feedback = QgsProcessingFeedback()
     run(points, tmp_path / "square", feedback=feedback, METHOD=KERNEL, ALPHA=0.1, WINDOW=square)
     assert warning not in feedback.textLog()
+
+
+class DeadlineFeedback(QgsProcessingFeedback):
+    """Presses Cancel at the first progress report after ``seconds``: a run that would hang fails instead."""
+
+    def __init__(self, seconds: float):
+        super().__init__()
+        self.end = time.monotonic() + seconds
+
+    def setProgress(self, progress):  # noqa: N802 (QGIS API name)
+        if time.monotonic() > self.end:
+            self.cancel()
+        super().setProgress(progress)
+
+
+def test_a_bandwidth_far_wider_than_the_window_is_refused_up_front_naming_bandwidth(tmp_path):
+    """BANDWIDTH = 1e9 on a 2 km window keeps at most 6e-13 of a kernel inside the window (4e13 draws for 25
+    points): the run drew offspring for more than 9 minutes, under a warning that blamed the window. Window and
+    bandwidth are public: it is refused before any work, naming BANDWIDTH and a bandwidth that would run."""
+    window = rectangle_layer(0, 0, 2000, 2000)
+    points = memory_points([(200.0 + 400 * i, 200.0 + 400 * j) for i in range(5) for j in range(5)], "EPSG:28992")
+    out = tmp_path / "out"
+    feedback = DeadlineFeedback(60)
+    start = time.monotonic()
+    with pytest.raises(
+        QgsProcessingException, match=r"^BANDWIDTH: bandwidth 1e\+09 is far wider than the window \(2000 by 2000\)"
+    ) as error:
+        run(
+            points,
+            out,
+            feedback,
+            METHOD=KERNEL,
+            ALPHA=1.0,
+            WINDOW=window,
+            BANDWIDTH=1e9,
+            OUTPUT_REPORT=str(out / "r.html"),
+        )
+    assert time.monotonic() - start < 20
+    assert "use a bandwidth below 5.04e+06" in str(error.value)  # sqrt(area * MAX_KERNEL_DRAWS / (2 pi 25))
+    assert "corner of the window" not in feedback.textLog() and not out.exists()
+    # a hundred times the window's side is fine: at most 1.6e-5 of a kernel inside, 1.6e6 draws
+    result = run(points, tmp_path / "wide", METHOD=KERNEL, ALPHA=1.0, WINDOW=window, BANDWIDTH=2e5)
+    assert result["BANDWIDTH"] == 2e5
+    _, xy = output_points(result["OUTPUT"])
+    assert result["SYNTHETIC_COUNT"] == len(xy) > 0 and np.all((xy >= 0) & (xy <= 2000))
+
+
+def test_a_bandwidth_wider_than_the_window_warns_naming_bandwidth_not_the_window(tmp_path):
+    """A kernel 500 times the window's side keeps at most 6.4e-7 of its mass inside it (5e6 draws for 3 points, within
+    the limit): the run goes on with a warning that names BANDWIDTH, not a corner or corridor of the window."""
+    window = rectangle_layer(0, 0, 2000, 2000)
+    points = memory_points([(500.0, 500.0), (1500.0, 800.0), (1000.0, 1600.0)], "EPSG:28992")
+    feedback = DeadlineFeedback(60)
+    result = run(points, tmp_path, feedback, METHOD=KERNEL, ALPHA=1.0, WINDOW=window, BANDWIDTH=1e6)
+    log = feedback.textLog()
+    assert result["BANDWIDTH"] == 1e6
+    assert "The bandwidth 1e+06 is far wider than the window: at most 6.4e-07 of a kernel lies inside it" in log, log
+    assert "A smaller BANDWIDTH spreads the points as evenly." in log and "corner of the window" not in log
 
 
 def test_line_layers_are_refused_naming_the_parameter(tmp_path, deaths):

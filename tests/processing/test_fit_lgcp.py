@@ -7,8 +7,8 @@ import re
 from pathlib import Path
 
 import numpy as np
-import processing
 import pytest
+from qgis import processing
 from qgis.core import (
     QgsCoordinateReferenceSystem,
     QgsFeature,
@@ -506,6 +506,25 @@ def test_an_absurd_prior_range_is_refused_naming_it(tmp_path, method, message):
     # a prior median range of 1e12 m in a 1 km window: a message naming PRIOR_RANGE, and nothing is written
     with pytest.raises(QgsProcessingException, match=message):
         processing.run(ALG, coarse_fit(tmp_path, METHOD=method, DRAWS=10, PRIOR_RANGE=1e12))
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("method", [0, 1], ids=["fast", "mcmc"])
+def test_a_prior_range_far_below_the_window_is_refused_asking_for_a_larger_one(tmp_path, method):
+    """A prior median range of 1e-200 m: the fast fit asked for a smaller prior range, the MCMC gave a raw
+    OverflowError (kappa^2 = 8 / range^2)."""
+    with pytest.raises(QgsProcessingException, match=r"^PRIOR_RANGE: .*smaller than the window.*larger prior range"):
+        processing.run(ALG, coarse_fit(tmp_path, METHOD=method, DRAWS=10, PRIOR_RANGE=1e-200))
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("method", [0, 1], ids=["fast", "mcmc"])
+def test_an_absurd_prior_sigma_is_refused_naming_it(tmp_path, method):
+    """A prior median of 1e300 for the field's standard deviation: the fast fit blamed PRIOR_RANGE (its message said
+    the range was too large), the MCMC gave a raw OverflowError. The precision can be computed at a standard
+    deviation of 1, so PRIOR_SIGMA is named, and nothing is written."""
+    with pytest.raises(QgsProcessingException, match=r"^PRIOR_SIGMA: the field's precision cannot be computed at a "):
+        processing.run(ALG, coarse_fit(tmp_path, METHOD=method, DRAWS=10, PRIOR_SIGMA=1e300))
     assert list(tmp_path.iterdir()) == []
 
 

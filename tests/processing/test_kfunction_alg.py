@@ -8,8 +8,8 @@ import re
 from pathlib import Path
 
 import numpy as np
-import processing
 import pytest
+from qgis import processing
 from qgis.core import (
     NULL,
     QgsApplication,

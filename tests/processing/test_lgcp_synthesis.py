@@ -6,13 +6,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
-import processing
 import pytest
+from qgis import processing
 from qgis.core import (
     QgsCoordinateReferenceSystem,
     QgsFeature,
     QgsGeometry,
     QgsPointXY,
+    QgsProcessing,
     QgsProcessingException,
     QgsProcessingFeedback,
     QgsVectorLayer,
@@ -210,7 +211,8 @@ def test_synthetic_points_of_a_layer_without_crs_have_none_either_and_can_be_ass
     from spatial_privacy.compat import crs_key
 
     params = {"INPUT": snow["deaths"], "MODEL": snow["model"], "METHOD": 2, "SEED": 2}
-    memory = processing.run("spatialprivacy:synthesizelgcp", {**params, "OUTPUT": "TEMPORARY_OUTPUT"})["OUTPUT"]
+    memory = processing.run("spatialprivacy:synthesizelgcp", {**params, "OUTPUT": QgsProcessing.TEMPORARY_OUTPUT})
+    memory = memory["OUTPUT"]
     assert memory.featureCount() == 578 and memory.crs().authid() != "EPSG:4326" and crs_key(memory.crs()) == ""
     gpkg = synthesize(snow, tmp_path, METHOD=2)["OUTPUT"]
     with sqlite3.connect(gpkg) as db:
@@ -457,6 +459,9 @@ def test_more_draws_than_the_model_file_holds_are_reported(snow, tmp_path):
         ("radial_without_radius", "RADIUS"),
         ("report_on_the_output", "OUTPUT_REPORT: writes the same file as OUTPUT"),
         ("truncated_model", "MODEL: .* is not a model file of spatialprivacy:fitlgcp"),
+        # the sampler named its internal eta_nodes; NaN field draws ran unnoticed
+        ("model_with_nan_coefficients", r"^MODEL: .*nan\.npz is damaged: its draws of the coefficients hold values "),
+        ("model_with_nan_field", r"^MODEL: .*nan\.npz is damaged: its draws of the field hold values that are not"),
         ("sweep_report_is_a_folder", "OUTPUT_REPORT: .* is a folder"),
         ("ans_noise_too_large", "NOISE: the synthetic intensity is too peaked to sample"),
         ("synthetic_is_the_input", "SYNTHETIC: all 578 of its points are confidential locations"),
@@ -502,6 +507,15 @@ def test_bad_input_is_refused_naming_the_parameter_and_nothing_is_written(snow, 
         data = Path(snow["model"]).read_bytes()
         (tmp_path / "half.npz").write_bytes(data[: len(data) // 2])
         params["MODEL"] = str(tmp_path / "half.npz")
+    elif case.startswith("model_with_nan"):
+        with np.load(snow["model"], allow_pickle=False) as data:
+            arrays = {name: data[name] for name in data.files}
+        damaged = "beta" if case.endswith("coefficients") else "w"
+        arrays[damaged] = arrays[damaged].copy()
+        arrays[damaged][3, 0] = np.nan
+        np.savez_compressed(tmp_path / "nan.npz", **arrays)
+        alg = "spatialprivacy:synthesizelgcp"
+        params["MODEL"] = str(tmp_path / "nan.npz")
     elif case == "ans_noise_too_large":  # allowed by the parameter's range, but exp(field) overflows the sampler
         alg = "spatialprivacy:synthesizelgcp"
         params.update(METHOD=1, NOISE=1000.0)
@@ -821,3 +835,14 @@ def test_many_synthetic_points_in_a_geopackage_say_the_index_is_built_as_it_clos
     feedback = QgsProcessingFeedback()
     synthesize(snow, tmp_path, feedback=feedback, METHOD=2, COUNT=299)
     assert "spatial index" not in feedback.textLog()
+
+
+def test_a_synthetic_set_is_not_recorded_in_a_ledger_and_the_log_says_why(snow, tmp_path):
+    """Walder et al.'s synthesis has no ε: it takes no LEDGER, and its log says a ledger's totals do not cover it."""
+    from qgis.core import QgsApplication, QgsProcessingFeedback
+
+    alg = QgsApplication.processingRegistry().algorithmById("spatialprivacy:synthesizelgcp")
+    assert alg.parameterDefinition("LEDGER") is None
+    feedback = QgsProcessingFeedback()
+    synthesize(snow, tmp_path, feedback=feedback, METHOD=0, RADIUS=0.5)
+    assert "OUTPUT is not recorded in a privacy-budget ledger: this synthesis has no ε or δ" in feedback.textLog()

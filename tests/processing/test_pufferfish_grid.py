@@ -9,8 +9,8 @@ import sqlite3
 from pathlib import Path
 
 import numpy as np
-import processing
 import pytest
+from qgis import processing
 from qgis.core import (
     QgsApplication,
     QgsCoordinateReferenceSystem,
@@ -184,7 +184,8 @@ def test_published_outputs_do_not_reveal_true_values(enterprises, tmp_path):
     assert not any(f"{v:g}" in report for v in truth.values())
     assert "ε-Pufferfish privacy with ε = 0.1" in report
     assert "Locations and counts" in report  # says what is not protected
-    # the label travels with the files: the comparison's GeoPackage says CONFIDENTIAL, the map's does not
+    # the label travels with the files: the comparison's GeoPackage says CONFIDENTIAL, the map's does not (it says
+    # NOT PRIVATE, as the map of any seeded run does: anyone with the seed can subtract the noise)
     import sqlite3
     from contextlib import closing
 
@@ -195,7 +196,9 @@ def test_published_outputs_do_not_reveal_true_values(enterprises, tmp_path):
     assert descriptions(again["CONFIDENTIAL_OUTPUT"]) == [
         "CONFIDENTIAL: not for publication (Pufferfish-private grid map, CONFIDENTIAL_OUTPUT)"
     ]
-    assert not any("CONFIDENTIAL" in d or "NOT PRIVATE" in d for d in descriptions(result["OUTPUT"]))
+    assert descriptions(result["OUTPUT"]) == [
+        "NOT PRIVATE (fixed SEED): no privacy guarantee holds (Pufferfish-private grid map, OUTPUT)"
+    ]
     assert "fixed seed" in report
 
 
@@ -480,8 +483,8 @@ def point_at_infinity():
 @pytest.mark.parametrize(
     "extra, message",
     [
-        ({"SEED": -5}, "SEED: '-5' is not allowed; give a whole number from 0 to 2147483647."),
-        ({"SEED": 3e9}, "SEED: '3000000000.0' is not allowed; give a whole number from 0 to 2147483647."),
+        ({"SEED": -5}, "SEED: '-5' is not allowed; give a whole number from 0 to 2147483647, or leave it empty"),
+        ({"SEED": 3e9}, "SEED: '3000000000.0' is not allowed; give a whole number from 0 to 2147483647, or leave"),
         ({"EPSILON": "abc"}, "EPSILON: 'abc' is not allowed; give a number of at least 1e-09."),
     ],
 )
@@ -779,11 +782,11 @@ def test_two_layers_in_one_geopackage_are_allowed(enterprises, tmp_path):
     secret = QgsVectorLayer(f"{db}|layername=confidential", "c", "ogr")
     assert public.isValid() and secret.isValid() and public.featureCount() == secret.featureCount() > 0
     assert "true_value" not in public.fields().names() and "true_value" in secret.fields().names()
-    # the label is written into the GeoPackage for the confidential table only
+    # each table written in place is labelled: CONFIDENTIAL, or NOT PRIVATE for the map of a seeded run
     with sqlite3.connect(db) as database:
         labels = dict(database.execute("SELECT table_name, description FROM gpkg_contents"))
     assert labels == {
-        "published": "",
+        "published": "NOT PRIVATE (fixed SEED): no privacy guarantee holds (Pufferfish-private grid map, OUTPUT)",
         "confidential": "CONFIDENTIAL: not for publication (Pufferfish-private grid map, CONFIDENTIAL_OUTPUT)",
     }
 
@@ -815,7 +818,7 @@ def test_layername_outputs_are_written_as_tables_of_the_geopackage(enterprises, 
     assert QgsVectorLayer(result["OUTPUT"], "p", "ogr").featureCount() > 0
     with sqlite3.connect(db) as database:
         labels = dict(database.execute("SELECT table_name, description FROM gpkg_contents"))
-    assert labels["secret"].startswith("CONFIDENTIAL") and not labels["published"]
+    assert labels["secret"].startswith("CONFIDENTIAL") and labels["published"].startswith("NOT PRIVATE (fixed SEED)")
 
 
 def test_the_layername_form_keeps_windows_and_unc_paths_as_qgis_reads_them():
@@ -992,7 +995,7 @@ def test_a_layer_loaded_on_completion_is_the_target_not_the_staged_file(enterpri
     context.setProject(project)
     feedback = QgsProcessingFeedback()
     target = str(tmp_path / "grid.gpkg")
-    params = base(enterprises, tmp_path, SEED=2, OUTPUT=QgsProcessingOutputLayerDefinition(target, project))
+    params = base(enterprises, tmp_path, OUTPUT=QgsProcessingOutputLayerDefinition(target, project))
     alg = QgsApplication.processingRegistry().createAlgorithmById(ALG)
     results, ok = alg.run(params, context, feedback)
     assert ok, feedback.textLog()
@@ -1048,7 +1051,8 @@ def test_loaded_outputs_are_styled(enterprises, tmp_path, run_loading):
             middle = stops[len(stops) // 2]
             assert np.quantile(data, 0.4) <= middle <= np.quantile(data, 0.6)
             assert not np.quantile(data, 0.4) <= (data.min() + data.max()) / 2 <= np.quantile(data, 0.6)
-    assert context.layerToLoadOnCompletionDetails(results["OUTPUT"]).name.startswith("Pufferfish grid (mean")
+    name = context.layerToLoadOnCompletionDetails(results["OUTPUT"]).name
+    assert name.startswith("NOT PRIVATE (fixed SEED): Pufferfish grid (mean")  # a seeded run
     project.clear()
 
 
@@ -1087,6 +1091,30 @@ def test_a_read_only_folder_is_named_as_such(enterprises, tmp_path, monkeypatch)
     with pytest.raises(QgsProcessingException, match=r"^OUTPUT: cannot create the folder of .*new.* inside .*locked"):
         run(base(enterprises, tmp_path, OUTPUT=str(locked / "new" / "g.gpkg")))
     assert list(locked.iterdir()) == []
+
+
+@pytest.mark.parametrize("output", ["OUTPUT", "REPORT"])
+def test_a_file_name_too_long_is_refused_naming_the_parameter_and_the_users_path(enterprises, tmp_path, output):
+    """A 300-character file name cannot be created (at most 255 bytes on most file systems): it used to fail in the
+    hidden staging folder, with a message showing that folder's path and naming no parameter."""
+    long = str(tmp_path / ("x" * 300 + (".gpkg" if output == "OUTPUT" else ".html")))
+    out = tmp_path / "out"
+    with pytest.raises(QgsProcessingException) as error:
+        run(base(enterprises, out, **{output: long}))
+    message = str(error.value)
+    assert message.startswith(f"{output}: the file name is too long for the file system") and long in message
+    assert ".spatial_privacy" not in message and list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.skipif(not Path("/proc/self").is_dir(), reason="needs Linux's /proc, where no file can be created")
+def test_a_folder_where_no_file_can_be_created_is_named_with_the_parameter(enterprises, tmp_path):
+    """/proc looks writable to root (os.access says so) but takes no new file: the message named the hidden lock
+    file the staging tried to create there (/proc/.spatial_privacy-lock-...), and no parameter."""
+    with pytest.raises(QgsProcessingException) as error:
+        run(base(enterprises, tmp_path, OUTPUT="/proc/x.gpkg"))
+    message = str(error.value)
+    assert message.startswith("OUTPUT: the folder /proc cannot be written (") and ".spatial_privacy" not in message
+    assert list(tmp_path.iterdir()) == []  # the report, staged beside its target, went too
 
 
 def test_overwriting_a_shapefile_removes_its_old_indexes_and_metadata(enterprises, tmp_path):

@@ -55,7 +55,7 @@ def test_listed_and_helped(qgis_process):
 def test_every_algorithm_states_its_guarantee_or_that_it_is_no_privacy_mechanism(provider):
     # the project's rule: each algorithm's help states the guarantee (or its absence)
     algorithms = provider.algorithms()
-    assert len(algorithms) == 9
+    assert len(algorithms) == 10
     missing = [
         a.name()
         for a in algorithms
@@ -182,3 +182,58 @@ def test_warnings_about_the_output_format_reach_qgis_process(qgis_process, data_
     code, out, err = qgis_process("run", *grid_args(data_copy, target, 1.0))
     assert code == 0, err
     assert "a Shapefile keeps only 10 characters of a field name (noise_scale → noise_scal" in out + err
+
+
+def test_a_seed_outside_the_range_is_refused_by_qgis_process_too(qgis_process, data_copy, tmp_path):
+    """The one SEED rule (processing.parameters.parse_seed) holds for qgis_process, which passes every value as text;
+    the largest seed in the range is taken, and its outputs say NOT PRIVATE."""
+    target = tmp_path / "grid.gpkg"
+    code, out, err = qgis_process("run", *grid_args(data_copy, target, 1.0), f"SEED={2**64}")
+    assert code != 0
+    assert f"SEED: '{2**64}' is not allowed; give a whole number from 0 to 2147483647" in out + err
+    assert not target.exists()
+    code, out, err = qgis_process("--json", "run", *grid_args(data_copy, target, 1.0), f"SEED={2**31 - 1}")
+    assert code == 0, err
+    assert json.loads(out)["results"]["NOT_PRIVATE"] == "fixed SEED"
+
+
+def test_two_runs_at_once_share_a_ledger_and_privacyledger_lists_it(qgis_process, data_copy, tmp_path):
+    """Two qgis_process runs started together record both releases in one ledger (its lock and atomic writes);
+    spatialprivacy:privacyledger lists them headless, and a damaged ledger stops a run naming LEDGER."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    ledger = tmp_path / "releases.jsonl"
+    targets = [tmp_path / "a.gpkg", tmp_path / "b.gpkg"]
+    with ThreadPoolExecutor(2) as pool:
+        runs = list(
+            pool.map(
+                lambda target: qgis_process("run", *grid_args(data_copy, target, 0.5), f"LEDGER={ledger}"), targets
+            )
+        )
+    for code, out, err in runs:
+        assert code == 0, err
+        assert "Recorded as release" in out + err
+    code, out, err = qgis_process("list")
+    assert "spatialprivacy:privacyledger" in out
+    code, out, err = qgis_process(
+        "--json",
+        "run",
+        "spatialprivacy:privacyledger",
+        "--",
+        f"LEDGER={ledger}",
+        f"OUTPUT={tmp_path / 'releases.gpkg'}",
+        f"OUTPUT_TOTALS={tmp_path / 'totals.gpkg'}",
+        f"OUTPUT_CSV={tmp_path / 'releases.csv'}",
+    )
+    assert code == 0, err
+    results = json.loads(out)["results"]
+    assert (results["RELEASES"], results["DATASETS"]) == (2, 1)
+    (total,) = list(QgsVectorLayer(str(tmp_path / "totals.gpkg")).getFeatures())
+    assert (total["epsilon"], total["releases"]) == (1.0, 2)
+    assert {str(t) for t in targets} <= set((tmp_path / "releases.csv").read_text(encoding="utf-8").split('"'))
+
+    ledger.write_bytes(ledger.read_bytes()[:-5])  # cut short, as a full disk would
+    damaged = ledger.read_bytes()
+    code, out, err = qgis_process("run", *grid_args(data_copy, tmp_path / "c.gpkg", 0.5), f"LEDGER={ledger}")
+    assert code != 0 and f"LEDGER: The privacy-budget ledger {ledger} is damaged" in out + err
+    assert ledger.read_bytes() == damaged and not (tmp_path / "c.gpkg").exists()
