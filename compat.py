@@ -25,6 +25,8 @@ from qgis.core import (
     QgsCoordinateReferenceSystem,
     QgsFeatureRequest,
     QgsField,
+    QgsFieldProxyModel,
+    QgsMapLayerProxyModel,
     QgsProcessing,
     QgsProcessingFeatureSource,
     QgsProcessingParameterDefinition,
@@ -125,6 +127,15 @@ RASTER_STAT_MAX = _STATISTIC.Max if _STATISTIC else QgsRasterBandStats.Max
 # ("ClassificationMode: alias of ShaderClassificationMethod"), against the 3.34 page's own ClassificationMode
 _SHADER = getattr(Qgis, "ShaderClassificationMethod", None)
 SHADER_QUANTILE = _SHADER.Quantile if _SHADER else QgsColorRampShader.Quantile
+
+# Qgis.LayerFilter, QGIS 3.34 (src/core/qgis.h: "Prior to QGIS 3.34 this was available as
+# QgsMapLayerProxyModel::Filter"); Qgis.FieldProxyModelFilter, QGIS 3.34 ("... as QgsFieldProxyModel::Filter")
+_LAYER_FILTER = getattr(Qgis, "LayerFilter", None)
+LAYER_FILTER_POINT = _LAYER_FILTER.PointLayer if _LAYER_FILTER else QgsMapLayerProxyModel.PointLayer
+LAYER_FILTER_POLYGON = _LAYER_FILTER.PolygonLayer if _LAYER_FILTER else QgsMapLayerProxyModel.PolygonLayer
+LAYER_FILTER_TABLE = _LAYER_FILTER.NoGeometry if _LAYER_FILTER else QgsMapLayerProxyModel.NoGeometry
+_FIELD_FILTER = getattr(Qgis, "FieldProxyModelFilter", None)
+FIELD_FILTER_NUMERIC = _FIELD_FILTER.Numeric if _FIELD_FILTER else QgsFieldProxyModel.Numeric
 
 
 def processing_mode(batch: bool = False):

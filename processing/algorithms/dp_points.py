@@ -23,6 +23,8 @@ from ..destinations import check_outputs, ensure_folders
 from ..feedback import FeedbackProgress
 from ..inputs import read_point_values, read_window
 from ..ledger import add_ledger_parameters, check_release, points_dataset
+from ..network_inputs import MAX_SNAP_DISTANCE, NETWORK, network_options_unused
+from ..network_synthesis import RESOLUTION, add_network_parameters, network_help, network_problem, synthesize_on_network
 from ..parameters import given, make_rng, optional_number
 from ..reports.dp_points import report_sections
 from ..reports.page import write_html_report
@@ -131,6 +133,7 @@ class DPPointsAlgorithm(SpatialPrivacyAlgorithm):
                 "spends the budget several times.</p>"
                 "<p>No attribute of the input is copied: the output has only a synthetic identifier.</p>"
             )
+            + network_help()
             + self.parameter_help_html()
         )
 
@@ -146,9 +149,10 @@ class DPPointsAlgorithm(SpatialPrivacyAlgorithm):
                 "Polygons of the study region (holes allowed); every point must lie inside. It is public: it "
                 "fixes the diameter B, the cells and the lattice. Empty: the points' bounding box enlarged by 5% "
                 "of its larger side on each side (which depends on the extreme points, so the layer is named NOT "
-                "PRIVATE; give a public window for a real release)."
+                "PRIVATE; give a public window for a real release). Not used with a NETWORK."
             ),
         )
+        add_network_parameters(self)
         self.add(
             QgsProcessingParameterEnum(
                 self.METHOD,
@@ -295,7 +299,7 @@ class DPPointsAlgorithm(SpatialPrivacyAlgorithm):
         share = self.parameterAsDouble(parameters, self.TOTAL_SHARE, context)
         if not (0.0 <= share < 1.0):
             return self.tr("{0}: the share must lie in [0, 1), got {1}.").format(self.TOTAL_SHARE, share)
-        return None
+        return network_problem(self, parameters, context, METHOD_KEYS[method])
 
     def _domain(self, parameters, context, x, y, crs, feedback, count_is_private=False):
         """The study domain: the WINDOW polygons, or the points' bounding box plus 5%; refuses points outside."""
@@ -343,6 +347,10 @@ class DPPointsAlgorithm(SpatialPrivacyAlgorithm):
         points = read_point_values(
             self, parameters, context, feedback, self.INPUT, None, self.WORK_CRS, count_is_private=method == LAPLACE
         )
+        if given(parameters, NETWORK):
+            key = METHOD_KEYS[method]
+            return synthesize_on_network(self, parameters, context, feedback, method, key, points, output_files)
+        network_options_unused(self, parameters, feedback, (RESOLUTION, MAX_SNAP_DISTANCE))
         x, y = np.array(points.x), np.array(points.y)
         n = int(x.size)
         domain = self._domain(parameters, context, x, y, points.work_crs, feedback, method == LAPLACE)

@@ -26,13 +26,15 @@ from ..algorithm import SpatialPrivacyAlgorithm
 from ..destinations import check_outputs, ensure_folders
 from ..feedback import FeedbackProgress
 from ..inputs import crs_label, read_point_values, read_raster, read_window
+from ..network_inputs import NETWORK, add_network_layer, add_network_options
+from ..network_kfunction import correction_problem, k_function_on_network
 from ..parameters import given, number_list_help, parse_number_list
 from ..reports.kfunction import report_sections
 from ..reports.page import write_html_report
 from ..sinks import add_features, make_sink
 
-#: The edge corrections, in the order of the CORRECTION enum.
-CORRECTIONS = ("isotropic", "border", "none")
+#: The edge corrections, in the order of the CORRECTION enum (the first two planar, the last on a network only).
+CORRECTIONS = ("isotropic", "border", "none", "Ang")
 #: Number of radii of the default rule (spatstat's rmax, evenly spaced from 0).
 DEFAULT_RADII = 100
 #: Most radii accepted in RADII.
@@ -155,6 +157,13 @@ class KFunctionAlgorithm(SpatialPrivacyAlgorithm):
                 "(1 when the circle is inside W, at most 100), exact for polygon windows with holes. <i>Border</i> "
                 "(reduced sample): at radius r only points at least r from the boundary are centres. <i>None</i>: "
                 "all weights 1, which underestimates K at larger r.</p>"
+                "<p><b>On a street network</b> (NETWORK, Kim &amp; Lim Appendix E.3): the points are moved to "
+                "their nearest location on the network, d<sub>ij</sub> is the shortest-path distance along it and "
+                "|L| its total length. <i>None</i> is Okabe &amp; Yamada's K(r) = |L| / (n (n − 1)) "
+                "Σ<sub>i≠j</sub> 1(d<sub>ij</sub> ≤ r); <i>Ang</i> (Ang, Baddeley &amp; Nair 2012) divides each "
+                "pair by the number of network points at distance d<sub>ij</sub> from x<sub>i</sub>, so that "
+                "K(r) = r for a Poisson process on any network and L = K. Both agree with spatstat's linearK and "
+                "linearKinhom.</p>"
                 "<p>With a synthetic layer, its K-function is estimated in the same window, at the same radii, "
                 "with the same correction (and intensity), and the MISE of Kim &amp; Lim (Section 4.1) is reported: "
                 "the integral over the radii where K of the original is > 0 of (K<sub>syn</sub>(r) / K(r) − 1)², "
@@ -182,7 +191,17 @@ class KFunctionAlgorithm(SpatialPrivacyAlgorithm):
             tr(
                 "Polygons of the study region W (holes allowed); every point must lie inside. Its area and "
                 "boundary enter the estimate. Empty: the bounding box of the input points enlarged on each side "
-                "by 5% of its larger side."
+                "by 5% of its larger side. Not used with a NETWORK."
+            ),
+        )
+        add_network_layer(
+            self,
+            tr(
+                "Optional line layer of streets. Given: the points (and the synthetic points) are moved to their "
+                "nearest location on it and the K-function on the network is estimated with shortest-path distances "
+                "(Okabe & Yamada; Ang's correction; spatstat's linearK), instead of the planar one; CORRECTION must "
+                "then be Ang or None, and WINDOW is not used. Same CRS as the points (or both transformed to "
+                "WORK_CRS)."
             ),
         )
         self.add(
@@ -191,7 +210,8 @@ class KFunctionAlgorithm(SpatialPrivacyAlgorithm):
                 "Distances r in the layer's CRS units (or the working CRS's). Two numbers 'max,steps' give steps + 1 "
                 "evenly spaced radii from 0 to max ('500,100': 0, 5, …, 500); three or more numbers are the radii "
                 "themselves ('0,50,100,150'), >= 0 and increasing. Empty: 101 radii (0 and 100 steps) up to "
-                "spatstat's default maximum, min(shorter side of the window's bounding box / 4, √(1000 |W| / (π n)))."
+                "spatstat's default maximum, min(shorter side of the window's bounding box / 4, √(1000 |W| / (π n))); "
+                "on a network 101 radii up to spatstat's linearK maximum, 0.98 times the network's bounding radius."
             )
             + " "
             + number_list_help(),
@@ -200,13 +220,17 @@ class KFunctionAlgorithm(SpatialPrivacyAlgorithm):
             QgsProcessingParameterEnum(
                 self.CORRECTION,
                 tr("Edge correction"),
-                [tr("Isotropic (Ripley)"), tr("Border (reduced sample)"), tr("None")],
+                [tr("Isotropic (Ripley)"), tr("Border (reduced sample)"), tr("None"), tr("Ang (network)")],
                 False,
                 0,
             ),
             tr(
-                "Isotropic: Ripley's weight for pairs whose circle leaves the window (recommended). Border: only "
-                "points at least r from the boundary are centres. None: no correction (biased downwards)."
+                "In a window: Isotropic, Ripley's weight for pairs whose circle leaves the window (recommended); "
+                "Border, only points at least r from the boundary are centres; None, no correction (biased "
+                "downwards). On a NETWORK: Ang (Ang, Baddeley & Nair 2012; recommended), each pair weighted by 1 / "
+                "the number of network points at that distance from the centre, so that K(r) = r for a Poisson "
+                "process on any network; None, Okabe & Yamada's estimator, whose Poisson value depends on the "
+                "network (L is then left empty). Isotropic and Border are refused on a network, Ang without one."
             ),
         )
         self.add(
@@ -214,7 +238,9 @@ class KFunctionAlgorithm(SpatialPrivacyAlgorithm):
             tr(
                 "Band 1: the intensity λ in points per squared CRS unit, e.g. a fitted intensity. Sampled at the "
                 "points (bilinear between pixel centres); it must be > 0 there and not NoData. Given: the "
-                "inhomogeneous K-function of Kim & Lim eq. 14. Empty: the homogeneous K-function."
+                "inhomogeneous K-function of Kim & Lim eq. 14. Empty: the homogeneous K-function. On a NETWORK: "
+                "points per CRS unit of length, sampled at the points' locations on the network (Kim & Lim eq. 27, "
+                "spatstat's linearKinhom)."
             ),
         )
         self.add(
@@ -223,9 +249,11 @@ class KFunctionAlgorithm(SpatialPrivacyAlgorithm):
             ),
             tr(
                 "Optional synthetic points to compare with: adds their K- and L-function to the table and chart "
-                "and computes the MISE. Same CRS as the input; every point inside the window."
+                "and computes the MISE. Same CRS as the input; every point inside the window (on a NETWORK: placed "
+                "on it like the input points)."
             ),
         )
+        add_network_options(self)
         self.add_work_crs(
             tr("Needed only when the layers are in degrees; radii and intensity are then in this CRS's units.")
         )
@@ -263,7 +291,8 @@ class KFunctionAlgorithm(SpatialPrivacyAlgorithm):
             parse_radii(self.parameterAsString(parameters, self.RADII, context))
         except QgsProcessingException as error:
             return error.args[0] if error.args else str(error)
-        return None
+        correction = CORRECTIONS[self.parameterAsEnum(parameters, self.CORRECTION, context)]
+        return correction_problem(correction, given(parameters, NETWORK), self.CORRECTION)
 
     # -- inputs ---------------------------------------------------------------------------------
 
@@ -364,6 +393,11 @@ class KFunctionAlgorithm(SpatialPrivacyAlgorithm):
         crs = points.work_crs
         x, y = np.array(points.x), np.array(points.y)
         synthetic = self._synthetic(parameters, context, feedback, points.source_crs)
+        if given(parameters, NETWORK):
+            correction = CORRECTIONS[self.parameterAsEnum(parameters, self.CORRECTION, context)]
+            return k_function_on_network(
+                self, parameters, context, feedback, output_files, radii, points, synthetic, correction
+            )
         window, default_window = self._window(parameters, context, x, y, crs)
         self._check_inside(window, x, y, self.INPUT, default_window)
         if synthetic is not None:

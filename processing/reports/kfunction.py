@@ -53,12 +53,14 @@ def report_sections(k_ori, k_syn, value, window_text, intensity_text, crs, dupli
     ]
 
 
-def k_chart(k_ori, k_syn) -> str:
-    """K(r) against π r² and L(r) − r against 0, for the input and (if given) the synthetic layer."""
+def k_chart(k_ori, k_syn, theory: str | None = None) -> str:
+    """K(r) against its Poisson value (``theory`` names it; π r² in the plane) and L(r) − r against 0, for the input
+    and (if given) the synthetic layer. A Poisson value or L that is NaN (on a network without Ang's correction) draws
+    nothing."""
 
     r = k_ori.r
     fig, (left, right) = report_figure(1, 2, figsize=(11, 4.2))
-    left.plot(r, k_ori.theoretical, color="grey", linestyle="--", label=tr("Poisson: π r²"))
+    left.plot(r, k_ori.theoretical, color="grey", linestyle="--", label=theory or tr("Poisson: π r²"))
     right.axhline(0.0, color="grey", linestyle="--", label=tr("Poisson: 0"))
     series = [(k_ori, tr("input"), "black")]
     if k_syn is not None:

@@ -3,15 +3,28 @@
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import os
 import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 from qgis.core import QgsRasterLayer, QgsVectorLayer
 from qgis.PyQt.QtGui import QImage
 
+from spatial_privacy.core.network.network import build_network
+from spatial_privacy.core.network.placement import place_points
+
 REPO = Path(__file__).resolve().parent.parent.parent
+
+
+def read_gpkg_lines(path: Path, table: str):
+    """The line parts of a GeoPackage table, read by the core tests' reader (sqlite3 only)."""
+    spec = importlib.util.spec_from_file_location("core_conftest_lines", REPO / "tests" / "core" / "conftest.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.read_gpkg_lines(path, table)
 
 
 def _data_files():
@@ -58,6 +71,18 @@ def test_demo_writes_grids_rasters_reports_and_a_map(tmp_path):
         report = (tmp_path / f"dp_points_{method}.html").read_text(encoding="utf-8")
         assert "moved by at most α" in report and "ε" in report
     assert QImage(str(tmp_path / "dp_points_map.png")).width() > 1000
+    # on John Snow's street network: synthetic deaths on the streets, a report stating the network guarantee, a map
+    net, _ = build_network(read_gpkg_lines(REPO / "tests" / "data" / "snow_cholera.gpkg", "streets"), 0.0)
+    network_points = QgsVectorLayer(str(tmp_path / "dp_network.gpkg"), "network", "ogr")
+    assert network_points.isValid() and network_points.featureCount() > 100
+    assert network_points.fields().names() == ["fid", "syn_id"]
+    xy = np.array([[f.geometry().asPoint().x(), f.geometry().asPoint().y()] for f in network_points.getFeatures()])
+    assert place_points(net, xy[:, 0], xy[:, 1])[1].max() < 1e-9 * 23  # on the lines (extent about 23 map units)
+    assert "Theorem 3.10 with the network" in (tmp_path / "dp_network.html").read_text(encoding="utf-8")
+    image = QImage(str(tmp_path / "dp_network_map.png"))
+    assert image.width() > 600 and image.height() > 600
+    colours = {image.pixel(x, y) for x in range(0, image.width(), 5) for y in range(40, image.height(), 5)}
+    assert len(colours) > 3  # white, the grey streets, the red points and their anti-aliased edges
     # Walder et al.'s sweep: a table of the 7 sets, a report with the chart, the recommended set
     table = QgsVectorLayer(str(tmp_path / "walder_sweep_CONFIDENTIAL_table.gpkg"), "sweep", "ogr")
     assert table.isValid() and table.featureCount() == 7
