@@ -30,6 +30,7 @@ from .network_inputs import (
 from .parameters import given, make_rng, optional_number
 from .reports.network import network_sections
 from .reports.page import write_html_report
+from .synthesis_warnings import warn_about_the_pattern
 
 RESOLUTION = "RESOLUTION"
 #: The methods that work on a network (METHOD's short names, dp_points.METHOD_KEYS).
@@ -192,7 +193,7 @@ def synthesize_on_network(alg, parameters, context, feedback, method: int, metho
         release.update(noise_scale=g.noise_scale, epsilon_add_remove=g.epsilon_add_remove)
     else:
         release["ratio"] = synthesis.calibration.ratio(synthesis.length)
-    _warn_about_the_pattern(alg, release, n, feedback)
+    warn_about_the_pattern(alg, release, n, feedback, RESOLUTION)
     progress.check_cancel()
     report_path = alg.parameterAsFileOutput(parameters, alg.OUTPUT_REPORT, context)
     ensure_folders(output_files)
@@ -219,35 +220,6 @@ def synthesize_on_network(alg, parameters, context, feedback, method: int, metho
         }
     )
     return results
-
-
-def _warn_about_the_pattern(alg, release, n: int, feedback) -> None:
-    """Say how many synthetic points were drawn, and warn when the noise dominates the pattern (Laplace: against
-    the public expected noise, not against the protected n)."""
-    from ..core.synthesis.laplace_cox import expected_noise_points
-
-    count = release["x"].size
-    feedback.pushInfo(tr("{0} synthetic points on the network.").format(count))
-    synthesis = release["core"]
-    if count == 0:
-        feedback.pushWarning(tr("The synthetic pattern is empty (no points)."))
-    elif release["method"] == "Laplace" and synthesis.noisy_total is None:
-        noise = expected_noise_points(synthesis.partition.region_measure, synthesis.guarantee.noise_scale)
-        if noise > 0.5 * count:
-            feedback.pushWarning(
-                tr(
-                    "The noise alone is expected to add about {0:.0f} of the {1} synthetic points (network length × "
-                    "Δ / 2ε): the pattern is mostly noise. A larger {2} or ε, or a share of ε for a noisy total "
-                    "({3}), gives a usable pattern."
-                ).format(noise, count, RESOLUTION, alg.TOTAL_SHARE)
-            )
-    elif release["method"] != "Laplace" and count > 10 * n:
-        feedback.pushWarning(
-            tr(
-                "{0} synthetic points, over ten times the original count: the noise dominates. A larger {1} gives a "
-                "usable pattern."
-            ).format(count, alg.EPSILON)
-        )
 
 
 def network_help() -> str:

@@ -29,6 +29,7 @@ from ..parameters import given, make_rng, optional_number
 from ..reports.dp_points import report_sections
 from ..reports.page import write_html_report
 from ..sinks import write_point_sink
+from ..synthesis_warnings import warn_about_the_pattern
 
 KERNEL, LGCP, LAPLACE = 0, 1, 2
 #: Short method names (log messages, layer names, the report); the enum shows translated long names.
@@ -381,7 +382,7 @@ class DPPointsAlgorithm(SpatialPrivacyAlgorithm):
         release.update(method=METHOD_KEYS[method], epsilon=epsilon, alpha=alpha, n=n, seed=seed, domain=domain)
         release["window_from_data"] = not given(parameters, self.WINDOW)
         sx = release["x"]
-        self._warn_about_the_pattern(release, method, n, feedback)
+        warn_about_the_pattern(self, release, n, feedback)
         progress.check_cancel()
         report_path = self.parameterAsFileOutput(parameters, self.OUTPUT_REPORT, context)
         ensure_folders(output_files)
@@ -432,34 +433,6 @@ class DPPointsAlgorithm(SpatialPrivacyAlgorithm):
                 ).format(delta, self.DELTA)
             )
         return delta
-
-    def _warn_about_the_pattern(self, release, method, n, feedback):
-        """Say how many synthetic points were drawn, and warn when the noise dominates the pattern."""
-        sx = release["x"]
-        feedback.pushInfo(self.tr("{0} synthetic points.").format(sx.size))
-        if sx.size == 0:
-            feedback.pushWarning(self.tr("The synthetic pattern is empty (no points)."))
-        elif method == LAPLACE and release["core"].noisy_total is None:
-            # compared with a public number, not with n: the Laplace guarantee also covers adding a point (with a
-            # noisy total the intensity is rescaled to it, so the noise adds no points of its own)
-            from ...core.synthesis.laplace_cox import expected_noise_points
-
-            synthesis = release["core"]
-            noise = expected_noise_points(synthesis.partition.region_measure, synthesis.guarantee.noise_scale)
-            if noise > 0.5 * sx.size:
-                feedback.pushWarning(
-                    self.tr(
-                        "The noise alone is expected to add about {0:.0f} of the {1} synthetic points (window area "
-                        "× Δ / 2ε): the pattern is mostly noise. A larger {2} or ε gives a usable pattern."
-                    ).format(noise, sx.size, self.CELL_SIZE)
-                )
-        elif method != LAPLACE and sx.size > 10 * n:
-            feedback.pushWarning(
-                self.tr(
-                    "{0} synthetic points, over ten times the original count: the noise dominates. A larger {1} "
-                    "gives a usable pattern."
-                ).format(sx.size, self.EPSILON)
-            )
 
     def _warn_unused(self, parameters, context, method, feedback):
         unused = {
