@@ -72,6 +72,8 @@ class SpatialPrivacyPlugin:
         self.iface = iface
         self.provider = None
         self.action = None
+        self.explorer_action = None
+        self.explorer = None
         self._watching_project = False
 
     def recover_project_folders(self, *_) -> list[str]:
@@ -99,6 +101,12 @@ class SpatialPrivacyPlugin:
         self.action.triggered.connect(self.open_toolbox)
         self.iface.addPluginToMenu(tr(MENU), self.action)
         self.iface.addToolBarIcon(self.action)
+        self.explorer_action = QAction(QIcon(str(ICON)), tr("Privacy explorer…"), self.iface.mainWindow())
+        self.explorer_action.setObjectName("spatialPrivacyExplorer")
+        self.explorer_action.setToolTip(tr("Pick ε and a method's settings while previewing what they cost"))
+        self.explorer_action.triggered.connect(self.open_explorer)
+        self.iface.addPluginToMenu(tr(MENU), self.explorer_action)
+        self.iface.addToolBarIcon(self.explorer_action)
         QgsProject.instance().homePathChanged.connect(self.recover_project_folders)
         self._watching_project = True
 
@@ -110,10 +118,29 @@ class SpatialPrivacyPlugin:
             self.iface.removePluginMenu(tr(MENU), self.action)
             self.iface.removeToolBarIcon(self.action)
             self.action = None
+        if self.explorer is not None:
+            self.explorer.close()
+            self.explorer.deleteLater()
+            self.explorer = None
+        if self.explorer_action is not None:
+            self.iface.removePluginMenu(tr(MENU), self.explorer_action)
+            self.iface.removeToolBarIcon(self.explorer_action)
+            self.explorer_action = None
         if self.provider is not None:
             QgsApplication.processingRegistry().removeProvider(self.provider)
             self.provider = None
         remove_translators()  # a reload installs it again; two would stack
+
+    def open_explorer(self):
+        """Show the privacy explorer (one per QGIS session, non-modal) and return it."""
+        from ..ui.explorer.dialog import ExplorerDialog
+
+        if self.explorer is None:
+            self.explorer = ExplorerDialog(self.iface.mainWindow())
+        self.explorer.show()
+        self.explorer.raise_()
+        self.explorer.activateWindow()
+        return self.explorer
 
     def open_toolbox(self) -> bool:
         """Show the Processing toolbox filtered to this plugin's algorithms."""

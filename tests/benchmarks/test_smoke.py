@@ -38,6 +38,7 @@ HEADERS = {
     "bench_network_kfunction.py": [
         ["segments", "points", "correction", "numba s", "numpy s", "spatstat s", "K vs R"],
     ],
+    "bench_previews.py": [["family", "method", "epsilons", "draws", "first s", "median s", "target s"]],
     "bench_pufferfish.py": [
         ["points", "numba s", "numpy s", "speed-up", "numba Mpts/s", "peak RSS MB"],
         ["cell size", "cells", "first s", "median s"],

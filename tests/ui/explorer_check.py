@@ -1,0 +1,241 @@
+"""Run inside a real QGIS desktop (``qgis --code``): open the privacy explorer from the plugin's menu, drive it
+through the real event loop (QTimer steps, non-modal dialog) and write what it showed to $RESULT as JSON.
+Driven by tests/ui/test_explorer.py. Environment: RESULT, ENTERPRISES, SNOW, AREAS (layer sources), SHOTS (a
+folder for the screenshots), DOCS (optional: where to save the README's picture), OUTPUT_DIR.
+"""
+
+import functools
+import json
+import os
+import time
+import traceback
+
+from qgis.core import QgsFeature, QgsGeometry, QgsPointXY, QgsProject, QgsVectorLayer  # noqa: E402
+from qgis.PyQt.QtCore import QTimer  # noqa: E402
+from qgis.utils import iface, loadPlugin, plugins, startPlugin  # noqa: E402
+
+out = {"steps": []}
+state = {}
+PATIENCE = 20.0  # seconds a preview may take before the check gives up
+
+
+def finish():
+    if "dialog" in state:
+        state["dialog"].close()
+    QgsProject.instance().clear()  # else quitting asks whether to save the layers added above
+    with open(os.environ["RESULT"], "w", encoding="utf-8") as handle:
+        json.dump(out, handle)
+    QTimer.singleShot(0, iface.actionExit().trigger)
+
+
+def memory_layer(uri, name, points=()):
+    layer = QgsVectorLayer(uri, name, "memory")
+    features = []
+    for x, y, *attributes in points:
+        feature = QgsFeature(layer.fields())
+        feature.setGeometry(QgsGeometry.fromPointXY(QgsPointXY(x, y)))
+        feature.setAttributes(list(attributes))
+        features.append(feature)
+    layer.dataProvider().addFeatures(features)
+    return layer
+
+
+def shown(dialog):
+    return {"problem": dialog.problem.text() if dialog.problem.isVisibleTo(dialog) else "",
+            "run": dialog.run_button.isEnabled()}  # fmt: skip
+
+
+def curve_data(curve):
+    return {"x": curve.x.tolist(), "series": {k: v.tolist() for k, v in curve.series.items()},
+            "marked_x": curve.marked_x, "marked": curve.marked}  # fmt: skip
+
+
+def wait_preview(then, epsilon):
+    """Poll (every 100 ms of the real event loop) until the dialog shows the curve of ``epsilon``."""
+    start = time.monotonic()
+
+    def poll():
+        try:
+            dialog = state["dialog"]
+            curve = dialog.chart.curve
+            done = dialog.task is None and not dialog.timer.isActive()
+            if done and curve is not None and curve.marked_x == epsilon:
+                out.setdefault("preview_seconds", []).append(time.monotonic() - start)
+                then()
+            elif done and dialog.preview_error:
+                raise RuntimeError(f"preview failed: {dialog.preview_error}")
+            elif time.monotonic() - start > PATIENCE:
+                raise RuntimeError(f"no preview after {PATIENCE} s: {dialog.busy.text()} {dialog.problem.text()}")
+            else:
+                QTimer.singleShot(100, poll)
+        except Exception:  # noqa: BLE001
+            out["error"] = traceback.format_exc()
+            finish()
+
+    QTimer.singleShot(100, poll)
+
+
+def step(function):
+    """``function`` as a QTimer callback that reports any exception to the test and quits."""
+
+    @functools.wraps(function)
+    def run():
+        try:
+            out["steps"].append(function.__name__)
+            with open(os.environ["RESULT"] + ".partial", "w", encoding="utf-8") as handle:
+                json.dump(out, handle, default=str)
+            function()
+        except Exception:  # noqa: BLE001 (report everything to the test)
+            out["error"] = traceback.format_exc()
+            finish()
+
+    return run
+
+
+@step
+def open_and_bad_input():
+    loadPlugin("spatial_privacy")
+    startPlugin("spatial_privacy")
+    plugin = plugins["spatial_privacy"]
+    project = QgsProject.instance()
+    areas = QgsVectorLayer(os.environ["AREAS"], "areas", "ogr")
+    project.addMapLayer(areas)
+    action = next(a for a in iface.pluginMenu().actions() if a.text() == "&Spatial Privacy").menu()
+    explorer = next(a for a in action.actions() if a.objectName() == "spatialPrivacyExplorer")
+    out["toolbar"] = explorer in iface.pluginToolBar().actions()
+    explorer.trigger()
+    dialog = state["dialog"] = plugin.explorer
+    out["opened"] = dialog.isVisible()
+    seen = out["bad"] = {}
+    dialog.family_combo.setCurrentIndex(dialog.family_combo.findData("dppoints"))
+    seen["polygons_only_dppoints"] = shown(dialog)
+    for name, uri, points in (
+        ("geographic", "Point?crs=EPSG:4326&field=v:double", [(5.1, 52.1, 1.0)]),
+        ("empty", "Point?crs=EPSG:28992&field=v:double", []),
+        ("no_numeric", "Point?crs=EPSG:28992&field=name:string", [(1000.0, 1000.0, "a")]),
+    ):
+        layer = project.addMapLayer(memory_layer(uri, name, points))
+        dialog.family_combo.setCurrentIndex(dialog.family_combo.findData("pufferfish"))
+        dialog.layer_combo.setLayer(layer)
+        seen[name] = shown(dialog)
+        project.removeMapLayer(layer.id())
+    enterprises = state["enterprises"] = QgsVectorLayer(os.environ["ENTERPRISES"], "enterprises", "ogr")
+    project.addMapLayer(enterprises)
+    dialog.layer_combo.setLayer(enterprises)
+    dialog.knobs["value_field"].setField("production")
+    dialog.knobs["cell_size"].setValue(500.0)
+    dialog.knobs["interval"].setValue(50.0)
+    dialog.knobs["epsilon"].setValue(0.5)
+    out["sentence"] = dialog.knobs["epsilon"].label.text()
+    out["units"] = dialog.knobs["cell_size"].units.text()
+    wait_preview(pufferfish_preview_and_run, 0.5)
+
+
+@step
+def pufferfish_preview_and_run():
+    import numpy as np
+    from qgis import processing
+
+    from spatial_privacy.core.grid import GridSpec, bin_points
+    from spatial_privacy.core.previews.curve import epsilon_grid
+    from spatial_privacy.core.previews.pufferfish import pufferfish_error_curve
+
+    dialog = state["dialog"]
+    out["pufferfish"] = curve_data(dialog.chart.curve)
+    layer = state["enterprises"]
+    xy = np.array(
+        [[f.geometry().asPoint().x(), f.geometry().asPoint().y(), f["production"]] for f in layer.getFeatures()]
+    )
+    cells = bin_points(xy[:, 0], xy[:, 1], xy[:, 2], GridSpec(500.0, 0.0, 0.0))
+    expected = pufferfish_error_curve(cells.count, epsilon_grid(0.5), 0.5, error_model="absolute", interval=50.0)
+    out["pufferfish_expected"] = curve_data(expected)
+    out["steward_note"] = dialog.chart.figure.axes[0].get_title()
+    dialog.grab().save(os.path.join(os.environ["SHOTS"], "pufferfish.png"))
+    if os.environ.get("DOCS"):
+        dialog.grab().save(os.environ["DOCS"])
+    dialog.chart.save_png(os.path.join(os.environ["SHOTS"], "pufferfish_chart.png"))
+    dialog.seed = 7
+    out["parameters"] = {k: v for k, v in dialog.parameters().items() if k != "INPUT"}
+    result = dialog.run()
+    mine = {f["cell_id"]: f["value"] for f in result["OUTPUT"].getFeatures()}
+    direct = processing.run("spatialprivacy:pufferfishgrid", {**dialog.parameters(), "INPUT": layer.source()})
+    theirs = {f["cell_id"]: f["value"] for f in direct["OUTPUT"].getFeatures()}
+    out["run"] = {
+        "cells": len(mine),
+        "same": mine == theirs,
+        "in_project": result["OUTPUT"].id() in QgsProject.instance().mapLayers(),
+    }
+    out["remembered"] = json.loads(QgsProject.instance().readEntry("spatial_privacy", "explorer/settings", "")[0])
+    snow = state["snow"] = QgsProject.instance().addMapLayer(QgsVectorLayer(os.environ["SNOW"], "deaths", "ogr"))
+    dialog.family_combo.setCurrentIndex(dialog.family_combo.findData("dppoints"))
+    dialog.layer_combo.setLayer(snow)
+    dialog.knobs["method"].setCurrentIndex(dialog.knobs["method"].findData("laplace"))
+    dialog.knobs["cell_size"].setValue(1.0)  # John Snow's map has no CRS: its units span about 20
+    dialog.knobs["epsilon"].setValue(2.0)
+    wait_preview(points_preview, 2.0)
+
+
+@step
+def points_preview():
+    dialog = state["dialog"]
+    out["points"] = curve_data(dialog.chart.curve)
+    dialog.grab().save(os.path.join(os.environ["SHOTS"], "dppoints.png"))
+    dialog.family_combo.setCurrentIndex(dialog.family_combo.findData("dpcounts"))
+    areas = QgsProject.instance().mapLayersByName("areas")[0]
+    dialog.layer_combo.setLayer(areas)
+    dialog.knobs["count_field"].setField("unemployed")
+    dialog.knobs["population_field"].setField("dwellings")
+    dialog.knobs["rate_field"].setField("prior_rate")
+    dialog.knobs["epsilon"].setValue(1.5)
+    wait_preview(counts_preview, 1.5)
+
+
+@step
+def counts_preview():
+    dialog = state["dialog"]
+    out["counts"] = curve_data(dialog.chart.curve)
+    dialog.grab().save(os.path.join(os.environ["SHOTS"], "dpcounts.png"))
+    # a long preview (LGCP on John Snow's deaths), canceled while it runs
+    dialog.family_combo.setCurrentIndex(dialog.family_combo.findData("dppoints"))
+    dialog.layer_combo.setLayer(state["snow"])
+    dialog.knobs["method"].setCurrentIndex(dialog.knobs["method"].findData("lgcp"))
+    dialog.knobs["alpha"].setValue(20.0)
+    dialog.knobs["epsilon"].setValue(3.0)
+    state["long"] = dialog.start_preview()
+    state["cancel_at"] = time.monotonic()
+    QTimer.singleShot(500, cancel)
+
+
+@step
+def cancel():
+    dialog, task = state["dialog"], state["long"]
+    out["long_running_before_cancel"] = dialog.task is task and task.status() in (
+        task.TaskStatus.Queued,
+        task.TaskStatus.Running,
+    )
+    ended = []
+    task.taskTerminated.connect(lambda: ended.append("terminated"))
+    task.taskCompleted.connect(lambda: ended.append("completed"))
+    dialog.cancel_button.click()
+    start = time.monotonic()
+
+    def poll():
+        if ended and dialog.task is None:
+            out["cancel"] = {
+                "ended": True,
+                "seconds": time.monotonic() - start,
+                "busy": dialog.busy.text(),
+                "terminated": ended == ["terminated"],
+                "chart_cleared": dialog.chart.curve is None,
+            }
+            finish()
+        elif time.monotonic() - start > PATIENCE:
+            out["cancel"] = {"ended": False}
+            finish()
+        else:
+            QTimer.singleShot(50, poll)
+
+    QTimer.singleShot(50, poll)
+
+
+QTimer.singleShot(0, open_and_bad_input)
