@@ -18,6 +18,7 @@ HERE = Path(__file__).resolve().parent
 #: script -> the column names of each table it prints (each list must appear, in order, on one line)
 HEADERS = {
     "bench_dpcounts.py": [["epsilon", "mechanism", "rule", "seconds", "median a", "max a", "rate corr", "slope"]],
+    "bench_explorer.py": [["preview", "data", "sets", "first s", "total s", "max gap ms", "target ms"]],
     "bench_kfunction.py": [["points", "correction", "numba s", "numpy s", "spatstat s", "K(rmax) vs R"]],
     "bench_kimlim_chicago.py": [
         ["eps", "method", "MISE (ft)", "MISE (m)", "npoints mean (sd)", "paper MISE", "paper npoints"],
@@ -57,8 +58,8 @@ HEADERS = {
 }
 #: scripts run only through another one's smoke run
 RUN_BY = {"bench_pymc_export.py": "bench_pymc.sh", "bench_pymc_run.py": "bench_pymc.sh"}
-#: smoke runs of more than a few seconds (measured: about 15 s)
-SLOW = {"bench_walder_snow.py"}
+#: smoke runs of more than a few seconds (measured: about 15 s; bench_explorer.py about 11 s, the LGCP fit)
+SLOW = {"bench_explorer.py", "bench_walder_snow.py"}
 
 
 def run_smoke(script: str, cwd: Path, **env) -> subprocess.CompletedProcess:

@@ -50,6 +50,31 @@ def curve_data(curve):
             "marked_x": curve.marked_x, "marked": curve.marked}  # fmt: skip
 
 
+def map_data(dialog):
+    """What the map preview shows: its layers (draw first), the draw's provider, features and values."""
+    view = dialog.map
+    layer = view.layer
+    return {
+        "layers": [layer.name() for layer in view.canvas.layers()],
+        "provider": layer.providerType() if layer else None,
+        "features": layer.featureCount() if layer else 0,
+        "values": sorted(f["value"] for f in layer.getFeatures()) if layer and layer.fields().indexOf("value") >= 0
+        else [],
+        "points": sorted((f.geometry().asPoint().x(), f.geometry().asPoint().y()) for f in layer.getFeatures())
+        if layer and layer.fields().indexOf("value") < 0 else [],
+        "in_project": bool(layer) and layer.id() in QgsProject.instance().mapLayers(),
+        "label": view.label.text(),
+        "visible": view.canvas.isVisible(),
+    }  # fmt: skip
+
+
+def map_colours(dialog) -> int:
+    """Distinct colours on a 40 x 40 sample of the map canvas's pixels (1: blank)."""
+    image = dialog.map.canvas.grab().toImage()
+    w, h = image.width(), image.height()
+    return len({image.pixel(int(w * (i + 0.5) / 40), int(h * (j + 0.5) / 40)) for i in range(40) for j in range(40)})
+
+
 def wait_preview(then, epsilon):
     """Poll (every 100 ms of the real event loop) until the dialog shows the curve of ``epsilon``."""
     start = time.monotonic()
@@ -60,7 +85,14 @@ def wait_preview(then, epsilon):
             curve = dialog.chart.curve
             done = dialog.task is None and not dialog.timer.isActive()
             if done and curve is not None and curve.marked_x == epsilon:
-                out.setdefault("preview_seconds", []).append(time.monotonic() - start)
+                if "seconds" not in state:
+                    state["seconds"] = time.monotonic() - start
+                    out.setdefault("preview_seconds", []).append(state["seconds"])
+                if map_colours(dialog) < 3 and time.monotonic() - start < state["seconds"] + 5:
+                    QTimer.singleShot(100, poll)  # the map canvas renders in the background: wait for it
+                    return
+                del state["seconds"]
+                out.setdefault("map_colours", []).append(map_colours(dialog))
                 then()
             elif done and dialog.preview_error:
                 raise RuntimeError(f"preview failed: {dialog.preview_error}")
@@ -149,6 +181,14 @@ def pufferfish_preview_and_run():
     cells = bin_points(xy[:, 0], xy[:, 1], xy[:, 2], GridSpec(500.0, 0.0, 0.0))
     expected = pufferfish_error_curve(cells.count, epsilon_grid(0.5), 0.5, error_model="absolute", interval=50.0)
     out["pufferfish_expected"] = curve_data(expected)
+    from spatial_privacy.core.mechanisms import generator
+    from spatial_privacy.core.previews.pufferfish import preview_draw_grid
+
+    out["pufferfish_map"] = map_data(dialog)
+    grid = preview_draw_grid(
+        xy[:, 0], xy[:, 1], xy[:, 2], GridSpec(500.0, 0.0, 0.0), 0.5, generator(20260101), interval=50.0
+    )
+    out["pufferfish_map_expected"] = sorted(grid.value.tolist())
     out["steward_note"] = dialog.chart.figure.axes[0].get_title()
     dialog.grab().save(os.path.join(os.environ["SHOTS"], "pufferfish.png"))
     if os.environ.get("DOCS"):
@@ -179,6 +219,19 @@ def pufferfish_preview_and_run():
 def points_preview():
     dialog = state["dialog"]
     out["points"] = curve_data(dialog.chart.curve)
+    out["points_map"] = map_data(dialog)
+    import numpy as np
+
+    from spatial_privacy.core.mechanisms import generator
+    from spatial_privacy.core.previews.points import preview_draw_points
+    from spatial_privacy.core.window import Window
+
+    xy = np.array([[f.geometry().asPoint().x(), f.geometry().asPoint().y()] for f in state["snow"].getFeatures()])
+    sx, sy = preview_draw_points(
+        xy[:, 0], xy[:, 1], Window.around_points(xy[:, 0], xy[:, 1]), "laplace", 2.0, generator(7),
+        alpha=None, cell_size=1.0,
+    )  # fmt: skip
+    out["points_map_expected"] = sorted(zip(sx.tolist(), sy.tolist()))
     dialog.grab().save(os.path.join(os.environ["SHOTS"], "dppoints.png"))
     dialog.family_combo.setCurrentIndex(dialog.family_combo.findData("dpcounts"))
     areas = QgsProject.instance().mapLayersByName("areas")[0]
@@ -228,7 +281,7 @@ def cancel():
                 "terminated": ended == ["terminated"],
                 "chart_cleared": dialog.chart.curve is None,
             }
-            finish()
+            QTimer.singleShot(0, sweep_preview)
         elif time.monotonic() - start > PATIENCE:
             out["cancel"] = {"ended": False}
             finish()
@@ -236,6 +289,78 @@ def cancel():
             QTimer.singleShot(50, poll)
 
     QTimer.singleShot(50, poll)
+
+
+def sweep_data(sweep):
+    import dataclasses
+
+    return {**sweep, "points": [dataclasses.asdict(p) for p in sweep["points"]]}
+
+
+@step
+def sweep_preview():
+    """The LGCP synthesis family on John Snow's deaths: a small sweep (2 radii, 1 noise variance, 1 PRS set),
+    filled in as each setting finishes while the event loop keeps ticking, then Run with the same seed."""
+    dialog = state["dialog"]
+    dialog.seed = 7
+    dialog.family_combo.setCurrentIndex(dialog.family_combo.findData("lgcpsweep"))
+    dialog.layer_combo.setLayer(state["snow"])
+    dialog.knobs["radii"].setText("0.5, 1")
+    dialog.knobs["noise_levels"].setText("0.5")
+    dialog.knobs["prs_sets"].setValue(1)
+    dialog.knobs["risk_radius"].setValue(0.1)
+    dialog.knobs["max_risk"].setValue(0.05)
+    out["sweep_rows"] = sorted(name for name, (label, widget) in dialog.rows.items() if widget.isVisibleTo(dialog))
+    task = dialog.start_preview()
+    start = time.monotonic()
+    partials, ticks = [], [start]
+    task.partial.connect(
+        lambda point: partials.append(
+            {"seconds": time.monotonic() - start, "drawn": len(dialog.chart.sweep["points"]),
+             "finished": dialog.chart.sweep["finished"], "running": dialog.task is task}
+        )
+    )  # fmt: skip
+    ticker = QTimer()
+    ticker.setInterval(10)
+    ticker.timeout.connect(lambda: ticks.append(time.monotonic()))
+    ticker.start()
+    state["ticker"] = ticker
+
+    def poll():
+        try:
+            if dialog.task is None:
+                ticker.stop()
+                gaps = [b - a for a, b in zip(ticks, ticks[1:])]
+                out["sweep"] = {
+                    "partials": partials, "seconds": time.monotonic() - start, "max_gap": max(gaps),
+                    "chart": sweep_data(dialog.chart.sweep), "error": dialog.preview_error,
+                    "notes": dialog.notes.text(), "parameters": {k: v for k, v in dialog.parameters().items()
+                                                                  if k != "INPUT"},
+                }  # fmt: skip
+                dialog.grab().save(os.path.join(os.environ["SHOTS"], "lgcpsweep.png"))
+                QTimer.singleShot(0, sweep_run)
+            elif time.monotonic() - start > 120:
+                raise RuntimeError("the sweep preview did not finish in 120 s")
+            else:
+                QTimer.singleShot(100, poll)
+        except Exception:  # noqa: BLE001
+            out["error"] = traceback.format_exc()
+            finish()
+
+    QTimer.singleShot(100, poll)
+
+
+@step
+def sweep_run():
+    dialog = state["dialog"]
+    result = dialog.run()
+    out["sweep_run"] = {
+        key: result[key] for key in ("SETS", "RECOMMENDED_PMSE", "RECOMMENDED_MAX_RISK", "BASELINE_MAX_RISK")
+    }
+    layer = result["OUTPUT_RECOMMENDED"]
+    out["sweep_run"]["recommended_points"] = layer.featureCount()
+    out["sweep_run"]["in_project"] = layer.id() in QgsProject.instance().mapLayers()
+    finish()
 
 
 QTimer.singleShot(0, open_and_bad_input)

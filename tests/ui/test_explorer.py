@@ -102,3 +102,49 @@ def test_a_canceled_preview_ends(seen):
     cancel = seen["cancel"]
     assert cancel["ended"] and cancel["terminated"] and cancel["seconds"] < 10
     assert cancel["busy"] == "Preview canceled."
+
+
+def test_lgcp_sweep_fills_in_as_settings_finish_and_run_gives_its_recommendation(seen):
+    sweep, run = seen["sweep"], seen["sweep_run"]
+    assert sweep["error"] is None, sweep
+    assert seen["sweep_rows"] == ["max_risk", "noise_levels", "prs_sets", "radii", "risk_radius"]
+    assert sweep["parameters"] == {
+        "RADII": "0.5, 1.0", "NOISE_LEVELS": "0.5", "PRS_SETS": 1, "RISK_RADIUS": 0.1, "MAX_RISK": 0.05,
+        "OUTPUT_RECOMMENDED": "TEMPORARY_OUTPUT", "SEED": 7,
+    }  # fmt: skip
+    # progressive: each setting was drawn as it finished, while the task still ran
+    partials = sweep["partials"]
+    assert [p["drawn"] for p in partials] == [1, 2, 3, 4]
+    assert all(p["running"] and not p["finished"] for p in partials)
+    assert partials[0]["seconds"] < sweep["seconds"]
+    chart = sweep["chart"]
+    assert chart["finished"] and chart["threshold"] == 0.05
+    assert [p["method"] for p in chart["points"]] == ["radial", "radial", "ans", "prs"]
+    # the fit and the sweep ran in the task: the event loop kept ticking (a generous bound for a shared machine)
+    assert sweep["max_gap"] < 1.0, sweep["max_gap"]
+    assert sweep["seconds"] < 60
+    # the preview used the run's seed: Run (processing.run of riskutilitysweep) recommends the very set it ringed
+    best = chart["points"][chart["recommended"]]
+    assert run["SETS"] == 4
+    assert run["RECOMMENDED_PMSE"] == pytest.approx(best["pmse"], rel=1e-9)
+    assert run["RECOMMENDED_MAX_RISK"] == pytest.approx(best["max_risk"], rel=1e-9)
+    assert run["BASELINE_MAX_RISK"] == pytest.approx(chart["baseline_max"], rel=1e-9)
+    assert best["max_risk"] <= 0.05 and run["recommended_points"] == 578 and run["in_project"]
+    assert "Recommended: " + best["label"] in sweep["notes"]
+    assert (seen["shots"] / "lgcpsweep.png").stat().st_size > 10_000
+
+
+def test_the_map_preview_shows_one_draw_beside_the_confidential_layer_in_memory_only(seen):
+    grid, points = seen["pufferfish_map"], seen["points_map"]
+    assert grid["layers"] == ["Preview grid (for the steward only)", "enterprises"]
+    assert points["layers"] == ["Preview synthetic points (for the steward only)", "deaths"]
+    for shown in (grid, points):
+        assert shown["provider"] == "memory" and not shown["in_project"] and shown["visible"]
+        assert "for the steward only" in shown["label"]
+    # the draw is the core's at the preview's seed (the published values only)
+    assert grid["features"] == len(seen["pufferfish_map_expected"]) > 0
+    assert grid["values"] == pytest.approx(seen["pufferfish_map_expected"], rel=1e-12)
+    expected = seen["points_map_expected"]
+    assert points["features"] == len(expected) > 0
+    assert min(seen["map_colours"][:2]) >= 3, seen["map_colours"]  # the canvas drew the layers
+    assert [c for p in points["points"] for c in p] == pytest.approx([c for p in expected for c in p], rel=1e-12)

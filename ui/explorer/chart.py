@@ -22,10 +22,14 @@ class Chart(FigureCanvasQTAgg):
         self.setObjectName("explorerChart")
         self.setMinimumSize(460, 300)
         self.curve = None
+        self.sweep = None  # the LGCP sweep drawn: points, threshold, baseline_max, recommended, finished
+        self._sweep_axes, self._sweep_lines = None, {}
         self.clear()
 
     def clear(self, message: str = "") -> None:
         self.curve = None
+        self.sweep = None
+        self._sweep_axes = None
         self.figure.clear()
         axes = self.figure.add_subplot(111)
         axes.set_axis_off()
@@ -37,6 +41,7 @@ class Chart(FigureCanvasQTAgg):
         """Plot ``curve``; ``labels`` maps series names to their translated legend entries, ``axis_labels`` to
         the label of the axis they are drawn on."""
         self.curve = curve
+        self.sweep = self._sweep_axes = None
         self.figure.clear()
         axes = self.figure.add_subplot(111)
         self.figure.subplots_adjust(left=0.13, right=0.85, bottom=0.15, top=0.9)
@@ -62,6 +67,67 @@ class Chart(FigureCanvasQTAgg):
         ]
         axes.legend(handles, [h.get_label() for h in handles], fontsize=8, loc="best")
         self.draw_idle()
+
+    def show_sweep(self, points, threshold: float, baseline_max=None, recommended=None, finished=False) -> None:
+        """Maximum disclosure risk against pMSE, one dot per synthetic set of the LGCP sweep (``points``: objects
+        with ``label``, ``method``, ``max_risk``, ``pmse``, as ``core.previews.sweep.SweepPoint``), as Walder et
+        al.'s Figs 5-6; the risk threshold and the risk with nothing released drawn across, the recommended set
+        (an index into ``points``) ringed. Called again as each set finishes: while the sweep runs, the new dots
+        are added to the axes drawn (about 10 ms, where rebuilding the figure takes 50 ms and more while the
+        task holds the interpreter half the time); the finished sweep is drawn afresh."""
+        points = list(points)
+        old = self.sweep
+        growing = (
+            not finished and old is not None and not old["finished"] and self._sweep_axes is not None
+            and old["threshold"] == float(threshold) and points[: len(old["points"])] == old["points"]
+        )  # fmt: skip
+        self.curve = None
+        self.sweep = {
+            "points": points, "threshold": float(threshold), "baseline_max": baseline_max,
+            "recommended": recommended, "finished": bool(finished),
+        }  # fmt: skip
+        if not growing:
+            self._sweep_setup(threshold, baseline_max)
+            self._sweep_add(points)
+        else:
+            self._sweep_add(points[len(old["points"]) :])
+        axes = self._sweep_axes
+        if recommended is not None:
+            best = points[recommended]
+            axes.plot([best.pmse], [best.max_risk], "o", markersize=14, markerfacecolor="none",
+                      markeredgecolor="black", markeredgewidth=2, label=tr("Recommended"))  # fmt: skip
+        title = tr("Computed from the confidential data: for the steward only.")
+        if not finished:
+            title += " " + tr("({0} sets so far)").format(len(points))
+        axes.set_title(title, fontsize=8)
+        axes.relim()
+        axes.autoscale_view()
+        axes.legend(fontsize=8, loc="best")
+        self.draw_idle()
+
+    def _sweep_setup(self, threshold: float, baseline_max) -> None:
+        self.figure.clear()
+        axes = self._sweep_axes = self.figure.add_subplot(111)
+        self._sweep_lines = {}
+        self.figure.subplots_adjust(left=0.15, right=0.95, bottom=0.15, top=0.9)
+        axes.axhline(threshold, color="tab:red", linestyle="--", linewidth=1, label=tr("Risk threshold"))
+        if baseline_max is not None and baseline_max == baseline_max:
+            axes.axhline(baseline_max, color="0.4", linestyle=":", linewidth=1, label=tr("Risk with nothing released"))
+        axes.set_xlabel(tr("pMSE (lower: more useful)"))
+        axes.set_ylabel(tr("Maximum disclosure risk"))
+
+    def _sweep_add(self, points) -> None:
+        colours = {"radial": "tab:red", "ans": "tab:blue", "prs": "tab:green"}
+        names = {"radial": tr("Radial"), "ans": tr("ANS"), "prs": tr("PRS")}
+        axes = self._sweep_axes
+        for p in points:
+            line = self._sweep_lines.get(p.method)
+            if line is None:
+                line = self._sweep_lines[p.method] = axes.plot(
+                    [], [], "o", color=colours.get(p.method, "0.3"), label=names.get(p.method, p.method)
+                )[0]
+            line.set_data(list(line.get_xdata()) + [p.pmse], list(line.get_ydata()) + [p.max_risk])
+            axes.annotate(p.label, (p.pmse, p.max_risk), fontsize=7, xytext=(4, 3), textcoords="offset points")
 
     def save_png(self, path: str) -> None:
         self.figure.savefig(path, format="png", dpi=120)

@@ -8,7 +8,7 @@ from qgis.core import QgsFeatureRequest, QgsWkbTypes
 
 from ...compat import DISTANCE_DEGREES, GEOMETRY_POINT, GEOMETRY_POLYGON, REQUEST_NO_GEOMETRY
 from ...i18n import tr
-from .families import COUNTS, POINTS, PUFFERFISH
+from .families import COUNTS, POINTS, PUFFERFISH, SWEEP
 
 
 def layer_problem(family, layer) -> str | None:
@@ -18,7 +18,7 @@ def layer_problem(family, layer) -> str | None:
             return tr("Add a polygon layer or a table with counts to the project and pick it.")
         return tr("Add a point layer to the project and pick it (the {0} needs points).").format(family.title())
     kind = QgsWkbTypes.geometryType(layer.wkbType())
-    if family.key in (PUFFERFISH, POINTS) and kind != GEOMETRY_POINT:
+    if family.key in (PUFFERFISH, POINTS, SWEEP) and kind != GEOMETRY_POINT:
         return tr("{0} needs a point layer: pick one instead of “{1}”.").format(family.title(), layer.name())
     if family.key == COUNTS and kind not in (GEOMETRY_POLYGON,) and layer.isSpatial():
         return tr("DP counts needs polygons or a table: pick one instead of “{0}”.").format(layer.name())

@@ -15,8 +15,10 @@ from qgis.PyQt.QtWidgets import (
     QGridLayout,
     QHBoxLayout,
     QLabel,
+    QLineEdit,
     QProgressBar,
     QPushButton,
+    QSpinBox,
     QVBoxLayout,
 )
 
@@ -26,6 +28,7 @@ from . import data as layer_data
 from . import families
 from .chart import Chart
 from .knobs import DistanceKnob, EpsilonKnob, epsilon_sentence, number
+from .mapview import MapPreview
 from .task import PreviewTask
 
 SCOPE, KEY = "spatial_privacy", "explorer/settings"
@@ -42,6 +45,7 @@ class ExplorerDialog(QDialog):
         self.task = None  # the running preview task, None when none runs
         self.preview_error = None
         self.last_result = None
+        self.sweep_points = []  # the LGCP sweep's settings received so far from the running preview
         self._cache = {}
         self.setObjectName("privacyExplorer")
         self.setWindowTitle(tr("Privacy explorer"))
@@ -75,7 +79,14 @@ class ExplorerDialog(QDialog):
             "count_field": QgsFieldComboBox(),
             "population_field": QgsFieldComboBox(),
             "rate_field": QgsFieldComboBox(),
+            "radii": QLineEdit("0.5, 1"),
+            "noise_levels": QLineEdit("0.25, 0.5, 1, 2"),
+            "prs_sets": QSpinBox(),
+            "risk_radius": DistanceKnob(0.0),
+            "max_risk": number(4, 0.0001, 1.0, 0.05, 0.01),
         }
+        self.knobs["prs_sets"].setRange(0, 1000)
+        self.knobs["prs_sets"].setValue(5)
         self.knobs["error_model"].addItem(tr("Absolute error (interval c)"), "absolute")
         self.knobs["error_model"].addItem(tr("Relative error (factor k)"), "relative")
         for key, text in (("laplace", tr("Laplace")), ("kernel", tr("Kernel")), ("lgcp", tr("LGCP"))):
@@ -100,6 +111,11 @@ class ExplorerDialog(QDialog):
             "count_field": tr("Count field (confidential)"),
             "population_field": tr("Population field"),
             "rate_field": tr("Prior rate field"),
+            "radii": tr("Radial radii (comma-separated)"),
+            "noise_levels": tr("ANS noise variances (comma-separated)"),
+            "prs_sets": tr("PRS replicates"),
+            "risk_radius": tr("Risk radius"),
+            "max_risk": tr("Maximum acceptable risk"),
         }
         grid = QGridLayout()
         grid.addWidget(QLabel(tr("Method family")), 0, 0)
@@ -109,6 +125,7 @@ class ExplorerDialog(QDialog):
         self.rows = {}
         order = ("value_field", "count_field", "population_field", "rate_field", "method", "epsilon", "delta")
         order += ("alpha", "alpha_tail", "c", "cell_size", "error_model", "interval", "relative_k")
+        order += ("radii", "noise_levels", "prs_sets", "risk_radius", "max_risk")
         for row, name in enumerate(order, start=2):
             label = QLabel(labels[name])
             grid.addWidget(label, row, 0)
@@ -119,6 +136,7 @@ class ExplorerDialog(QDialog):
         self.problem.setWordWrap(True)
         self.problem.setStyleSheet("color: #b00020;")
         self.chart = Chart(self)
+        self.map = MapPreview(self)
         self.notes = QLabel()
         self.notes.setObjectName("explorerNotes")
         self.notes.setWordWrap(True)
@@ -150,7 +168,10 @@ class ExplorerDialog(QDialog):
         layout.addLayout(grid)
         layout.addWidget(self.problem)
         layout.addWidget(steward)
-        layout.addWidget(self.chart, 1)
+        views = QHBoxLayout()
+        views.addWidget(self.chart, 3)
+        views.addWidget(self.map, 2)
+        layout.addLayout(views, 1)
         layout.addWidget(self.notes)
         layout.addLayout(status)
         layout.addLayout(buttons)
@@ -165,6 +186,8 @@ class ExplorerDialog(QDialog):
                 widget.fieldChanged.connect(self.schedule)
             elif isinstance(widget, QComboBox):
                 widget.currentIndexChanged.connect(self.schedule)
+            elif isinstance(widget, QLineEdit):
+                widget.textChanged.connect(self.schedule)
             elif name != "epsilon":
                 widget.valueChanged.connect(self.schedule)
 
@@ -182,6 +205,8 @@ class ExplorerDialog(QDialog):
                 values[name] = widget.currentField()
             elif isinstance(widget, QComboBox):
                 values[name] = widget.currentData()
+            elif isinstance(widget, QLineEdit):
+                values[name] = widget.text()
             else:
                 values[name] = widget.value()
         return values
@@ -197,7 +222,7 @@ class ExplorerDialog(QDialog):
         for name in ("value_field", "count_field", "population_field", "rate_field"):
             self.knobs[name].setLayer(layer)
         units = layer.crs().mapUnits() if layer is not None and layer.isSpatial() else None
-        for name in ("cell_size", "alpha"):
+        for name in ("cell_size", "alpha", "risk_radius"):
             self.knobs[name].set_units(units)
         self._show_rows()
 
@@ -231,6 +256,8 @@ class ExplorerDialog(QDialog):
         if problem is None and self.family().key == families.COUNTS:
             if not (settings["count_field"] and settings["population_field"]):
                 problem = tr("Pick the count field and the population field.")
+        if problem is None and self.family().key == families.SWEEP:
+            problem = self._sweep_problem(settings)
         if problem is None:
             try:
                 self.layer_arrays()
@@ -241,6 +268,23 @@ class ExplorerDialog(QDialog):
         for button in (self.run_button, self.toolbox_button):
             button.setEnabled(problem is None)
         return problem
+
+    @staticmethod
+    def _sweep_problem(settings: dict) -> str | None:
+        try:
+            radii = families.parse_list(settings["radii"])
+            noise = families.parse_list(settings["noise_levels"])
+        except ValueError as error:
+            return str(error)
+        if any(not value > 0 for value in radii):
+            return tr("Radial radii must be > 0.")
+        if any(not value >= 0 for value in noise):
+            return tr("ANS noise variances must be >= 0.")
+        if not (radii or noise or settings["prs_sets"]):
+            return tr("Give at least one radius, noise variance or PRS replicate.")
+        if settings["risk_radius"] <= 0:
+            return tr("Set the risk radius > 0: how close the intruder must place a person (e.g. a house's size).")
+        return None
 
     def layer_arrays(self) -> dict:
         """The layer's data as arrays, read in this (the main) thread once per layer and fields."""
@@ -269,14 +313,24 @@ class ExplorerDialog(QDialog):
             self.chart.clear(self.problem.text())
             return None
         family, settings, arrays = self.family(), self.settings(), self.layer_arrays()
-        task = PreviewTask(
-            tr("Privacy explorer preview"), lambda progress: families.compute(family, arrays, settings, progress)
-        )
+        if self.seed is not None:
+            settings["preview_seed"] = self.seed  # tests: the preview's draws equal the run's
+
+        def compute(progress):
+            result = families.compute(family, arrays, settings, progress, partial=task.emit_partial)
+            task.draw = families.draw(family, arrays, settings, task.check_canceled)  # the map preview's draw
+            return result
+
+        task = PreviewTask(tr("Privacy explorer preview"), compute)
+        task.draw = None
+        task.partial.connect(self._partial)
+        self.sweep_points = []
         task.taskCompleted.connect(lambda: self._finished(task))
         task.taskTerminated.connect(lambda: self._finished(task))
         task.progressChanged.connect(lambda value: self.progress.setValue(int(value)))
         self.task = task
         self.chart.clear()
+        self.map.clear()
         self.notes.clear()
         self._set_busy(True, tr("Computing the preview…"))
         QgsApplication.taskManager().addTask(task)
@@ -287,12 +341,27 @@ class ExplorerDialog(QDialog):
         if self.task is not None:
             self.task.cancel()
 
+    def _partial(self, point) -> None:
+        """One more setting of the LGCP sweep (queued from the task's thread): draw it at once."""
+        if self.sender() is not self.task:
+            return  # an older preview, superseded
+        self.sweep_points.append(point)
+        self.chart.show_sweep(self.sweep_points, self.settings()["max_risk"])
+
     def _finished(self, task: PreviewTask) -> None:
         if task is not self.task:
             return  # an older preview, superseded
         self.task = None  # the task manager deletes the task once it has ended
         self.preview_error = task.error
-        if task.result is not None:
+        layer = self.layer_combo.currentLayer()
+        if task.result is not None and layer is not None and layer.isSpatial():
+            self.map.show_draw(layer, task.draw)
+        if task.result is not None and hasattr(task.result, "points"):  # the LGCP sweep
+            result = task.result
+            self.chart.show_sweep(result.points, result.max_risk, result.baseline_max, result.recommended, True)
+            self.notes.setText(self._sweep_note(result))
+            self._set_busy(False, "")
+        elif task.result is not None:
             self.chart.show_curve(task.result, families.series_labels(), families.axis_labels())
             notes = list(dict.fromkeys(task.result.notes))
             self.notes.setText("\n".join(notes[:3] + ["…"] * (len(notes) > 3)))
@@ -302,6 +371,15 @@ class ExplorerDialog(QDialog):
             self._set_busy(False, tr("The preview failed: {0}").format(task.error))
         else:
             self._set_busy(False, tr("Preview canceled."))
+
+    @staticmethod
+    def _sweep_note(result) -> str:
+        if result.recommended is None:
+            return tr("No setting has maximum risk at or below {0:g}: nothing recommended.").format(result.max_risk)
+        best = result.points[result.recommended]
+        return tr("Recommended: {0} (pMSE {1:.4g}, maximum risk {2:.4g}); risk with nothing released {3:.4g}.").format(
+            best.label, best.pmse, best.max_risk, result.baseline_max
+        )
 
     def _set_busy(self, busy: bool, text: str) -> None:
         self.busy.setText(text)
@@ -328,7 +406,7 @@ class ExplorerDialog(QDialog):
         except Exception as error:  # noqa: BLE001 (the algorithm says what is wrong: show it, never crash)
             self.busy.setText(tr("The run failed: {0}").format(error))
             return None
-        output = self.last_result.get("OUTPUT")
+        output = self.last_result.get(self.family().output)
         if isinstance(output, QgsMapLayer):
             QgsProject.instance().addMapLayer(output)
         self.busy.setText(tr("Done: the output was added to the project."))
@@ -364,6 +442,10 @@ class ExplorerDialog(QDialog):
             if isinstance(widget, QComboBox):
                 found_at = widget.findData(value)
                 widget.setCurrentIndex(max(found_at, 0))
+            elif isinstance(widget, QLineEdit) and isinstance(value, str):
+                widget.setText(value)
+            elif isinstance(widget, QSpinBox) and isinstance(value, int):
+                widget.setValue(value)
             elif widget is not None and isinstance(value, (int, float)):
                 widget.setValue(float(value))
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from ...compat import LAYER_FILTER_POINT, LAYER_FILTER_POLYGON, LAYER_FILTER_TABLE
 from ...i18n import tr
 
-PUFFERFISH, COUNTS, POINTS = "pufferfish", "dpcounts", "dppoints"
+PUFFERFISH, COUNTS, POINTS, SWEEP = "pufferfish", "dpcounts", "dppoints", "lgcpsweep"
 METHODS = ("laplace", "kernel", "lgcp")  # the explorer's order of the DP points methods
 ALGORITHM_METHOD = {"kernel": 0, "lgcp": 1, "laplace": 2}  # dppoints' METHOD enum
 
@@ -24,12 +24,14 @@ class Family:
     layer_filter: object
     knobs: tuple[str, ...]  # the names of the dialog's knob rows this family shows
     fields: tuple[str, ...]  # the field pickers it shows (knob names too)
+    output: str = "OUTPUT"  # the algorithm's output layer the dialog adds to the project
 
     def title(self) -> str:
         return {
             PUFFERFISH: tr("Pufferfish grid map"),
             COUNTS: tr("DP synthetic counts"),
             POINTS: tr("DP synthetic points"),
+            SWEEP: tr("LGCP synthesis (radial, ANS, PRS)"),
         }[self.key]
 
 
@@ -40,12 +42,24 @@ FAMILIES = (
            ("epsilon", "alpha_tail", "c"), ("count_field", "population_field", "rate_field")),
     Family(POINTS, "spatialprivacy:dppoints", LAYER_FILTER_POINT,
            ("epsilon", "method", "delta", "alpha", "cell_size"), ()),
+    Family(SWEEP, "spatialprivacy:riskutilitysweep", LAYER_FILTER_POINT,
+           ("radii", "noise_levels", "prs_sets", "risk_radius", "max_risk"), (), "OUTPUT_RECOMMENDED"),
 )  # fmt: skip
 BY_KEY = {family.key: family for family in FAMILIES}
 
 
 def parameters(family: Family, layer_source: str, settings: dict, seed=None) -> dict:
     """The Processing parameters of ``settings`` for ``family``'s algorithm (output: a temporary layer)."""
+    if family.key == SWEEP:
+        params = {
+            "INPUT": layer_source, "RADII": list_text(settings["radii"]),
+            "NOISE_LEVELS": list_text(settings["noise_levels"]), "PRS_SETS": settings["prs_sets"],
+            "RISK_RADIUS": settings["risk_radius"], "MAX_RISK": settings["max_risk"],
+            "OUTPUT_RECOMMENDED": "TEMPORARY_OUTPUT",
+        }  # fmt: skip
+        if seed is not None:
+            params["SEED"] = seed
+        return params
     params = {"INPUT": layer_source, "EPSILON": settings["epsilon"], "OUTPUT": "TEMPORARY_OUTPUT"}
     if family.key == PUFFERFISH:
         params.update({"FIELD": settings["value_field"], "CELL_SIZE": settings["cell_size"]})
@@ -76,16 +90,26 @@ def parameters(family: Family, layer_source: str, settings: dict, seed=None) -> 
     return params
 
 
-def compute(family: Family, data: dict, settings: dict, progress):
-    """The preview curve of ``settings`` on ``data`` (arrays); runs in the preview task."""
+def compute(family: Family, data: dict, settings: dict, progress, partial=None):
+    """The preview curve of ``settings`` on ``data`` (arrays); runs in the preview task. ``partial(point)``, if
+    given, gets each setting of the LGCP sweep as it finishes (from the task's thread)."""
+    from ...core.mechanisms import generator
     from ...core.previews.curve import epsilon_grid
+
+    if family.key == SWEEP:
+        from ...core.previews.sweep import sweep_preview
+
+        return sweep_preview(
+            data["x"], data["y"], generator(settings.get("preview_seed", 20260101)),
+            radii=parse_list(settings["radii"]), noise_levels=parse_list(settings["noise_levels"]),
+            prs_sets=int(settings["prs_sets"]), risk_radius=settings["risk_radius"],
+            max_risk=settings["max_risk"], progress=progress, on_point=partial,
+        )  # fmt: skip
 
     epsilon = settings["epsilon"]
     grid = epsilon_grid(epsilon)
     if family.key == PUFFERFISH:
         return pufferfish_curve(data, settings, grid, progress)
-    from ...core.mechanisms import generator
-
     rng = generator(settings.get("preview_seed", 20260101))
     if family.key == COUNTS:
         from ...core.previews.counts import counts_error_curve
@@ -104,6 +128,63 @@ def compute(family: Family, data: dict, settings: dict, progress):
         alpha=settings.get("alpha") or None, delta=settings.get("delta") or None,
         cell_size=settings.get("cell_size") or None, draws=draws, progress=progress,
     )  # fmt: skip
+
+
+def draw(family: Family, data: dict, settings: dict, progress=None):
+    """One draw at the chosen setting for the map preview, or ``None`` for a family without one: a Pufferfish grid
+    map (``core.previews.pufferfish.preview_draw_grid``) or a synthetic pattern as ``(x, y)``
+    (``core.previews.points.preview_draw_points``). Runs in the preview task; for the steward's eyes only."""
+    from ...core.mechanisms import generator
+
+    rng = generator(settings.get("preview_seed", 20260101))
+    if family.key == PUFFERFISH:
+        from ...core.grid import GridSpec
+        from ...core.previews.pufferfish import preview_draw_grid
+
+        absolute = settings["error_model"] == "absolute"
+        return preview_draw_grid(
+            data["x"], data["y"], data["values"], GridSpec(settings["cell_size"], 0.0, 0.0), settings["epsilon"], rng,
+            error_model=settings["error_model"], interval=settings["interval"] if absolute else None,
+            relative_k=None if absolute else settings["relative_k"], progress=progress,
+        )  # fmt: skip
+    if family.key == POINTS:
+        from ...core.previews.points import preview_draw_points
+        from ...core.window import Window
+
+        return preview_draw_points(
+            data["x"], data["y"], Window.around_points(data["x"], data["y"]), settings["method"],
+            settings["epsilon"], rng, alpha=settings.get("alpha") or None, delta=settings.get("delta") or None,
+            cell_size=settings.get("cell_size") or None, progress=progress,
+        )  # fmt: skip
+    return None
+
+
+def parse_list(text: str) -> list[float]:
+    """The numbers of a list typed as in the algorithm's dialog: '50, 100' (or '0,5; 1' with decimal commas).
+
+    Raises:
+        ValueError: with what to change, for a value that is no number.
+    """
+    text = (text or "").strip()
+    parts = text.split(";") if ";" in text else text.split(",")
+    values = []
+    for part in (p.strip() for p in parts):
+        if not part:
+            continue
+        try:
+            values.append(float(part.replace(",", ".")))
+        except ValueError:
+            raise ValueError(
+                tr("“{0}” is not a number: separate the values with commas (semicolons with decimal commas).").format(
+                    part
+                )
+            ) from None
+    return values
+
+
+def list_text(text: str) -> str:
+    """The list ``text`` as the algorithm reads it (each number in Python's notation, comma-separated)."""
+    return ", ".join(repr(value) for value in parse_list(text))
 
 
 def pufferfish_curve(data: dict, settings: dict, epsilons, progress=None):
