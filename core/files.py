@@ -56,9 +56,9 @@ def remove_abandoned(folder: str) -> int:
         has_folder = os.path.isdir(staged)
         if (has_folder and key(staged) in pending) or (not has_folder and not released_by_dead_run(lock_path)):
             continue
-        try:
-            fd = os.open(lock_path, os.O_RDWR)
-        except OSError:  # removed meanwhile by another run
+        try:  # never through a link planted under the lock file's name: the lock file is written to
+            fd = os.open(lock_path, os.O_RDWR | getattr(os, "O_NOFOLLOW", 0))
+        except OSError:  # removed meanwhile by another run, or a link
             continue
         try:
             if not try_lock(fd):

@@ -477,3 +477,138 @@ def test_a_write_failing_in_the_staging_names_the_users_file_or_folder_not_the_h
         with replaced_when_done(str(missing / "x.gpkg")):
             pass
     assert error.value.filename == str(missing) and ".spatial_privacy" not in str(error.value)
+
+
+# --- journals that do not have the shape a commit writes: recovery must not follow them ------------------------------
+
+_JOURNAL = ".spatial_privacy-journal-y.json"
+_STAGING = ".spatial_privacy-partial-y"
+_PLANTED = {  # journal file name -> its moves, copies and staging folders (paths as _encode writes them)
+    "a staged file moved onto a file outside": (
+        _JOURNAL,
+        {"moves": [["payload", "../home/.bashrc", None]], "copies": [_JOURNAL], "staging": [_STAGING]},
+    ),
+    "a folder outside removed as a staging folder": (
+        ".spatial_privacy-journal-z.json",
+        {"moves": [], "copies": ["../elsewhere/x.json"], "staging": ["../victim"]},
+    ),
+    "an absolute target": (
+        _JOURNAL,
+        {"moves": [[f"{_STAGING}/.bashrc", "HOME/.bashrc", None]], "copies": [_JOURNAL], "staging": [_STAGING]},
+    ),
+    "a staged path outside the staging folders": (
+        _JOURNAL,
+        {"moves": [["../elsewhere/secret.txt", "secret.txt", None]], "copies": [_JOURNAL], "staging": [_STAGING]},
+    ),
+    "a set-aside file with a foreign name": (
+        _JOURNAL,
+        {"moves": [[None, "report.html", "keep.txt"]], "copies": [_JOURNAL], "staging": [_STAGING]},
+    ),
+    "a set-aside file outside": (
+        _JOURNAL,
+        {"moves": [[None, "report.html", "../home/.bashrc"]], "copies": [_JOURNAL], "staging": [_STAGING]},
+    ),
+    "a staging folder outside every copy's folder": (
+        _JOURNAL,
+        {"moves": [], "copies": [_JOURNAL], "staging": [_STAGING, "../elsewhere/.spatial_privacy-partial-q"]},
+    ),
+    "a folder listed where no copy of the journal is": (
+        _JOURNAL,
+        {
+            "moves": [[None, "../home/.bashrc", None]],
+            "copies": [_JOURNAL, f"../home/{_JOURNAL}"],
+            "staging": [_STAGING, "../home/.spatial_privacy-partial-z"],
+        },
+    ),
+}
+
+
+def _tree(folder: Path) -> dict[str, object]:
+    """Every file (with its bytes), folder and link under ``folder``."""
+    tree: dict[str, object] = {}
+    for p in sorted(folder.rglob("*")):
+        name = p.relative_to(folder).as_posix()
+        tree[name] = os.readlink(p) if p.is_symlink() else "folder" if p.is_dir() else p.read_bytes()
+    return tree
+
+
+def _planted_layout(tmp_path: Path) -> Path:
+    """A project folder beside other folders of the user's, with files a planted journal might aim at."""
+    project = tmp_path / "proj"
+    for folder in ("proj", "home", "victim", "elsewhere", "elsewhere/.spatial_privacy-partial-q", "proj/" + _STAGING):
+        (tmp_path / folder).mkdir()
+    for name, text in {
+        "home/.bashrc": "the user's settings",
+        "victim/data.txt": "kept",
+        "elsewhere/secret.txt": "stays here",
+        "elsewhere/.spatial_privacy-partial-q/out.gpkg": "another run's",
+        "proj/payload": "payload",
+        "proj/keep.txt": "kept",
+        "proj/report.html": "old report",
+        f"proj/{_STAGING}/.bashrc": "payload",
+    }.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    return project
+
+
+@pytest.mark.parametrize("case", list(_PLANTED))
+def test_a_journal_whose_paths_a_commit_does_not_write_is_left_alone(tmp_path, case, caplog):
+    """Recovery at plugin start follows the journals in the project folders: one that aims outside the folders and
+    names a commit writes (a path outside, absolute or with ``..``, a foreign set-aside name, a staging folder where
+    no copy is, a folder it lists without a copy of it there) is refused and logged, and nothing is touched."""
+    import json
+
+    from spatial_privacy.core.files import recover
+
+    project = _planted_layout(tmp_path)
+    name, lists = _PLANTED[case]
+    lists = json.loads(json.dumps(lists).replace("HOME", (tmp_path / "home").as_posix()))
+    (project / name).write_text(json.dumps({"format": 1, "rolling_back": False, **lists}), encoding="utf-8")
+    before = _tree(tmp_path)
+    with caplog.at_level("WARNING"):
+        assert recover(str(project)) == []
+    assert _tree(tmp_path) == before
+    assert str(project / name) in caplog.text
+
+
+def _valid_journal(project: Path) -> Path:
+    """A journal as a commit killed before its moves leaves it: its staged report.html replaces the old one."""
+    import json
+
+    journal = project / _JOURNAL
+    moves = [[f"{_STAGING}/report.html", "report.html", ".spatial_privacy-partial-old-y-0"]]
+    data = {"format": 1, "rolling_back": False, "moves": moves, "copies": [_JOURNAL], "staging": [_STAGING]}
+    journal.write_text(json.dumps(data), encoding="utf-8")
+    (project / _STAGING / "report.html").write_text("new report", encoding="utf-8")
+    return journal
+
+
+@pytest.mark.skipif(not hasattr(os, "getuid") or os.getuid() != 0, reason="giving a file to another user needs root")
+def test_a_journal_of_another_user_is_left_alone(tmp_path):
+    """In a shared folder another user could leave a journal: only the current user's journals are followed."""
+    from spatial_privacy.core.files import recover
+
+    project = _planted_layout(tmp_path)
+    journal = _valid_journal(project)
+    os.chown(journal, 4321, 4321)
+    before = _tree(tmp_path)
+    assert recover(str(project)) == []
+    assert _tree(tmp_path) == before
+    os.chown(journal, os.getuid(), os.getgid())  # the same journal, the user's: the commit is finished
+    assert len(recover(str(project))) == 1
+    assert (project / "report.html").read_text(encoding="utf-8") == "new report" and not journal.exists()
+
+
+@pytest.mark.skipif(os.name == "nt", reason="links need privileges on Windows")
+@pytest.mark.parametrize("with_journal", [True, False], ids=["a dead commit's lock", "an abandoned staging's lock"])
+def test_a_lock_file_that_is_a_link_is_not_written_through(tmp_path, with_journal):
+    """Recovery writes into a dead run's lock file before removing its folder: a link planted under a lock file's
+    name must not make it write into the file the link points to."""
+    from spatial_privacy.core.files import recover
+
+    project = _planted_layout(tmp_path)
+    if with_journal:
+        _valid_journal(project)
+    (project / ".spatial_privacy-lock-y").symlink_to(tmp_path / "home" / ".bashrc")
+    recover(str(project))
+    assert (tmp_path / "home" / ".bashrc").read_text(encoding="utf-8") == "the user's settings"
