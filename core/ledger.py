@@ -64,14 +64,19 @@ from .ledger_storage import (
     LedgerDamagedError,
     LedgerError,
     LedgerKeyError,
+    LedgerRolledBackError,
     budget_from,
     budget_record,
+    check_head,
     encode_line,
+    head_file_bytes,
+    head_path,
     header,
     key_file_bytes,
     locked,
     parse,
     read_bytes,
+    read_head,
     read_key,
     release_from,
     release_record,
@@ -92,6 +97,7 @@ __all__ = [  # what the Processing layer needs, from one module
     "LedgerDamagedError",
     "LedgerError",
     "LedgerKeyError",
+    "LedgerRolledBackError",
     "Neighbourhood",
     "Release",
     "Total",
@@ -184,8 +190,8 @@ class Ledger:
         key must be the one the ledger was made with (:class:`LedgerKeyError` otherwise: a new key would make
         every data set look new and restart its budget)."""
         if self._key is None:
-            data = read_bytes(self.path)
-            expected = parse(self.path, data)[0]["key_id"] if data is not None else None
+            parsed = self._read()[1]
+            expected = parsed[0]["key_id"] if parsed is not None else None
             key = read_key(self.key_path)
             if key is None and expected is None:
                 with locked(self.key_path, self.lock_timeout):
@@ -218,10 +224,19 @@ class Ledger:
 
     # -- reading --------------------------------------------------------------------------------------------------
 
+    def _read(self) -> tuple[Optional[bytes], Optional[tuple[dict, list[dict], str]]]:
+        """The ledger's bytes and :func:`.ledger_storage.parse` of them (both ``None`` if there is no file), checked
+        against its head file (:class:`LedgerRolledBackError` for a ledger cut back to an older version)."""
+        head = read_head(self.path)  # before the ledger: a write replaces the ledger first, then its head
+        data = read_bytes(self.path)
+        parsed = None if data is None else parse(self.path, data)
+        check_head(self.path, head, None if parsed is None else parsed[1])
+        return data, parsed
+
     def _load(self) -> list:
         """The ledger's releases and budgets, checked; ``[]`` if there is no file."""
-        data = read_bytes(self.path)
-        return [] if data is None else self._interpret(parse(self.path, data)[1])
+        parsed = self._read()[1]
+        return [] if parsed is None else self._interpret(parsed[1])
 
     def _interpret(self, records: list[dict]) -> list:
         items = []
@@ -277,21 +292,23 @@ class Ledger:
 
     def _append(self, make_record) -> dict:
         """Under the lock: read and check the ledger, build the next record with ``make_record(items, number,
-        time)`` (which may raise to write nothing), append it and replace the file atomically."""
+        time)`` (which may raise to write nothing), append it and replace the file atomically, then its head file
+        (:mod:`.ledger_storage`; a missing head file is made here)."""
         with locked(self.path, self.lock_timeout):
-            data = read_bytes(self.path)
-            if data is None:
+            data, parsed = self._read()
+            if parsed is None:
                 line, previous = encode_line("", header(self.key()))
                 data, items = line, []
             else:
-                head, records, previous = parse(self.path, data)
+                head, records, previous = parsed
                 items = self._interpret(records)
                 if key_id(self.key()) != head["key_id"]:  # the file was replaced since the key was read
                     self._key = None
                     self.key()
             record = make_record(items, len(items) + 1, utc_now())
-            line, _ = encode_line(previous, record)
+            line, digest = encode_line(previous, record)
             replace_atomically(self.path, data + line)
+            replace_atomically(head_path(self.path), head_file_bytes(record["number"], digest))
             return record
 
     def record(self, release: Release, *, refuse_over_budget: bool = False, budget: Optional[Budget] = None) -> Release:

@@ -19,6 +19,13 @@ by a proven rule:
   is moved any distance (remove it, then add it elsewhere: group privacy for two steps, Dwork & Roth 2014,
   Theorem 2.2 for epsilon; chaining the two (epsilon, delta) bounds gives the delta term), hence for every
   alpha. Nothing converts the other way: a moved point keeps n, an added one does not.
+* **alpha-neighbourhood along a network** (``alpha-network``, the network LGCP: one point's location on the
+  network moved by at most alpha along the network): a guarantee for alpha_1 holds for every alpha <= alpha_1 in
+  the same units, as for the planar alpha; one point moved any distance holds for it (a move along the network is
+  a move); one point added or removed gives (2 epsilon, (1 + e^epsilon) delta) for it, as above. Planar alpha and
+  alpha along the network are not connected either way: the points are first snapped to the network, so a planar
+  move by alpha can become a network move of any length (to another street), and a network move by alpha is a
+  planar move of up to alpha between snapped positions, not between the data set's own coordinates.
 * **one event moved between two groups, total fixed** (the synthetic counts, Quick 2021): adds up with itself.
 * **Pufferfish interval secrets** (the grid, ter Steege 2021): Pufferfish guarantees do not compose in general
   (Kifer & Machanavajjhala 2014, "Pufferfish: A framework for mathematical privacy definitions"), but the grid's
@@ -44,6 +51,8 @@ from typing import Optional
 from .errors import ParameterError
 
 ALPHA = "alpha"
+#: One point's location on a network moved by at most alpha along the network (the network LGCP's neighbourhood).
+ALPHA_NETWORK = "alpha-network"
 MOVE = "move"
 ADD_REMOVE = "add-remove"
 COUNTS_MOVE = "counts-move"
@@ -69,8 +78,9 @@ class Neighbourhood:
     """Which data sets a guarantee calls neighbours.
 
     Attributes:
-        code: :data:`ALPHA`, :data:`MOVE`, :data:`ADD_REMOVE`, :data:`COUNTS_MOVE`, :data:`PUFFERFISH_ABSOLUTE`,
-            :data:`PUFFERFISH_RELATIVE`, or another short code (which then adds up only with itself).
+        code: :data:`ALPHA`, :data:`ALPHA_NETWORK`, :data:`MOVE`, :data:`ADD_REMOVE`, :data:`COUNTS_MOVE`,
+            :data:`PUFFERFISH_ABSOLUTE`, :data:`PUFFERFISH_RELATIVE`, or another short code (which then adds up only
+            with itself).
         parameter: alpha (CRS units), c (value units) or k; ``None`` for the codes without one.
         units: what the parameter is measured in (the CRS, e.g. ``"EPSG:28992"``; for the grid, the value field),
             compared as text.
@@ -91,7 +101,7 @@ class Neighbourhood:
                 raise ParameterError("neighbourhood", f"the parameter must be a finite number, got {p!r}")
             p = float(p)
             object.__setattr__(self, "parameter", p)
-        if self.code in (ALPHA, PUFFERFISH_ABSOLUTE) and not (p is not None and p > 0):
+        if self.code in (ALPHA, ALPHA_NETWORK, PUFFERFISH_ABSOLUTE) and not (p is not None and p > 0):
             raise ParameterError("neighbourhood", f"{self.code} needs a parameter > 0, got {p!r}")
         if self.code == PUFFERFISH_RELATIVE and not (p is not None and 0 < p < 1):
             raise ParameterError("neighbourhood", f"{self.code} needs a factor k in (0, 1), got {p!r}")
@@ -180,12 +190,12 @@ def implied(guarantee: Guarantee, wanted: Neighbourhood) -> Optional[tuple[float
     given, eps, delta = guarantee.neighbourhood, guarantee.epsilon, guarantee.delta
     if given.key == wanted.key:
         return eps, delta
-    if wanted.code == ALPHA:
+    if wanted.code in (ALPHA, ALPHA_NETWORK):  # planar and network alphas are never mixed (module docstring)
         if given.code == MOVE or (
-            given.code == ALPHA and given.units == wanted.units and given.parameter >= wanted.parameter
+            given.code == wanted.code and given.units == wanted.units and given.parameter >= wanted.parameter
         ):
             return eps, delta
-    if wanted.code in (ALPHA, MOVE) and given.code == ADD_REMOVE:
+    if wanted.code in (ALPHA, ALPHA_NETWORK, MOVE) and given.code == ADD_REMOVE:
         return 2 * eps, min(1.0, (1 + math.exp(min(eps, 700.0))) * delta)
     if given.code == wanted.code and given.units == wanted.units:
         if given.code == PUFFERFISH_ABSOLUTE and wanted.parameter <= given.parameter:

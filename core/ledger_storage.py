@@ -4,9 +4,22 @@ The ledger is a UTF-8 JSON Lines file. Line 1 is a header ``{"record": "header",
 "spatial-privacy-ledger", "version": 1, "key_id": ..., "created": ...}``; every later line is a ``"release"`` or a
 ``"budget"`` record with its ``"number"`` (its line number, from 1 after the header). Every line carries a
 ``"checksum"``: SHA-256 over the previous line's checksum and the line's canonical JSON (sorted keys, no spaces,
-without the checksum). A line edited, cut short, removed or moved breaks the chain, and reading the file then
-stops with :class:`LedgerDamagedError` naming the file, the line and what is wrong. The checksums detect damage,
-not a forger: anyone can recompute them.
+without the checksum). A line edited, cut short, or removed or moved from before the last line breaks the chain,
+and reading the file then stops with :class:`LedgerDamagedError` naming the file, the line and what is wrong. The
+checksums detect damage, not a forger: anyone can recompute them.
+
+The chain alone cannot tell a ledger cut back to an older, shorter version (a restored backup, a cloud-sync revert,
+lines removed from the end): every prefix of a valid chain is valid, and such a rollback would undo spent budget.
+So every write also records the chain's head, the number of records and the checksum of the last one, in a head
+file beside the ledger (``.<name>.head``, JSON ``{"format": "spatial-privacy-ledger-head", "version": 1,
+"records": n, "checksum": ...}``), written atomically under the same lock right after the ledger. A ledger with
+fewer records than its head file, or whose record at that number is not the one the head file names (replaced by
+another version), or that is missing while its head file is there, is refused with :class:`LedgerRolledBackError`
+(a :class:`LedgerDamagedError`); a steward who really means to go back to the older version removes the head file.
+The head file is read before the ledger and written after it, so a reader never sees a ledger behind its head. The
+limit of the check: a ledger without a head file (made before this check existed, or copied without it) is
+accepted as it is, and its head file is made by its next write; a ledger rolled back together with its head file
+is not detected either.
 
 Writes never touch the file in place: under the ledger's lock, the file is read and checked, the new line is
 appended to the bytes read, and the whole is written to a temporary file in the same folder, flushed to disk
@@ -40,6 +53,8 @@ VERSION = 1
 KEY_FORMAT = "spatial-privacy-ledger-key"
 KEY_VERSION = 1
 RECORDS = ("release", "budget")
+HEAD_FORMAT = "spatial-privacy-ledger-head"
+HEAD_VERSION = 1
 _POLL_SECONDS = 0.005
 _REPLACE_ATTEMPTS = 50
 
@@ -60,11 +75,29 @@ class LedgerDamagedError(LedgerError):
         super().__init__(
             path,
             f"The privacy-budget ledger {path} is damaged at line {line}: {problem}. It was left unchanged, and "
-            "nothing will be written to it until it is repaired: restore it from a backup, or move it aside and "
-            "start a new ledger (a new ledger does not know the releases this one records).",
+            "nothing will be written to it until it is repaired: restore it from a backup, or move it and its head "
+            f"file {head_path(path)} aside and start a new ledger (a new ledger does not know the releases this one "
+            "records).",
         )
         self.line = line
         self.problem = problem
+
+
+class LedgerRolledBackError(LedgerDamagedError):
+    """A ledger behind the head its last write recorded (:func:`check_head`): cut back to an older version."""
+
+    def __init__(self, path: str, line: int, problem: str, head_file: str):
+        LedgerError.__init__(
+            self,
+            path,
+            f"The privacy-budget ledger {path} is not the latest version: {problem}. Releases recorded since would "
+            f"be forgotten and their budget spent again, so nothing will be read from or written to it. Restore "
+            f"the newer ledger file (from a backup or another synced copy). If you really mean to go back to this "
+            f"older version, remove the head file {head_file}: the ledger is then accepted as it is.",
+        )
+        self.line = line
+        self.problem = problem
+        self.head_file = head_file
 
 
 class LedgerBusyError(LedgerError):
@@ -151,6 +184,77 @@ def parse(path: str, data: bytes) -> tuple[dict, list[dict], str]:
         else:
             records.append(record)
     return head, records, previous
+
+
+def head_path(path: str) -> str:
+    """The head file of the ledger ``path``: ``.<name>.head`` beside it."""
+    folder, name = os.path.split(os.path.abspath(path))
+    return os.path.join(folder, f".{name}.head")
+
+
+def head_file_bytes(records: int, last_checksum: str) -> bytes:
+    return (
+        canonical_json({"format": HEAD_FORMAT, "version": HEAD_VERSION, "records": records, "checksum": last_checksum})
+        + "\n"
+    ).encode("utf-8")
+
+
+def read_head(path: str) -> Optional[tuple[int, str]]:
+    """The (number of records, checksum of the last) that the head file of the ledger ``path`` records; ``None``
+    if there is no head file. A head file that cannot be read raises :class:`LedgerError` naming it."""
+    name = head_path(path)
+    try:
+        with open(name, "rb") as stream:
+            data = stream.read()
+    except FileNotFoundError:
+        return None
+    except OSError as error:
+        raise LedgerError(path, f"The ledger head file {name} cannot be read: {error.strerror or error}.") from None
+    try:
+        content = json.loads(data.decode("utf-8"))
+        if content.get("format") != HEAD_FORMAT or content.get("version") != HEAD_VERSION:
+            raise ValueError("not a ledger head file of a known version")
+        records, digest = content["records"], content["checksum"]
+        if isinstance(records, bool) or not isinstance(records, int) or records < 0 or not isinstance(digest, str):
+            raise ValueError("the number of records or the checksum is not valid")
+    except (UnicodeDecodeError, ValueError, KeyError, TypeError, AttributeError) as error:
+        raise LedgerError(
+            path,
+            f"The ledger head file {name} is damaged: {error}. Nothing was written. If the ledger {path} is the "
+            "latest version, remove the head file (the next write makes it again).",
+        ) from None
+    return records, digest
+
+
+def check_head(path: str, head: Optional[tuple[int, str]], records: Optional[list[dict]]) -> None:
+    """Raise :class:`LedgerRolledBackError` if the ledger's ``records`` (``None``: no ledger file) are behind
+    ``head`` (:func:`read_head`) or are not the chain it names. No head file: nothing to check."""
+    if head is None:
+        return
+    count, digest = head
+    name = head_path(path)
+    if records is None:
+        if count > 0:
+            raise LedgerRolledBackError(
+                path, 1, f"the file is missing, but its head file records {count} record(s)", name
+            )
+        return
+    if len(records) < count:
+        missing = count - len(records)
+        raise LedgerRolledBackError(
+            path,
+            len(records) + 2,
+            f"it holds {len(records)} record(s), but its last write left {count}: {missing} record(s) are missing "
+            "(an older copy was restored or the file was cut short)",
+            name,
+        )
+    if count > 0 and records[count - 1].get("checksum") != digest:
+        raise LedgerRolledBackError(
+            path,
+            count + 1,
+            f"record {count} is not the one its last write left (another version of the ledger replaced it)",
+            name,
+        )
 
 
 def release_record(release: Release) -> dict:

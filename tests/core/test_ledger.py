@@ -4,6 +4,7 @@ budgets, fingerprints, concurrent writers and damaged files."""
 from __future__ import annotations
 
 import csv
+import dataclasses
 import json
 import math
 import os
@@ -25,8 +26,10 @@ from spatial_privacy.core.ledger import (
     LedgerDamagedError,
     LedgerError,
     LedgerKeyError,
+    LedgerRolledBackError,
 )
 from spatial_privacy.core.ledger_composition import (
+    ALPHA_NETWORK,
     Budget,
     Guarantee,
     Neighbourhood,
@@ -110,6 +113,46 @@ def test_moving_a_point_any_distance_covers_every_alpha_and_add_remove_converts_
     # a release counts with the smallest epsilon any of its guarantees proves: here 2 x 0.3 for a move, not 0.8
     sharper = release(Guarantee(move_neighbourhood(), 0.8), Guarantee(add_remove_neighbourhood(), 0.3))
     assert sharper.implied(move_neighbourhood()) == (0.6, 0.0)
+
+
+def network_alpha(a, epsilon, delta=0.0, units="EPSG:28992"):
+    return Guarantee(Neighbourhood(ALPHA_NETWORK, a, units), epsilon, delta, proven=False)
+
+
+def test_the_network_alpha_is_covered_by_a_move_by_add_remove_and_by_larger_network_alphas():
+    """The network LGCP's neighbourhood (one point moved by at most alpha along the network) is a move, so a
+    Laplace release (one point moved any distance, epsilon 1) and an LGCP release (epsilon 1) total 2 there and
+    exceed a budget of 1; an add/remove guarantee counts as (2 epsilon, (1 + e^epsilon) delta); network alphas 100
+    and 50 add up under 50 (2 > budget 1.5), while under 100 the alpha-50 release proves nothing."""
+    laplace = release(Guarantee(move_neighbourhood(), 1.0), Guarantee(add_remove_neighbourhood(), 1.0), number=1)
+    found = check(release(network_alpha(100, 1.0, 1e-6)), [laplace], Budget(DATA, 1.0, 1e-5))
+    at100 = totals_by_code(found.after)[(ALPHA_NETWORK, 100.0, "EPSG:28992")]
+    assert (at100.epsilon, at100.counted, at100.not_covered) == (2.0, (1, 0), ()) and found.exceeds
+    added = release(Guarantee(add_remove_neighbourhood(), 0.5, 1e-7), number=1)
+    assert added.implied(Neighbourhood(ALPHA_NETWORK, 10.0, "m")) == (1.0, pytest.approx((1 + math.exp(0.5)) * 1e-7))
+
+    wide, narrow = release(network_alpha(100, 1.0), number=1), release(network_alpha(50, 1.0), number=2)
+    found = check(narrow, [wide], Budget(DATA, 1.5))
+    totals = totals_by_code(found.after)
+    assert found.exceeds and totals[(ALPHA_NETWORK, 50.0, "EPSG:28992")].epsilon == 2.0
+    assert totals[(ALPHA_NETWORK, 100.0, "EPSG:28992")].not_covered == (2,)
+    # other units do not compare, and nothing converts a network move into one point moved any distance or added
+    assert release(network_alpha(100, 1.0, units="EPSG:4326")).implied(narrow.guarantees[0].neighbourhood) is None
+    assert wide.implied(move_neighbourhood()) is None and wide.implied(add_remove_neighbourhood()) is None
+    with pytest.raises(ParameterError):
+        Neighbourhood(ALPHA_NETWORK, None, "m")
+
+
+def test_planar_and_network_alphas_are_never_connected():
+    """The points are snapped to the network first: a planar move by alpha can be a network move of any length,
+    and a network move by alpha moves the snapped position, not the data's own; neither covers the other, even for
+    the same alpha and units."""
+    planar, network = release(alpha(100, 1.0), number=1), release(network_alpha(100, 1.0), number=2)
+    assert planar.implied(network.guarantees[0].neighbourhood) is None
+    assert network.implied(planar.guarantees[0].neighbourhood) is None
+    totals = totals_by_code(compose(DATA, [planar, network]))
+    assert totals[("alpha", 100.0, "EPSG:28992")].not_covered == (2,)
+    assert totals[(ALPHA_NETWORK, 100.0, "EPSG:28992")].not_covered == (1,)
 
 
 def test_different_neighbourhoods_are_reported_apart_and_never_added():
@@ -355,6 +398,7 @@ for i in range(count):
     guarantee = Guarantee(alpha_neighbourhood(10.0), 0.5, 0.0)
     try:
         entry = Release("test:worker", "w", dataset, (guarantee,), note=f"{worker}-{i}")
+        ledger.check(entry)  # a read without the lock, while the others write
         ledger.record(entry, refuse_over_budget=refuse)
         recorded += 1
     except BudgetExceededError:
@@ -392,6 +436,8 @@ def test_concurrent_processes_append_without_losing_or_corrupting_a_release(tmp_
     assert [r.number for r in releases] == list(range(1, 201))
     assert sorted(r.note for r in releases) == sorted(f"{w}-{i}" for w in range(8) for i in range(25))
     assert ledger.totals(releases[0].dataset).totals[0].epsilon == 100.0
+    last = json.loads(open(ledger.path, "rb").read().splitlines()[-1])
+    assert ledger_storage.read_head(ledger.path) == (200, last["checksum"])
 
 
 def test_concurrent_processes_cannot_overspend_a_budget(tmp_path):
@@ -544,3 +590,92 @@ def test_without_file_locks_an_exclusive_folder_takes_their_place(ledger, monkey
     with pytest.raises(LedgerBusyError, match="remove that folder"):
         Ledger(ledger.path, lock_timeout=0.1).record(release)
     assert len(ledger.releases()) == 1
+
+
+def _ledger_lines(path):
+    with open(path, "rb") as stream:
+        return stream.read()
+
+
+def test_a_ledger_cut_back_to_an_older_version_is_refused_until_the_newer_is_restored(ledger):
+    """Every prefix of a valid chain is valid, so only the head file tells a restored backup (or lines cut from the
+    end) from the latest ledger: it is refused, named, with the number of records missing and what to do; the
+    newer file restored, it works again; the head file removed, the steward's rollback is accepted."""
+    release = points_release(ledger)
+    ledger.record(release)
+    ledger.record(release)
+    backup = _ledger_lines(ledger.path)
+    ledger.record(release)
+    newest = _ledger_lines(ledger.path)
+    head_file = ledger_storage.head_path(ledger.path)
+    for older in (backup, b"".join(newest.splitlines(keepends=True)[:2])):
+        with open(ledger.path, "wb") as stream:
+            stream.write(older)
+        fresh = Ledger(ledger.path)
+        for attempt in (
+            fresh.releases,
+            lambda fresh=fresh: fresh.totals(release.dataset),
+            lambda fresh=fresh: fresh.check(release),
+            lambda fresh=fresh: fresh.record(release),
+            lambda fresh=fresh: fresh.set_budget(release.dataset, 10.0),
+            lambda fresh=fresh: fresh.export_csv(ledger.path + ".csv"),
+            lambda: Ledger(ledger.path).points_fingerprint([1.0], [2.0]),
+        ):
+            with pytest.raises(LedgerRolledBackError) as error:
+                attempt()
+            assert isinstance(error.value, LedgerDamagedError)
+            text = str(error.value)
+            missing = 3 - (len(older.splitlines()) - 1)
+            assert ledger.path in text and f"{missing} record(s) are missing" in text and head_file in text
+            assert "Restore the newer ledger file" in text
+        assert _ledger_lines(ledger.path) == older and not os.path.exists(ledger.path + ".csv")
+    with open(ledger.path, "wb") as stream:
+        stream.write(newest)
+    assert len(Ledger(ledger.path).releases()) == 3
+    # the steward means it: the head file removed, the older version is accepted and carries on from there
+    with open(ledger.path, "wb") as stream:
+        stream.write(backup)
+    os.remove(head_file)
+    assert Ledger(ledger.path).record(release).number == 3
+
+
+def test_a_ledger_replaced_or_removed_behind_its_head_file_is_refused(ledger, tmp_path):
+    """Another version of the same length (or longer) whose record at the head's number is not the head's, and a
+    ledger deleted while its head file stays, are refused too; nothing is written."""
+    release = points_release(ledger)
+    ledger.record(release)
+    ledger.record(release)
+    forked = Ledger(str(tmp_path / "fork.jsonl"), key_path=ledger.key_path)
+    for note in ("a", "b", "c"):
+        forked.record(dataclasses.replace(release, note=note))
+    other = _ledger_lines(forked.path)
+    with open(ledger.path, "wb") as stream:
+        stream.write(other)
+    with pytest.raises(LedgerRolledBackError, match="another version of the ledger replaced it"):
+        Ledger(ledger.path).record(release)
+    assert _ledger_lines(ledger.path) == other
+    os.remove(ledger.path)
+    with pytest.raises(LedgerRolledBackError, match=r"the file is missing, but its head file records 2 record"):
+        Ledger(ledger.path).record(release)
+    assert not os.path.exists(ledger.path)
+
+
+def test_a_missing_head_file_is_accepted_and_made_again_by_the_next_write(ledger):
+    """Ledgers from before the head file (or copied without it) are read as they are; the next write makes the
+    head file, and from then on a cut-back version is refused. A damaged head file is named, never overwritten."""
+    release = points_release(ledger)
+    ledger.record(release)
+    ledger.record(release)
+    head_file = ledger_storage.head_path(ledger.path)
+    assert os.path.basename(head_file) == ".ledger.jsonl.head"
+    os.remove(head_file)
+    assert len(Ledger(ledger.path).releases()) == 2 and not os.path.exists(head_file)
+    Ledger(ledger.path).record(release)
+    last = json.loads(_ledger_lines(ledger.path).splitlines()[-1])
+    assert ledger_storage.read_head(ledger.path) == (3, last["checksum"])
+    with open(head_file, "w", encoding="utf-8") as stream:
+        stream.write("not a head")
+    with pytest.raises(LedgerError, match="head file .* is damaged") as error:
+        Ledger(ledger.path).record(release)
+    assert head_file in str(error.value) and len(_ledger_lines(ledger.path).splitlines()) == 4
+    assert open(head_file, encoding="utf-8").read() == "not a head"
