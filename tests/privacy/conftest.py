@@ -15,6 +15,10 @@ What is audited, and how:
   (test_laplace_cox_audit.py).
 * Kim & Lim's kernel synthesizer (Theorem 3.6) and LGCP synthesizer (Theorem 3.8, a nominal guarantee):
   stochastic audits through the real synthesizers (test_kernel_audit.py, test_lgcp_audit.py).
+* Kim & Lim's synthesizers on a linear network (core.synthesis.network_laplace, network_lgcp): the exact log-density
+  ratio of the Laplace synthesizer's released piece intensities on spatstat's chicago, with the means and the noise
+  scale read from the real synthesizer, and its noisy total's exact pmf; a stochastic audit of the network LGCP
+  synthesizer (test_network_audit.py).
 
 Not audited: Walder et al.'s synthesis methods (core.synthesis.walder: model-based LGCP synthesis, additive
 noise, radial and candidate-based perturbation). They state no differential privacy guarantee, only risk and
@@ -31,8 +35,10 @@ A table of the measured privacy losses against the stated epsilons is printed at
 
 from __future__ import annotations
 
+import importlib.util
 import math
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -171,8 +177,88 @@ class PlannedGeometric:
         """``log P(Z <= -m) = log P(Z >= m) = log((1 - p)^m / (2 - p))`` for ``m >= 0`` (summing the pmf)."""
         return m * math.log1p(-p) - math.log(2.0 - p)
 
+    @classmethod
+    def release_log_pmf(cls, release, zs: np.ndarray, rng: np.random.Generator) -> dict[float, float]:
+        """The exact log pmf of a scalar release whose only geometric noise is one pair of draws (one integer noise
+        ``Z``): ``release(generator)`` is run with every value of ``zs`` (consecutive integers) planned, the mass
+        ``P(Z < zs[0])`` goes to the first value, and the masses of equal released values are summed. The release
+        must be nondecreasing in ``Z`` and clamped at ``zs[0]`` (its first two values equal: checked), so that the
+        lumped lower tail has the first value; beyond ``zs[-1]`` the pmf is the caller's to reason about.
+        ``rng`` serves every other draw of the release. Returns ``{value: log probability}``."""
+        values, ps = [], set()
+        for z in zs:
+            planned = cls(np.array([z]), rng)
+            values.append(release(planned))
+            ps.update(planned.p)
+        (prob,) = ps
+        values = np.array(values, dtype=np.float64)
+        assert np.all(np.diff(values) >= 0) and values[0] == values[1]
+        lp = cls.log_pmf(zs, prob)
+        lp[0] = np.logaddexp(lp[0], cls.log_tail(int(-zs[0]) + 1, prob))
+        unique, first = np.unique(values, return_index=True)
+        return dict(zip(unique.tolist(), np.logaddexp.reduceat(lp, first)))
+
 
 @pytest.fixture
 def planned_geometric():
     """:class:`PlannedGeometric` (the class: call it with a plan)."""
     return PlannedGeometric
+
+
+class ClampedLaplace:
+    """The exact density of Kim & Lim's noisy cell intensity ``gamma = max(0, mu + L)``, ``L`` Laplace of scale
+    ``b`` and ``mu >= 0``, written out from the definition (not from the code under audit): an atom
+    ``P(mu + L <= 0) = exp(-mu/b) / 2`` at 0 and the Laplace density ``exp(-|g - mu|/b) / (2b)`` above it.
+
+    The cells' noises are independent, so the largest log-density ratio of a released vector between two data sets
+    is the sum over cells of each cell's largest ratio (:meth:`sup_log_ratio`). A cell's log ratio is constant
+    beyond both means and piecewise linear between, so its supremum over ``g > 0`` is among ``g -> 0+``, the two
+    means and any ``g`` beyond both; the atom is the fourth candidate. Used by the planar and the network audits of
+    the Laplace Cox synthesizer (test_laplace_cox_audit.py, test_network_audit.py)."""
+
+    @staticmethod
+    def log_density(g, mu, b: float) -> np.ndarray:
+        """Log density of ``max(0, mu + Laplace(b))`` at ``g`` (``mu >= 0``), the atom's log mass at ``g = 0``."""
+        g, mu = np.broadcast_arrays(np.asarray(g, dtype=np.float64), np.asarray(mu, dtype=np.float64))
+        atom = math.log(0.5) - mu / b
+        return np.where(g > 0, -np.abs(g - mu) / b - math.log(2 * b), atom)
+
+    @classmethod
+    def sup_log_ratio(cls, mu_a, mu_b, b: float) -> np.ndarray:
+        """Per cell, ``sup_g log f_a(g) / f_b(g)`` for the means ``mu_a`` and ``mu_b`` (arrays of the cells); the
+        released vector's largest log ratio is their sum."""
+        mu_a, mu_b = np.asarray(mu_a, dtype=np.float64), np.asarray(mu_b, dtype=np.float64)
+        far = np.maximum(mu_a, mu_b) + 1.0
+        g = np.stack([np.zeros_like(mu_a), np.full_like(mu_a, 1e-300), mu_a, mu_b, far])
+        return np.max(cls.log_density(g, mu_a, b) - cls.log_density(g, mu_b, b), axis=0)
+
+
+@pytest.fixture
+def clamped_laplace():
+    """:class:`ClampedLaplace` (the class)."""
+    return ClampedLaplace
+
+
+def _core_test_readers():
+    """The core tests' GeoPackage readers (tests/core/conftest.py: sqlite3 only, no QGIS), loaded from their file:
+    under pytest's importlib mode a conftest cannot be imported by name."""
+    path = Path(__file__).resolve().parent.parent / "core" / "conftest.py"
+    spec = importlib.util.spec_from_file_location("privacy_core_conftest_readers", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="session")
+def chicago_network():
+    """spatstat's ``chicago`` (feet): ``(domain, crimes)``, the network domain of its 503 street segments and its
+    116 crimes located on it (tests/data/spatstat_chicago.gpkg)."""
+    from spatial_privacy.core.network.domain import NetworkDomain
+    from spatial_privacy.core.network.network import build_network
+
+    readers = _core_test_readers()
+    gpkg = readers.DATA / "spatstat_chicago.gpkg"
+    net, _ = build_network(readers.read_gpkg_lines(gpkg, "streets"), 0.0)
+    x, y, _ = readers.read_gpkg_points(gpkg, "crimes", "fid")
+    domain = NetworkDomain(net)
+    return domain, domain.place(x, y)
