@@ -64,8 +64,9 @@ def add_network_layer(alg, help_text: str) -> None:
     )
 
 
-def add_network_options(alg, points_name: str = "INPUT") -> None:
-    """The advanced options of a network: SNAP_TOLERANCE, SPLIT_CROSSINGS, COMPONENTS and MAX_SNAP_DISTANCE."""
+def add_network_options(alg, points_name: str = "INPUT", *, distances_in_log: bool = True) -> None:
+    """The advanced options of a network: SNAP_TOLERANCE, SPLIT_CROSSINGS, COMPONENTS and MAX_SNAP_DISTANCE.
+    ``distances_in_log``: the run logs how far the points moved (:func:`place_on_network`'s ``log_distances``)."""
     alg.add(
         QgsProcessingParameterDistance(
             SNAP_TOLERANCE, tr("Snapping tolerance (network)"), 0.0, NETWORK, False, 0.0
@@ -120,8 +121,20 @@ def add_network_options(alg, points_name: str = "INPUT") -> None:
         tr(
             "Each point of {0} is moved to the nearest location on NETWORK. A point farther than this from every "
             "line is refused (the message names this parameter): a check that the points and the network match "
-            "(same area, same CRS). Empty: no limit. The log gives the largest and the mean distance moved."
-        ).format(points_name),
+            "(same area, same CRS). Empty: no limit. {1}"
+        ).format(
+            points_name,
+            tr(
+                "The log and the report give the largest and the mean distance moved (derived from the confidential "
+                "points, like the other outputs of this tool)."
+            )
+            if distances_in_log
+            else tr(
+                "How far the points moved is derived from the confidential points (the largest move singles out the "
+                "most isolated point), so neither the log nor the report gives it: the log says only that all points "
+                "were placed and, with a limit, that none lay farther."
+            ),
+        ),
         advanced=True,
     )
 
@@ -373,13 +386,23 @@ def _too_far(name: str, moved, limit: float, count_is_private: bool) -> QgsProce
 
 
 def place_on_network(
-    alg, parameters, context, feedback, network: NetworkInput, layers, *, count_is_private: bool = False
+    alg,
+    parameters,
+    context,
+    feedback,
+    network: NetworkInput,
+    layers,
+    *,
+    count_is_private: bool = False,
+    log_distances: bool = True,
 ) -> NetworkPlacement:
     """Move the points of each of ``layers`` (``(parameter name, x, y)`` in the working CRS) onto the network, then
     keep the network whole or the parts COMPONENTS says. Refused, naming the parameter: points farther than
     MAX_SNAP_DISTANCE; a network in several parts with COMPONENTS = refuse; points off the largest part with
     COMPONENTS = largest. With ``count_is_private`` (the Laplace method protects n) no message or log line counts
-    points."""
+    points. With ``log_distances`` (kfunction, whose outputs are CONFIDENTIAL) the log gives the largest and the
+    mean distance moved; without it (dppoints, a release) only that all points were placed: the largest move
+    singles out the most isolated person."""
     import numpy as np
 
     from ..core.network.placement import place_points
@@ -396,7 +419,14 @@ def place_on_network(
     if net.n_components > 1:
         _choose_parts(alg, parameters, context, feedback, placement, count_is_private)
     for name, distance in moved.items():
-        if distance.size:
+        if distance.size and not log_distances:
+            feedback.pushInfo(
+                tr("Placed all points of {0} on the nearest line of the network{1}.").format(
+                    name,
+                    "" if limit is None else tr("; none lay farther than {0} = {1:g}").format(MAX_SNAP_DISTANCE, limit),
+                )
+            )
+        elif distance.size:
             feedback.pushInfo(
                 tr(
                     "Placed the points of {0} on the nearest line of the network: the largest move {1:.6g}, the mean "

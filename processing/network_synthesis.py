@@ -15,6 +15,7 @@ import math
 from qgis.core import QgsProcessingParameterDistance
 
 from ..compat import crs_key
+from ..core.ledger_composition import ALPHA_NETWORK
 from ..i18n import tr
 from .destinations import ensure_folders
 from .feedback import FeedbackProgress
@@ -36,8 +37,8 @@ RESOLUTION = "RESOLUTION"
 #: The methods that work on a network (METHOD's short names, dp_points.METHOD_KEYS).
 NETWORK_METHODS = ("LGCP", "Laplace")
 #: The ledger's name for the LGCP's neighbourhood on a network: one event moved by at most alpha along the network.
-#: It adds up only with itself (core.ledger_composition: any other code).
-ALPHA_ALONG_NETWORK = "alpha-network"
+#: core.ledger_composition says which guarantees cover it (smaller alphas, one point moved any distance, add/remove).
+ALPHA_ALONG_NETWORK = ALPHA_NETWORK
 
 
 def add_network_parameters(alg) -> None:
@@ -65,7 +66,7 @@ def add_network_parameters(alg) -> None:
             "resolution at least as long as every line of the network is refused (nothing would be cut)."
         ),
     )
-    add_network_options(alg)
+    add_network_options(alg, distances_in_log=False)
 
 
 def network_problem(alg, parameters, context, method_key: str) -> str | None:
@@ -147,7 +148,7 @@ def synthesize_on_network(alg, parameters, context, feedback, method: int, metho
     except ParameterError as error:
         raise alg.core_error(error, **names) from None
     placement = place_on_network(
-        alg, parameters, context, feedback, network, [(alg.INPUT, x, y)], count_is_private=laplace
+        alg, parameters, context, feedback, network, [(alg.INPUT, x, y)], count_is_private=laplace, log_distances=False
     )
     epsilon = alg.parameterAsDouble(parameters, alg.EPSILON, context)
     alpha = optional_number(alg, parameters, alg.ALPHA, context)

@@ -9,6 +9,7 @@ import numbers
 import re
 
 from qgis.core import QgsProcessingException, QgsProperty
+from qgis.PyQt.QtCore import QVariant
 
 from ..compat import NUMBER_INTEGER
 from ..i18n import tr
@@ -115,18 +116,25 @@ def seed_help() -> str:
         "Seed of the random generator: a whole number from 0 to {0}. Leave empty for a real release: the noise "
         "then comes from the operating system's entropy. A seed makes the output reproducible, which is for testing "
         "only: anyone who knows the seed and the method can recompute the noise and remove it, so the outputs of a "
-        "seeded run are labelled NOT PRIVATE (inside the files, in the layer names and in the report title)."
+        "seeded run are labelled NOT PRIVATE: in the layer names, in the report title and inside the files that "
+        "can hold a label (a GeoPackage, a GeoJSON file); other formats (a Shapefile, a CSV, FlatGeobuf) cannot, "
+        "and the log then warns, naming the output."
     ).format(MAX_SEED)
 
 
 def parse_seed(value) -> int | None:
     """The one rule for a SEED, whatever gives it (the dialog, processing.run, qgis_process, a model): ``None``
-    (no seed: a real release) for ``None`` or blank text, else a whole number from 0 to :data:`MAX_SEED` given as
+    (no seed: a real release) for ``None``, a null QVariant (``qgis.core.NULL``, which PyQGIS scripts and batch
+    runs pass for an empty optional input) or blank text, else a whole number from 0 to :data:`MAX_SEED` given as
     an integer, a whole float or its text. Raises ``ValueError`` for anything else: out of range, a fraction, text
     that is no number, ``True``. The raw value is read here, not through QGIS: a Python integer of 2**64 or more
     fits no QVariant and reaches QGIS as a null value, which QGIS's own range check accepts for an optional number
     and parameterAsString reads as '' (the run was silently unseeded); QGIS 3.22 also reads text that is no number
     as 0."""
+    if isinstance(value, QVariant):  # NULL, or a value a caller wrapped: the rule applies to what it holds
+        if value.isNull():
+            return None
+        value = value.value()
     if value is None:
         return None
     if isinstance(value, bool):
@@ -159,6 +167,8 @@ def seed_problem(name: str, value) -> str | None:
     try:
         parse_seed(value)
     except ValueError:
+        if isinstance(value, QVariant):  # name what it holds, not the wrapper
+            value = value.value()
         return tr(
             "{0}: '{1}' is not allowed; give a whole number from 0 to {2}, or leave it empty for a real release."
         ).format(name, value, MAX_SEED)

@@ -18,6 +18,7 @@ from qgis.core import (
     QgsProcessingOutputLayerDefinition,
     QgsProperty,
     QgsProviderRegistry,
+    QgsVectorFileWriter,
 )
 
 from ..compat import (
@@ -45,7 +46,7 @@ from .destinations import (
 )
 from .feedback import check_cancel_while_writing, run_feedback
 from .inputs import PointValues
-from .labels import label_geopackage
+from .labels import label_geojson, label_geopackage
 
 #: What GDAL reads from a GeoPackage whose layer has no CRS (srs_id -1); outputs of layers without a CRS get it.
 UNDEFINED_CRS_WKT = 'LOCAL_CS["Undefined Cartesian SRS",UNIT["Meter",1],AXIS["Easting",EAST],AXIS["Northing",NORTH]]'
@@ -131,9 +132,23 @@ def make_sink(alg, parameters, name: str, context, fields, geometry_type, crs):
     if path.lower().endswith(".csv"):  # a CSV keeps no column types: numbers would read back as text
         write_csv_types(path, fields)
     text = alg.file_label(name)
-    if text is not None and staged_value.lower().endswith(".gpkg"):
+    # the file QGIS wrote, whose name may differ from the one given: grid.json is written as grid.json.geojson,
+    # grid.foo (no vector format) as grid.foo.gpkg
+    written = QgsProviderRegistry.instance().decodeUri("ogr", staged_dest).get("path") or staged_value
+    driver = QgsVectorFileWriter.driverForExtension(os.path.splitext(written)[1][1:])
+    if text is not None and driver == "GPKG":
         # the label travels with the file, not only in the parameter's and the loaded layer's names
-        staging.before_moving.append(lambda: label_geopackage(staged_value, text))
+        staging.before_moving.append(lambda: label_geopackage(written, text))
+    elif text is not None and driver == "GeoJSON":
+        staging.before_moving.append(lambda: label_geojson(written, text))
+    elif text is not None and run_feedback(context) is not None:
+        run_feedback(context).pushWarning(
+            tr(
+                "{0}: {1} cannot hold the label '{2}' inside the file (only a GeoPackage or a GeoJSON file can); the "
+                "layer name and the report say it, but a copy of the file alone does not. Write a GeoPackage or a "
+                "GeoJSON file to keep the label with the data."
+            ).format(name, os.path.basename(written), text)
+        )
     dest = os.path.join(target_folder, os.path.relpath(staged_dest, folder))
     layers = context.layersToLoadOnCompletion()
     if staged_dest in layers:  # load the target, not the staged file (nothing is attached to the entry yet)

@@ -118,8 +118,8 @@ def network_sections(release) -> list:
     limit = placement.max_distance
     placed = tr(
         "Each point was moved to the nearest location on a line of the network before the synthesis{0}. How far "
-        "the points moved is derived from the confidential points: the run's log gives the largest and the mean "
-        "distance; this report does not."
+        "the points moved is derived from the confidential points (the largest move singles out the most isolated "
+        "point), so neither this report nor the run's log gives it."
     ).format("" if limit is None else tr("; none lay farther than {0} = {1:g}").format(MAX_SNAP_DISTANCE, limit))
     return [
         (tr("Guarantee"), guarantee),

@@ -10,6 +10,7 @@ import re
 import pytest
 from qgis import processing
 from qgis.core import (
+    NULL,
     QgsApplication,
     QgsProcessingContext,
     QgsProcessingException,
@@ -80,6 +81,22 @@ def test_a_seed_outside_the_range_is_refused_before_the_run(enterprises, tmp_pat
         processing.run(ALG, params(enterprises, tmp_path, seed), feedback=feedback)
     assert list(tmp_path.iterdir()) == []
     assert "Reading" not in feedback.textLog()  # refused by the checks before the run, not by the run
+
+
+@pytest.mark.parametrize(
+    "seed",
+    [
+        pytest.param(NULL, id="NULL (PyQGIS and batch runs: an empty optional input)"),
+        pytest.param(None, id="None"),
+        pytest.param("", id="empty text"),
+    ],
+)
+def test_an_empty_seed_is_no_seed_a_real_release(enterprises, tmp_path, seed):
+    feedback = QgsProcessingFeedback()
+    result = processing.run(ALG, params(enterprises, tmp_path, seed), feedback=feedback)
+    assert len(values(result["OUTPUT"])) > 0
+    assert "NOT PRIVATE" not in feedback.textLog(), feedback.textLog()
+    assert "NOT PRIVATE" not in (tmp_path / "grid.html").read_text(encoding="utf-8")
 
 
 def test_every_seed_parameter_follows_the_one_rule(provider):

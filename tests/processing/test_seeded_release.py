@@ -7,6 +7,7 @@ real data in tests/data."""
 
 from __future__ import annotations
 
+import json
 import re
 import sqlite3
 from contextlib import closing
@@ -243,3 +244,64 @@ def test_the_seed_gives_back_the_true_cell_means_of_a_pufferfish_map(data_copy, 
     other = mechanisms.grid_laplace(mechanisms.generator(seed + 1), np.zeros(n.size), 4 * c / n, epsilon)
     wrong = np.rint(value / step) - np.rint(other.published / step)
     assert np.mean(wrong == np.rint(true_mean / step)) < 0.05
+
+
+def test_a_seeded_geojson_carries_the_label_and_a_shapefile_gets_a_warning(data_copy, tmp_path):
+    """GeoJSON holds the label as its FeatureCollection's "description" (GDAL's DESCRIPTION, read back as the layer's
+    DESCRIPTION metadata), the features unchanged; a Shapefile cannot hold one, so the log says so, naming the
+    output. An unseeded run writes no label and no warning."""
+    from osgeo import ogr
+
+    alg_id, params, _, _, _ = pufferfish(data_copy, tmp_path)
+    del params["OUTPUT_RASTER"]
+
+    def run(seed, output, confidential=None):
+        feedback = QgsProcessingFeedback()
+        extra = {} if confidential is None else {"CONFIDENTIAL_OUTPUT": str(tmp_path / confidential)}
+        out = {**params, **extra, "SEED": seed, "OUTPUT": str(tmp_path / output), "REPORT": str(tmp_path / "r.html")}
+        return processing.run(alg_id, out, feedback=feedback), feedback.textLog()
+
+    def description(path):
+        dataset = ogr.Open(path)
+        assert dataset is not None, path
+        return dataset.GetLayer(0).GetMetadataItem("DESCRIPTION")
+
+    def cells(path):
+        return sorted((f["cell_id"], f["n"], f["value"]) for f in QgsVectorLayer(path, "grid", "ogr").getFeatures())
+
+    seeded, log = run(42, "grid.geojson", "truth.geojson")
+    assert description(seeded["OUTPUT"]).startswith(LABEL + ": no privacy guarantee holds"), seeded["OUTPUT"]
+    assert description(seeded["CONFIDENTIAL_OUTPUT"]).startswith("CONFIDENTIAL: not for publication")
+    collection = json.loads(Path(seeded["OUTPUT"]).read_text(encoding="utf-8"))  # still valid JSON
+    assert collection["type"] == "FeatureCollection" and collection["description"] == description(seeded["OUTPUT"])
+    assert "cannot hold the label" not in log
+    reference, _ = run(42, "grid.gpkg")
+    written, expected = cells(seeded["OUTPUT"]), cells(reference["OUTPUT"])
+    assert len(written) > 400 and [c[:2] for c in written] == [c[:2] for c in expected]
+    # GDAL's GeoJSON writes 15 significant digits: the same values to that precision
+    np.testing.assert_allclose([c[2] for c in written], [c[2] for c in expected], rtol=1e-14)
+    plain, log = run(None, "plain.geojson")
+    assert description(plain["OUTPUT"]) is None and "cannot hold the label" not in log
+
+    shapefile, log = run(42, "grid.shp")
+    assert re.search(r"OUTPUT: grid\.shp cannot hold the label 'NOT PRIVATE \(fixed SEED\): no privacy", log), log
+    assert len(cells(shapefile["OUTPUT"])) == len(cells(reference["OUTPUT"]))
+    _, log = run(None, "plain.shp")
+    assert "cannot hold the label" not in log
+
+
+@pytest.mark.parametrize("given, written", [("grid.json", "grid.json.geojson"), ("grid.foo", "grid.foo.gpkg")])
+def test_the_label_goes_into_the_file_qgis_wrote_under_another_name(data_copy, tmp_path, given, written):
+    """QGIS writes grid.json as GeoJSON named grid.json.geojson, and grid.foo (no vector format) as a GeoPackage
+    named grid.foo.gpkg: the label goes into that file, by its format, and no warning says it cannot."""
+    from osgeo import ogr
+
+    alg_id, params, _, _, _ = pufferfish(data_copy, tmp_path)
+    del params["OUTPUT_RASTER"]
+    feedback = QgsProcessingFeedback()
+    result = processing.run(alg_id, {**params, "SEED": 5, "OUTPUT": str(tmp_path / given)}, feedback=feedback)
+    assert result["OUTPUT"] == str(tmp_path / written)
+    dataset = ogr.Open(result["OUTPUT"])  # kept: its layer is valid only while the dataset is open
+    label = dataset.GetLayer(0).GetMetadataItem("DESCRIPTION")
+    assert label.startswith(LABEL + ": no privacy guarantee holds"), label
+    assert "cannot hold the label" not in feedback.textLog()
