@@ -6,20 +6,30 @@
     <message>
       <location filename="../plugin/plugin.py" line="59" />
       <source>Outputs left half written in {0} could not be checked: {1}</source>
-      <translation type="unfinished" />
+      <translation>Half geschreven uitvoer in {0} kon niet worden gecontroleerd: {1}</translation>
     </message>
     <message>
-      <location filename="../plugin/plugin.py" line="96" />
+      <location filename="../plugin/plugin.py" line="98" />
       <source>Spatial Privacy algorithms…</source>
       <translation>Spatial Privacy-algoritmen…</translation>
     </message>
     <message>
-      <location filename="../plugin/plugin.py" line="98" />
+      <location filename="../plugin/plugin.py" line="100" />
       <source>Show the Spatial Privacy algorithms in the Processing toolbox</source>
       <translation>Toon de Spatial Privacy-algoritmen in de toolbox Processing</translation>
     </message>
     <message>
-      <location filename="../plugin/plugin.py" line="129" />
+      <location filename="../plugin/plugin.py" line="104" />
+      <source>Privacy explorer…</source>
+      <translation>Privacyverkenner…</translation>
+    </message>
+    <message>
+      <location filename="../plugin/plugin.py" line="106" />
+      <source>Pick ε and a method's settings while previewing what they cost</source>
+      <translation>Kies ε en de instellingen van een methode en zie vooraf wat ze kosten</translation>
+    </message>
+    <message>
+      <location filename="../plugin/plugin.py" line="156" />
       <source>Enable the Processing plugin to use the Spatial Privacy algorithms.</source>
       <translation>Schakel de plug-in Processing in om de Spatial Privacy-algoritmen te gebruiken.</translation>
     </message>
@@ -61,7 +71,7 @@
     <message>
       <location filename="../processing/algorithm.py" line="224" />
       <source>Why the outputs are NOT PRIVATE (empty when the guarantee holds)</source>
-      <translation type="unfinished" />
+      <translation>Waarom de uitvoer NIET PRIVÉ is (leeg als de garantie geldt)</translation>
     </message>
     <message>
       <location filename="../processing/algorithm.py" line="232" />
@@ -226,7 +236,7 @@
     <message>
       <location filename="../processing/algorithms/dp_counts.py" line="103" />
       <source>&lt;p&gt;Replaces the event count of every group (an area, or one row per area and stratum such as age or sex) by synthetic counts drawn from a Poisson-gamma posterior predictive distribution, following Quick (2021), &lt;i&gt;Improving the utility of Poisson-distributed, differentially private synthetic data via prior predictive truncation&lt;/i&gt;. Each group's prior rate comes from public information (e.g. national rates); the gamma priors are made just informative enough for the release to be ε-differentially private. With truncation, each synthetic count is kept within a plausible range computed from the prior alone (eq. 9), which makes the priors far less informative, so the synthetic counts keep more of the real geographic differences.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Guarantee.&lt;/b&gt; ε-differential privacy for each synthetic data set: two data sets are neighbours when one event (one person) is moved from one group to another, the total staying the same. For any such pair, the probability of any set of synthetic counts changes by at most a factor e&lt;sup&gt;ε&lt;/sup&gt; (δ = 0 for the distribution sampled; the double-precision draw gives each probability only to within about 1e-16, so an outcome rarer than that can be drawn more or less often than it should: a δ of that order per split of the sampler's tree, not counted). The priors are calibrated with a bound proven for any number of groups (the loss from the group that loses the event plus the group that gains it, each at most ε/2); the paper's own rule (eqs. 7 and 14) comes from a two-group argument and can exceed ε with more groups, so it is not used. Populations, prior rates, the bounds and the priors are public and are written to the output, so they must be fixed without looking at the confidential counts (for example rates from an earlier census or a national rate); a prior or population field that is the count field itself is refused.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Several sets cost more.&lt;/b&gt; The L synthetic data sets are independent draws, so the output, which holds all L of them and their mean, is (L·ε)-differentially private (sequential composition). The result TOTAL_EPSILON, the layer name and the report give L·ε. (The paper draws L = 1,000 sets to average its utility measures; publishing them all would cost 1,000·ε.)&lt;/p&gt;&lt;p&gt;&lt;b&gt;Not protected:&lt;/b&gt; the total of all counts is published exactly (the mechanism keeps it invariant).&lt;/p&gt;&lt;p&gt;The quality of the synthetic counts depends on the quality of the prior rates: a group whose true count lies far outside its prior range is pulled into it.&lt;/p&gt;</source>
-      <translation type="unfinished" />
+      <translation>&lt;p&gt;Vervangt het aantal gebeurtenissen van elke groep (een gebied, of één rij per gebied en stratum zoals leeftijd of geslacht) door synthetische aantallen die worden getrokken uit een a-posteriori-predictieve Poisson-gamma-verdeling, naar Quick (2021), &lt;i&gt;Improving the utility of Poisson-distributed, differentially private synthetic data via prior predictive truncation&lt;/i&gt;. Het a-prioricijfer van elke groep komt uit openbare informatie (bijv. landelijke cijfers); de gamma-a-prioriverdelingen worden net informatief genoeg gemaakt om de publicatie ε-differentiële privacy te geven. Met afkapping wordt elk synthetisch aantal binnen een plausibel interval gehouden dat alleen uit de a-prioriverdeling wordt berekend (vgl. 9); dat maakt de a-prioriverdelingen veel minder informatief, zodat de synthetische aantallen meer van de werkelijke geografische verschillen behouden.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Garantie.&lt;/b&gt; ε-differentiële privacy voor elke synthetische dataset: twee datasets zijn naburig als één gebeurtenis (één persoon) van de ene groep naar een andere wordt verplaatst, terwijl het totaal gelijk blijft. Voor elk zulk paar verandert de kans op elke verzameling synthetische aantallen met ten hoogste een factor e&lt;sup&gt;ε&lt;/sup&gt; (δ = 0 voor de bemonsterde verdeling; de trekking in dubbele precisie geeft elke kans slechts tot op ongeveer 1e-16 nauwkeurig, zodat een uitkomst die zeldzamer is dan dat vaker of minder vaak kan worden getrokken dan zou moeten: een δ van die orde per splitsing van de boom van de sampler, niet meegeteld). De a-prioriverdelingen worden gekalibreerd met een grens die voor elk aantal groepen bewezen is (het verlies van de groep die de gebeurtenis verliest plus dat van de groep die haar krijgt, elk ten hoogste ε/2); de eigen regel van het artikel (vgl. 7 en 14) berust op een redenering met twee groepen en kan bij meer groepen ε overschrijden, en wordt daarom niet gebruikt. Populaties, a-prioricijfers, de grenzen en de a-prioriverdelingen zijn openbaar en worden naar de uitvoer geschreven, dus ze moeten worden vastgelegd zonder naar de vertrouwelijke aantallen te kijken (bijvoorbeeld cijfers uit een eerdere volkstelling of een landelijk cijfer); een a-priori- of populatieveld dat het aantallenveld zelf is, wordt geweigerd.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Meerdere datasets kosten meer.&lt;/b&gt; De L synthetische datasets zijn onafhankelijke trekkingen, dus de uitvoer, die alle L datasets en hun gemiddelde bevat, heeft (L·ε)-differentiële privacy (sequentiële compositie). Het resultaat TOTAL_EPSILON, de laagnaam en het rapport geven L·ε. (Het artikel trekt L = 1.000 datasets om zijn bruikbaarheidsmaten te middelen; ze allemaal publiceren zou 1.000·ε kosten.)&lt;/p&gt;&lt;p&gt;&lt;b&gt;Niet beschermd:&lt;/b&gt; het totaal van alle aantallen wordt exact gepubliceerd (het mechanisme houdt het invariant).&lt;/p&gt;&lt;p&gt;De kwaliteit van de synthetische aantallen hangt af van de kwaliteit van de a-prioricijfers: een groep waarvan het ware aantal ver buiten zijn a-priori-interval ligt, wordt erin getrokken.&lt;/p&gt;</translation>
     </message>
     <message>
       <location filename="../processing/algorithms/dp_counts.py" line="141" />
@@ -464,297 +474,277 @@
       <translation>Synthetische DP-aantallen (totale ε = {0:g}: {1} datasets van ε = {2:g})</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_points.py" line="83" />
+      <location filename="../processing/algorithms/dp_points.py" line="86" />
       <source>Differentially private synthetic points (kernel, LGCP, Laplace)</source>
       <translation>Synthetische punten met differentiële privacy (kernel, LGCP, Laplace)</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_points.py" line="86" />
+      <location filename="../processing/algorithms/dp_points.py" line="89" />
       <source>Synthetic points</source>
       <translation>Synthetische punten</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_points.py" line="92" />
+      <location filename="../processing/algorithms/dp_points.py" line="95" />
       <source>Replace a point pattern by synthetic points that are (ε, δ)-differentially private when one point moves by at most α (for the LGCP method nominally, see the help).</source>
       <translation>Vervang een puntpatroon door synthetische punten met (ε, δ)-differentiële privacy wanneer één punt over ten hoogste α wordt verplaatst (voor de LGCP-methode nominaal, zie de help).</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_points.py" line="99" />
+      <location filename="../processing/algorithms/dp_points.py" line="102" />
       <source>&lt;p&gt;Draws a synthetic point pattern with one of the three differentially private synthesizers of Kim &amp;amp; Lim, &lt;i&gt;Differentially private synthesis of spatial point processes&lt;/i&gt; (Sections 3.2–3.3). You state ε, δ and α; the tool derives the smoothing the guarantee needs and reports it.&lt;/p&gt;&lt;ul&gt;&lt;li&gt;&lt;b&gt;Kernel&lt;/b&gt; (Section 3.2.1, Theorem 3.6): a Poisson process whose intensity is a Gaussian kernel estimate with Diggle's edge correction. The bandwidth is the smallest one that satisfies (2αB + α²)/(2h²) + r&lt;sub&gt;α&lt;/sub&gt;(h) ≤ ε/k (B: the window's diameter; k: the 1 − δ quantile of Poisson(n); r&lt;sub&gt;α&lt;/sub&gt; is replaced by a safe upper bound). Privacy needs large bandwidths: the synthetic points keep the broad pattern only. The coordinates are rounded to a grid of h/1024, so that no low-order bits of a point's position plus noise are published.&lt;/li&gt;&lt;li&gt;&lt;b&gt;LGCP&lt;/b&gt; (Section 3.3.1, Theorem 3.8): a log-Gaussian Cox process on a right-triangle lattice of knots, with a Gaussian covariance whose ratio σ/l is fixed by the privacy condition; one draw of the fitted field, then a Poisson process from it. The theorem is stated for an exact posterior draw, and even there its proof has gaps (a bound that must hold for every β, and the bad event's probability taken under the prior rather than the posterior); the draw here comes from a fast (Laplace) approximation of the posterior. The stated (ε, δ) is therefore &lt;b&gt;nominal, not proven&lt;/b&gt; (Kim &amp;amp; Lim's own draws come from a finite MCMC chain, not exact either).&lt;/li&gt;&lt;li&gt;&lt;b&gt;Laplace&lt;/b&gt; (Section 3.3.2, Theorem 3.10): points per grid cell divided by the cell area, plus Laplace noise, clamped at 0; then a Poisson process with that intensity. Pure ε-differential privacy (δ = 0 for the distribution sampled; numpy's double-precision Laplace draw never exceeds 36 noise scales, which adds a δ of the order of e&lt;sup&gt;ε−36&lt;/sup&gt;, below 1e-15 at ε = 1, not counted) for every α. At small ε the noise in empty cells creates many points; a share of ε can buy a noisy total the intensity is rescaled to (beyond the paper).&lt;/li&gt;&lt;/ul&gt;&lt;p&gt;&lt;b&gt;Guarantee.&lt;/b&gt; (ε, δ)-differential privacy under the α-neighbourhood: two data sets are neighbours when one point is moved by at most α (in the CRS units). For any such pair, the probability of any synthetic pattern changes by at most a factor e&lt;sup&gt;ε&lt;/sup&gt;, except with probability δ (for the LGCP method: nominally, see above).&lt;/p&gt;&lt;p&gt;&lt;b&gt;Not protected:&lt;/b&gt; the number of points n. A neighbour moves a point but never adds or removes one, so n is public under this guarantee (the kernel and LGCP methods use it, and the default δ = 1/n reveals it). The Laplace method alone also bounds the effect of adding or removing a point, which its report states. Every synthetic pattern is a separate release: publishing several spends the budget several times.&lt;/p&gt;&lt;p&gt;No attribute of the input is copied: the output has only a synthetic identifier.&lt;/p&gt;</source>
-      <translation type="unfinished" />
+      <translation>&lt;p&gt;Trekt een synthetisch puntpatroon met een van de drie synthesemethoden met differentiële privacy van Kim &amp;amp; Lim, &lt;i&gt;Differentially private synthesis of spatial point processes&lt;/i&gt; (Secties 3.2–3.3). U geeft ε, δ en α op; het hulpmiddel leidt de gladding af die de garantie nodig heeft en rapporteert die.&lt;/p&gt;&lt;ul&gt;&lt;li&gt;&lt;b&gt;Kernel&lt;/b&gt; (Sectie 3.2.1, Stelling 3.6): een Poisson-proces waarvan de intensiteit een Gaussische kernelschatting met de randcorrectie van Diggle is. De bandbreedte is de kleinste die voldoet aan (2αB + α²)/(2h²) + r&lt;sub&gt;α&lt;/sub&gt;(h) ≤ ε/k (B: de diameter van het studiegebied; k: het 1 − δ-kwantiel van Poisson(n); r&lt;sub&gt;α&lt;/sub&gt; wordt vervangen door een veilige bovengrens). Privacy vereist grote bandbreedtes: de synthetische punten behouden alleen het globale patroon. De coördinaten worden afgerond op een raster van h/1024, zodat er geen laagste bits van de positie van een punt plus ruis worden gepubliceerd.&lt;/li&gt;&lt;li&gt;&lt;b&gt;LGCP&lt;/b&gt; (Sectie 3.3.1, Stelling 3.8): een log-Gaussisch Cox-proces op een rooster van knopen met rechthoekige driehoeken, met een Gaussische covariantie waarvan de verhouding σ/l door de privacyvoorwaarde wordt vastgelegd; één trekking van het geschatte veld, en daaruit een Poisson-proces. De stelling is geformuleerd voor een exacte trekking uit de a-posterioriverdeling, en zelfs daar heeft het bewijs lacunes (een grens die voor elke β moet gelden, en de kans op de ongunstige gebeurtenis berekend onder de a-prioriverdeling in plaats van de a-posterioriverdeling); de trekking komt hier uit een snelle (Laplace-)benadering van de a-posterioriverdeling. De opgegeven (ε, δ) is daarom &lt;b&gt;nominaal, niet bewezen&lt;/b&gt; (de trekkingen van Kim &amp;amp; Lim zelf komen uit een eindige MCMC-keten en zijn evenmin exact).&lt;/li&gt;&lt;li&gt;&lt;b&gt;Laplace&lt;/b&gt; (Sectie 3.3.2, Stelling 3.10): punten per rastercel gedeeld door de oppervlakte van de cel, plus Laplace-ruis, afgekapt op 0; daarna een Poisson-proces met die intensiteit. Zuivere ε-differentiële privacy (δ = 0 voor de bemonsterde verdeling; de Laplace-trekking van numpy in dubbele precisie overschrijdt nooit 36 ruisschalen, wat een δ in de orde van e&lt;sup&gt;ε−36&lt;/sup&gt; toevoegt, onder 1e-15 bij ε = 1, niet meegeteld) voor elke α. Bij een kleine ε maakt de ruis in lege cellen veel punten aan; met een deel van ε kan een totaal met ruis worden gekocht waarnaar de intensiteit wordt herschaald (een uitbreiding op het artikel).&lt;/li&gt;&lt;/ul&gt;&lt;p&gt;&lt;b&gt;Garantie.&lt;/b&gt; (ε, δ)-differentiële privacy onder de α-naburigheid: twee datasets zijn naburig als één punt over ten hoogste α wordt verplaatst (in de eenheden van het CRS). Voor elk zulk paar verandert de kans op elk synthetisch patroon met ten hoogste een factor e&lt;sup&gt;ε&lt;/sup&gt;, behalve met kans δ (voor de LGCP-methode: nominaal, zie hierboven).&lt;/p&gt;&lt;p&gt;&lt;b&gt;Niet beschermd:&lt;/b&gt; het aantal punten n. Een naburige dataset verplaatst een punt, maar voegt er nooit een toe en verwijdert er nooit een, dus n is onder deze garantie openbaar (de kernel- en LGCP-methode gebruiken het, en de standaard-δ = 1/n verraadt het). Alleen de Laplace-methode begrenst ook het effect van het toevoegen of verwijderen van een punt, wat haar rapport vermeldt. Elk synthetisch patroon is een afzonderlijke publicatie: er meerdere publiceren verbruikt het budget meerdere keren.&lt;/p&gt;&lt;p&gt;Er wordt geen attribuut van de invoer gekopieerd: de uitvoer heeft alleen een synthetische identificatiecode.&lt;/p&gt;</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_points.py" line="140" />
+      <location filename="../processing/algorithms/dp_points.py" line="144" />
       <source>Point layer</source>
       <translation>Puntenlaag</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_points.py" line="141" />
+      <location filename="../processing/algorithms/dp_points.py" line="145" />
       <source>The confidential points (cases, addresses, ...). Only their locations are used.</source>
       <translation>De vertrouwelijke punten (ziektegevallen, adressen, ...). Alleen hun locaties worden gebruikt.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_points.py" line="144" />
+      <location filename="../processing/algorithms/dp_points.py" line="148" />
       <source>Study window</source>
       <translation>Studiegebied</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_points.py" line="145" />
-      <source>Polygons of the study region (holes allowed); every point must lie inside. It is public: it fixes the diameter B, the cells and the lattice. Empty: the points' bounding box enlarged by 5% of its larger side on each side (which depends on the extreme points, so the layer is named NOT PRIVATE; give a public window for a real release).</source>
-      <translation>Polygonen van het studiegebied (gaten toegestaan); elk punt moet erbinnen liggen. Het is openbaar: het legt de diameter B, de cellen en het rooster vast. Leeg: de omhullende rechthoek van de punten, aan elke kant vergroot met 5% van de langste zijde (die van de uiterste punten afhangt, dus heet de laag NIET PRIVÉ; geef een openbaar venster voor een echte publicatie).</translation>
+      <location filename="../processing/algorithms/dp_points.py" line="149" />
+      <source>Polygons of the study region (holes allowed); every point must lie inside. It is public: it fixes the diameter B, the cells and the lattice. Empty: the points' bounding box enlarged by 5% of its larger side on each side (which depends on the extreme points, so the layer is named NOT PRIVATE; give a public window for a real release). Not used with a NETWORK.</source>
+      <translation>Polygonen van het studiegebied (gaten toegestaan); elk punt moet erbinnen liggen. Het is openbaar: het legt de diameter B, de cellen en het rooster vast. Leeg: de omhullende rechthoek van de punten, aan elke kant vergroot met 5% van de langste zijde (die van de uiterste punten afhangt, dus heet de laag NIET PRIVÉ; geef een openbaar studiegebied op voor een echte publicatie). Niet gebruikt bij een NETWORK.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_points.py" line="157" />
+      <location filename="../processing/algorithms/dp_points.py" line="162" />
       <source>Kernel Poisson synthesizer (Theorem 3.6)</source>
       <translation>Kernel-Poisson-synthese (Stelling 3.6)</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_points.py" line="158" />
+      <location filename="../processing/algorithms/dp_points.py" line="163" />
       <source>LGCP Cox synthesizer (Theorem 3.8)</source>
       <translation>LGCP-Cox-synthese (Stelling 3.8)</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_points.py" line="159" />
+      <location filename="../processing/algorithms/dp_points.py" line="164" />
       <source>Laplace Cox synthesizer (Theorem 3.10)</source>
       <translation>Laplace-Cox-synthese (Stelling 3.10)</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_points.py" line="164" />
+      <location filename="../processing/algorithms/dp_points.py" line="169" />
       <source>Kernel: smooth, needs ε, δ and α. LGCP: model-based, needs ε, δ and α. Laplace: cell counts with noise, pure ε-DP (δ = 0 for the distribution sampled) for every α.</source>
-      <translation type="unfinished" />
+      <translation>Kernel: glad, vereist ε, δ en α. LGCP: modelgebaseerd, vereist ε, δ en α. Laplace: celaantallen met ruis, zuivere ε-DP (δ = 0 voor de bemonsterde verdeling) voor elke α.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_points.py" line="171" />
+      <location filename="../processing/algorithms/dp_points.py" line="176" />
       <source>The privacy budget ε (at least {0:g}) of one synthetic pattern. Smaller is more private and less accurate.</source>
       <translation>Het privacybudget ε (minstens {0:g}) van één synthetisch patroon. Een kleinere waarde beschermt beter, maar is minder nauwkeurig.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_points.py" line="177" />
+      <location filename="../processing/algorithms/dp_points.py" line="182" />
       <source>Delta (δ)</source>
       <translation>Delta (δ)</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_points.py" line="178" />
+      <location filename="../processing/algorithms/dp_points.py" line="183" />
       <source>The probability δ in (0, 1) with which the ε bound may fail (kernel and LGCP). Empty: 1/n for n points, as in Kim &amp; Lim's experiments; that is weak (a mechanism that publishes one random person's point unprotected meets δ = 1/n), so for a real release give δ well below 1/n, e.g. 1/n² or 1e-6. Not used by the Laplace method, which is pure ε-DP (δ = 0 for the distribution sampled).</source>
-      <translation type="unfinished" />
+      <translation>De kans δ in (0, 1) waarmee de ε-grens mag falen (kernel en LGCP). Leeg: 1/n bij n punten, zoals in de experimenten van Kim &amp; Lim; dat is zwak (een mechanisme dat het punt van één willekeurige persoon onbeschermd publiceert, voldoet aan δ = 1/n), dus geef voor een echte publicatie een δ ruim onder 1/n, bijv. 1/n² of 1e-6. Niet gebruikt door de Laplace-methode, die zuivere ε-DP is (δ = 0 voor de bemonsterde verdeling).</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_points.py" line="188" />
+      <location filename="../processing/algorithms/dp_points.py" line="193" />
       <source>Alpha (α, neighbourhood radius)</source>
       <translation>Alfa (α, naburigheidsstraal)</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_points.py" line="190" />
+      <location filename="../processing/algorithms/dp_points.py" line="195" />
       <source>α &gt; 0: how far one point may move between neighbouring data sets, in the units of the layer's (or working) CRS, e.g. metres. The guarantee hides any one point's location within α; a larger α needs more smoothing. Required for the kernel and LGCP methods; the Laplace guarantee holds for every α (a value given is only reported).</source>
       <translation>α &gt; 0: hoe ver één punt mag worden verplaatst tussen naburige datasets, in de eenheden van het CRS van de laag (of het werk-CRS), bijv. meters. De garantie verbergt de locatie van elk afzonderlijk punt binnen α; een grotere α vereist meer gladding. Verplicht voor de kernel- en LGCP-methode; de Laplace-garantie geldt voor elke α (een opgegeven waarde wordt alleen gerapporteerd).</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_points.py" line="198" />
+      <location filename="../processing/algorithms/dp_points.py" line="203" />
       <source>Cell size (Laplace)</source>
       <translation>Celgrootte (Laplace)</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_points.py" line="199" />
+      <location filename="../processing/algorithms/dp_points.py" line="204" />
       <source>Side of the square cells of the Laplace method, in CRS units. Cells are clipped to the window and slivers under 1/4 of a cell are merged into a neighbour. Empty: 1/10 of the window's larger side (Kim &amp; Lim's 11 x 11 knots).</source>
       <translation>Zijde van de vierkante cellen van de Laplace-methode, in CRS-eenheden. De cellen worden bijgesneden tot het studiegebied en snippers kleiner dan 1/4 cel worden samengevoegd met een buurcel. Leeg: 1/10 van de langste zijde van het studiegebied (de 11 x 11 knopen van Kim &amp; Lim).</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_points.py" line="207" />
+      <location filename="../processing/algorithms/dp_points.py" line="212" />
       <source>Knots per dimension (LGCP)</source>
       <translation>Knopen per dimensie (LGCP)</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_points.py" line="209" />
+      <location filename="../processing/algorithms/dp_points.py" line="214" />
       <source>Number of lattice knots along each side of the window's bounding box for the LGCP method (Kim &amp; Lim use 11), at most {0}. More knots give a finer field and a smaller σ/l; the field is dense, so its cost grows steeply (about 2 s at 21, 30 s at 41, a minute at 45).</source>
       <translation>Aantal roosterknopen langs elke zijde van de omhullende rechthoek van het studiegebied voor de LGCP-methode (Kim &amp; Lim gebruiken er 11), ten hoogste {0}. Meer knopen geven een fijner veld en een kleinere σ/l; het veld is dicht, dus de rekentijd stijgt snel (ongeveer 2 s bij 21, 30 s bij 41, een minuut bij 45).</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_points.py" line="216" />
+      <location filename="../processing/algorithms/dp_points.py" line="221" />
       <source>Bandwidth (kernel)</source>
       <translation>Bandbreedte (kernel)</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_points.py" line="217" />
+      <location filename="../processing/algorithms/dp_points.py" line="222" />
       <source>Standard deviation h of the Gaussian kernel, in CRS units. Empty: the smallest bandwidth that gives the guarantee (recommended). A larger one is allowed (smoother, still private); a smaller one is refused.</source>
       <translation>Standaardafwijking h van de Gaussische kernel, in CRS-eenheden. Leeg: de kleinste bandbreedte die de garantie geeft (aanbevolen). Een grotere is toegestaan (gladder, nog steeds privacyveilig); een kleinere wordt geweigerd.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_points.py" line="226" />
+      <location filename="../processing/algorithms/dp_points.py" line="231" />
       <source>Share of ε for a noisy total (Laplace)</source>
       <translation>Deel van ε voor een totaal met ruis (Laplace)</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_points.py" line="228" />
+      <location filename="../processing/algorithms/dp_points.py" line="233" />
       <source>s in [0, 1): spend s·ε on a noisy count of all points and rescale the intensity to it, which removes the surplus of points that the clamped noise creates at small ε. The cells get (1 − s)·ε. 0: Kim &amp; Lim's mechanism. The report states the composed guarantee.</source>
       <translation>s in [0, 1): besteed s·ε aan een aantal met ruis van alle punten en herschaal de intensiteit daarnaar; dat verwijdert het overschot aan punten dat de afgekapte ruis bij een kleine ε veroorzaakt. De cellen krijgen (1 − s)·ε. 0: het mechanisme van Kim &amp; Lim. Het rapport vermeldt de samengestelde garantie.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_points.py" line="236" />
+      <location filename="../processing/algorithms/dp_points.py" line="241" />
       <source>Needed only when the layer is in degrees: α, the cell size and the bandwidth are then in this CRS's units; the output is written back in the layer's CRS.</source>
       <translation>Alleen nodig als de laag in graden is: α, de celgrootte en de bandbreedte zijn dan in de eenheden van dit CRS; de uitvoer wordt teruggeschreven in het CRS van de laag.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_points.py" line="245" />
+      <location filename="../processing/algorithms/dp_points.py" line="250" />
       <source>Publishable: the synthetic points in the layer's CRS, with one field syn_id. No attribute of the input is copied.</source>
       <translation>Publiceerbaar: de synthetische punten in het CRS van de laag, met één veld syn_id. Er wordt geen attribuut van de invoer gekopieerd.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_points.py" line="252" />
+      <location filename="../processing/algorithms/dp_points.py" line="257" />
       <source>Report</source>
       <translation>Rapport</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_points.py" line="254" />
+      <location filename="../processing/algorithms/dp_points.py" line="259" />
       <source>HTML report: the guarantee in words, ε, δ, α, the calibrated quantities, the number of synthetic points and a map of them. It holds no original point; for the kernel and LGCP methods it prints n, which this guarantee does not protect.</source>
       <translation>HTML-rapport: de garantie in woorden, ε, δ, α, de gekalibreerde grootheden, het aantal synthetische punten en een kaart daarvan. Het bevat geen enkel oorspronkelijk punt; bij de kernel- en LGCP-methode vermeldt het n, dat deze garantie niet beschermt.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_points.py" line="260" />
+      <location filename="../processing/algorithms/dp_points.py" line="265" />
       <source>Epsilon</source>
       <translation>Epsilon</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_points.py" line="261" />
+      <location filename="../processing/algorithms/dp_points.py" line="266" />
       <source>Delta (0 for Laplace)</source>
       <translation>Delta (0 bij Laplace)</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_points.py" line="262" />
+      <location filename="../processing/algorithms/dp_points.py" line="267" />
       <source>Alpha (NaN if not given for Laplace)</source>
       <translation>Alfa (NaN als niet opgegeven bij Laplace)</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_points.py" line="263" />
+      <location filename="../processing/algorithms/dp_points.py" line="268" />
       <source>Number of synthetic points</source>
       <translation>Aantal synthetische punten</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_points.py" line="264" />
+      <location filename="../processing/algorithms/dp_points.py" line="269" />
       <source>Kernel bandwidth used (NaN for other methods)</source>
       <translation>Gebruikte kernelbandbreedte (NaN bij andere methoden)</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_points.py" line="265" />
+      <location filename="../processing/algorithms/dp_points.py" line="270" />
       <source>LGCP ratio σ/l (NaN for other methods)</source>
       <translation>LGCP-verhouding σ/l (NaN bij andere methoden)</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_points.py" line="266" />
+      <location filename="../processing/algorithms/dp_points.py" line="271" />
       <source>Laplace noise scale (NaN for other methods)</source>
       <translation>Schaal van de Laplace-ruis (NaN bij andere methoden)</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_points.py" line="269" />
+      <location filename="../processing/algorithms/dp_points.py" line="274" />
       <source>Laplace ε when a point is added or removed (NaN for other methods)</source>
       <translation>Laplace-ε bij het toevoegen of verwijderen van een punt (NaN bij andere methoden)</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_points.py" line="281" />
+      <location filename="../processing/algorithms/dp_points.py" line="286" />
       <source>{0}: epsilon must be a number of at least {1:g}, got {2}.</source>
       <translation>{0}: epsilon moet een getal van minstens {1:g} zijn; opgegeven: {2}.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_points.py" line="286" />
+      <location filename="../processing/algorithms/dp_points.py" line="291" />
       <source>{0}: delta must lie strictly between 0 and 1, got {1}.</source>
       <translation>{0}: delta moet strikt tussen 0 en 1 liggen; opgegeven: {1}.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_points.py" line="288" />
+      <location filename="../processing/algorithms/dp_points.py" line="293" />
       <source>{0}: the kernel and LGCP methods need the neighbourhood radius alpha &gt; 0 (in CRS units).</source>
       <translation>{0}: de kernel- en LGCP-methode vereisen de naburigheidsstraal alfa &gt; 0 (in CRS-eenheden).</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_points.py" line="294" />
+      <location filename="../processing/algorithms/dp_points.py" line="299" />
       <source>{0}: must be a distance &gt; 0, got {1}.</source>
       <translation>{0}: moet een afstand &gt; 0 zijn; opgegeven: {1}.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_points.py" line="297" />
+      <location filename="../processing/algorithms/dp_points.py" line="302" />
       <source>{0}: the share must lie in [0, 1), got {1}.</source>
       <translation>{0}: het deel moet in [0, 1) liggen; opgegeven: {1}.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_points.py" line="311" />
+      <location filename="../processing/algorithms/dp_points.py" line="316" />
       <source>No {0} given: the window is the points' bounding box, so its extent follows the extreme confidential points. Give a public {0} for a real release.</source>
       <translation>Geen {0} opgegeven: het studiegebied is de omhullende rechthoek van de punten, dus de omvang ervan volgt de uiterste vertrouwelijke punten. Geef voor een echte publicatie een openbaar {0} op.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_points.py" line="324" />
+      <location filename="../processing/algorithms/dp_points.py" line="329" />
       <source>{0}: some points lie outside the window (how many is not shown: the Laplace method protects the number of points); clip them to it first.</source>
       <translation>{0}: enkele punten liggen buiten het venster (hoeveel wordt niet getoond: de Laplace-methode beschermt het aantal punten); knip ze er eerst op bij.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_points.py" line="386" />
+      <location filename="../processing/algorithms/dp_points.py" line="395" />
       <source>Differentially private synthetic points</source>
       <translation>Synthetische punten met differentiële privacy</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_points.py" line="409" />
+      <location filename="../processing/algorithms/dp_points.py" line="418" />
       <source>{0}: one point gives the default δ = 1/n = 1, which protects nothing.</source>
       <translation>{0}: één punt geeft de standaard-δ = 1/n = 1, die niets beschermt.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_points.py" line="413" />
+      <location filename="../processing/algorithms/dp_points.py" line="422" />
       <source>{0} empty: using 1/n = {1:.6g}, as Kim &amp; Lim's experiments do. That is weak: δ = 1/n allows publishing one random person's point unprotected. For a real release give a smaller {0} (e.g. 1/n² or 1e-6).</source>
       <translation>{0} leeg: 1/n = {1:.6g} wordt gebruikt, zoals in de experimenten van Kim &amp; Lim. Dat is zwak: δ = 1/n staat toe dat het punt van één willekeurige persoon onbeschermd wordt gepubliceerd. Geef voor een echte publicatie een kleinere {0} (bijv. 1/n² of 1e-6).</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_points.py" line="421" />
+      <location filename="../processing/algorithms/dp_points.py" line="430" />
       <source>δ = {0:.3g} is large: the guarantee may fail with probability up to δ, and δ ≥ 1/n allows releasing a whole point unprotected. Give a smaller {1} (e.g. well below 1/n).</source>
       <translation>δ = {0:.3g} is groot: de garantie kan met een kans tot δ falen, en δ ≥ 1/n staat toe dat een heel punt onbeschermd wordt gepubliceerd. Geef een kleinere {1} (bijv. ruim onder 1/n).</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_points.py" line="431" />
-      <source>{0} synthetic points.</source>
-      <translation>{0} synthetische punten.</translation>
-    </message>
-    <message>
-      <location filename="../processing/algorithms/dp_points.py" line="433" />
-      <source>The synthetic pattern is empty (no points).</source>
-      <translation>Het synthetische patroon is leeg (geen punten).</translation>
-    </message>
-    <message>
-      <location filename="../processing/algorithms/dp_points.py" line="443" />
-      <source>The noise alone is expected to add about {0:.0f} of the {1} synthetic points (window area × Δ / 2ε): the pattern is mostly noise. A larger {2} or ε gives a usable pattern.</source>
-      <translation>Naar verwachting voegt alleen de ruis al ongeveer {0:.0f} van de {1} synthetische punten toe (oppervlakte van het studiegebied × Δ / 2ε): het patroon is vooral ruis. Een grotere {2} of ε geeft een bruikbaar patroon.</translation>
-    </message>
-    <message>
-      <location filename="../processing/algorithms/dp_points.py" line="450" />
-      <source>{0} synthetic points, over ten times the original count: the noise dominates. A larger {1} gives a usable pattern.</source>
-      <translation>{0} synthetische punten, meer dan tien keer het oorspronkelijke aantal: de ruis overheerst. Een grotere {1} geeft een bruikbaar patroon.</translation>
-    </message>
-    <message>
-      <location filename="../processing/algorithms/dp_points.py" line="467" />
+      <location filename="../processing/algorithms/dp_points.py" line="448" />
       <source>{0} is not used by the {1} method.</source>
       <translation>{0} wordt niet gebruikt door de methode {1}.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_points.py" line="486" />
+      <location filename="../processing/algorithms/dp_points.py" line="467" />
       <source>The bandwidth {0:.6g} is far wider than the window: at most {1:.2g} of a kernel lies inside it, so every synthetic point needs at least {2:.2g} draws; the run may be slow (it can be cancelled). {3}</source>
-      <translation type="unfinished" />
+      <translation>De bandbreedte {0:.6g} is veel breder dan het studiegebied: ten hoogste {1:.2g} van een kernel ligt erbinnen, dus elk synthetisch punt vraagt ten minste {2:.2g} trekkingen; de berekening kan traag zijn (ze kan worden geannuleerd). {3}</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_points.py" line="494" />
+      <location filename="../processing/algorithms/dp_points.py" line="475" />
       <source>A smaller {0} spreads the points as evenly.</source>
-      <translation type="unfinished" />
+      <translation>Een kleinere {0} verspreidt de punten even gelijkmatig.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_points.py" line="496" />
+      <location filename="../processing/algorithms/dp_points.py" line="477" />
       <source>A larger {0} or a smaller {1} gives a smaller bandwidth.</source>
-      <translation type="unfinished" />
+      <translation>Een grotere {0} of een kleinere {1} geeft een kleinere bandbreedte.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_points.py" line="503" />
+      <location filename="../processing/algorithms/dp_points.py" line="484" />
       <source>A corner of the window keeps only {0:.2g} of a kernel of bandwidth {1:.6g} inside it (a spike or a corridor far narrower than the bandwidth). A point there needs about {2:.2g} draws; the run may be slow (it can be cancelled). Simplifying the window avoids it.</source>
       <translation>Een hoek van het studiegebied houdt maar {0:.2g} van een kernel met bandbreedte {1:.6g} binnen het gebied (een uitsteeksel of een gang die veel smaller is dan de bandbreedte). Een punt daar vraagt ongeveer {2:.2g} trekkingen; de berekening kan traag zijn (ze kan worden geannuleerd). Een eenvoudiger studiegebied voorkomt dit.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_points.py" line="554" />
+      <location filename="../processing/algorithms/dp_points.py" line="535" />
       <source>window from the data</source>
       <translation>venster uit de gegevens</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_points.py" line="599" />
+      <location filename="../processing/algorithms/dp_points.py" line="580" />
       <source>DP synthetic points ({0}, ε = {1:g})</source>
       <translation>Synthetische DP-punten ({0}, ε = {1:g})</translation>
     </message>
@@ -1039,242 +1029,252 @@
       <translation>A-posteriori-intensiteit (VERTROUWELIJK)</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/kfunction.py" line="57" />
+      <location filename="../processing/algorithms/kfunction.py" line="59" />
       <source>{0}: '{1}' is not a number. Give a maximum radius and a number of steps ('500,100') or a list of three or more radii ('0,50,100,150'); with decimal commas, separate the numbers with ';' ('0; 12,5; 25').</source>
       <translation>{0}: '{1}' is geen getal. Geef een maximale straal en een aantal stappen ('500,100') of een lijst van drie of meer stralen ('0,50,100,150'); scheid de getallen met ';' als u decimale komma's gebruikt ('0; 12,5; 25').</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/kfunction.py" line="64" />
+      <location filename="../processing/algorithms/kfunction.py" line="66" />
       <source>{0}: '{1}' is not a finite number.</source>
       <translation>{0}: '{1}' is geen eindig getal.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/kfunction.py" line="67" />
+      <location filename="../processing/algorithms/kfunction.py" line="69" />
       <source>{0}: '{1}' holds no number; leave it empty for the default radii.</source>
       <translation>{0}: '{1}' bevat geen getal; laat het leeg voor de standaardstralen.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/kfunction.py" line="71" />
+      <location filename="../processing/algorithms/kfunction.py" line="73" />
       <source>{0}: give a maximum radius and a number of steps ('500,100') or a list of three or more radii ('0,50,100,150'), not a single number.</source>
       <translation>{0}: geef een maximale straal en een aantal stappen ('500,100') of een lijst van drie of meer stralen ('0,50,100,150'), niet één enkel getal.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/kfunction.py" line="80" />
+      <location filename="../processing/algorithms/kfunction.py" line="82" />
       <source>{0}: the maximum radius must be &gt; 0, got {1:g} (two numbers are read as a maximum and a number of steps).</source>
       <translation>{0}: de maximale straal moet &gt; 0 zijn; opgegeven: {1:g} (twee getallen worden gelezen als een maximum en een aantal stappen).</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/kfunction.py" line="87" />
+      <location filename="../processing/algorithms/kfunction.py" line="89" />
       <source>{0}: the number of steps must be a whole number from 1 to {1}, got {2:g}.</source>
       <translation>{0}: het aantal stappen moet een geheel getal van 1 tot en met {1} zijn; opgegeven: {2:g}.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/kfunction.py" line="94" />
+      <location filename="../processing/algorithms/kfunction.py" line="96" />
       <source>{0}: at most {1} radii, got {2}.</source>
       <translation>{0}: ten hoogste {1} stralen; opgegeven: {2}.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/kfunction.py" line="97" />
+      <location filename="../processing/algorithms/kfunction.py" line="99" />
       <source>{0}: radii must be &gt;= 0, got {1:g}.</source>
       <translation>{0}: stralen moeten &gt;= 0 zijn; opgegeven: {1:g}.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/kfunction.py" line="101" />
+      <location filename="../processing/algorithms/kfunction.py" line="103" />
       <source>{0}: radii must be strictly increasing, but {1:g} follows {2:g}.</source>
       <translation>{0}: stralen moeten strikt toenemen, maar {1:g} volgt op {2:g}.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/kfunction.py" line="127" />
+      <location filename="../processing/algorithms/kfunction.py" line="129" />
       <source>K-function and L-function (utility diagnostic)</source>
       <translation>K-functie en L-functie (bruikbaarheidsdiagnostiek)</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/kfunction.py" line="130" />
+      <location filename="../processing/algorithms/kfunction.py" line="132" />
       <source>Utility measures</source>
       <translation>Bruikbaarheidsmaten</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/kfunction.py" line="136" />
+      <location filename="../processing/algorithms/kfunction.py" line="138" />
       <source>Ripley's K- and L-function of a point layer, homogeneous or inhomogeneous, with edge correction; compared with a synthetic layer by the MISE.</source>
       <translation>K- en L-functie van Ripley voor een puntenlaag, homogeen of inhomogeen, met randcorrectie; vergeleken met een synthetische laag via de MISE.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/kfunction.py" line="143" />
-      <source>&lt;p&gt;Estimates Ripley's K-function of the points in a study window W, at the radii r you ask for: the expected number of further points within distance r of a typical point, divided by the intensity. Under complete spatial randomness K(r) = π r² and the L-function L(r) = √(K(r)/π) equals r; L(r) − r above 0 means clustering at distance r, below 0 regularity.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Homogeneous&lt;/b&gt; (no intensity raster), as spatstat's &lt;i&gt;Kest&lt;/i&gt;: K(r) = |W| / (n (n − 1)) Σ&lt;sub&gt;i≠j&lt;/sub&gt; 1(d&lt;sub&gt;ij&lt;/sub&gt; ≤ r) e&lt;sub&gt;ij&lt;/sub&gt;. &lt;b&gt;Inhomogeneous&lt;/b&gt; (an intensity raster λ), Kim &amp;amp; Lim eq. 14, which is spatstat's &lt;i&gt;Kinhom&lt;/i&gt; without renormalisation: K(r) = 1 / |W| Σ&lt;sub&gt;i≠j&lt;/sub&gt; 1(d&lt;sub&gt;ij&lt;/sub&gt; ≤ r) e&lt;sub&gt;ij&lt;/sub&gt; / (λ(x&lt;sub&gt;i&lt;/sub&gt;) λ(x&lt;sub&gt;j&lt;/sub&gt;)).&lt;/p&gt;&lt;p&gt;&lt;b&gt;Edge corrections.&lt;/b&gt; Points near the boundary of W have neighbours outside W that were not observed. &lt;i&gt;Isotropic&lt;/i&gt; (Ripley): each pair gets the weight e&lt;sub&gt;ij&lt;/sub&gt; = 2π d&lt;sub&gt;ij&lt;/sub&gt; divided by the length of the circle about x&lt;sub&gt;i&lt;/sub&gt; through x&lt;sub&gt;j&lt;/sub&gt; that lies inside W (1 when the circle is inside W, at most 100), exact for polygon windows with holes. &lt;i&gt;Border&lt;/i&gt; (reduced sample): at radius r only points at least r from the boundary are centres. &lt;i&gt;None&lt;/i&gt;: all weights 1, which underestimates K at larger r.&lt;/p&gt;&lt;p&gt;With a synthetic layer, its K-function is estimated in the same window, at the same radii, with the same correction (and intensity), and the MISE of Kim &amp;amp; Lim (Section 4.1) is reported: the integral over the radii where K of the original is &gt; 0 of (K&lt;sub&gt;syn&lt;/sub&gt;(r) / K(r) − 1)², by the trapezoid rule; 0 for identical K-functions.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Not for publication.&lt;/b&gt; The K-function of the confidential layer is derived from the confidential points (at fine radii it reveals their pairwise distances). It is a utility diagnostic for the data steward; the table and the chart are confidential.&lt;/p&gt;</source>
-      <translation>&lt;p&gt;Schat de K-functie van Ripley van de punten in een studiegebied W, bij de stralen r die u opgeeft: het verwachte aantal andere punten binnen afstand r van een typisch punt, gedeeld door de intensiteit. Bij volledige ruimtelijke willekeur is K(r) = π r² en is de L-functie L(r) = √(K(r)/π) gelijk aan r; L(r) − r boven 0 wijst op clustering op afstand r, onder 0 op regelmaat.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Homogeen&lt;/b&gt; (geen intensiteitsraster), zoals &lt;i&gt;Kest&lt;/i&gt; van spatstat: K(r) = |W| / (n (n − 1)) Σ&lt;sub&gt;i≠j&lt;/sub&gt; 1(d&lt;sub&gt;ij&lt;/sub&gt; ≤ r) e&lt;sub&gt;ij&lt;/sub&gt;. &lt;b&gt;Inhomogeen&lt;/b&gt; (een intensiteitsraster λ), Kim &amp;amp; Lim vgl. 14, dat is &lt;i&gt;Kinhom&lt;/i&gt; van spatstat zonder hernormalisatie: K(r) = 1 / |W| Σ&lt;sub&gt;i≠j&lt;/sub&gt; 1(d&lt;sub&gt;ij&lt;/sub&gt; ≤ r) e&lt;sub&gt;ij&lt;/sub&gt; / (λ(x&lt;sub&gt;i&lt;/sub&gt;) λ(x&lt;sub&gt;j&lt;/sub&gt;)).&lt;/p&gt;&lt;p&gt;&lt;b&gt;Randcorrecties.&lt;/b&gt; Punten dicht bij de rand van W hebben buren buiten W die niet zijn waargenomen. &lt;i&gt;Isotroop&lt;/i&gt; (Ripley): elk paar krijgt het gewicht e&lt;sub&gt;ij&lt;/sub&gt; = 2π d&lt;sub&gt;ij&lt;/sub&gt; gedeeld door de lengte van het deel van de cirkel om x&lt;sub&gt;i&lt;/sub&gt; door x&lt;sub&gt;j&lt;/sub&gt; dat binnen W ligt (1 als de cirkel binnen W ligt, ten hoogste 100), exact voor polygonale studiegebieden met gaten. &lt;i&gt;Rand&lt;/i&gt; (gereduceerde steekproef): bij straal r zijn alleen punten op ten minste r van de rand middelpunten. &lt;i&gt;Geen&lt;/i&gt;: alle gewichten 1, wat K bij grotere r onderschat.&lt;/p&gt;&lt;p&gt;Met een synthetische laag wordt de K-functie daarvan geschat in hetzelfde studiegebied, bij dezelfde stralen, met dezelfde correctie (en intensiteit), en wordt de MISE van Kim &amp;amp; Lim (Sectie 4.1) gerapporteerd: de integraal van (K&lt;sub&gt;syn&lt;/sub&gt;(r) / K(r) − 1)² over de stralen waar K van het origineel &gt; 0 is, met de trapeziumregel; 0 bij identieke K-functies.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Niet voor publicatie.&lt;/b&gt; De K-functie van de vertrouwelijke laag is afgeleid van de vertrouwelijke punten (bij fijne stralen verraadt ze hun onderlinge afstanden). Ze is bruikbaarheidsdiagnostiek voor de databeheerder; de tabel en de grafiek zijn vertrouwelijk.&lt;/p&gt;</translation>
+      <location filename="../processing/algorithms/kfunction.py" line="145" />
+      <source>&lt;p&gt;Estimates Ripley's K-function of the points in a study window W, at the radii r you ask for: the expected number of further points within distance r of a typical point, divided by the intensity. Under complete spatial randomness K(r) = π r² and the L-function L(r) = √(K(r)/π) equals r; L(r) − r above 0 means clustering at distance r, below 0 regularity.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Homogeneous&lt;/b&gt; (no intensity raster), as spatstat's &lt;i&gt;Kest&lt;/i&gt;: K(r) = |W| / (n (n − 1)) Σ&lt;sub&gt;i≠j&lt;/sub&gt; 1(d&lt;sub&gt;ij&lt;/sub&gt; ≤ r) e&lt;sub&gt;ij&lt;/sub&gt;. &lt;b&gt;Inhomogeneous&lt;/b&gt; (an intensity raster λ), Kim &amp;amp; Lim eq. 14, which is spatstat's &lt;i&gt;Kinhom&lt;/i&gt; without renormalisation: K(r) = 1 / |W| Σ&lt;sub&gt;i≠j&lt;/sub&gt; 1(d&lt;sub&gt;ij&lt;/sub&gt; ≤ r) e&lt;sub&gt;ij&lt;/sub&gt; / (λ(x&lt;sub&gt;i&lt;/sub&gt;) λ(x&lt;sub&gt;j&lt;/sub&gt;)).&lt;/p&gt;&lt;p&gt;&lt;b&gt;Edge corrections.&lt;/b&gt; Points near the boundary of W have neighbours outside W that were not observed. &lt;i&gt;Isotropic&lt;/i&gt; (Ripley): each pair gets the weight e&lt;sub&gt;ij&lt;/sub&gt; = 2π d&lt;sub&gt;ij&lt;/sub&gt; divided by the length of the circle about x&lt;sub&gt;i&lt;/sub&gt; through x&lt;sub&gt;j&lt;/sub&gt; that lies inside W (1 when the circle is inside W, at most 100), exact for polygon windows with holes. &lt;i&gt;Border&lt;/i&gt; (reduced sample): at radius r only points at least r from the boundary are centres. &lt;i&gt;None&lt;/i&gt;: all weights 1, which underestimates K at larger r.&lt;/p&gt;&lt;p&gt;&lt;b&gt;On a street network&lt;/b&gt; (NETWORK, Kim &amp;amp; Lim Appendix E.3): the points are moved to their nearest location on the network, d&lt;sub&gt;ij&lt;/sub&gt; is the shortest-path distance along it and |L| its total length. &lt;i&gt;None&lt;/i&gt; is Okabe &amp;amp; Yamada's K(r) = |L| / (n (n − 1)) Σ&lt;sub&gt;i≠j&lt;/sub&gt; 1(d&lt;sub&gt;ij&lt;/sub&gt; ≤ r); &lt;i&gt;Ang&lt;/i&gt; (Ang, Baddeley &amp;amp; Nair 2012) divides each pair by the number of network points at distance d&lt;sub&gt;ij&lt;/sub&gt; from x&lt;sub&gt;i&lt;/sub&gt;, so that K(r) = r for a Poisson process on any network and L = K. Both agree with spatstat's linearK and linearKinhom.&lt;/p&gt;&lt;p&gt;With a synthetic layer, its K-function is estimated in the same window, at the same radii, with the same correction (and intensity), and the MISE of Kim &amp;amp; Lim (Section 4.1) is reported: the integral over the radii where K of the original is &gt; 0 of (K&lt;sub&gt;syn&lt;/sub&gt;(r) / K(r) − 1)², by the trapezoid rule; 0 for identical K-functions.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Not for publication.&lt;/b&gt; The K-function of the confidential layer is derived from the confidential points (at fine radii it reveals their pairwise distances). It is a utility diagnostic for the data steward; the table and the chart are confidential.&lt;/p&gt;</source>
+      <translation>&lt;p&gt;Schat de K-functie van Ripley van de punten in een studiegebied W, bij de stralen r die u opgeeft: het verwachte aantal andere punten binnen afstand r van een typisch punt, gedeeld door de intensiteit. Bij volledige ruimtelijke willekeur is K(r) = π r² en is de L-functie L(r) = √(K(r)/π) gelijk aan r; L(r) − r boven 0 wijst op clustering op afstand r, onder 0 op regelmaat.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Homogeen&lt;/b&gt; (geen intensiteitsraster), zoals &lt;i&gt;Kest&lt;/i&gt; van spatstat: K(r) = |W| / (n (n − 1)) Σ&lt;sub&gt;i≠j&lt;/sub&gt; 1(d&lt;sub&gt;ij&lt;/sub&gt; ≤ r) e&lt;sub&gt;ij&lt;/sub&gt;. &lt;b&gt;Inhomogeen&lt;/b&gt; (een intensiteitsraster λ), Kim &amp;amp; Lim vgl. 14, dat is &lt;i&gt;Kinhom&lt;/i&gt; van spatstat zonder hernormalisatie: K(r) = 1 / |W| Σ&lt;sub&gt;i≠j&lt;/sub&gt; 1(d&lt;sub&gt;ij&lt;/sub&gt; ≤ r) e&lt;sub&gt;ij&lt;/sub&gt; / (λ(x&lt;sub&gt;i&lt;/sub&gt;) λ(x&lt;sub&gt;j&lt;/sub&gt;)).&lt;/p&gt;&lt;p&gt;&lt;b&gt;Randcorrecties.&lt;/b&gt; Punten dicht bij de rand van W hebben buren buiten W die niet zijn waargenomen. &lt;i&gt;Isotroop&lt;/i&gt; (Ripley): elk paar krijgt het gewicht e&lt;sub&gt;ij&lt;/sub&gt; = 2π d&lt;sub&gt;ij&lt;/sub&gt; gedeeld door de lengte van het deel van de cirkel om x&lt;sub&gt;i&lt;/sub&gt; door x&lt;sub&gt;j&lt;/sub&gt; dat binnen W ligt (1 als de cirkel binnen W ligt, ten hoogste 100), exact voor polygonale studiegebieden met gaten. &lt;i&gt;Rand&lt;/i&gt; (gereduceerde steekproef): bij straal r zijn alleen punten op ten minste r van de rand middelpunten. &lt;i&gt;Geen&lt;/i&gt;: alle gewichten 1, wat K bij grotere r onderschat.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Op een stratennetwerk&lt;/b&gt; (NETWORK, Kim &amp;amp; Lim Appendix E.3): de punten worden naar hun dichtstbijzijnde locatie op het netwerk verplaatst, d&lt;sub&gt;ij&lt;/sub&gt; is de afstand langs het kortste pad over het netwerk en |L| de totale lengte ervan. &lt;i&gt;Geen&lt;/i&gt; is de K(r) = |L| / (n (n − 1)) Σ&lt;sub&gt;i≠j&lt;/sub&gt; 1(d&lt;sub&gt;ij&lt;/sub&gt; ≤ r) van Okabe &amp;amp; Yamada; &lt;i&gt;Ang&lt;/i&gt; (Ang, Baddeley &amp;amp; Nair 2012) deelt elk paar door het aantal punten van het netwerk op afstand d&lt;sub&gt;ij&lt;/sub&gt; van x&lt;sub&gt;i&lt;/sub&gt;, zodat K(r) = r voor een Poisson-proces op elk netwerk en L = K. Beide komen overeen met linearK en linearKinhom van spatstat.&lt;/p&gt;&lt;p&gt;Met een synthetische laag wordt de K-functie daarvan geschat in hetzelfde studiegebied, bij dezelfde stralen, met dezelfde correctie (en intensiteit), en wordt de MISE van Kim &amp;amp; Lim (Sectie 4.1) gerapporteerd: de integraal van (K&lt;sub&gt;syn&lt;/sub&gt;(r) / K(r) − 1)² over de stralen waar K van het origineel &gt; 0 is, met de trapeziumregel; 0 bij identieke K-functies.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Niet voor publicatie.&lt;/b&gt; De K-functie van de vertrouwelijke laag is afgeleid van de vertrouwelijke punten (bij fijne stralen verraadt ze hun onderlinge afstanden). Ze is bruikbaarheidsdiagnostiek voor de databeheerder; de tabel en de grafiek zijn vertrouwelijk.&lt;/p&gt;</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/kfunction.py" line="166" />
+      <location filename="../processing/algorithms/kfunction.py" line="175" />
       <source>&lt;p&gt;&lt;b&gt;Guarantee.&lt;/b&gt; None (no ε or δ): this tool adds no noise and publishes nothing; it measures how well a synthetic layer keeps the clustering of the confidential points. A synthetic layer is as private as the tool that made it (see that tool's help).&lt;/p&gt;</source>
       <translation>&lt;p&gt;&lt;b&gt;Garantie.&lt;/b&gt; Geen (geen ε of δ): dit hulpmiddel voegt geen ruis toe en publiceert niets; het meet hoe goed een synthetische laag de clustering van de vertrouwelijke punten behoudt. Een synthetische laag is zo privé als het hulpmiddel dat haar maakte (zie de help daarvan).&lt;/p&gt;</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/kfunction.py" line="177" />
+      <location filename="../processing/algorithms/kfunction.py" line="186" />
       <source>Point layer (original)</source>
       <translation>Puntenlaag (origineel)</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/kfunction.py" line="178" />
+      <location filename="../processing/algorithms/kfunction.py" line="187" />
       <source>The (confidential) points whose K-function is estimated. At least 2, all inside the window.</source>
       <translation>De (vertrouwelijke) punten waarvan de K-functie wordt geschat. Ten minste 2, allemaal binnen het studiegebied.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/kfunction.py" line="182" />
-      <source>Polygons of the study region W (holes allowed); every point must lie inside. Its area and boundary enter the estimate. Empty: the bounding box of the input points enlarged on each side by 5% of its larger side.</source>
-      <translation>Polygonen van het studiegebied W (gaten toegestaan); elk punt moet erbinnen liggen. De oppervlakte en de rand ervan gaan in de schatting mee. Leeg: de omhullende rechthoek van de invoerpunten, aan elke kant vergroot met 5% van de langste zijde.</translation>
+      <location filename="../processing/algorithms/kfunction.py" line="191" />
+      <source>Polygons of the study region W (holes allowed); every point must lie inside. Its area and boundary enter the estimate. Empty: the bounding box of the input points enlarged on each side by 5% of its larger side. Not used with a NETWORK.</source>
+      <translation>Polygonen van het studiegebied W (gaten toegestaan); elk punt moet erbinnen liggen. De oppervlakte en de rand ervan gaan in de schatting mee. Leeg: de omhullende rechthoek van de invoerpunten, aan elke kant vergroot met 5% van de langste zijde. Niet gebruikt bij een NETWORK.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/kfunction.py" line="189" />
+      <location filename="../processing/algorithms/kfunction.py" line="199" />
+      <source>Optional line layer of streets. Given: the points (and the synthetic points) are moved to their nearest location on it and the K-function on the network is estimated with shortest-path distances (Okabe &amp; Yamada; Ang's correction; spatstat's linearK), instead of the planar one; CORRECTION must then be Ang or None, and WINDOW is not used. Same CRS as the points (or both transformed to WORK_CRS).</source>
+      <translation>Optionele lijnlaag met straten. Opgegeven: de punten (en de synthetische punten) worden naar hun dichtstbijzijnde locatie erop verplaatst en de K-functie op het netwerk wordt geschat met afstanden langs de kortste paden (Okabe &amp; Yamada; de correctie van Ang; linearK van spatstat), in plaats van de K-functie in het vlak; CORRECTION moet dan Ang of Geen zijn, en WINDOW wordt niet gebruikt. Zelfde CRS als de punten (of beide getransformeerd naar WORK_CRS).</translation>
+    </message>
+    <message>
+      <location filename="../processing/algorithms/kfunction.py" line="208" />
       <source>Radii</source>
       <translation>Stralen</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/kfunction.py" line="190" />
-      <source>Distances r in the layer's CRS units (or the working CRS's). Two numbers 'max,steps' give steps + 1 evenly spaced radii from 0 to max ('500,100': 0, 5, …, 500); three or more numbers are the radii themselves ('0,50,100,150'), &gt;= 0 and increasing. Empty: 101 radii (0 and 100 steps) up to spatstat's default maximum, min(shorter side of the window's bounding box / 4, √(1000 |W| / (π n))).</source>
-      <translation>Afstanden r in de CRS-eenheden van de laag (of die van het werk-CRS). Twee getallen 'max,stappen' geven stappen + 1 gelijkmatig verdeelde stralen van 0 tot max ('500,100': 0, 5, …, 500); drie of meer getallen zijn de stralen zelf ('0,50,100,150'), &gt;= 0 en oplopend. Leeg: 101 stralen (0 en 100 stappen) tot het standaardmaximum van spatstat, min(kortste zijde van de omhullende rechthoek van het studiegebied / 4, √(1000 |W| / (π n))).</translation>
+      <location filename="../processing/algorithms/kfunction.py" line="209" />
+      <source>Distances r in the layer's CRS units (or the working CRS's). Two numbers 'max,steps' give steps + 1 evenly spaced radii from 0 to max ('500,100': 0, 5, …, 500); three or more numbers are the radii themselves ('0,50,100,150'), &gt;= 0 and increasing. Empty: 101 radii (0 and 100 steps) up to spatstat's default maximum, min(shorter side of the window's bounding box / 4, √(1000 |W| / (π n))); on a network 101 radii up to spatstat's linearK maximum, 0.98 times the network's bounding radius.</source>
+      <translation>Afstanden r in de CRS-eenheden van de laag (of die van het werk-CRS). Twee getallen 'max,stappen' geven stappen + 1 gelijkmatig verdeelde stralen van 0 tot max ('500,100': 0, 5, …, 500); drie of meer getallen zijn de stralen zelf ('0,50,100,150'), &gt;= 0 en oplopend. Leeg: 101 stralen (0 en 100 stappen) tot het standaardmaximum van spatstat, min(kortste zijde van de omhullende rechthoek van het studiegebied / 4, √(1000 |W| / (π n))); op een netwerk 101 stralen tot het maximum van linearK van spatstat, 0,98 keer de omhullende straal van het netwerk.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/kfunction.py" line="202" />
+      <location filename="../processing/algorithms/kfunction.py" line="222" />
       <source>Edge correction</source>
       <translation>Randcorrectie</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/kfunction.py" line="203" />
+      <location filename="../processing/algorithms/kfunction.py" line="223" />
+      <source>Ang (network)</source>
+      <translation>Ang (netwerk)</translation>
+    </message>
+    <message>
+      <location filename="../processing/algorithms/kfunction.py" line="223" />
       <source>Border (reduced sample)</source>
       <translation>Rand (gereduceerde steekproef)</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/kfunction.py" line="203" />
+      <location filename="../processing/algorithms/kfunction.py" line="223" />
       <source>Isotropic (Ripley)</source>
       <translation>Isotroop (Ripley)</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/kfunction.py" line="203" />
+      <location filename="../processing/algorithms/kfunction.py" line="223" />
       <source>None</source>
       <translation>Geen</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/kfunction.py" line="207" />
-      <source>Isotropic: Ripley's weight for pairs whose circle leaves the window (recommended). Border: only points at least r from the boundary are centres. None: no correction (biased downwards).</source>
-      <translation>Isotroop: het gewicht van Ripley voor paren waarvan de cirkel buiten het studiegebied komt (aanbevolen). Rand: alleen punten op ten minste r van de rand zijn middelpunten. Geen: geen correctie (neerwaarts vertekend).</translation>
+      <location filename="../processing/algorithms/kfunction.py" line="227" />
+      <source>In a window: Isotropic, Ripley's weight for pairs whose circle leaves the window (recommended); Border, only points at least r from the boundary are centres; None, no correction (biased downwards). On a NETWORK: Ang (Ang, Baddeley &amp; Nair 2012; recommended), each pair weighted by 1 / the number of network points at that distance from the centre, so that K(r) = r for a Poisson process on any network; None, Okabe &amp; Yamada's estimator, whose Poisson value depends on the network (L is then left empty). Isotropic and Border are refused on a network, Ang without one.</source>
+      <translation>In een studiegebied: Isotroop, het gewicht van Ripley voor paren waarvan de cirkel buiten het studiegebied komt (aanbevolen); Rand, alleen punten op ten minste r van de rand zijn middelpunten; Geen, geen correctie (neerwaarts vertekend). Op een NETWORK: Ang (Ang, Baddeley &amp; Nair 2012; aanbevolen), elk paar gewogen met 1 / het aantal punten van het netwerk op die afstand van het middelpunt, zodat K(r) = r voor een Poisson-proces op elk netwerk; Geen, de schatter van Okabe &amp; Yamada, waarvan de Poisson-waarde van het netwerk afhangt (L blijft dan leeg). Isotroop en Rand worden op een netwerk geweigerd, Ang zonder netwerk.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/kfunction.py" line="213" />
+      <location filename="../processing/algorithms/kfunction.py" line="237" />
       <source>Intensity raster (inhomogeneous)</source>
       <translation>Intensiteitsraster (inhomogeen)</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/kfunction.py" line="214" />
-      <source>Band 1: the intensity λ in points per squared CRS unit, e.g. a fitted intensity. Sampled at the points (bilinear between pixel centres); it must be &gt; 0 there and not NoData. Given: the inhomogeneous K-function of Kim &amp; Lim eq. 14. Empty: the homogeneous K-function.</source>
-      <translation>Band 1: de intensiteit λ in punten per vierkante CRS-eenheid, bijv. een geschatte intensiteit. Bemonsterd op de punten (bilineair tussen pixelmiddelpunten); ze moet daar &gt; 0 zijn en mag geen NoData zijn. Opgegeven: de inhomogene K-functie van Kim &amp; Lim vgl. 14. Leeg: de homogene K-functie.</translation>
+      <location filename="../processing/algorithms/kfunction.py" line="238" />
+      <source>Band 1: the intensity λ in points per squared CRS unit, e.g. a fitted intensity. Sampled at the points (bilinear between pixel centres); it must be &gt; 0 there and not NoData. Given: the inhomogeneous K-function of Kim &amp; Lim eq. 14. Empty: the homogeneous K-function. On a NETWORK: points per CRS unit of length, sampled at the points' locations on the network (Kim &amp; Lim eq. 27, spatstat's linearKinhom).</source>
+      <translation>Band 1: de intensiteit λ in punten per vierkante CRS-eenheid, bijv. een geschatte intensiteit. Bemonsterd op de punten (bilineair tussen pixelmiddelpunten); ze moet daar &gt; 0 zijn en mag geen NoData zijn. Opgegeven: de inhomogene K-functie van Kim &amp; Lim vgl. 14. Leeg: de homogene K-functie. Op een NETWORK: punten per lengte-eenheid van het CRS, bemonsterd op de locaties van de punten op het netwerk (Kim &amp; Lim vgl. 27, linearKinhom van spatstat).</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/kfunction.py" line="222" />
+      <location filename="../processing/algorithms/kfunction.py" line="248" />
       <source>Synthetic point layer (comparison)</source>
       <translation>Synthetische puntenlaag (vergelijking)</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/kfunction.py" line="224" />
-      <source>Optional synthetic points to compare with: adds their K- and L-function to the table and chart and computes the MISE. Same CRS as the input; every point inside the window.</source>
-      <translation>Optionele synthetische punten om mee te vergelijken: voegt hun K- en L-functie toe aan de tabel en de grafiek en berekent de MISE. Zelfde CRS als de invoer; elk punt binnen het studiegebied.</translation>
+      <location filename="../processing/algorithms/kfunction.py" line="250" />
+      <source>Optional synthetic points to compare with: adds their K- and L-function to the table and chart and computes the MISE. Same CRS as the input; every point inside the window (on a NETWORK: placed on it like the input points).</source>
+      <translation>Optionele synthetische punten om mee te vergelijken: voegt hun K- en L-functie toe aan de tabel en de grafiek en berekent de MISE. Zelfde CRS als de invoer; elk punt binnen het studiegebied (op een NETWORK: daarop geplaatst zoals de invoerpunten).</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/kfunction.py" line="230" />
+      <location filename="../processing/algorithms/kfunction.py" line="258" />
       <source>Needed only when the layers are in degrees; radii and intensity are then in this CRS's units.</source>
       <translation>Alleen nodig als de lagen in graden zijn; stralen en intensiteit zijn dan in de eenheden van dit CRS.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/kfunction.py" line="234" />
+      <location filename="../processing/algorithms/kfunction.py" line="262" />
       <source>K-function table (CONFIDENTIAL)</source>
       <translation>Tabel met de K-functie (VERTROUWELIJK)</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/kfunction.py" line="236" />
+      <location filename="../processing/algorithms/kfunction.py" line="264" />
       <source>Table without geometry, one row per radius: r, K, L, theo (π r², K of a Poisson process) and, with a synthetic layer, K_syn and L_syn. Empty where the border estimator has no point far enough from the boundary. It reveals pairwise distances of the confidential points, so it is not written unless asked for.</source>
       <translation>Tabel zonder geometrie, één rij per straal: r, K, L, theo (π r², K van een Poisson-proces) en, met een synthetische laag, K_syn en L_syn. Leeg waar de randschatter geen punt heeft dat ver genoeg van de rand ligt. De tabel onthult onderlinge afstanden van de vertrouwelijke punten en wordt daarom alleen geschreven als erom gevraagd wordt.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/kfunction.py" line="246" />
+      <location filename="../processing/algorithms/kfunction.py" line="274" />
       <source>Chart (CONFIDENTIAL)</source>
       <translation>Grafiek (VERTROUWELIJK)</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/kfunction.py" line="251" />
+      <location filename="../processing/algorithms/kfunction.py" line="279" />
       <source>HTML page with the charts of K(r) and L(r) − r (both layers when given) and the settings.</source>
       <translation>HTML-pagina met de grafieken van K(r) en L(r) − r (van beide lagen, indien opgegeven) en de instellingen.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/kfunction.py" line="253" />
+      <location filename="../processing/algorithms/kfunction.py" line="281" />
       <source>MISE of the synthetic K-function</source>
       <translation>MISE van de synthetische K-functie</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/kfunction.py" line="254" />
+      <location filename="../processing/algorithms/kfunction.py" line="282" />
       <source>Number of input points</source>
       <translation>Aantal invoerpunten</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/kfunction.py" line="259" />
+      <location filename="../processing/algorithms/kfunction.py" line="287" />
       <source>Nothing to compute: set {0} (the table) or {1} (the chart), or give {2} to get the MISE.</source>
       <translation>Niets te berekenen: stel {0} (de tabel) of {1} (de grafiek) in, of geef {2} op om de MISE te krijgen.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/kfunction.py" line="279" />
+      <location filename="../processing/algorithms/kfunction.py" line="308" />
       <source>{0} is in {1} but {2} is in {3}: the two patterns must be compared in the same CRS. Reproject {0} to the CRS of {2} first.</source>
       <translation>{0} staat in {1}, maar {2} staat in {3}: de twee patronen moeten in hetzelfde CRS worden vergeleken. Herprojecteer eerst {0} naar het CRS van {2}.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/kfunction.py" line="307" />
+      <location filename="../processing/algorithms/kfunction.py" line="336" />
       <source>{0}: {1} of the {2} points of {3} lie outside the window; clip them or enlarge it.</source>
       <translation>{0}: {1} van de {2} punten van {3} liggen buiten het studiegebied; knip ze weg of vergroot het studiegebied.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/kfunction.py" line="311" />
+      <location filename="../processing/algorithms/kfunction.py" line="340" />
       <source>the bounding box of {0} enlarged by 5%</source>
       <translation>de omhullende rechthoek van {0}, vergroot met 5%</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/kfunction.py" line="313" />
+      <location filename="../processing/algorithms/kfunction.py" line="342" />
       <source>{0}: {1} of its {2} points lie outside the window ({3}); clip them or give a {4} that contains both layers.</source>
       <translation>{0}: {1} van de {2} punten liggen buiten het studiegebied ({3}); knip ze weg of geef een {4} op dat beide lagen bevat.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/kfunction.py" line="329" />
+      <location filename="../processing/algorithms/kfunction.py" line="358" />
       <source>{0} (at the points of {1}): {2}</source>
       <translation>{0} (op de punten van {1}): {2}</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/kfunction.py" line="334" />
+      <location filename="../processing/algorithms/kfunction.py" line="363" />
       <source>{0}: the intensity is zero or negative at {1} of the {2} points of {3} (smallest value {4:g}); the inhomogeneous K-function divides by it. Use an intensity &gt; 0 at every point.</source>
       <translation>{0}: de intensiteit is nul of negatief op {1} van de {2} punten van {3} (kleinste waarde {4:g}); de inhomogene K-functie deelt erdoor. Gebruik een intensiteit &gt; 0 op elk punt.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/kfunction.py" line="376" />
+      <location filename="../processing/algorithms/kfunction.py" line="410" />
       <source>{0}: radii up to {1:g} exceed half the window's shorter side; there the estimate rests on few pairs and large edge weights.</source>
       <translation>{0}: stralen tot {1:g} zijn groter dan de helft van de kortste zijde van het studiegebied; daar berust de schatting op weinig paren en grote randgewichten.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/kfunction.py" line="408" />
+      <location filename="../processing/algorithms/kfunction.py" line="442" />
       <source>MISE of the synthetic K-function: {0:.6g}</source>
       <translation>MISE van de synthetische K-functie: {0:.6g}</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/kfunction.py" line="412" />
+      <location filename="../processing/algorithms/kfunction.py" line="446" />
       <source>{0}: {1} points repeat the location of another point, so K(0) &gt; 0 here (spatstat counts only pairs at a distance &gt; 0). A MISE then includes the first radii, where the relative error can dominate it; start {2} above 0 to leave them out.</source>
       <translation>{0}: {1} punten herhalen de locatie van een ander punt, dus K(0) &gt; 0 hier (spatstat telt alleen paren op een afstand &gt; 0). Een MISE omvat dan ook de eerste stralen, waar de relatieve fout haar kan domineren; laat {2} boven 0 beginnen om ze weg te laten.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/kfunction.py" line="425" />
+      <location filename="../processing/algorithms/kfunction.py" line="459" />
       <source>bounding box of the points enlarged by 5%</source>
       <translation>omhullende rechthoek van de punten, vergroot met 5%</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/kfunction.py" line="427" />
+      <location filename="../processing/algorithms/kfunction.py" line="461" />
       <source>the WINDOW polygons</source>
       <translation>de WINDOW-polygonen</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/kfunction.py" line="433" />
+      <location filename="../processing/algorithms/kfunction.py" line="467" />
       <source>K-function (CONFIDENTIAL utility diagnostic)</source>
       <translation>K-functie (VERTROUWELIJKE bruikbaarheidsdiagnostiek)</translation>
     </message>
@@ -1331,202 +1331,202 @@
     <message>
       <location filename="../processing/algorithms/privacy_ledger.py" line="58" />
       <source>Privacy-budget ledger: list releases, set a budget</source>
-      <translation type="unfinished" />
+      <translation>Privacybudgetregister: publicaties opsommen, budget instellen</translation>
     </message>
     <message>
       <location filename="../processing/algorithms/privacy_ledger.py" line="61" />
       <source>Privacy budget</source>
-      <translation type="unfinished" />
+      <translation>Privacybudget</translation>
     </message>
     <message>
       <location filename="../processing/algorithms/privacy_ledger.py" line="67" />
       <source>List the releases a privacy-budget ledger records and each data set's total ε and δ per neighbourhood; export them as CSV; set or clear a data set's budget.</source>
-      <translation type="unfinished" />
+      <translation>Toon de publicaties die een privacybudgetregister vastlegt en de totale ε en δ van elke dataset per naburigheid; exporteer ze als CSV; stel het budget van een dataset in of hef het op.</translation>
     </message>
     <message>
       <location filename="../processing/algorithms/privacy_ledger.py" line="74" />
       <source>&lt;p&gt;The differentially private tools (pufferfishgrid, dpcounts, dppoints) record every release in a privacy-budget ledger: the algorithm, the mechanism, ε and δ under the neighbourhood they hold for, whether the run was seeded or lost its guarantee, the output files, and the confidential data set it came from, identified by a keyed fingerprint that reveals nothing about the data. This tool lists those releases and adds them up per data set under sequential composition (Dwork &amp;amp; Roth 2014, Theorem 3.16): totals under one neighbourhood are sums; a release counts under another neighbourhood only where a proven rule carries its guarantee there (a guarantee for a larger α holds for a smaller one; one point added or removed gives 2ε for one point moved), and totals under different neighbourhoods are never added to each other. A seeded release, or one whose guarantee was lost (bounds or a window from the data), counts as ε = ∞.&lt;/p&gt;&lt;p&gt;It can also set the budget of a data set (by its fingerprint, as the release tools' log and this tool's table show it): every later release of that data set states whether it stays within it, and with REFUSE_OVER_BUDGET is refused when it would not.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Not a privacy mechanism:&lt;/b&gt; it reads and writes the ledger only. The tables hold no confidential value, but they show what was released from which data set and where it was written: keep them with the steward's files. The ledger's key file (its name with .key) must never be published.&lt;/p&gt;</source>
-      <translation type="unfinished" />
+      <translation>&lt;p&gt;De hulpmiddelen met differentiële privacy (pufferfishgrid, dpcounts, dppoints) leggen elke publicatie vast in een privacybudgetregister: het algoritme, het mechanisme, ε en δ onder de naburigheid waarvoor ze gelden, of de run een seed had of zijn garantie verloor, de uitvoerbestanden, en de vertrouwelijke dataset waar de publicatie van afkomstig is, aangeduid met een vingerafdruk met sleutel die niets over de gegevens onthult. Dit hulpmiddel toont die publicaties en telt ze per dataset op volgens sequentiële compositie (Dwork &amp;amp; Roth 2014, Stelling 3.16): totalen onder één naburigheid zijn sommen; een publicatie telt onder een andere naburigheid alleen mee waar een bewezen regel haar garantie daarheen overdraagt (een garantie voor een grotere α geldt ook voor een kleinere; één punt toegevoegd of verwijderd geeft 2ε voor één verplaatst punt), en totalen onder verschillende naburigheden worden nooit bij elkaar opgeteld. Een publicatie met seed, of een publicatie waarvan de garantie verloren ging (grenzen of een studiegebied uit de gegevens), telt als ε = ∞.&lt;/p&gt;&lt;p&gt;Het kan ook het budget van een dataset instellen (via de vingerafdruk, zoals het log van de publicatiehulpmiddelen en de tabel van dit hulpmiddel die tonen): elke latere publicatie van die dataset vermeldt of ze daarbinnen blijft, en wordt met REFUSE_OVER_BUDGET geweigerd als dat niet zo is.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Geen privacymechanisme:&lt;/b&gt; het leest en schrijft alleen het register. De tabellen bevatten geen vertrouwelijke waarde, maar laten zien wat uit welke dataset is gepubliceerd en waar het is weggeschreven: bewaar ze bij de bestanden van de databeheerder. Het sleutelbestand van het register (zijn naam met .key) mag nooit worden gepubliceerd.&lt;/p&gt;</translation>
     </message>
     <message>
       <location filename="../processing/algorithms/privacy_ledger.py" line="101" />
       <source>Privacy-budget ledger</source>
-      <translation type="unfinished" />
+      <translation>Privacybudgetregister</translation>
     </message>
     <message>
       <location filename="../processing/algorithms/privacy_ledger.py" line="108" />
       <source>The ledger file. Empty: &lt;project folder&gt;/&lt;project name&gt;{0} beside the saved QGIS project, the one the release tools use by default.</source>
-      <translation type="unfinished" />
+      <translation>Het registerbestand. Leeg: &lt;map van het project&gt;/&lt;naam van het project&gt;{0} naast het opgeslagen QGIS-project, het bestand dat de publicatiehulpmiddelen standaard gebruiken.</translation>
     </message>
     <message>
       <location filename="../processing/algorithms/privacy_ledger.py" line="114" />
       <source>Data set (fingerprint)</source>
-      <translation type="unfinished" />
+      <translation>Dataset (vingerafdruk)</translation>
     </message>
     <message>
       <location filename="../processing/algorithms/privacy_ledger.py" line="115" />
       <source>Only this data set: its fingerprint (64 hex digits, as the release tools' log shows it), its first {0} or more digits, or its name as recorded (the layer's name). Needed to set a budget. Empty: every data set.</source>
-      <translation type="unfinished" />
+      <translation>Alleen deze dataset: de vingerafdruk ervan (64 hexadecimale cijfers, zoals het log van de publicatiehulpmiddelen die toont), de eerste {0} of meer cijfers daarvan, of de naam zoals vastgelegd (de naam van de laag). Nodig om een budget in te stellen. Leeg: elke dataset.</translation>
     </message>
     <message>
       <location filename="../processing/algorithms/privacy_ledger.py" line="123" />
       <source>Set the budget ε of the data set</source>
-      <translation type="unfinished" />
+      <translation>Budget ε van de dataset instellen</translation>
     </message>
     <message>
       <location filename="../processing/algorithms/privacy_ledger.py" line="125" />
       <source>Record this budget for DATASET in the ledger: the largest total ε under each neighbourhood. The release tools use it unless their own BUDGET_EPSILON is given. Empty: the budget stays as it is.</source>
-      <translation type="unfinished" />
+      <translation>Leg dit budget voor DATASET vast in het register: de grootste totale ε onder elke naburigheid. De publicatiehulpmiddelen gebruiken het, tenzij hun eigen BUDGET_EPSILON is opgegeven. Leeg: het budget blijft zoals het is.</translation>
     </message>
     <message>
       <location filename="../processing/algorithms/privacy_ledger.py" line="132" />
       <source>Budget δ of the data set</source>
-      <translation type="unfinished" />
+      <translation>Budget δ van de dataset</translation>
     </message>
     <message>
       <location filename="../processing/algorithms/privacy_ledger.py" line="134" />
       <source>The largest total δ, with {0}. Empty: 0.</source>
-      <translation type="unfinished" />
+      <translation>De grootste totale δ, samen met {0}. Leeg: 0.</translation>
     </message>
     <message>
       <location filename="../processing/algorithms/privacy_ledger.py" line="137" />
       <source>Clear the budget of the data set</source>
-      <translation type="unfinished" />
+      <translation>Budget van de dataset opheffen</translation>
     </message>
     <message>
       <location filename="../processing/algorithms/privacy_ledger.py" line="138" />
       <source>Remove the budget of DATASET (recorded in the ledger as a budget cleared; nothing is erased).</source>
-      <translation type="unfinished" />
+      <translation>Verwijder het budget van DATASET (in het register vastgelegd als een opgeheven budget; er wordt niets gewist).</translation>
     </message>
     <message>
       <location filename="../processing/algorithms/privacy_ledger.py" line="141" />
       <source>Note on the budget</source>
-      <translation type="unfinished" />
+      <translation>Opmerking bij het budget</translation>
     </message>
     <message>
       <location filename="../processing/algorithms/privacy_ledger.py" line="142" />
       <source>Free text recorded with the budget, e.g. who decided it and why.</source>
-      <translation type="unfinished" />
+      <translation>Vrije tekst die bij het budget wordt vastgelegd, bijv. wie het heeft vastgesteld en waarom.</translation>
     </message>
     <message>
       <location filename="../processing/algorithms/privacy_ledger.py" line="146" />
       <source>Releases</source>
-      <translation type="unfinished" />
+      <translation>Publicaties</translation>
     </message>
     <message>
       <location filename="../processing/algorithms/privacy_ledger.py" line="147" />
       <source>A table (no geometry), one row per release and neighbourhood it states: number, time (UTC), data set, its name, algorithm, mechanism, neighbourhood, its parameter, units and text, epsilon, delta, proven (0 for a nominal guarantee), seeded (1: not private, counted as ε = ∞), outputs, note.</source>
-      <translation type="unfinished" />
+      <translation>Een tabel (zonder geometrie), één rij per publicatie en per naburigheid die ze vermeldt: nummer, tijd (UTC), dataset, de naam ervan, algoritme, mechanisme, naburigheid, de parameter, eenheden en tekst daarvan, epsilon, delta, bewezen (0 bij een nominale garantie), met seed (1: niet privacyveilig, geteld als ε = ∞), uitvoer, opmerking.</translation>
     </message>
     <message>
       <location filename="../processing/algorithms/privacy_ledger.py" line="154" />
       <source>Totals per data set and neighbourhood</source>
-      <translation type="unfinished" />
+      <translation>Totalen per dataset en naburigheid</translation>
     </message>
     <message>
       <location filename="../processing/algorithms/privacy_ledger.py" line="155" />
       <source>A table (no geometry), one row per data set and neighbourhood: the total epsilon and delta under sequential composition, how many releases were added up, not covered (no guarantee there), seeded and nominal, the budget and whether it is exceeded (1).</source>
-      <translation type="unfinished" />
+      <translation>Een tabel (zonder geometrie), één rij per dataset en naburigheid: de totale epsilon en delta volgens sequentiële compositie, hoeveel publicaties zijn opgeteld, niet gedekt (daar geen garantie), met seed en nominaal, het budget en of het is overschreden (1).</translation>
     </message>
     <message>
       <location filename="../processing/algorithms/privacy_ledger.py" line="163" />
       <source>CSV files (*.csv)</source>
-      <translation type="unfinished" />
+      <translation>CSV-bestanden (*.csv)</translation>
     </message>
     <message>
       <location filename="../processing/algorithms/privacy_ledger.py" line="163" />
       <source>Releases as CSV</source>
-      <translation type="unfinished" />
+      <translation>Publicaties als CSV</translation>
     </message>
     <message>
       <location filename="../processing/algorithms/privacy_ledger.py" line="165" />
       <source>The releases table as a CSV file (UTF-8, a header row), e.g. for a spreadsheet or an audit.</source>
-      <translation type="unfinished" />
+      <translation>De tabel met publicaties als CSV-bestand (UTF-8, met een kopregel), bijv. voor een spreadsheet of een audit.</translation>
     </message>
     <message>
       <location filename="../processing/algorithms/privacy_ledger.py" line="167" />
       <source>Number of releases listed</source>
-      <translation type="unfinished" />
+      <translation>Aantal getoonde publicaties</translation>
     </message>
     <message>
       <location filename="../processing/algorithms/privacy_ledger.py" line="168" />
       <source>Number of data sets listed</source>
-      <translation type="unfinished" />
+      <translation>Aantal getoonde datasets</translation>
     </message>
     <message>
       <location filename="../processing/algorithms/privacy_ledger.py" line="174" />
       <source>{0} / {1}: give a budget or clear it, not both.</source>
-      <translation type="unfinished" />
+      <translation>{0} / {1}: geef een budget op of hef het op, niet allebei.</translation>
     </message>
     <message>
       <location filename="../processing/algorithms/privacy_ledger.py" line="178" />
       <source>{0}: give the data set whose budget to {1}.</source>
-      <translation type="unfinished" />
+      <translation>{0}: geef de dataset op waarvan het budget moet worden {1}.</translation>
     </message>
     <message>
       <location filename="../processing/algorithms/privacy_ledger.py" line="179" />
       <source>clear</source>
-      <translation type="unfinished" />
+      <translation>opgeheven</translation>
     </message>
     <message>
       <location filename="../processing/algorithms/privacy_ledger.py" line="179" />
       <source>set</source>
-      <translation type="unfinished" />
+      <translation>ingesteld</translation>
     </message>
     <message>
       <location filename="../processing/algorithms/privacy_ledger.py" line="195" />
       <source>{0}: give the ledger file (the QGIS project is not saved, so there is no default).</source>
-      <translation type="unfinished" />
+      <translation>{0}: geef het registerbestand op (het QGIS-project is niet opgeslagen, dus er is geen standaardbestand).</translation>
     </message>
     <message>
       <location filename="../processing/algorithms/privacy_ledger.py" line="206" />
       <source>{0}: {1} is the ledger or its key file; choose another file.</source>
-      <translation type="unfinished" />
+      <translation>{0}: {1} is het register of het sleutelbestand ervan; kies een ander bestand.</translation>
     </message>
     <message>
       <location filename="../processing/algorithms/privacy_ledger.py" line="212" />
       <source>{0}: {1} does not exist (no release has been recorded there yet).</source>
-      <translation type="unfinished" />
+      <translation>{0}: {1} bestaat niet (er is daar nog geen publicatie vastgelegd).</translation>
     </message>
     <message>
       <location filename="../processing/algorithms/privacy_ledger.py" line="230" />
       <source>Budget of data set {0} set to ε = {1:g}, δ = {2:g} per neighbourhood.</source>
-      <translation type="unfinished" />
+      <translation>Budget van dataset {0} ingesteld op ε = {1:g}, δ = {2:g} per naburigheid.</translation>
     </message>
     <message>
       <location filename="../processing/algorithms/privacy_ledger.py" line="235" />
       <source>Budget of data set {0} cleared.</source>
-      <translation type="unfinished" />
+      <translation>Budget van dataset {0} opgeheven.</translation>
     </message>
     <message>
       <location filename="../processing/algorithms/privacy_ledger.py" line="283" />
       <source>{0}: no data set in the ledger {1} has the fingerprint or name '{2}' (give the whole fingerprint, or at least its first {3} digits).</source>
-      <translation type="unfinished" />
+      <translation>{0}: geen dataset in het register {1} heeft de vingerafdruk of naam '{2}' (geef de hele vingerafdruk, of ten minste de eerste {3} cijfers ervan).</translation>
     </message>
     <message>
       <location filename="../processing/algorithms/privacy_ledger.py" line="289" />
       <source>{0}: '{1}' matches several data sets ({2}); give more of the fingerprint.</source>
-      <translation type="unfinished" />
+      <translation>{0}: '{1}' past bij meerdere datasets ({2}); geef een groter deel van de vingerafdruk.</translation>
     </message>
     <message>
       <location filename="../processing/algorithms/privacy_ledger.py" line="299" />
       <source>; budget ε = {0:g}, δ = {1:g}</source>
-      <translation type="unfinished" />
+      <translation>; budget ε = {0:g}, δ = {1:g}</translation>
     </message>
     <message>
       <location filename="../processing/algorithms/privacy_ledger.py" line="302" />
       <source>Data set {0} ({1}), under {2}: ε = {3}, δ = {4} over {5} release(s){6}{7}.</source>
-      <translation type="unfinished" />
+      <translation>Dataset {0} ({1}), onder {2}: ε = {3}, δ = {4} over {5} publicatie(s){6}{7}.</translation>
     </message>
     <message>
       <location filename="../processing/algorithms/privacy_ledger.py" line="304" />
       <source>no name</source>
-      <translation type="unfinished" />
+      <translation>geen naam</translation>
     </message>
     <message>
       <location filename="../processing/algorithms/privacy_ledger.py" line="310" />
       <source> - OVER BUDGET</source>
-      <translation type="unfinished" />
+      <translation> - BUDGET OVERSCHREDEN</translation>
     </message>
     <message>
       <location filename="../processing/algorithms/pufferfish_grid.py" line="90" />
@@ -1546,7 +1546,7 @@
     <message>
       <location filename="../processing/algorithms/pufferfish_grid.py" line="103" />
       <source>&lt;p&gt;Bins points into square cells and publishes, per cell, the mean (or total) of a non-negative value with Laplace noise calibrated to the number of contributors n, following ter Steege (2021), &lt;i&gt;Pufferfish privacy when publishing on thematic maps&lt;/i&gt;.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Guarantee.&lt;/b&gt; Absolute error (Theorem 3.1): for every person in a cell, an attacker cannot tell from the map whether their value lies in [x−c, x+c) or in the neighbouring [x+c, x+3c) by more than a factor e&lt;sup&gt;ε&lt;/sup&gt;, for any prior under which people's values are independent. Relative error (Corollary 3.2): the same for the relative intervals [ky, y/k) and [y/k, y/k³), i.e. for values up to a factor k; the map then shows each cell's &lt;i&gt;geometric&lt;/i&gt; mean, because the proof protects the mean of log t (the thesis's eq. 12 writes the arithmetic mean, for which one dominant value could shift the map by up to n times the stated ε). Each person is in one cell, so the whole map has the same ε. The bounded mechanism (Section 4) clamps the output to [L, U]. The thesis analyses it as (ε, δ)-Pufferfish with δ ≤ Δ, the largest δ&lt;sub&gt;max&lt;/sub&gt; of a published cell (Theorem 4.4, Corollary 4.5), reported as output DELTA. When L and U are fixed without looking at the data, clamping is post-processing, so the map in fact keeps the pure ε guarantee and Δ is a conservative figure. When the bounds are derived from the data, nothing about the smallest and largest value is private. The noise is drawn in double precision, which adds a δ that these figures do not count: about 1e-16 at ε = 1, 5e-15 at ε = 10, 8e-11 at ε = 20 and 2e-3 at ε = 30.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Not protected:&lt;/b&gt; locations and counts. The map shows which cells are occupied and publishes n exactly; use this tool when the values are sensitive, not presence.&lt;/p&gt;</source>
-      <translation type="unfinished" />
+      <translation>&lt;p&gt;Deelt punten in vierkante cellen in en publiceert per cel het gemiddelde (of totaal) van een niet-negatieve waarde met Laplace-ruis die is gekalibreerd op het aantal bijdragers n, naar ter Steege (2021), &lt;i&gt;Pufferfish privacy when publishing on thematic maps&lt;/i&gt;.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Garantie.&lt;/b&gt; Absolute fout (Stelling 3.1): voor elke persoon in een cel kan een aanvaller uit de kaart niet met meer dan een factor e&lt;sup&gt;ε&lt;/sup&gt; onderscheiden of diens waarde in [x−c, x+c) ligt of in het aangrenzende [x+c, x+3c), voor elke a-prioriverdeling waaronder de waarden van personen onafhankelijk zijn. Relatieve fout (Gevolg 3.2): hetzelfde voor de relatieve intervallen [ky, y/k) en [y/k, y/k³), d.w.z. voor waarden tot op een factor k; de kaart toont dan het &lt;i&gt;meetkundig&lt;/i&gt; gemiddelde van elke cel, omdat het bewijs het gemiddelde van log t beschermt (vgl. 12 van de scriptie schrijft het rekenkundig gemiddelde, waarbij één dominante waarde de kaart met tot n keer de opgegeven ε zou kunnen verschuiven). Elke persoon zit in één cel, dus de hele kaart heeft dezelfde ε. Het begrensde mechanisme (Sectie 4) kapt de uitvoer af tot [L, U]. De scriptie analyseert het als (ε, δ)-Pufferfish met δ ≤ Δ, de grootste δ&lt;sub&gt;max&lt;/sub&gt; van een gepubliceerde cel (Stelling 4.4, Gevolg 4.5), gerapporteerd als uitvoer DELTA. Als L en U zijn vastgelegd zonder naar de gegevens te kijken, is het afkappen een nabewerking, dus behoudt de kaart in feite de zuivere ε-garantie en is Δ een conservatieve waarde. Als de grenzen uit de gegevens zijn afgeleid, is niets over de kleinste en de grootste waarde privé. De ruis wordt in dubbele precisie getrokken, wat een δ toevoegt die deze cijfers niet meetellen: ongeveer 1e-16 bij ε = 1, 5e-15 bij ε = 10, 8e-11 bij ε = 20 en 2e-3 bij ε = 30.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Niet beschermd:&lt;/b&gt; locaties en aantallen. De kaart laat zien welke cellen bezet zijn en publiceert n exact; gebruik dit hulpmiddel als de waarden gevoelig zijn, niet de aanwezigheid.&lt;/p&gt;</translation>
     </message>
     <message>
       <location filename="../processing/algorithms/pufferfish_grid.py" line="133" />
@@ -2151,12 +2151,12 @@
     <message>
       <location filename="../processing/destinations.py" line="95" />
       <source>{0}: the file name is too long for the file system ({1} bytes with what the format adds; at most {2}): {3}. Give a shorter name.</source>
-      <translation type="unfinished" />
+      <translation>{0}: de bestandsnaam is te lang voor het bestandssysteem ({1} bytes met wat het formaat eraan toevoegt; ten hoogste {2}): {3}. Geef een kortere naam.</translation>
     </message>
     <message>
       <location filename="../processing/destinations.py" line="124" />
       <source>{0}: {1} could not be written ({2}).</source>
-      <translation type="unfinished" />
+      <translation>{0}: {1} kon niet worden geschreven ({2}).</translation>
     </message>
     <message>
       <location filename="../processing/destinations.py" line="132" />
@@ -2424,234 +2424,234 @@
       <translation>{0}: de laag heeft geen objecten waartoe afstanden kunnen worden gemeten.</translation>
     </message>
     <message>
-      <location filename="../processing/labels.py" line="13" />
+      <location filename="../processing/labels.py" line="21" />
       <source>CONFIDENTIAL: not for publication ({0}, {1})</source>
       <translation>VERTROUWELIJK: niet voor publicatie ({0}, {1})</translation>
     </message>
     <message>
-      <location filename="../processing/labels.py" line="18" />
+      <location filename="../processing/labels.py" line="26" />
       <source>NOT PRIVATE ({0}): no privacy guarantee holds ({1}, {2})</source>
       <translation>NIET PRIVÉ ({0}): er geldt geen privacygarantie ({1}, {2})</translation>
     </message>
     <message>
       <location filename="../processing/ledger.py" line="65" />
       <source>Privacy-budget ledgers (*.jsonl);;All files (*)</source>
-      <translation type="unfinished" />
+      <translation>Privacybudgetregisters (*.jsonl);;Alle bestanden (*)</translation>
     </message>
     <message>
       <location filename="../processing/ledger.py" line="80" />
       <source>The ledger file this release is recorded in, with its ε, δ and neighbourhood, against a keyed fingerprint of the confidential data (which reveals nothing about it); made by the first release. Before the run the log states what the release adds and the total of the data set under sequential composition. Empty: &lt;project folder&gt;/&lt;project name&gt;{0} beside the saved QGIS project; with no saved project no ledger is kept (the log says so). The key file beside it (same name, .key) must never be published. List it with spatialprivacy:privacyledger.</source>
-      <translation type="unfinished" />
+      <translation>Het registerbestand waarin deze publicatie wordt vastgelegd, met haar ε, δ en naburigheid, onder een vingerafdruk met sleutel van de vertrouwelijke gegevens (die er niets over onthult); het wordt bij de eerste publicatie aangemaakt. Vóór de run vermeldt het log wat de publicatie toevoegt en het totaal van de dataset volgens sequentiële compositie. Leeg: &lt;map van het project&gt;/&lt;naam van het project&gt;{0} naast het opgeslagen QGIS-project; zonder opgeslagen project wordt geen register bijgehouden (het log meldt dat). Het sleutelbestand ernaast (zelfde naam, .key) mag nooit worden gepubliceerd. Toon het register met spatialprivacy:privacyledger.</translation>
     </message>
     <message>
       <location filename="../processing/ledger.py" line="92" />
       <source>Privacy budget ε of the data set</source>
-      <translation type="unfinished" />
+      <translation>Privacybudget ε van de dataset</translation>
     </message>
     <message>
       <location filename="../processing/ledger.py" line="94" />
       <source>The largest total ε the data set may reach under each neighbourhood, this release included. Empty: the budget set in the ledger for this data set (spatialprivacy:privacyledger), if any. Over budget, the run warns, or refuses with {0}.</source>
-      <translation type="unfinished" />
+      <translation>De grootste totale ε die de dataset onder elke naburigheid mag bereiken, deze publicatie inbegrepen. Leeg: het budget dat in het register voor deze dataset is ingesteld (spatialprivacy:privacyledger), als dat er is. Boven het budget waarschuwt de run, of weigert hij met {0}.</translation>
     </message>
     <message>
       <location filename="../processing/ledger.py" line="103" />
       <source>Privacy budget δ of the data set</source>
-      <translation type="unfinished" />
+      <translation>Privacybudget δ van de dataset</translation>
     </message>
     <message>
       <location filename="../processing/ledger.py" line="105" />
       <source>The largest total δ, with {0}. Empty: 0, so any release with δ &gt; 0 exceeds the budget.</source>
-      <translation type="unfinished" />
+      <translation>De grootste totale δ, samen met {0}. Leeg: 0, dus elke publicatie met δ &gt; 0 overschrijdt het budget.</translation>
     </message>
     <message>
       <location filename="../processing/ledger.py" line="111" />
       <source>Refuse a release over budget</source>
-      <translation type="unfinished" />
+      <translation>Een publicatie boven het budget weigeren</translation>
     </message>
     <message>
       <location filename="../processing/ledger.py" line="112" />
       <source>Refuse the run, writing nothing, when the release would take a total over the budget ({0}, or the one set in the ledger); otherwise the log warns. The ledger checks again under its lock when it records the release, so two runs started together cannot both pass.</source>
-      <translation type="unfinished" />
+      <translation>Weiger de run, zonder iets te schrijven, als de publicatie een totaal boven het budget zou brengen ({0}, of het budget dat in het register is ingesteld); anders waarschuwt het log. Het register controleert opnieuw onder zijn vergrendeling wanneer het de publicatie vastlegt, zodat twee runs die tegelijk zijn gestart niet allebei kunnen slagen.</translation>
     </message>
     <message>
       <location filename="../processing/ledger.py" line="131" />
       <source>{0}: {1} is a folder; give the ledger's file (e.g. {2}).</source>
-      <translation type="unfinished" />
+      <translation>{0}: {1} is een map; geef het bestand van het register (bijv. {2}).</translation>
     </message>
     <message>
       <location filename="../processing/ledger.py" line="135" />
       <source>{0}: a δ budget needs an ε budget too; give {1} as well.</source>
-      <translation type="unfinished" />
+      <translation>{0}: een δ-budget vereist ook een ε-budget; geef ook {1} op.</translation>
     </message>
     <message>
       <location filename="../processing/ledger.py" line="139" />
       <source>{0}: the budget must be a finite number ≥ 0, got {1}.</source>
-      <translation type="unfinished" />
+      <translation>{0}: het budget moet een eindig getal ≥ 0 zijn; opgegeven: {1}.</translation>
     </message>
     <message>
       <location filename="../processing/ledger.py" line="279" />
       <source>NOT PRIVATE: {0}</source>
-      <translation type="unfinished" />
+      <translation>NIET PRIVÉ: {0}</translation>
     </message>
     <message>
       <location filename="../processing/ledger.py" line="288" />
       <source>ε = {0}, δ = {1} over {2} release(s)</source>
-      <translation type="unfinished" />
+      <translation>ε = {0}, δ = {1} over {2} publicatie(s)</translation>
     </message>
     <message>
       <location filename="../processing/ledger.py" line="292" />
       <source>; {0} not private (a seed, or bounds or a window from the data), counted as ε = ∞</source>
-      <translation type="unfinished" />
+      <translation>; {0} niet privacyveilig (een seed, of grenzen of een studiegebied uit de gegevens), geteld als ε = ∞</translation>
     </message>
     <message>
       <location filename="../processing/ledger.py" line="296" />
       <source>; {0} with a nominal, unproven guarantee</source>
-      <translation type="unfinished" />
+      <translation>; {0} met een nominale, onbewezen garantie</translation>
     </message>
     <message>
       <location filename="../processing/ledger.py" line="298" />
       <source>; {0} release(s) give no guarantee under this neighbourhood and are not counted</source>
-      <translation type="unfinished" />
+      <translation>; {0} publicatie(s) geven geen garantie onder deze naburigheid en worden niet meegeteld</translation>
     </message>
     <message>
       <location filename="../processing/ledger.py" line="301" />
       <source> (OVER BUDGET)</source>
-      <translation type="unfinished" />
+      <translation> (BUDGET OVERSCHREDEN)</translation>
     </message>
     <message>
       <location filename="../processing/ledger.py" line="306" />
       <source>nothing (it gives no guarantee here)</source>
-      <translation type="unfinished" />
+      <translation>niets (ze geeft hier geen garantie)</translation>
     </message>
     <message>
       <location filename="../processing/ledger.py" line="307" />
       <source>ε = {0}, δ = {1}</source>
-      <translation type="unfinished" />
+      <translation>ε = {0}, δ = {1}</translation>
     </message>
     <message>
       <location filename="../processing/ledger.py" line="313" />
       <source>Under {0}: this release adds {1}; the total becomes {2}.</source>
-      <translation type="unfinished" />
+      <translation>Onder {0}: deze publicatie voegt {1} toe; het totaal wordt {2}.</translation>
     </message>
     <message>
       <location filename="../processing/ledger.py" line="320" />
       <source>Totals under different neighbourhoods are not added to each other: a release counts under another neighbourhood only where a proven rule carries its guarantee there.</source>
-      <translation type="unfinished" />
+      <translation>Totalen onder verschillende naburigheden worden niet bij elkaar opgeteld: een publicatie telt onder een andere naburigheid alleen mee waar een bewezen regel haar garantie daarheen overdraagt.</translation>
     </message>
     <message>
       <location filename="../processing/ledger.py" line="330" />
       <source>ε = {0}, δ = {1} per neighbourhood ({2})</source>
-      <translation type="unfinished" />
+      <translation>ε = {0}, δ = {1} per naburigheid ({2})</translation>
     </message>
     <message>
       <location filename="../processing/ledger.py" line="388" />
       <source>No privacy-budget ledger is kept for this release: no {0} was given and the QGIS project is not saved. Give {0} (or save the project) to add up the privacy spent on this data set.</source>
-      <translation type="unfinished" />
+      <translation>Voor deze publicatie wordt geen privacybudgetregister bijgehouden: er is geen {0} opgegeven en het QGIS-project is niet opgeslagen. Geef {0} op (of sla het project op) om de aan deze dataset bestede privacy op te tellen.</translation>
     </message>
     <message>
       <location filename="../processing/ledger.py" line="399" />
       <source>Privacy-budget ledger {0}: new; it and its key file {1} (never to be published) are made when this release is recorded.</source>
-      <translation type="unfinished" />
+      <translation>Privacybudgetregister {0}: nieuw; het register en zijn sleutelbestand {1} (nooit publiceren) worden aangemaakt wanneer deze publicatie wordt vastgelegd.</translation>
     </message>
     <message>
       <location filename="../processing/ledger.py" line="409" />
       <source>Privacy-budget ledger {0}: data set {1} ({2}), {3} earlier release(s).</source>
-      <translation type="unfinished" />
+      <translation>Privacybudgetregister {0}: dataset {1} ({2}), {3} eerdere publicatie(s).</translation>
     </message>
     <message>
       <location filename="../processing/ledger.py" line="418" />
       <source>set in the ledger</source>
-      <translation type="unfinished" />
+      <translation>ingesteld in het register</translation>
     </message>
     <message>
       <location filename="../processing/ledger.py" line="418" />
       <source>{0}, {1}</source>
-      <translation type="unfinished" />
+      <translation>{0}, {1}</translation>
     </message>
     <message>
       <location filename="../processing/ledger.py" line="424" />
       <source>This release is not private ({0}): it is recorded flagged and counts as ε = ∞, which spends the whole budget of its data set.</source>
-      <translation type="unfinished" />
+      <translation>Deze publicatie is niet privacyveilig ({0}): ze wordt gemarkeerd vastgelegd en telt als ε = ∞, wat het hele budget van haar dataset verbruikt.</translation>
     </message>
     <message>
       <location filename="../processing/ledger.py" line="430" />
       <source>With this release the data set's totals exceed its privacy budget: {0}.</source>
-      <translation type="unfinished" />
+      <translation>Met deze publicatie overschrijden de totalen van de dataset het privacybudget: {0}.</translation>
     </message>
     <message>
       <location filename="../processing/ledger.py" line="435" />
       <source>{0}: {1} Nothing was written. Raise {0} (or {2}) if the budget allows it, or release less (a smaller ε); {3} refused the run.</source>
-      <translation type="unfinished" />
+      <translation>{0}: {1} Er is niets geschreven. Verhoog {0} (of {2}) als het budget dat toelaat, of publiceer minder (een kleinere ε); {3} heeft de run geweigerd.</translation>
     </message>
     <message>
       <location filename="../processing/ledger.py" line="440" />
       <source>Set {0} to refuse such runs.</source>
-      <translation type="unfinished" />
+      <translation>Zet {0} aan om zulke runs te weigeren.</translation>
     </message>
     <message>
       <location filename="../processing/ledger.py" line="443" />
       <source>{0}: no budget is set for this data set ({1} is empty and the ledger sets none).</source>
-      <translation type="unfinished" />
+      <translation>{0}: voor deze dataset is geen budget ingesteld ({1} is leeg en het register stelt er geen in).</translation>
     </message>
     <message>
       <location filename="../processing/ledger.py" line="477" />
       <source>{0}: another run recorded a release of the same data set in the ledger {1} meanwhile; with it, this release would exceed the budget, so it was not recorded and nothing was written. {2}</source>
-      <translation type="unfinished" />
+      <translation>{0}: een andere run heeft intussen een publicatie van dezelfde dataset vastgelegd in het register {1}; daarmee zou deze publicatie het budget overschrijden, dus is ze niet vastgelegd en is er niets geschreven. {2}</translation>
     </message>
     <message>
       <location filename="../processing/ledger.py" line="484" />
       <source>The outputs written in place ({0}) stay, NOT recorded.</source>
-      <translation type="unfinished" />
+      <translation>De ter plaatse geschreven uitvoer ({0}) blijft staan, NIET vastgelegd.</translation>
     </message>
     <message>
       <location filename="../processing/ledger.py" line="488" />
       <source>Nothing was written.</source>
-      <translation type="unfinished" />
+      <translation>Er is niets geschreven.</translation>
     </message>
     <message>
       <location filename="../processing/ledger.py" line="493" />
       <source>Recorded as release {0} of data set {1} in the privacy-budget ledger {2}.</source>
-      <translation type="unfinished" />
+      <translation>Vastgelegd als publicatie {0} van dataset {1} in het privacybudgetregister {2}.</translation>
     </message>
     <message>
       <location filename="../processing/ledger.py" line="504" />
       <source>With releases recorded meanwhile by another run, the data set is now over its budget; {0} could not refuse this run because {1} had been written in place.</source>
-      <translation type="unfinished" />
+      <translation>Door publicaties die intussen door een andere run zijn vastgelegd, zit de dataset nu boven zijn budget; {0} kon deze run niet weigeren, omdat {1} al ter plaatse was geschreven.</translation>
     </message>
     <message>
       <location filename="../processing/ledger.py" line="518" />
       <source>None was kept for this release (no ledger file and no saved project).</source>
-      <translation type="unfinished" />
+      <translation>Voor deze publicatie is geen register bijgehouden (geen registerbestand en geen opgeslagen project).</translation>
     </message>
     <message>
       <location filename="../processing/ledger.py" line="520" />
       <source>Ledger</source>
-      <translation type="unfinished" />
+      <translation>Register</translation>
     </message>
     <message>
       <location filename="../processing/ledger.py" line="522" />
       <source>Adds under {0}</source>
-      <translation type="unfinished" />
+      <translation>Voegt toe onder {0}</translation>
     </message>
     <message>
       <location filename="../processing/ledger.py" line="523" />
       <source>Total of the data set (checked before the run)</source>
-      <translation type="unfinished" />
+      <translation>Totaal van de dataset (gecontroleerd vóór de run)</translation>
     </message>
     <message>
       <location filename="../processing/ledger.py" line="525" />
       <source>Budget</source>
-      <translation type="unfinished" />
+      <translation>Budget</translation>
     </message>
     <message>
       <location filename="../processing/ledger.py" line="527" />
       <source>Recorded as</source>
-      <translation type="unfinished" />
+      <translation>Vastgelegd als</translation>
     </message>
     <message>
       <location filename="../processing/ledger.py" line="527" />
       <source>not private: counted as ε = ∞</source>
-      <translation type="unfinished" />
+      <translation>niet privacyveilig: geteld als ε = ∞</translation>
     </message>
     <message>
       <location filename="../processing/lgcp_inputs.py" line="52" />
@@ -2906,7 +2906,7 @@
     <message>
       <location filename="../processing/lgcp_synthesis_base.py" line="491" />
       <source>{0} is not recorded in a privacy-budget ledger: this synthesis has no ε or δ to add up. A ledger's totals for these points do not cover it; publishing it beside differentially private releases of the same points leaves them no combined guarantee.</source>
-      <translation type="unfinished" />
+      <translation>{0} wordt niet vastgelegd in een privacybudgetregister: deze synthese heeft geen ε of δ om op te tellen. De totalen van een register voor deze punten dekken haar niet; als u haar naast publicaties met differentiële privacy van dezelfde punten publiceert, houden die samen geen garantie over.</translation>
     </message>
     <message>
       <location filename="../processing/lgcp_synthesis_base.py" line="502" />
@@ -2914,67 +2914,437 @@
       <translation>Synthetische punten ({0})</translation>
     </message>
     <message>
-      <location filename="../processing/parameters.py" line="69" />
+      <location filename="../processing/network_inputs.py" line="62" />
+      <source>Street network (line layer)</source>
+      <translation>Stratennetwerk (lijnlaag)</translation>
+    </message>
+    <message>
+      <location filename="../processing/network_inputs.py" line="72" />
+      <source>Snapping tolerance (network)</source>
+      <translation>Snaptolerantie (netwerk)</translation>
+    </message>
+    <message>
+      <location filename="../processing/network_inputs.py" line="74" />
+      <source>Line ends and vertices of NETWORK closer than this are merged into one junction, and a line end this close to another line joins it there (a street that stops short of, or overshoots, the street it meets), in the CRS units. 0: automatic, 1e-9 times the network's extent, so that only ends that coincide up to rounding meet. The report says how many vertices were snapped and how far.</source>
+      <translation>Lijneinden en hoekpunten van NETWORK die dichter bij elkaar liggen dan deze afstand worden samengevoegd tot één knooppunt, en een lijneinde dat zo dicht bij een andere lijn ligt, wordt daar op die lijn aangesloten (een straat die net vóór de straat waarop ze uitkomt ophoudt, of er net overheen schiet), in de CRS-eenheden. 0: automatisch, 1e-9 keer de omvang van het netwerk, zodat alleen einden die op afronding na samenvallen op elkaar aansluiten. Het rapport vermeldt hoeveel hoekpunten zijn gesnapt en over welke afstand.</translation>
+    </message>
+    <message>
+      <location filename="../processing/network_inputs.py" line="83" />
+      <source>Join lines where they cross (network)</source>
+      <translation>Lijnen verbinden waar ze elkaar kruisen (netwerk)</translation>
+    </message>
+    <message>
+      <location filename="../processing/network_inputs.py" line="84" />
+      <source>Checked (default): two lines of NETWORK that cross without a shared vertex are joined at the crossing, as streets digitised as whole lines through their junctions need (Snow's map, many municipal layers): there one can turn from one street into the other. Unchecked: such lines pass over each other (bridges and tunnels), for layers that put a vertex at every junction and keep grade-separated crossings apart (e.g. OpenStreetMap). Line ends lying on another line join it either way. The report says how many crossings were joined.</source>
+      <translation>Aangevinkt (standaard): twee lijnen van NETWORK die elkaar kruisen zonder gedeeld hoekpunt, worden op de kruising met elkaar verbonden, zoals nodig is voor straten die als hele lijnen door hun kruispunten zijn gedigitaliseerd (de kaart van Snow, veel gemeentelijke lagen): daar kan men van de ene straat de andere in slaan. Niet aangevinkt: zulke lijnen lopen over elkaar heen (bruggen en tunnels), voor lagen die op elk kruispunt een hoekpunt hebben en ongelijkvloerse kruisingen gescheiden houden (bijv. OpenStreetMap). Lijneinden die op een andere lijn liggen, worden in beide gevallen op die lijn aangesloten. Het rapport vermeldt hoeveel kruisingen zijn verbonden.</translation>
+    </message>
+    <message>
+      <location filename="../processing/network_inputs.py" line="97" />
+      <source>Disconnected parts of the network</source>
+      <translation>Niet-verbonden delen van het netwerk</translation>
+    </message>
+    <message>
+      <location filename="../processing/network_inputs.py" line="99" />
+      <source>Refuse a network in several parts</source>
+      <translation>Een netwerk in meerdere delen weigeren</translation>
+    </message>
+    <message>
+      <location filename="../processing/network_inputs.py" line="100" />
+      <source>Use the parts that hold points</source>
+      <translation>De delen met punten gebruiken</translation>
+    </message>
+    <message>
+      <location filename="../processing/network_inputs.py" line="101" />
+      <source>Use the largest part (points elsewhere refused)</source>
+      <translation>Het grootste deel gebruiken (punten elders geweigerd)</translation>
+    </message>
+    <message>
+      <location filename="../processing/network_inputs.py" line="106" />
+      <source>What to do when NETWORK falls apart into parts that no path joins (a detached estate, a line end beyond the snapping tolerance): refuse it (default; the message lists the parts and their lengths), use only the parts on which points lie (the other parts are left out of the network and its length; no point is dropped), or use the largest part and refuse points that lie on another. The log and the report say how many parts were left out and how long they are. For a private release prefer the largest part: which parts hold points depends on the confidential points, so a synthesis on them is labelled NOT PRIVATE.</source>
+      <translation>Wat er moet gebeuren als NETWORK uiteenvalt in delen die door geen enkel pad met elkaar verbonden zijn (een losliggende wijk, een lijneinde buiten de snaptolerantie): het netwerk weigeren (standaard; de melding noemt de delen en hun lengtes), alleen de delen gebruiken waarop punten liggen (de overige delen worden weggelaten uit het netwerk en zijn lengte; er wordt geen punt weggelaten), of het grootste deel gebruiken en punten weigeren die op een ander deel liggen. Het log en het rapport vermelden hoeveel delen zijn weggelaten en hoe lang ze zijn. Kies voor een privacyveilige publicatie het grootste deel: welke delen punten bevatten, hangt af van de vertrouwelijke punten, dus een synthese op die delen wordt gemarkeerd als NIET PRIVÉ.</translation>
+    </message>
+    <message>
+      <location filename="../processing/network_inputs.py" line="119" />
+      <source>Largest distance from a point to the network</source>
+      <translation>Grootste afstand van een punt tot het netwerk</translation>
+    </message>
+    <message>
+      <location filename="../processing/network_inputs.py" line="121" />
+      <source>Each point of {0} is moved to the nearest location on NETWORK. A point farther than this from every line is refused (the message names this parameter): a check that the points and the network match (same area, same CRS). Empty: no limit. {1}</source>
+      <translation>Elk punt van {0} wordt naar de dichtstbijzijnde locatie op NETWORK verplaatst. Een punt dat verder dan deze afstand van elke lijn ligt, wordt geweigerd (de melding noemt deze parameter): een controle of de punten en het netwerk bij elkaar passen (zelfde gebied, zelfde CRS). Leeg: geen limiet. {1}</translation>
+    </message>
+    <message>
+      <location filename="../processing/network_inputs.py" line="127" />
+      <source>The log and the report give the largest and the mean distance moved (derived from the confidential points, like the other outputs of this tool).</source>
+      <translation>Het log en het rapport geven de grootste en de gemiddelde verplaatsingsafstand (afgeleid van de vertrouwelijke punten, net als de andere uitvoer van dit hulpmiddel).</translation>
+    </message>
+    <message>
+      <location filename="../processing/network_inputs.py" line="132" />
+      <source>How far the points moved is derived from the confidential points (the largest move singles out the most isolated point), so neither the log nor the report gives it: the log says only that all points were placed and, with a limit, that none lay farther.</source>
+      <translation>Hoe ver de punten zijn verplaatst, is afgeleid van de vertrouwelijke punten (de grootste verplaatsing wijst het meest geïsoleerde punt aan), dus noch het log noch het rapport vermeldt het: het log meldt alleen dat alle punten zijn geplaatst en, bij een limiet, dat er geen enkel verder weg lag.</translation>
+    </message>
+    <message>
+      <location filename="../processing/network_inputs.py" line="146" />
+      <source>{0} is used only with a {1}; it is ignored.</source>
+      <translation>{0} wordt alleen gebruikt met een {1}; het wordt genegeerd.</translation>
+    </message>
+    <message>
+      <location filename="../processing/network_inputs.py" line="181" />
+      <source>{0}: the layer has no geometry (a table); give a line layer of streets.</source>
+      <translation>{0}: de laag heeft geen geometrie (een tabel); geef een lijnlaag met straten op.</translation>
+    </message>
+    <message>
+      <location filename="../processing/network_inputs.py" line="185" />
+      <source>{0}: needs a line layer of streets, got {1}.</source>
+      <translation>{0}: vereist een lijnlaag met straten, maar kreeg {1}.</translation>
+    </message>
+    <message>
+      <location filename="../processing/network_inputs.py" line="196" />
+      <source>{0} is in {1} but {2} is in {3}: the network and the points must be in the same CRS. Reproject {0} to the CRS of {2}, or pick a projected {4} that both are transformed to.</source>
+      <translation>{0} staat in {1}, maar {2} staat in {3}: het netwerk en de punten moeten in hetzelfde CRS staan. Herprojecteer {0} naar het CRS van {2}, of kies een geprojecteerd {4} waarnaar beide worden getransformeerd.</translation>
+    </message>
+    <message>
+      <location filename="../processing/network_inputs.py" line="213" />
+      <source>Reading the network</source>
+      <translation>Netwerk inlezen</translation>
+    </message>
+    <message>
+      <location filename="../processing/network_inputs.py" line="225" />
+      <source>{0}: feature {1} is a {2}, not a line; remove it or select only the lines.</source>
+      <translation>{0}: object {1} is een {2}, geen lijn; verwijder het of selecteer alleen de lijnen.</translation>
+    </message>
+    <message>
+      <location filename="../processing/network_inputs.py" line="234" />
+      <source>{0}: feature {1} has coordinates that are not finite numbers in the working CRS; check the layer's CRS.</source>
+      <translation>{0}: object {1} heeft coördinaten die geen eindige getallen zijn in het werk-CRS; controleer het CRS van de laag.</translation>
+    </message>
+    <message>
+      <location filename="../processing/network_inputs.py" line="278" />
+      <source>{0}: {1} features could not be transformed from {2} to {3}; check the layer's CRS.</source>
+      <translation>{0}: {1} objecten konden niet worden getransformeerd van {2} naar {3}; controleer het CRS van de laag.</translation>
+    </message>
+    <message>
+      <location filename="../processing/network_inputs.py" line="284" />
+      <source>{0}: {1} features have no geometry and are left out of the network.</source>
+      <translation>{0}: {1} objecten hebben geen geometrie en worden uit het netwerk weggelaten.</translation>
+    </message>
+    <message>
+      <location filename="../processing/network_inputs.py" line="288" />
+      <source>{0}: the layer has no lines (or none is selected); give a layer of streets.</source>
+      <translation>{0}: de laag heeft geen lijnen (of er is geen lijn geselecteerd); geef een laag met straten op.</translation>
+    </message>
+    <message>
+      <location filename="../processing/network_inputs.py" line="307" />
+      <source>{0} crossings without a shared vertex joined</source>
+      <translation>{0} kruisingen zonder gedeeld hoekpunt verbonden</translation>
+    </message>
+    <message>
+      <location filename="../processing/network_inputs.py" line="309" />
+      <source>crossings without a shared vertex kept apart ({0} off)</source>
+      <translation>kruisingen zonder gedeeld hoekpunt gescheiden gehouden ({0} uit)</translation>
+    </message>
+    <message>
+      <location filename="../processing/network_inputs.py" line="311" />
+      <source>{0}: {1} features, {2} line parts ({3} with curves, cut into straight segments), {4} straight segments. Snapping tolerance {5:.6g}: {6} vertices snapped (the farthest by {7:.6g}), {8} line ends joined to the line they touch, {9}, {10} segments of zero length and {11} duplicates dropped. The network has {12} edges and {13} vertices, total length {14:.6g}, in {15} connected part(s).</source>
+      <translation>{0}: {1} objecten, {2} lijndelen ({3} met bogen, opgedeeld in rechte segmenten), {4} rechte segmenten. Snaptolerantie {5:.6g}: {6} hoekpunten gesnapt (het verste over {7:.6g}), {8} lijneinden aangesloten op de lijn die ze raken, {9}, {10} segmenten met lengte nul en {11} duplicaten weggelaten. Het netwerk heeft {12} kanten en {13} hoekpunten, totale lengte {14:.6g}, aantal samenhangende delen: {15}.</translation>
+    </message>
+    <message>
+      <location filename="../processing/network_inputs.py" line="338" />
+      <source>{0:.6g} ({1} segments)</source>
+      <translation>{0:.6g} ({1} segmenten)</translation>
+    </message>
+    <message>
+      <location filename="../processing/network_inputs.py" line="340" />
+      <source> and {0} more</source>
+      <translation> en nog {0}</translation>
+    </message>
+    <message>
+      <location filename="../processing/network_inputs.py" line="373" />
+      <source>{0}: some points of {1} lie farther than {2:g} from every line of {3} (how many and how far is not shown: the Laplace method protects the number of points). Check that the points and the network match (same area, same CRS), or allow a larger {0}.</source>
+      <translation>{0}: enkele punten van {1} liggen verder dan {2:g} van elke lijn van {3} (hoeveel en hoe ver wordt niet getoond: de Laplace-methode beschermt het aantal punten). Controleer of de punten en het netwerk bij elkaar passen (zelfde gebied, zelfde CRS), of sta een grotere {0} toe.</translation>
+    </message>
+    <message>
+      <location filename="../processing/network_inputs.py" line="381" />
+      <source>{0}: {1} of the {2} points of {3} lie farther than {4:g} from every line of {5} (the farthest {6:.6g}). Check that the points and the network match (same area, same CRS), or allow a larger {0}.</source>
+      <translation>{0}: {1} van de {2} punten van {3} liggen verder dan {4:g} van elke lijn van {5} (het verste op {6:.6g}). Controleer of de punten en het netwerk bij elkaar passen (zelfde gebied, zelfde CRS), of sta een grotere {0} toe.</translation>
+    </message>
+    <message>
+      <location filename="../processing/network_inputs.py" line="424" />
+      <source>Placed all points of {0} on the nearest line of the network{1}.</source>
+      <translation>Alle punten van {0} zijn op de dichtstbijzijnde lijn van het netwerk geplaatst{1}.</translation>
+    </message>
+    <message>
+      <location filename="../processing/network_inputs.py" line="426" />
+      <source>; none lay farther than {0} = {1:g}</source>
+      <translation>; geen enkel punt lag verder weg dan {0} = {1:g}</translation>
+    </message>
+    <message>
+      <location filename="../processing/network_inputs.py" line="431" />
+      <source>Placed the points of {0} on the nearest line of the network: the largest move {1:.6g}, the mean {2:.6g} (CRS units). These figures come from the confidential points.</source>
+      <translation>De punten van {0} zijn op de dichtstbijzijnde lijn van het netwerk geplaatst: de grootste verplaatsing {1:.6g}, de gemiddelde {2:.6g} (CRS-eenheden). Deze cijfers komen uit de vertrouwelijke punten.</translation>
+    </message>
+    <message>
+      <location filename="../processing/network_inputs.py" line="451" />
+      <source>{0}: the network falls apart into {1} parts that no path joins (lengths {2}). Join them (a larger {3} joins line ends that nearly meet), or set {4} to use the parts that hold points or the largest part.</source>
+      <translation>{0}: het netwerk valt uiteen in {1} delen die door geen enkel pad met elkaar verbonden zijn (lengtes {2}). Verbind ze (een grotere {3} sluit lijneinden aan die elkaar bijna raken), of stel {4} zo in dat de delen met punten of het grootste deel worden gebruikt.</translation>
+    </message>
+    <message>
+      <location filename="../processing/network_inputs.py" line="463" />
+      <source>{0}: {1} of {2} lie on other parts of the network than the largest (whose length is {3:.6g}); set {0} to use the parts that hold points, or join the parts.</source>
+      <translation>{0}: {1} van {2} liggen op andere delen van het netwerk dan het grootste (met lengte {3:.6g}); stel {0} zo in dat de delen met punten worden gebruikt, of verbind de delen.</translation>
+    </message>
+    <message>
+      <location filename="../processing/network_inputs.py" line="468" />
+      <source>some points</source>
+      <translation>enkele punten</translation>
+    </message>
+    <message>
+      <location filename="../processing/network_inputs.py" line="470" />
+      <source>{0} of the {1} points</source>
+      <translation>{0} van de {1} punten</translation>
+    </message>
+    <message>
+      <location filename="../processing/network_inputs.py" line="481" />
+      <source>{0}: the network falls apart into {1} parts (lengths {2}); {3} used ({4} part(s), length {5:.6g}), {6} part(s) of total length {7:.6g} left out. No point was dropped.</source>
+      <translation>{0}: het netwerk valt uiteen in {1} delen (lengtes {2}); {3} gebruikt ({4} deel/delen, lengte {5:.6g}), {6} deel/delen met een totale lengte van {7:.6g} weggelaten. Er is geen punt weggelaten.</translation>
+    </message>
+    <message>
+      <location filename="../processing/network_inputs.py" line="488" />
+      <source>the largest part</source>
+      <translation>het grootste deel</translation>
+    </message>
+    <message>
+      <location filename="../processing/network_inputs.py" line="488" />
+      <source>the parts that hold points</source>
+      <translation>de delen met punten</translation>
+    </message>
+    <message>
+      <location filename="../processing/network_inputs.py" line="505" />
+      <source>Network layer</source>
+      <translation>Netwerklaag</translation>
+    </message>
+    <message>
+      <location filename="../processing/network_inputs.py" line="506" />
+      <source>Features, line parts, with curves</source>
+      <translation>Objecten, lijndelen, met bogen</translation>
+    </message>
+    <message>
+      <location filename="../processing/network_inputs.py" line="507" />
+      <source>Features without geometry (left out)</source>
+      <translation>Objecten zonder geometrie (weggelaten)</translation>
+    </message>
+    <message>
+      <location filename="../processing/network_inputs.py" line="508" />
+      <source>Straight segments read</source>
+      <translation>Ingelezen rechte segmenten</translation>
+    </message>
+    <message>
+      <location filename="../processing/network_inputs.py" line="509" />
+      <source>Snapping tolerance used (CRS units)</source>
+      <translation>Gebruikte snaptolerantie (CRS-eenheden)</translation>
+    </message>
+    <message>
+      <location filename="../processing/network_inputs.py" line="510" />
+      <source>Vertices snapped (the farthest move)</source>
+      <translation>Gesnapte hoekpunten (de verste verplaatsing)</translation>
+    </message>
+    <message>
+      <location filename="../processing/network_inputs.py" line="511" />
+      <source>Line ends joined to the line they touch</source>
+      <translation>Lijneinden aangesloten op de lijn die ze raken</translation>
+    </message>
+    <message>
+      <location filename="../processing/network_inputs.py" line="513" />
+      <source>Crossings without a shared vertex</source>
+      <translation>Kruisingen zonder gedeeld hoekpunt</translation>
+    </message>
+    <message>
+      <location filename="../processing/network_inputs.py" line="514" />
+      <source>kept apart (not searched)</source>
+      <translation>gescheiden gehouden (niet gezocht)</translation>
+    </message>
+    <message>
+      <location filename="../processing/network_inputs.py" line="514" />
+      <source>{0} joined</source>
+      <translation>{0} verbonden</translation>
+    </message>
+    <message>
+      <location filename="../processing/network_inputs.py" line="516" />
+      <source>Zero-length segments and duplicates dropped</source>
+      <translation>Weggelaten segmenten met lengte nul en duplicaten</translation>
+    </message>
+    <message>
+      <location filename="../processing/network_inputs.py" line="517" />
+      <source>Connected parts (lengths)</source>
+      <translation>Samenhangende delen (lengtes)</translation>
+    </message>
+    <message>
+      <location filename="../processing/network_inputs.py" line="522" />
+      <source>Parts left out (total length)</source>
+      <translation>Weggelaten delen (totale lengte)</translation>
+    </message>
+    <message>
+      <location filename="../processing/network_inputs.py" line="527" />
+      <source>Network used: edges, vertices</source>
+      <translation>Gebruikt netwerk: kanten, hoekpunten</translation>
+    </message>
+    <message>
+      <location filename="../processing/network_inputs.py" line="528" />
+      <source>Network used: total length |L| (CRS units)</source>
+      <translation>Gebruikt netwerk: totale lengte |L| (CRS-eenheden)</translation>
+    </message>
+    <message>
+      <location filename="../processing/network_inputs.py" line="529" />
+      <source>CRS</source>
+      <translation>CRS</translation>
+    </message>
+    <message>
+      <location filename="../processing/network_inputs.py" line="541" />
+      <source>{0}: largest and mean distance moved onto the network</source>
+      <translation>{0}: grootste en gemiddelde verplaatsing naar het netwerk</translation>
+    </message>
+    <message>
+      <location filename="../processing/network_inputs.py" line="546" />
+      <source>no limit</source>
+      <translation>geen limiet</translation>
+    </message>
+    <message>
+      <location filename="../processing/network_inputs.py" line="547" />
+      <source>Largest distance allowed ({0})</source>
+      <translation>Grootste toegestane afstand ({0})</translation>
+    </message>
+    <message>
+      <location filename="../processing/network_kfunction.py" line="32" />
+      <source>{0}: the {1} correction is for points in a planar window; on a {2} choose Ang's correction (or None).</source>
+      <translation>{0}: de correctie {1} is bedoeld voor punten in een vlak studiegebied; kies op een {2} de correctie van Ang (of Geen).</translation>
+    </message>
+    <message>
+      <location filename="../processing/network_kfunction.py" line="36" />
+      <source>{0}: Ang's correction is for points on a street network; give {1}, or choose Isotropic, Border or None for a planar window.</source>
+      <translation>{0}: de correctie van Ang is bedoeld voor punten op een stratennetwerk; geef {1} op, of kies Isotroop, Rand of Geen voor een vlak studiegebied.</translation>
+    </message>
+    <message>
+      <location filename="../processing/network_kfunction.py" line="52" />
+      <source>{0} is not used on a network: the network is the domain.</source>
+      <translation>{0} wordt op een netwerk niet gebruikt: het netwerk is het domein.</translation>
+    </message>
+    <message>
+      <location filename="../processing/network_kfunction.py" line="102" />
+      <source>K-function on a network (CONFIDENTIAL utility diagnostic)</source>
+      <translation>K-functie op een netwerk (VERTROUWELIJKE bruikbaarheidsdiagnostiek)</translation>
+    </message>
+    <message>
+      <location filename="../processing/network_synthesis.py" line="49" />
+      <source>Optional line layer of streets. Given: the points are moved to their nearest location on it and the LGCP or Laplace synthesizer works on the network (Kim &amp; Lim, Section 4.2): the synthetic points lie exactly on its lines. The kernel method is not offered on a network. The network is public: it must not be derived from the confidential points. Same CRS as the points (or both transformed to WORK_CRS). Empty: the synthesizers work in the plane (WINDOW).</source>
+      <translation>Optionele lijnlaag met straten. Opgegeven: de punten worden naar hun dichtstbijzijnde locatie erop verplaatst en de LGCP- of Laplace-synthese werkt op het netwerk (Kim &amp; Lim, Sectie 4.2): de synthetische punten liggen precies op de lijnen ervan. De kernelmethode wordt op een netwerk niet aangeboden. Het netwerk is openbaar: het mag niet uit de vertrouwelijke punten zijn afgeleid. Zelfde CRS als de punten (of beide getransformeerd naar WORK_CRS). Leeg: de synthesemethoden werken in het vlak (WINDOW).</translation>
+    </message>
+    <message>
+      <location filename="../processing/network_synthesis.py" line="58" />
+      <source>Piece length on the network</source>
+      <translation>Lengte van de stukken op het netwerk</translation>
+    </message>
+    <message>
+      <location filename="../processing/network_synthesis.py" line="59" />
+      <source>Needed with NETWORK: the network is cut into pieces of at most this length, in the CRS units (Kim &amp; Lim use 50 m; 164 ft). Laplace: the pieces are the cells whose counts get noise (pieces shorter than 1/4 of it are merged with a neighbour; the sensitivity Δ = 1/|S_p| + 1/|S_q| comes from the two shortest cells, so a larger resolution means less noise). LGCP: the ends of the pieces are the knots of the field (at most 5,000); σ²/l is fixed by the privacy condition (the report gives it; output RATIO is σ/l at the drawn length scale l). No default: a street layer's units are not known in advance. A resolution at least as long as every line of the network is refused (nothing would be cut).</source>
+      <translation>Nodig met NETWORK: het netwerk wordt opgedeeld in stukken van ten hoogste deze lengte, in de CRS-eenheden (Kim &amp; Lim gebruiken 50 m; 164 ft). Laplace: de stukken zijn de cellen waarvan de aantallen ruis krijgen (stukken korter dan 1/4 daarvan worden samengevoegd met een buurstuk; de gevoeligheid Δ = 1/|S_p| + 1/|S_q| komt van de twee kortste cellen, dus een grotere resolutie betekent minder ruis). LGCP: de einden van de stukken zijn de knopen van het veld (ten hoogste 5.000); σ²/l wordt door de privacyvoorwaarde vastgelegd (het rapport vermeldt de waarde; uitvoer RATIO is σ/l bij de getrokken lengteschaal l). Geen standaardwaarde: de eenheden van een stratenlaag zijn niet vooraf bekend. Een resolutie die minstens zo lang is als elke lijn van het netwerk, wordt geweigerd (er zou niets worden opgedeeld).</translation>
+    </message>
+    <message>
+      <location filename="../processing/network_synthesis.py" line="78" />
+      <source>{0}: the kernel synthesizer works in the plane only (its Gaussian kernel and Theorem 3.6 have no network form here); on a {1} choose the LGCP or the Laplace synthesizer, or leave {1} empty.</source>
+      <translation>{0}: de kernelsynthese werkt alleen in het vlak (de Gaussische kernel en Stelling 3.6 hebben hier geen vorm voor netwerken); kies op een {1} de LGCP- of de Laplace-synthese, of laat {1} leeg.</translation>
+    </message>
+    <message>
+      <location filename="../processing/network_synthesis.py" line="84" />
+      <source>{0}: give the longest piece the network is cut into, in the units of the CRS of {1} (Kim &amp; Lim use 50 m).</source>
+      <translation>{0}: geef de lengte op van het langste stuk waarin het netwerk wordt opgedeeld, in de eenheden van het CRS van {1} (Kim &amp; Lim gebruiken 50 m).</translation>
+    </message>
+    <message>
+      <location filename="../processing/network_synthesis.py" line="97" />
+      <source>{0} is not used on a network (the network and {1} set the domain and its pieces).</source>
+      <translation>{0} wordt op een netwerk niet gebruikt (het netwerk en {1} bepalen het domein en de stukken ervan).</translation>
+    </message>
+    <message>
+      <location filename="../processing/network_synthesis.py" line="104" />
+      <source>{0} is not used on a network: the knots are the ends of the pieces.</source>
+      <translation>{0} wordt op een netwerk niet gebruikt: de knopen zijn de einden van de stukken.</translation>
+    </message>
+    <message>
+      <location filename="../processing/network_synthesis.py" line="160" />
+      <source>network parts chosen by the points</source>
+      <translation>netwerkdelen die door de punten zijn gekozen</translation>
+    </message>
+    <message>
+      <location filename="../processing/network_synthesis.py" line="207" />
+      <source>Differentially private synthetic points on a street network</source>
+      <translation>Synthetische punten met differentiële privacy op een stratennetwerk</translation>
+    </message>
+    <message>
+      <location filename="../processing/network_synthesis.py" line="228" />
+      <source>&lt;p&gt;&lt;b&gt;On a street network&lt;/b&gt; (NETWORK, Kim &amp;amp; Lim Section 4.2): the points are moved to their nearest location on the network, which is cut into pieces of at most RESOLUTION, and the synthetic points are drawn on its lines. &lt;i&gt;Laplace&lt;/i&gt;: the pieces are the cells, with lengths for areas, Δ = max&lt;sub&gt;p≠q&lt;/sub&gt; 1/|S&lt;sub&gt;p&lt;/sub&gt;| + 1/|S&lt;sub&gt;q&lt;/sub&gt;|; pure ε-DP for one point moved any distance, as in the plane (Theorem 3.10 needs only that the cells partition the domain). &lt;i&gt;LGCP&lt;/i&gt;: the log intensity is linear along each piece between its end knots, with an exponential correlation in the resistance metric (Appendix E.2); σ²/l (not σ/l: only that ratio bounds the privacy condition for every length scale in this metric) is fixed by Theorem 3.8 summed over the pieces within α along the network. The prior is valid on every network (proven); the guarantee is nominal, not proven, for the reasons given above for the plane. The kernel method is not offered on a network. The network is public: it must not be derived from the confidential points.&lt;/p&gt;</source>
+      <translation>&lt;p&gt;&lt;b&gt;Op een stratennetwerk&lt;/b&gt; (NETWORK, Kim &amp;amp; Lim Sectie 4.2): de punten worden naar hun dichtstbijzijnde locatie op het netwerk verplaatst, dat wordt opgedeeld in stukken van ten hoogste RESOLUTION, en de synthetische punten worden op de lijnen ervan getrokken. &lt;i&gt;Laplace&lt;/i&gt;: de stukken zijn de cellen, met lengtes in plaats van oppervlakten, Δ = max&lt;sub&gt;p≠q&lt;/sub&gt; 1/|S&lt;sub&gt;p&lt;/sub&gt;| + 1/|S&lt;sub&gt;q&lt;/sub&gt;|; zuivere ε-DP voor één punt dat over een willekeurige afstand wordt verplaatst, zoals in het vlak (Stelling 3.10 vereist alleen dat de cellen een partitie van het domein vormen). &lt;i&gt;LGCP&lt;/i&gt;: de log-intensiteit is lineair langs elk stuk tussen de eindknopen ervan, met een exponentiële correlatie in de weerstandsmetriek (Appendix E.2); σ²/l (niet σ/l: alleen die verhouding begrenst de privacyvoorwaarde voor elke lengteschaal in deze metriek) wordt vastgelegd door Stelling 3.8, gesommeerd over de stukken binnen α langs het netwerk. De a-prioriverdeling is geldig op elk netwerk (bewezen); de garantie is nominaal, niet bewezen, om de redenen die hierboven voor het vlak zijn gegeven. De kernelmethode wordt op een netwerk niet aangeboden. Het netwerk is openbaar: het mag niet uit de vertrouwelijke punten zijn afgeleid.&lt;/p&gt;</translation>
+    </message>
+    <message>
+      <location filename="../processing/parameters.py" line="70" />
       <source>from {0} to {1}</source>
       <translation>van {0} tot en met {1}</translation>
     </message>
     <message>
-      <location filename="../processing/parameters.py" line="71" />
+      <location filename="../processing/parameters.py" line="72" />
       <source>of at least {0}</source>
       <translation>van ten minste {0}</translation>
     </message>
     <message>
-      <location filename="../processing/parameters.py" line="73" />
+      <location filename="../processing/parameters.py" line="74" />
       <source>of at most {0}</source>
       <translation>van ten hoogste {0}</translation>
     </message>
     <message>
-      <location filename="../processing/parameters.py" line="74" />
+      <location filename="../processing/parameters.py" line="75" />
       <source>a number</source>
       <translation>een getal</translation>
     </message>
     <message>
-      <location filename="../processing/parameters.py" line="74" />
+      <location filename="../processing/parameters.py" line="75" />
       <source>a whole number</source>
       <translation>een geheel getal</translation>
     </message>
     <message>
-      <location filename="../processing/parameters.py" line="75" />
+      <location filename="../processing/parameters.py" line="76" />
       <source>{0}: '{1}' is not allowed; give {2}.</source>
       <translation>{0}: '{1}' is niet toegestaan; geef {2}.</translation>
     </message>
     <message>
-      <location filename="../processing/parameters.py" line="99" />
+      <location filename="../processing/parameters.py" line="100" />
       <source>{0}: '{1}' is not a number.</source>
       <translation>{0}: '{1}' is geen getal.</translation>
     </message>
     <message>
-      <location filename="../processing/parameters.py" line="106" />
+      <location filename="../processing/parameters.py" line="107" />
       <source>Separate the numbers with commas ('0.5, 1, 2'), or with semicolons if you write decimals with a comma ('0,5; 1; 2').</source>
       <translation>Scheid de getallen met komma's ('0.5, 1, 2'), of met puntkomma's als u decimalen met een komma schrijft ('0,5; 1; 2').</translation>
     </message>
     <message>
-      <location filename="../processing/parameters.py" line="114" />
-      <source>Seed of the random generator: a whole number from 0 to {0}. Leave empty for a real release: the noise then comes from the operating system's entropy. A seed makes the output reproducible, which is for testing only: anyone who knows the seed and the method can recompute the noise and remove it, so the outputs of a seeded run are labelled NOT PRIVATE (inside the files, in the layer names and in the report title).</source>
-      <translation type="unfinished" />
+      <location filename="../processing/parameters.py" line="115" />
+      <source>Seed of the random generator: a whole number from 0 to {0}. Leave empty for a real release: the noise then comes from the operating system's entropy. A seed makes the output reproducible, which is for testing only: anyone who knows the seed and the method can recompute the noise and remove it, so the outputs of a seeded run are labelled NOT PRIVATE: in the layer names, in the report title and inside the files that can hold a label (a GeoPackage, a GeoJSON file); other formats (a Shapefile, a CSV, FlatGeobuf) cannot, and the log then warns, naming the output.</source>
+      <translation>Seed van de toevalsgenerator: een geheel getal van 0 tot en met {0}. Laat leeg voor een echte publicatie: de ruis komt dan uit de entropie van het besturingssysteem. Een seed maakt de uitvoer reproduceerbaar, en dat is alleen bedoeld voor tests: iedereen die de seed en de methode kent, kan de ruis herberekenen en verwijderen, dus de uitvoer van een run met seed wordt gemarkeerd als NIET PRIVÉ: in de laagnamen, in de titel van het rapport en in de bestanden die een label kunnen bevatten (een GeoPackage, een GeoJSON-bestand); andere formaten (een Shapefile, een CSV, FlatGeobuf) kunnen dat niet, en het log waarschuwt dan, met de naam van de uitvoer.</translation>
     </message>
     <message>
-      <location filename="../processing/parameters.py" line="162" />
+      <location filename="../processing/parameters.py" line="172" />
       <source>{0}: '{1}' is not allowed; give a whole number from 0 to {2}, or leave it empty for a real release.</source>
-      <translation type="unfinished" />
-    </message>
-    <message>
-      <location filename="../processing/parameters.py" line="187" />
-      <source>fixed {0}</source>
-      <translation type="unfinished" />
-    </message>
-    <message>
-      <location filename="../processing/parameters.py" line="189" />
-      <source>{0} = {1}: the outputs are NOT PRIVATE, and their files, layer names and report say so. {0} makes the noise reproducible: anyone with the seed can subtract it (or redraw a synthesis from the same model). Leave {0} empty for a real release.</source>
-      <translation type="unfinished" />
+      <translation>{0}: '{1}' is niet toegestaan; geef een geheel getal van 0 tot en met {2}, of laat het leeg voor een echte publicatie.</translation>
     </message>
     <message>
       <location filename="../processing/parameters.py" line="197" />
+      <source>fixed {0}</source>
+      <translation>vaste {0}</translation>
+    </message>
+    <message>
+      <location filename="../processing/parameters.py" line="199" />
+      <source>{0} = {1}: the outputs are NOT PRIVATE, and their files, layer names and report say so. {0} makes the noise reproducible: anyone with the seed can subtract it (or redraw a synthesis from the same model). Leave {0} empty for a real release.</source>
+      <translation>{0} = {1}: de uitvoer is NIET PRIVÉ, en de bestanden, laagnamen en het rapport vermelden dat. {0} maakt de ruis reproduceerbaar: iedereen met de seed kan haar aftrekken (of een synthese opnieuw trekken uit hetzelfde model). Laat {0} leeg voor een echte publicatie.</translation>
+    </message>
+    <message>
+      <location filename="../processing/parameters.py" line="207" />
       <source>{0} = {1}: the output is reproducible. Do not publish it; leave the seed empty for a real release.</source>
       <translation>{0} = {1}: de uitvoer is reproduceerbaar. Publiceer deze niet; laat de seed leeg voor een echte publicatie.</translation>
     </message>
@@ -3031,7 +3401,7 @@
     <message>
       <location filename="../processing/reports/dp_counts.py" line="23" />
       <source>0 for the distribution sampled; not counted: the double-precision draw gives each probability to within 1.1e-16 (2^-53), a δ of that order per split of the sampler's tree</source>
-      <translation type="unfinished" />
+      <translation>0 voor de bemonsterde verdeling; niet meegeteld: de trekking in dubbele precisie geeft elke kans tot op 1.1e-16 (2^-53) nauwkeurig, een δ van die orde per splitsing van de boom van de sampler</translation>
     </message>
     <message>
       <location filename="../processing/reports/dp_counts.py" line="28" />
@@ -3121,7 +3491,7 @@
     <message>
       <location filename="../processing/reports/dp_counts.py" line="52" />
       <source>ε-differential privacy (δ = 0 for the distribution sampled; its double-precision draw adds a δ of the order of 1e-16 per split of the sampler's tree, not counted) for each synthetic data set: moving one event from one group to another (the total unchanged) changes the probability of any output by at most a factor e^ε. The L sets together (and their mean) are (L·ε)-differentially private. The total is published exactly. Priors calibrated with the pairwise bound (each of the two groups involved contributes at most ε/2); they and the populations must not be derived from the confidential counts.</source>
-      <translation type="unfinished" />
+      <translation>ε-differentiële privacy (δ = 0 voor de bemonsterde verdeling; de trekking in dubbele precisie voegt een δ in de orde van 1e-16 per splitsing van de boom van de sampler toe, niet meegeteld) voor elke synthetische dataset: één gebeurtenis van de ene groep naar een andere verplaatsen (bij een ongewijzigd totaal) verandert de kans op elke uitvoer met ten hoogste een factor e^ε. De L datasets samen (en hun gemiddelde) hebben (L·ε)-differentiële privacy. Het totaal wordt exact gepubliceerd. A-prioriverdelingen gekalibreerd met de paarsgewijze grens (elk van de twee betrokken groepen draagt ten hoogste ε/2 bij); zij en de populaties mogen niet uit de vertrouwelijke aantallen zijn afgeleid.</translation>
     </message>
     <message>
       <location filename="../processing/reports/dp_counts.py" line="63" />
@@ -3261,12 +3631,12 @@
     <message>
       <location filename="../processing/reports/dp_points.py" line="91" />
       <source>{0:.6g}-differential privacy when one point is moved any distance (Kim &amp; Lim, Theorem 3.10, for every α; the noisy total costs nothing there because n does not change), and {1:.6g}-differential privacy when one point is added or removed ({2:.6g} for the noisy total plus {3:.6g} × {4:.6g} / {5:.6g} for the cells). δ = 0 for the distribution sampled (numpy's double-precision draws add a δ of the order of e^(ε−36), below 1e-15 at ε = 1, not counted). {6} Only the add-or-remove guarantee covers n, so n is not printed in this report.</source>
-      <translation type="unfinished" />
+      <translation>{0:.6g}-differentiële privacy wanneer één punt over een willekeurige afstand wordt verplaatst (Kim &amp; Lim, Stelling 3.10, voor elke α; het totaal met ruis kost daar niets, omdat n niet verandert), en {1:.6g}-differentiële privacy wanneer één punt wordt toegevoegd of verwijderd ({2:.6g} voor het totaal met ruis plus {3:.6g} × {4:.6g} / {5:.6g} voor de cellen). δ = 0 voor de bemonsterde verdeling (de trekkingen van numpy in dubbele precisie voegen een δ in de orde van e^(ε−36) toe, onder 1e-15 bij ε = 1, niet meegeteld). {6} Alleen de garantie voor toevoegen of verwijderen dekt n, dus n staat niet in dit rapport.</translation>
     </message>
     <message>
       <location filename="../processing/reports/dp_points.py" line="108" />
       <source>{0:.6g}-differential privacy when one point is moved any distance (Kim &amp; Lim, Theorem 3.10, for every α), and {1:.6g}-differential privacy when one point is added or removed ({0:.6g} × {2:.6g} / {3:.6g}). δ = 0 for the distribution sampled (numpy's double-precision draws add a δ of the order of e^(ε−36), below 1e-15 at ε = 1, not counted). {4} Only the add-or-remove guarantee covers n, so n is not printed in this report.</source>
-      <translation type="unfinished" />
+      <translation>{0:.6g}-differentiële privacy wanneer één punt over een willekeurige afstand wordt verplaatst (Kim &amp; Lim, Stelling 3.10, voor elke α), en {1:.6g}-differentiële privacy wanneer één punt wordt toegevoegd of verwijderd ({0:.6g} × {2:.6g} / {3:.6g}). δ = 0 voor de bemonsterde verdeling (de trekkingen van numpy in dubbele precisie voegen een δ in de orde van e^(ε−36) toe, onder 1e-15 bij ε = 1, niet meegeteld). {4} Alleen de garantie voor toevoegen of verwijderen dekt n, dus n staat niet in dit rapport.</translation>
     </message>
     <message>
       <location filename="../processing/reports/dp_points.py" line="116" />
@@ -3339,11 +3709,6 @@
       <translation>Oppervlakte van het studiegebied</translation>
     </message>
     <message>
-      <location filename="../processing/reports/kfunction.py" line="23" />
-      <source>CRS</source>
-      <translation>CRS</translation>
-    </message>
-    <message>
       <location filename="../processing/reports/kfunction.py" line="26" />
       <source>Estimator</source>
       <translation>Schatter</translation>
@@ -3389,22 +3754,22 @@
       <translation>K-functie en L-functie</translation>
     </message>
     <message>
-      <location filename="../processing/reports/kfunction.py" line="61" />
+      <location filename="../processing/reports/kfunction.py" line="63" />
       <source>Poisson: π r²</source>
       <translation>Poisson: π r²</translation>
     </message>
     <message>
-      <location filename="../processing/reports/kfunction.py" line="62" />
+      <location filename="../processing/reports/kfunction.py" line="64" />
       <source>Poisson: 0</source>
       <translation>Poisson: 0</translation>
     </message>
     <message>
-      <location filename="../processing/reports/kfunction.py" line="63" />
+      <location filename="../processing/reports/kfunction.py" line="65" />
       <source>input</source>
       <translation>invoer</translation>
     </message>
     <message>
-      <location filename="../processing/reports/kfunction.py" line="65" />
+      <location filename="../processing/reports/kfunction.py" line="67" />
       <source>synthetic</source>
       <translation>synthetisch</translation>
     </message>
@@ -3559,6 +3924,206 @@
       <translation>{0} onder het basisniveau (door toeval: zie de help)</translation>
     </message>
     <message>
+      <location filename="../processing/reports/network.py" line="22" />
+      <source>and {0:.6g}-differential privacy when one point is added or removed ({1})</source>
+      <translation>en {0:.6g}-differentiële privacy wanneer één punt wordt toegevoegd of verwijderd ({1})</translation>
+    </message>
+    <message>
+      <location filename="../processing/reports/network.py" line="24" />
+      <source>{0:.6g} for the noisy total + {1:.6g} × {2:.6g} / {3:.6g} for the pieces</source>
+      <translation>{0:.6g} voor het totaal met ruis + {1:.6g} × {2:.6g} / {3:.6g} voor de stukken</translation>
+    </message>
+    <message>
+      <location filename="../processing/reports/network.py" line="30" />
+      <source>{0:.6g}-differential privacy when one point is moved any distance (Kim &amp; Lim, Theorem 3.10 with the network's pieces as the cells, Section 4.2: the proof needs only that the cells partition the domain, so lengths take the place of areas), {1}. The noise of each piece's intensity is Laplace with scale Δ / ε = {2:.6g} points per unit length, Δ = max over two pieces p ≠ q of 1/|S_p| + 1/|S_q| = {3:.6g}. δ = 0 for the distribution sampled (numpy's double-precision draws add a δ of the order of e^(ε−36), below 1e-15 at ε = 1, not counted). Only the add-or-remove guarantee covers n, so n is not printed in this report.</source>
+      <translation>{0:.6g}-differentiële privacy wanneer één punt over een willekeurige afstand wordt verplaatst (Kim &amp; Lim, Stelling 3.10 met de stukken van het netwerk als cellen, Sectie 4.2: het bewijs vereist alleen dat de cellen een partitie van het domein vormen, dus lengtes nemen de plaats in van oppervlakten), {1}. De ruis op de intensiteit van elk stuk is Laplace-ruis met schaal Δ / ε = {2:.6g} punten per lengte-eenheid, Δ = max over twee stukken p ≠ q van 1/|S_p| + 1/|S_q| = {3:.6g}. δ = 0 voor de bemonsterde verdeling (de trekkingen van numpy in dubbele precisie voegen een δ in de orde van e^(ε−36) toe, onder 1e-15 bij ε = 1, niet meegeteld). Alleen de garantie voor toevoegen of verwijderen dekt n, dus n staat niet in dit rapport.</translation>
+    </message>
+    <message>
+      <location filename="../processing/reports/network.py" line="39" />
+      <source>Pieces (at most the resolution long)</source>
+      <translation>Stukken (ten hoogste de resolutie lang)</translation>
+    </message>
+    <message>
+      <location filename="../processing/reports/network.py" line="40" />
+      <source>Cells after merging short pieces</source>
+      <translation>Cellen na samenvoegen van korte stukken</translation>
+    </message>
+    <message>
+      <location filename="../processing/reports/network.py" line="41" />
+      <source>Pieces merged into a neighbour</source>
+      <translation>Met een buurstuk samengevoegde stukken</translation>
+    </message>
+    <message>
+      <location filename="../processing/reports/network.py" line="42" />
+      <source>Shortest cell (CRS units)</source>
+      <translation>Kortste cel (CRS-eenheden)</translation>
+    </message>
+    <message>
+      <location filename="../processing/reports/network.py" line="43" />
+      <source>Sensitivity Δ = 1/|S_p| + 1/|S_q| (per unit length)</source>
+      <translation>Gevoeligheid Δ = 1/|S_p| + 1/|S_q| (per lengte-eenheid)</translation>
+    </message>
+    <message>
+      <location filename="../processing/reports/network.py" line="44" />
+      <source>Laplace noise scale Δ / ε_cells (points per unit length)</source>
+      <translation>Schaal van de Laplace-ruis Δ / ε_cells (punten per lengte-eenheid)</translation>
+    </message>
+    <message>
+      <location filename="../processing/reports/network.py" line="45" />
+      <source>ε for the pieces</source>
+      <translation>ε voor de stukken</translation>
+    </message>
+    <message>
+      <location filename="../processing/reports/network.py" line="58" />
+      <source>({0:g}, {1:g})-differential privacy under the α-neighbourhood along the network with α = {2:g}: two data sets are neighbours when one event is moved by at most α along the network's shortest paths; the number of points n = {3} is the same in both, so it is not protected (it is printed here). Kim &amp; Lim's Theorem 3.8 on the network's pieces (Section 4.2, Appendix E.2): the log intensity is linear along each piece between its two end knots, with a Gaussian prior whose correlation is exponential in the resistance metric, and σ²/l is fixed at κ = {4:.6g} so that the condition holds over the {5} pairs of pieces within α whatever length scale l the posterior draws. Proven: this prior is valid on every network (Anderes, Møller &amp; Rasmussen 2020, Theorem 1), and the condition of Theorem 3.8 carries over from triangles to pieces. Not proven: as in the plane, the theorem is stated for one exact draw from the posterior and its proof has gaps even there (a bound that must hold for every β; the bad event's probability taken under the prior), Kim &amp; Lim state no separate proof for networks, and this tool draws from a Laplace approximation of the posterior. The stated (ε, δ) is therefore nominal, not proven.</source>
+      <translation>({0:g}, {1:g})-differentiële privacy onder de α-naburigheid langs het netwerk met α = {2:g}: twee datasets zijn naburig als één gebeurtenis over ten hoogste α langs de kortste paden van het netwerk wordt verplaatst; het aantal punten n = {3} is in beide gelijk, dus het wordt niet beschermd (het staat hier vermeld). Stelling 3.8 van Kim &amp; Lim op de stukken van het netwerk (Sectie 4.2, Appendix E.2): de log-intensiteit is lineair langs elk stuk tussen de twee eindknopen ervan, met een Gaussische a-prioriverdeling waarvan de correlatie exponentieel is in de weerstandsmetriek, en σ²/l is vastgelegd op κ = {4:.6g}, zodat de voorwaarde geldt over de {5} paren van stukken binnen α, welke lengteschaal l er ook uit de a-posterioriverdeling wordt getrokken. Bewezen: deze a-prioriverdeling is geldig op elk netwerk (Anderes, Møller &amp; Rasmussen 2020, Stelling 1), en de voorwaarde van Stelling 3.8 gaat van driehoeken over op stukken. Niet bewezen: net als in het vlak is de stelling geformuleerd voor één exacte trekking uit de a-posterioriverdeling en heeft het bewijs zelfs daar lacunes (een grens die voor elke β moet gelden; de kans op de ongunstige gebeurtenis berekend onder de a-prioriverdeling), geven Kim &amp; Lim geen afzonderlijk bewijs voor netwerken, en trekt dit hulpmiddel uit een Laplace-benadering van de a-posterioriverdeling. De opgegeven (ε, δ) is daarom nominaal, niet bewezen.</translation>
+    </message>
+    <message>
+      <location filename="../processing/reports/network.py" line="74" />
+      <source>κ = σ²/l (fixed by the privacy condition)</source>
+      <translation>κ = σ²/l (vastgelegd door de privacyvoorwaarde)</translation>
+    </message>
+    <message>
+      <location filename="../processing/reports/network.py" line="75" />
+      <source>Pairs of pieces within α along the network, and their Σ d_R,max</source>
+      <translation>Paren van stukken binnen α langs het netwerk, en hun Σ d_R,max</translation>
+    </message>
+    <message>
+      <location filename="../processing/reports/network.py" line="76" />
+      <source>Knot pairs of the union bound, and their Σ d_R</source>
+      <translation>Knoopparen van de verenigingsgrens, en hun Σ d_R</translation>
+    </message>
+    <message>
+      <location filename="../processing/reports/network.py" line="77" />
+      <source>Nugget variance</source>
+      <translation>Nuggetvariantie</translation>
+    </message>
+    <message>
+      <location filename="../processing/reports/network.py" line="78" />
+      <source>Pieces and knots</source>
+      <translation>Stukken en knopen</translation>
+    </message>
+    <message>
+      <location filename="../processing/reports/network.py" line="80" />
+      <source>Drawn σ = √(κ l), and σ/l</source>
+      <translation>Getrokken σ = √(κ l), en σ/l</translation>
+    </message>
+    <message>
+      <location filename="../processing/reports/network.py" line="81" />
+      <source>Expected number of points of the drawn intensity</source>
+      <translation>Verwacht aantal punten van de getrokken intensiteit</translation>
+    </message>
+    <message>
+      <location filename="../processing/reports/network.py" line="93" />
+      <source>The points were first moved to their nearest location on the network and the guarantee is about these locations. The network ({0}) is public: it is assumed not to be derived from the confidential points.</source>
+      <translation>De punten zijn eerst naar hun dichtstbijzijnde locatie op het netwerk verplaatst en de garantie gaat over die locaties. Het netwerk ({0}) is openbaar: aangenomen wordt dat het niet uit de vertrouwelijke punten is afgeleid.</translation>
+    </message>
+    <message>
+      <location filename="../processing/reports/network.py" line="98" />
+      <source>Caveat: the network falls apart, and only the parts on which points lie were used (COMPONENTS). Which parts those are depends on the confidential points, so the network used, its length and everything derived from it in this report are NOT covered by this guarantee. Use the largest part, or join the network, for a release.</source>
+      <translation>Let op: het netwerk valt uiteen, en alleen de delen waarop punten liggen, zijn gebruikt (COMPONENTS). Welke delen dat zijn, hangt af van de vertrouwelijke punten, dus het gebruikte netwerk, de lengte ervan en alles wat daaruit in dit rapport is afgeleid, vallen NIET onder deze garantie. Gebruik voor een publicatie het grootste deel, of verbind het netwerk.</translation>
+    </message>
+    <message>
+      <location filename="../processing/reports/network.py" line="105" />
+      <source>{0} on a network</source>
+      <translation>{0} op een netwerk</translation>
+    </message>
+    <message>
+      <location filename="../processing/reports/network.py" line="109" />
+      <source>Alpha (α, along the network, CRS units)</source>
+      <translation>Alfa (α, langs het netwerk, CRS-eenheden)</translation>
+    </message>
+    <message>
+      <location filename="../processing/reports/network.py" line="112" />
+      <source>Resolution: longest piece (CRS units)</source>
+      <translation>Resolutie: langste stuk (CRS-eenheden)</translation>
+    </message>
+    <message>
+      <location filename="../processing/reports/network.py" line="119" />
+      <source>Each point was moved to the nearest location on a line of the network before the synthesis{0}. How far the points moved is derived from the confidential points (the largest move singles out the most isolated point), so neither this report nor the run's log gives it.</source>
+      <translation>Elk punt is vóór de synthese naar de dichtstbijzijnde locatie op een lijn van het netwerk verplaatst{0}. Hoe ver de punten zijn verplaatst, is afgeleid van de vertrouwelijke punten (de grootste verplaatsing wijst het meest geïsoleerde punt aan), dus noch dit rapport noch het log van de run vermeldt het.</translation>
+    </message>
+    <message>
+      <location filename="../processing/reports/network.py" line="128" />
+      <source>Network ({0})</source>
+      <translation>Netwerk ({0})</translation>
+    </message>
+    <message>
+      <location filename="../processing/reports/network.py" line="129" />
+      <source>Points on the network</source>
+      <translation>Punten op het netwerk</translation>
+    </message>
+    <message>
+      <location filename="../processing/reports/network.py" line="168" />
+      <source>intensity (points per unit length)</source>
+      <translation>intensiteit (punten per lengte-eenheid)</translation>
+    </message>
+    <message>
+      <location filename="../processing/reports/network.py" line="174" />
+      <source>{0} synthetic points on the network</source>
+      <translation>{0} synthetische punten op het netwerk</translation>
+    </message>
+    <message>
+      <location filename="../processing/reports/network.py" line="184" />
+      <source>Ang (geometrically corrected)</source>
+      <translation>Ang (geometrisch gecorrigeerd)</translation>
+    </message>
+    <message>
+      <location filename="../processing/reports/network.py" line="184" />
+      <source>None (Okabe &amp; Yamada)</source>
+      <translation>Geen (Okabe &amp; Yamada)</translation>
+    </message>
+    <message>
+      <location filename="../processing/reports/network.py" line="187" />
+      <source>Network length |L| (CRS units)</source>
+      <translation>Netwerklengte |L| (CRS-eenheden)</translation>
+    </message>
+    <message>
+      <location filename="../processing/reports/network.py" line="188" />
+      <source>Correction</source>
+      <translation>Correctie</translation>
+    </message>
+    <message>
+      <location filename="../processing/reports/network.py" line="191" />
+      <source>inhomogeneous (Kim &amp; Lim eq. 27, spatstat linearKinhom), intensity {0}</source>
+      <translation>inhomogeen (Kim &amp; Lim vgl. 27, spatstat linearKinhom), intensiteit {0}</translation>
+    </message>
+    <message>
+      <location filename="../processing/reports/network.py" line="193" />
+      <source>homogeneous (spatstat linearK)</source>
+      <translation>homogeen (spatstat linearK)</translation>
+    </message>
+    <message>
+      <location filename="../processing/reports/network.py" line="199" />
+      <source>With Ang's correction a Poisson process has K(r) = r on every network, and L = K. Without it (Okabe &amp; Yamada) K has no network-free Poisson value and there is no L-function: the table leaves L and theo empty.</source>
+      <translation>Met de correctie van Ang heeft een Poisson-proces K(r) = r op elk netwerk, en L = K. Zonder die correctie (Okabe &amp; Yamada) heeft K geen Poisson-waarde die los van het netwerk staat en is er geen L-functie: de tabel laat L en theo leeg.</translation>
+    </message>
+    <message>
+      <location filename="../processing/reports/network.py" line="213" />
+      <source>The K-function of the input, and how far its points moved onto the network, are derived from the confidential points. This page is a utility diagnostic for the data steward: keep it and the table internal.</source>
+      <translation>De K-functie van de invoer, en hoe ver de punten ervan naar het netwerk zijn verplaatst, zijn afgeleid van de vertrouwelijke punten. Deze pagina is bruikbaarheidsdiagnostiek voor de databeheerder: houd haar en de tabel intern.</translation>
+    </message>
+    <message>
+      <location filename="../processing/reports/network.py" line="219" />
+      <source>K-function and L-function on the network</source>
+      <translation>K-functie en L-functie op het netwerk</translation>
+    </message>
+    <message>
+      <location filename="../processing/reports/network.py" line="219" />
+      <source>Poisson (Ang): r</source>
+      <translation>Poisson (Ang): r</translation>
+    </message>
+    <message>
+      <location filename="../processing/reports/network.py" line="220" />
+      <source>About the estimator</source>
+      <translation>Over de schatter</translation>
+    </message>
+    <message>
+      <location filename="../processing/reports/network.py" line="223" />
+      <source>Points on the network (CONFIDENTIAL)</source>
+      <translation>Punten op het netwerk (VERTROUWELIJK)</translation>
+    </message>
+    <message>
       <location filename="../processing/reports/pufferfish.py" line="16" />
       <source>total</source>
       <translation>totaal</translation>
@@ -3586,7 +4151,7 @@
     <message>
       <location filename="../processing/reports/pufferfish.py" line="31" />
       <source>ε-Pufferfish privacy with ε = {0:g} (ter Steege 2021, {1}): from the published map an attacker cannot learn {2} by more than a factor e^ε = {3:.4g}, whatever they believe about the values, as long as people's values are independent (eq. 5). Each person contributes to one cell, so this holds for the whole map. Not counted: the noise is drawn in double precision, which adds a δ of about 1e-16 at ε = 1 (5e-15 at ε = 10, 8e-11 at ε = 20, 2e-3 at ε = 30).</source>
-      <translation type="unfinished" />
+      <translation>ε-Pufferfish-privacy met ε = {0:g} (ter Steege 2021, {1}): uit de gepubliceerde kaart kan een aanvaller niet met meer dan een factor e^ε = {3:.4g} te weten komen {2}, wat die ook over de waarden aanneemt, zolang de waarden van personen onafhankelijk zijn (vgl. 5). Elke persoon draagt bij aan één cel, dus dit geldt voor de hele kaart. Niet meegeteld: de ruis wordt in dubbele precisie getrokken, wat een δ toevoegt van ongeveer 1e-16 bij ε = 1 (5e-15 bij ε = 10, 8e-11 bij ε = 20, 2e-3 bij ε = 30).</translation>
     </message>
     <message>
       <location filename="../processing/reports/pufferfish.py" line="37" />
@@ -3719,29 +4284,64 @@
       <translation>Er is een seed opgegeven, dus iedereen die deze kent kan de ruis opnieuw berekenen. Publiceer deze kaart niet.</translation>
     </message>
     <message>
-      <location filename="../processing/sinks.py" line="73" />
+      <location filename="../processing/sinks.py" line="74" />
       <source>{0}: the layer has no CRS, which {1} cannot say: readers will take its coordinates as longitude and latitude (WGS 84). Write a GeoPackage, or give the input layer its CRS.</source>
       <translation>{0}: de laag heeft geen CRS, wat {1} niet kan vastleggen: lezers zullen de coördinaten als lengte- en breedtegraad (WGS 84) opvatten. Schrijf een GeoPackage, of geef de invoerlaag haar CRS.</translation>
     </message>
     <message>
-      <location filename="../processing/sinks.py" line="84" />
+      <location filename="../processing/sinks.py" line="85" />
       <source>{0}: a Shapefile keeps only 10 characters of a field name ({1}); names that then clash are numbered (_1, _2), so check which column is which, or write a GeoPackage to keep the names.</source>
       <translation>{0}: een Shapefile bewaart maar 10 tekens van een veldnaam ({1}); namen die dan samenvallen worden genummerd (_1, _2), dus controleer welke kolom welke is, of schrijf een GeoPackage om de namen te behouden.</translation>
     </message>
     <message>
-      <location filename="../processing/sinks.py" line="155" />
+      <location filename="../processing/sinks.py" line="146" />
+      <source>{0}: {1} cannot hold the label '{2}' inside the file (only a GeoPackage or a GeoJSON file can); the layer name and the report say it, but a copy of the file alone does not. Write a GeoPackage or a GeoJSON file to keep the label with the data.</source>
+      <translation>{0}: {1} kan het label '{2}' niet in het bestand zelf opnemen (alleen een GeoPackage of een GeoJSON-bestand kan dat); de laagnaam en het rapport vermelden het, maar een kopie van alleen het bestand niet. Schrijf een GeoPackage of een GeoJSON-bestand om het label bij de gegevens te houden.</translation>
+    </message>
+    <message>
+      <location filename="../processing/sinks.py" line="170" />
       <source>{0}: the output could not be written: {1}</source>
       <translation>{0}: de uitvoer kon niet worden weggeschreven: {1}</translation>
     </message>
     <message>
-      <location filename="../processing/sinks.py" line="172" />
+      <location filename="../processing/sinks.py" line="187" />
       <source>{0}: {1} features written; the GeoPackage now builds their spatial index as {2} is closed (10-20 s per million features), and the progress bar and Cancel wait until it is done.</source>
       <translation>{0}: {1} objecten geschreven; het GeoPackage bouwt nu hun ruimtelijke index terwijl {2} wordt gesloten (10-20 s per miljoen objecten), en de voortgangsbalk en Annuleren wachten tot dat klaar is.</translation>
     </message>
     <message>
-      <location filename="../processing/sinks.py" line="192" />
+      <location filename="../processing/sinks.py" line="207" />
       <source>Writing {0} points.</source>
       <translation>{0} punten worden weggeschreven.</translation>
+    </message>
+    <message>
+      <location filename="../processing/synthesis_warnings.py" line="18" />
+      <source>{0} synthetic points.</source>
+      <translation>{0} synthetische punten.</translation>
+    </message>
+    <message>
+      <location filename="../processing/synthesis_warnings.py" line="20" />
+      <source>{0} synthetic points on the network.</source>
+      <translation>{0} synthetische punten op het netwerk.</translation>
+    </message>
+    <message>
+      <location filename="../processing/synthesis_warnings.py" line="22" />
+      <source>The synthetic pattern is empty (no points).</source>
+      <translation>Het synthetische patroon is leeg (geen punten).</translation>
+    </message>
+    <message>
+      <location filename="../processing/synthesis_warnings.py" line="27" />
+      <source>The noise alone is expected to add about {0:.0f} of the {1} synthetic points (window area × Δ / 2ε): the pattern is mostly noise. A larger {2} or ε gives a usable pattern.</source>
+      <translation>Naar verwachting voegt alleen de ruis al ongeveer {0:.0f} van de {1} synthetische punten toe (oppervlakte van het studiegebied × Δ / 2ε): het patroon is vooral ruis. Een grotere {2} of ε geeft een bruikbaar patroon.</translation>
+    </message>
+    <message>
+      <location filename="../processing/synthesis_warnings.py" line="34" />
+      <source>The noise alone is expected to add about {0:.0f} of the {1} synthetic points (network length × Δ / 2ε): the pattern is mostly noise. A larger {2} or ε, or a share of ε for a noisy total ({3}), gives a usable pattern.</source>
+      <translation>Naar verwachting voegt alleen de ruis al ongeveer {0:.0f} van de {1} synthetische punten toe (netwerklengte × Δ / 2ε): het patroon is vooral ruis. Een grotere {2} of ε, of een deel van ε voor een totaal met ruis ({3}), geeft een bruikbaar patroon.</translation>
+    </message>
+    <message>
+      <location filename="../processing/synthesis_warnings.py" line="42" />
+      <source>{0} synthetic points, over ten times the original count: the noise dominates. A larger {1} gives a usable pattern.</source>
+      <translation>{0} synthetische punten, meer dan tien keer het oorspronkelijke aantal: de ruis overheerst. Een grotere {1} geeft een bruikbaar patroon.</translation>
     </message>
     <message>
       <location filename="../ui/distance_widget.py" line="117" />
@@ -3777,6 +4377,376 @@
       <location filename="../ui/distance_widget.py" line="200" />
       <source>Distances in degrees are refused: pick a projected CRS to work in, or reproject the layer.</source>
       <translation>Afstanden in graden worden geweigerd: kies een geprojecteerd werk-CRS, of herprojecteer de laag.</translation>
+    </message>
+    <message>
+      <location filename="../ui/explorer/chart.py" line="63" />
+      <source>ε (epsilon)</source>
+      <translation>ε (epsilon)</translation>
+    </message>
+    <message>
+      <location filename="../ui/explorer/chart.py" line="98" />
+      <source>Recommended</source>
+      <translation>Aanbevolen</translation>
+    </message>
+    <message>
+      <location filename="../ui/explorer/chart.py" line="99" />
+      <source>Computed from the confidential data: for the steward only.</source>
+      <translation>Berekend uit de vertrouwelijke gegevens: alleen voor de databeheerder.</translation>
+    </message>
+    <message>
+      <location filename="../ui/explorer/chart.py" line="101" />
+      <source>({0} sets so far)</source>
+      <translation>(tot nu toe {0} datasets)</translation>
+    </message>
+    <message>
+      <location filename="../ui/explorer/chart.py" line="115" />
+      <source>Risk with nothing released</source>
+      <translation>Risico zonder publicatie</translation>
+    </message>
+    <message>
+      <location filename="../ui/explorer/chart.py" line="116" />
+      <source>pMSE (lower: more useful)</source>
+      <translation>pMSE (lager: bruikbaarder)</translation>
+    </message>
+    <message>
+      <location filename="../ui/explorer/chart.py" line="121" />
+      <source>ANS</source>
+      <translation>ANS</translation>
+    </message>
+    <message>
+      <location filename="../ui/explorer/chart.py" line="121" />
+      <source>PRS</source>
+      <translation>PRS</translation>
+    </message>
+    <message>
+      <location filename="../ui/explorer/chart.py" line="121" />
+      <source>Radial</source>
+      <translation>Radiaal</translation>
+    </message>
+    <message>
+      <location filename="../ui/explorer/data.py" line="18" />
+      <source>Add a polygon layer or a table with counts to the project and pick it.</source>
+      <translation>Voeg een polygoonlaag of een tabel met aantallen aan het project toe en kies die.</translation>
+    </message>
+    <message>
+      <location filename="../ui/explorer/data.py" line="19" />
+      <source>Add a point layer to the project and pick it (the {0} needs points).</source>
+      <translation>Voeg een puntenlaag aan het project toe en kies die (voor {0} zijn punten nodig).</translation>
+    </message>
+    <message>
+      <location filename="../ui/explorer/data.py" line="22" />
+      <source>{0} needs a point layer: pick one instead of “{1}”.</source>
+      <translation>Voor {0} is een puntenlaag nodig: kies er een in plaats van “{1}”.</translation>
+    </message>
+    <message>
+      <location filename="../ui/explorer/data.py" line="24" />
+      <source>DP counts needs polygons or a table: pick one instead of “{0}”.</source>
+      <translation>Voor DP-aantallen zijn polygonen of een tabel nodig: kies een daarvan in plaats van “{0}”.</translation>
+    </message>
+    <message>
+      <location filename="../ui/explorer/data.py" line="26" />
+      <source>The layer “{0}” has no features: pick a layer with data.</source>
+      <translation>De laag “{0}” heeft geen objecten: kies een laag met gegevens.</translation>
+    </message>
+    <message>
+      <location filename="../ui/explorer/data.py" line="28" />
+      <source>The layer's CRS ({0}) is in degrees: reproject the layer to a projected CRS (Vector ▸ Data Management Tools ▸ Reproject Layer) and pick the reprojected layer.</source>
+      <translation>Het CRS van de laag ({0}) is in graden: herprojecteer de laag naar een geprojecteerd CRS (Vector ▸ Beheergereedschap voor gegevens ▸ Laag herprojecteren) en kies de geherprojecteerde laag.</translation>
+    </message>
+    <message>
+      <location filename="../ui/explorer/data.py" line="34" />
+      <source>The layer “{0}” has no numeric field: the Pufferfish map needs a number per point; add one with the Field Calculator.</source>
+      <translation>De laag “{0}” heeft geen numeriek veld: de Pufferfish-kaart vereist een getal per punt; voeg er een toe met de Veldberekening.</translation>
+    </message>
+    <message>
+      <location filename="../ui/explorer/data.py" line="39" />
+      <source>The layer “{0}” needs numeric fields for the counts and the population.</source>
+      <translation>De laag “{0}” heeft numerieke velden nodig voor de aantallen en de populatie.</translation>
+    </message>
+    <message>
+      <location filename="../ui/explorer/data.py" line="47" />
+      <source>The field “{0}” has empty (NULL) values: fill or filter them first.</source>
+      <translation>Het veld “{0}” heeft lege (NULL-)waarden: vul die eerst aan of filter ze weg.</translation>
+    </message>
+    <message>
+      <location filename="../ui/explorer/data.py" line="70" />
+      <source>The layer has no point geometries: pick a layer with points.</source>
+      <translation>De laag heeft geen puntgeometrieën: kies een laag met punten.</translation>
+    </message>
+    <message>
+      <location filename="../ui/explorer/data.py" line="80" />
+      <source>Pick a prior rate field: the preview needs a prior expected count per group.</source>
+      <translation>Kies een veld met a-prioricijfer: de voorvertoning vereist een a priori verwacht aantal per groep.</translation>
+    </message>
+    <message>
+      <location filename="../ui/explorer/dialog.py" line="51" />
+      <source>Privacy explorer</source>
+      <translation>Privacyverkenner</translation>
+    </message>
+    <message>
+      <location filename="../ui/explorer/dialog.py" line="92" />
+      <source>Kernel</source>
+      <translation>Kernel</translation>
+    </message>
+    <message>
+      <location filename="../ui/explorer/dialog.py" line="92" />
+      <source>LGCP</source>
+      <translation>LGCP</translation>
+    </message>
+    <message>
+      <location filename="../ui/explorer/dialog.py" line="92" />
+      <source>Laplace</source>
+      <translation>Laplace</translation>
+    </message>
+    <message>
+      <location filename="../ui/explorer/dialog.py" line="94" />
+      <source>default (1/groups)</source>
+      <translation>standaard (1/groepen)</translation>
+    </message>
+    <message>
+      <location filename="../ui/explorer/dialog.py" line="95" />
+      <source>default (1/n)</source>
+      <translation>standaard (1/n)</translation>
+    </message>
+    <message>
+      <location filename="../ui/explorer/dialog.py" line="101" />
+      <source>Cell size</source>
+      <translation>Celgrootte</translation>
+    </message>
+    <message>
+      <location filename="../ui/explorer/dialog.py" line="103" />
+      <source>Interval half-width c</source>
+      <translation>Halve intervalbreedte c</translation>
+    </message>
+    <message>
+      <location filename="../ui/explorer/dialog.py" line="104" />
+      <source>Relative factor k</source>
+      <translation>Relatieve factor k</translation>
+    </message>
+    <message>
+      <location filename="../ui/explorer/dialog.py" line="105" />
+      <source>α (tail probability)</source>
+      <translation>α (staartkans)</translation>
+    </message>
+    <message>
+      <location filename="../ui/explorer/dialog.py" line="109" />
+      <source>α (neighbourhood radius)</source>
+      <translation>α (naburigheidsstraal)</translation>
+    </message>
+    <message>
+      <location filename="../ui/explorer/dialog.py" line="114" />
+      <source>Radial radii (comma-separated)</source>
+      <translation>Radiale stralen (kommagescheiden)</translation>
+    </message>
+    <message>
+      <location filename="../ui/explorer/dialog.py" line="115" />
+      <source>ANS noise variances (comma-separated)</source>
+      <translation>ANS-ruisvarianties (kommagescheiden)</translation>
+    </message>
+    <message>
+      <location filename="../ui/explorer/dialog.py" line="121" />
+      <source>Method family</source>
+      <translation>Methodefamilie</translation>
+    </message>
+    <message>
+      <location filename="../ui/explorer/dialog.py" line="123" />
+      <source>Confidential layer</source>
+      <translation>Vertrouwelijke laag</translation>
+    </message>
+    <message>
+      <location filename="../ui/explorer/dialog.py" line="147" />
+      <source>Cancel preview</source>
+      <translation>Voorvertoning annuleren</translation>
+    </message>
+    <message>
+      <location filename="../ui/explorer/dialog.py" line="155" />
+      <source>Run</source>
+      <translation>Uitvoeren</translation>
+    </message>
+    <message>
+      <location filename="../ui/explorer/dialog.py" line="157" />
+      <source>Open in toolbox</source>
+      <translation>Openen in de toolbox</translation>
+    </message>
+    <message>
+      <location filename="../ui/explorer/dialog.py" line="158" />
+      <source>Save chart as PNG…</source>
+      <translation>Grafiek opslaan als PNG…</translation>
+    </message>
+    <message>
+      <location filename="../ui/explorer/dialog.py" line="159" />
+      <source>Close</source>
+      <translation>Sluiten</translation>
+    </message>
+    <message>
+      <location filename="../ui/explorer/dialog.py" line="251" />
+      <source>Pick the value field.</source>
+      <translation>Kies het waardeveld.</translation>
+    </message>
+    <message>
+      <location filename="../ui/explorer/dialog.py" line="253" />
+      <source>Set a cell size &gt; 0.</source>
+      <translation>Stel een celgrootte &gt; 0 in.</translation>
+    </message>
+    <message>
+      <location filename="../ui/explorer/dialog.py" line="255" />
+      <source>Set the interval half-width c &gt; 0, in the value's units.</source>
+      <translation>Stel de halve intervalbreedte c &gt; 0 in, in de eenheden van de waarde.</translation>
+    </message>
+    <message>
+      <location filename="../ui/explorer/dialog.py" line="258" />
+      <source>Pick the count field and the population field.</source>
+      <translation>Kies het veld met aantallen en het populatieveld.</translation>
+    </message>
+    <message>
+      <location filename="../ui/explorer/dialog.py" line="280" />
+      <source>Radial radii must be &gt; 0.</source>
+      <translation>Radiale stralen moeten &gt; 0 zijn.</translation>
+    </message>
+    <message>
+      <location filename="../ui/explorer/dialog.py" line="282" />
+      <source>ANS noise variances must be &gt;= 0.</source>
+      <translation>ANS-ruisvarianties moeten &gt;= 0 zijn.</translation>
+    </message>
+    <message>
+      <location filename="../ui/explorer/dialog.py" line="284" />
+      <source>Give at least one radius, noise variance or PRS replicate.</source>
+      <translation>Geef ten minste één straal, ruisvariantie of PRS-herhaling op.</translation>
+    </message>
+    <message>
+      <location filename="../ui/explorer/dialog.py" line="286" />
+      <source>Set the risk radius &gt; 0: how close the intruder must place a person (e.g. a house's size).</source>
+      <translation>Stel de risicostraal &gt; 0 in: hoe dicht de aanvaller een persoon moet plaatsen (bijv. de grootte van een huis).</translation>
+    </message>
+    <message>
+      <location filename="../ui/explorer/dialog.py" line="324" />
+      <source>Privacy explorer preview</source>
+      <translation>Voorvertoning van de privacyverkenner</translation>
+    </message>
+    <message>
+      <location filename="../ui/explorer/dialog.py" line="335" />
+      <source>Computing the preview…</source>
+      <translation>De voorvertoning wordt berekend…</translation>
+    </message>
+    <message>
+      <location filename="../ui/explorer/dialog.py" line="371" />
+      <source>The preview failed: {0}</source>
+      <translation>De voorvertoning is mislukt: {0}</translation>
+    </message>
+    <message>
+      <location filename="../ui/explorer/dialog.py" line="373" />
+      <source>Preview canceled.</source>
+      <translation>Voorvertoning geannuleerd.</translation>
+    </message>
+    <message>
+      <location filename="../ui/explorer/dialog.py" line="378" />
+      <source>No setting has maximum risk at or below {0:g}: nothing recommended.</source>
+      <translation>Geen instelling heeft een maximaal risico op of onder {0:g}: niets aanbevolen.</translation>
+    </message>
+    <message>
+      <location filename="../ui/explorer/dialog.py" line="380" />
+      <source>Recommended: {0} (pMSE {1:.4g}, maximum risk {2:.4g}); risk with nothing released {3:.4g}.</source>
+      <translation>Aanbevolen: {0} (pMSE {1:.4g}, maximaal risico {2:.4g}); risico zonder publicatie {3:.4g}.</translation>
+    </message>
+    <message>
+      <location filename="../ui/explorer/dialog.py" line="407" />
+      <source>The run failed: {0}</source>
+      <translation>De run is mislukt: {0}</translation>
+    </message>
+    <message>
+      <location filename="../ui/explorer/dialog.py" line="412" />
+      <source>Done: the output was added to the project.</source>
+      <translation>Klaar: de uitvoer is aan het project toegevoegd.</translation>
+    </message>
+    <message>
+      <location filename="../ui/explorer/dialog.py" line="423" />
+      <source>PNG images (*.png)</source>
+      <translation>PNG-afbeeldingen (*.png)</translation>
+    </message>
+    <message>
+      <location filename="../ui/explorer/dialog.py" line="423" />
+      <source>Save chart as PNG</source>
+      <translation>Grafiek opslaan als PNG</translation>
+    </message>
+    <message>
+      <location filename="../ui/explorer/families.py" line="31" />
+      <source>Pufferfish grid map</source>
+      <translation>Pufferfish-rasterkaart</translation>
+    </message>
+    <message>
+      <location filename="../ui/explorer/families.py" line="32" />
+      <source>DP synthetic counts</source>
+      <translation>Synthetische DP-aantallen</translation>
+    </message>
+    <message>
+      <location filename="../ui/explorer/families.py" line="33" />
+      <source>DP synthetic points</source>
+      <translation>Synthetische DP-punten</translation>
+    </message>
+    <message>
+      <location filename="../ui/explorer/families.py" line="34" />
+      <source>LGCP synthesis (radial, ANS, PRS)</source>
+      <translation>LGCP-synthese (radiaal, ANS, PRS)</translation>
+    </message>
+    <message>
+      <location filename="../ui/explorer/families.py" line="178" />
+      <source>“{0}” is not a number: separate the values with commas (semicolons with decimal commas).</source>
+      <translation>“{0}” is geen getal: scheid de waarden met komma's (met puntkomma's als u decimale komma's gebruikt).</translation>
+    </message>
+    <message>
+      <location filename="../ui/explorer/families.py" line="208" />
+      <source>Median over the published cells</source>
+      <translation>Mediaan over de gepubliceerde cellen</translation>
+    </message>
+    <message>
+      <location filename="../ui/explorer/families.py" line="209" />
+      <source>90th percentile over the published cells</source>
+      <translation>90e percentiel over de gepubliceerde cellen</translation>
+    </message>
+    <message>
+      <location filename="../ui/explorer/families.py" line="210" />
+      <source>Δ (bounded mechanism)</source>
+      <translation>Δ (begrensd mechanisme)</translation>
+    </message>
+    <message>
+      <location filename="../ui/explorer/families.py" line="211" />
+      <source>Expected absolute error per group</source>
+      <translation>Verwachte absolute fout per groep</translation>
+    </message>
+    <message>
+      <location filename="../ui/explorer/families.py" line="212" />
+      <source>P(within ±10% of the truth)</source>
+      <translation>P(binnen ±10% van de ware waarde)</translation>
+    </message>
+    <message>
+      <location filename="../ui/explorer/families.py" line="213" />
+      <source>K-function MISE</source>
+      <translation>MISE van de K-functie</translation>
+    </message>
+    <message>
+      <location filename="../ui/explorer/families.py" line="220" />
+      <source>Expected error per published cell</source>
+      <translation>Verwachte fout per gepubliceerde cel</translation>
+    </message>
+    <message>
+      <location filename="../ui/explorer/knobs.py" line="21" />
+      <source>With ε = {0} an attacker's odds about any one person change by at most a factor {1}.</source>
+      <translation>Met ε = {0} veranderen de kansverhoudingen van een aanvaller over elke afzonderlijke persoon met ten hoogste een factor {1}.</translation>
+    </message>
+    <message>
+      <location filename="../ui/explorer/mapview.py" line="41" />
+      <source>One preview draw: for the steward only.</source>
+      <translation>Eén trekking ter voorvertoning: alleen voor de databeheerder.</translation>
+    </message>
+    <message>
+      <location filename="../ui/explorer/mapview.py" line="88" />
+      <source>Preview grid (for the steward only)</source>
+      <translation>Voorvertoning van het raster (alleen voor de databeheerder)</translation>
+    </message>
+    <message>
+      <location filename="../ui/explorer/mapview.py" line="105" />
+      <source>Preview synthetic points (for the steward only)</source>
+      <translation>Voorvertoning van synthetische punten (alleen voor de databeheerder)</translation>
     </message>
   </context>
 </TS>
