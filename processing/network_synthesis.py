@@ -30,7 +30,6 @@ from .network_inputs import (
 )
 from .parameters import given, make_rng, optional_number
 from .reports.network import network_sections
-from .reports.page import write_html_report
 from .synthesis_warnings import warn_about_the_pattern
 
 RESOLUTION = "RESOLUTION"
@@ -202,25 +201,8 @@ def synthesize_on_network(alg, parameters, context, feedback, method: int, metho
     progress.check_cancel()
     if lost:  # the files and the report's title say so too
         alg.lose_guarantee(lost)
-    results = alg._write(parameters, context, points, release)
-    if report is not None:
-        title = tr("Differentially private synthetic points on a street network")
-        write_html_report(report_path, alg.labelled(title), report)
-        results[alg.OUTPUT_REPORT] = report_path
-    feedback.setProgress(100)
-    results.update(
-        {
-            alg.EPSILON: epsilon,
-            alg.DELTA: release["delta"],
-            alg.ALPHA: math.nan if alpha is None else alpha,
-            alg.SYNTHETIC_COUNT: int(synthesis.x.size),
-            alg.BANDWIDTH: math.nan,
-            alg.RATIO: release.get("ratio", math.nan),
-            alg.NOISE_SCALE: release.get("noise_scale", math.nan),
-            alg.EPSILON_ADD_REMOVE: release.get("epsilon_add_remove", math.nan),
-        }
-    )
-    return results
+    title = tr("Differentially private synthetic points on a street network")
+    return alg.publish(parameters, context, points, release, (report_path, title, report), epsilon, alpha, feedback)
 
 
 def network_help() -> str:

@@ -381,7 +381,6 @@ class DPPointsAlgorithm(SpatialPrivacyAlgorithm):
             raise self.core_error(error) from None
         release.update(method=METHOD_KEYS[method], epsilon=epsilon, alpha=alpha, n=n, seed=seed, domain=domain)
         release["window_from_data"] = not given(parameters, self.WINDOW)
-        sx = release["x"]
         warn_about_the_pattern(self, release, n, feedback)
         progress.check_cancel()
         report_path = self.parameterAsFileOutput(parameters, self.OUTPUT_REPORT, context)
@@ -390,9 +389,16 @@ class DPPointsAlgorithm(SpatialPrivacyAlgorithm):
         progress.check_cancel()
         if release.get("window_from_data"):  # the files say so too (file_label)
             self.lose_guarantee(self.tr("window from the data"))
+        report = (report_path, self.tr("Differentially private synthetic points"), report)
+        return self.publish(parameters, context, points, release, report, epsilon, alpha, feedback)
+
+    def publish(self, parameters, context, points, release, report, epsilon, alpha, feedback) -> dict:
+        """Write the synthetic points and the report (``(path, title, sections)``; no path: none) and return the
+        outputs, in the plane and on a network alike."""
         results = self._write(parameters, context, points, release)
-        if report is not None:
-            write_html_report(report_path, self.labelled(self.tr("Differentially private synthetic points")), report)
+        report_path, title, sections = report
+        if sections is not None:
+            write_html_report(report_path, self.labelled(title), sections)
             results[self.OUTPUT_REPORT] = report_path
         feedback.setProgress(100)
         results.update(
@@ -400,7 +406,7 @@ class DPPointsAlgorithm(SpatialPrivacyAlgorithm):
                 self.EPSILON: epsilon,
                 self.DELTA: release["delta"],
                 self.ALPHA: math.nan if alpha is None else alpha,
-                self.SYNTHETIC_COUNT: int(sx.size),
+                self.SYNTHETIC_COUNT: int(release["x"].size),
                 self.BANDWIDTH: release.get("bandwidth", math.nan),
                 self.RATIO: release.get("ratio", math.nan),
                 self.NOISE_SCALE: release.get("noise_scale", math.nan),

@@ -34,13 +34,7 @@ def report_sections(k_ori, k_syn, value, window_text, intensity_text, crs, dupli
     if k_syn is not None:
         settings += [(tr("Synthetic points"), k_syn.n), (tr("MISE"), f"{value:.6g}")]
     return [
-        (
-            tr("Guarantee"),
-            tr(
-                "None (no ε or δ): this tool adds no noise and publishes nothing. A synthetic layer is as "
-                "private as the tool that made it."
-            ),
-        ),
+        no_guarantee(),
         (
             tr("Not for publication"),
             tr(
@@ -51,6 +45,17 @@ def report_sections(k_ori, k_syn, value, window_text, intensity_text, crs, dupli
         (tr("K-function and L-function"), k_chart(k_ori, k_syn)),
         (tr("Settings"), settings),
     ]
+
+
+def no_guarantee() -> tuple[str, str]:
+    """The report row that states kfunction's guarantee: none, as it adds no noise and publishes nothing."""
+    return (
+        tr("Guarantee"),
+        tr(
+            "None (no ε or δ): this tool adds no noise and publishes nothing. A synthetic layer is as "
+            "private as the tool that made it."
+        ),
+    )
 
 
 def k_chart(k_ori, k_syn, theory: str | None = None) -> str:

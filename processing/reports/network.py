@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from ...i18n import tr
 from ..network_inputs import MAX_SNAP_DISTANCE, NETWORK, network_rows, placement_rows
-from .kfunction import k_chart
+from .kfunction import k_chart, no_guarantee
 from .page import figure_data_uri, report_figure
 
 
@@ -201,13 +201,7 @@ def k_network_sections(k_ori, k_syn, value, intensity_text, placement) -> list:
         "Yamada) K has no network-free Poisson value and there is no L-function: the table leaves L and theo empty."
     )
     return [
-        (
-            tr("Guarantee"),
-            tr(
-                "None (no ε or δ): this tool adds no noise and publishes nothing. A synthetic layer is as "
-                "private as the tool that made it."
-            ),
-        ),
+        no_guarantee(),
         (
             tr("Not for publication"),
             tr(
