@@ -694,57 +694,57 @@
       <translation>{0}: enkele punten liggen buiten het venster (hoeveel wordt niet getoond: de Laplace-methode beschermt het aantal punten); knip ze er eerst op bij.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_points.py" line="395" />
+      <location filename="../processing/algorithms/dp_points.py" line="392" />
       <source>Differentially private synthetic points</source>
       <translation>Synthetische punten met differentiële privacy</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_points.py" line="418" />
+      <location filename="../processing/algorithms/dp_points.py" line="424" />
       <source>{0}: one point gives the default δ = 1/n = 1, which protects nothing.</source>
       <translation>{0}: één punt geeft de standaard-δ = 1/n = 1, die niets beschermt.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_points.py" line="422" />
+      <location filename="../processing/algorithms/dp_points.py" line="428" />
       <source>{0} empty: using 1/n = {1:.6g}, as Kim &amp; Lim's experiments do. That is weak: δ = 1/n allows publishing one random person's point unprotected. For a real release give a smaller {0} (e.g. 1/n² or 1e-6).</source>
       <translation>{0} leeg: 1/n = {1:.6g} wordt gebruikt, zoals in de experimenten van Kim &amp; Lim. Dat is zwak: δ = 1/n staat toe dat het punt van één willekeurige persoon onbeschermd wordt gepubliceerd. Geef voor een echte publicatie een kleinere {0} (bijv. 1/n² of 1e-6).</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_points.py" line="430" />
+      <location filename="../processing/algorithms/dp_points.py" line="436" />
       <source>δ = {0:.3g} is large: the guarantee may fail with probability up to δ, and δ ≥ 1/n allows releasing a whole point unprotected. Give a smaller {1} (e.g. well below 1/n).</source>
       <translation>δ = {0:.3g} is groot: de garantie kan met een kans tot δ falen, en δ ≥ 1/n staat toe dat een heel punt onbeschermd wordt gepubliceerd. Geef een kleinere {1} (bijv. ruim onder 1/n).</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_points.py" line="448" />
+      <location filename="../processing/algorithms/dp_points.py" line="454" />
       <source>{0} is not used by the {1} method.</source>
       <translation>{0} wordt niet gebruikt door de methode {1}.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_points.py" line="467" />
+      <location filename="../processing/algorithms/dp_points.py" line="473" />
       <source>The bandwidth {0:.6g} is far wider than the window: at most {1:.2g} of a kernel lies inside it, so every synthetic point needs at least {2:.2g} draws; the run may be slow (it can be cancelled). {3}</source>
       <translation>De bandbreedte {0:.6g} is veel breder dan het studiegebied: ten hoogste {1:.2g} van een kernel ligt erbinnen, dus elk synthetisch punt vraagt ten minste {2:.2g} trekkingen; de berekening kan traag zijn (ze kan worden geannuleerd). {3}</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_points.py" line="475" />
+      <location filename="../processing/algorithms/dp_points.py" line="481" />
       <source>A smaller {0} spreads the points as evenly.</source>
       <translation>Een kleinere {0} verspreidt de punten even gelijkmatig.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_points.py" line="477" />
+      <location filename="../processing/algorithms/dp_points.py" line="483" />
       <source>A larger {0} or a smaller {1} gives a smaller bandwidth.</source>
       <translation>Een grotere {0} of een kleinere {1} geeft een kleinere bandbreedte.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_points.py" line="484" />
+      <location filename="../processing/algorithms/dp_points.py" line="490" />
       <source>A corner of the window keeps only {0:.2g} of a kernel of bandwidth {1:.6g} inside it (a spike or a corridor far narrower than the bandwidth). A point there needs about {2:.2g} draws; the run may be slow (it can be cancelled). Simplifying the window avoids it.</source>
       <translation>Een hoek van het studiegebied houdt maar {0:.2g} van een kernel met bandbreedte {1:.6g} binnen het gebied (een uitsteeksel of een gang die veel smaller is dan de bandbreedte). Een punt daar vraagt ongeveer {2:.2g} trekkingen; de berekening kan traag zijn (ze kan worden geannuleerd). Een eenvoudiger studiegebied voorkomt dit.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_points.py" line="535" />
+      <location filename="../processing/algorithms/dp_points.py" line="541" />
       <source>window from the data</source>
       <translation>venster uit de gegevens</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/dp_points.py" line="580" />
+      <location filename="../processing/algorithms/dp_points.py" line="586" />
       <source>DP synthetic points ({0}, ε = {1:g})</source>
       <translation>Synthetische DP-punten ({0}, ε = {1:g})</translation>
     </message>
@@ -3234,52 +3234,52 @@
       <translation>K-functie op een netwerk (VERTROUWELIJKE bruikbaarheidsdiagnostiek)</translation>
     </message>
     <message>
-      <location filename="../processing/network_synthesis.py" line="49" />
+      <location filename="../processing/network_synthesis.py" line="48" />
       <source>Optional line layer of streets. Given: the points are moved to their nearest location on it and the LGCP or Laplace synthesizer works on the network (Kim &amp; Lim, Section 4.2): the synthetic points lie exactly on its lines. The kernel method is not offered on a network. The network is public: it must not be derived from the confidential points. Same CRS as the points (or both transformed to WORK_CRS). Empty: the synthesizers work in the plane (WINDOW).</source>
       <translation>Optionele lijnlaag met straten. Opgegeven: de punten worden naar hun dichtstbijzijnde locatie erop verplaatst en de LGCP- of Laplace-synthese werkt op het netwerk (Kim &amp; Lim, Sectie 4.2): de synthetische punten liggen precies op de lijnen ervan. De kernelmethode wordt op een netwerk niet aangeboden. Het netwerk is openbaar: het mag niet uit de vertrouwelijke punten zijn afgeleid. Zelfde CRS als de punten (of beide getransformeerd naar WORK_CRS). Leeg: de synthesemethoden werken in het vlak (WINDOW).</translation>
     </message>
     <message>
-      <location filename="../processing/network_synthesis.py" line="58" />
+      <location filename="../processing/network_synthesis.py" line="57" />
       <source>Piece length on the network</source>
       <translation>Lengte van de stukken op het netwerk</translation>
     </message>
     <message>
-      <location filename="../processing/network_synthesis.py" line="59" />
+      <location filename="../processing/network_synthesis.py" line="58" />
       <source>Needed with NETWORK: the network is cut into pieces of at most this length, in the CRS units (Kim &amp; Lim use 50 m; 164 ft). Laplace: the pieces are the cells whose counts get noise (pieces shorter than 1/4 of it are merged with a neighbour; the sensitivity Δ = 1/|S_p| + 1/|S_q| comes from the two shortest cells, so a larger resolution means less noise). LGCP: the ends of the pieces are the knots of the field (at most 5,000); σ²/l is fixed by the privacy condition (the report gives it; output RATIO is σ/l at the drawn length scale l). No default: a street layer's units are not known in advance. A resolution at least as long as every line of the network is refused (nothing would be cut).</source>
       <translation>Nodig met NETWORK: het netwerk wordt opgedeeld in stukken van ten hoogste deze lengte, in de CRS-eenheden (Kim &amp; Lim gebruiken 50 m; 164 ft). Laplace: de stukken zijn de cellen waarvan de aantallen ruis krijgen (stukken korter dan 1/4 daarvan worden samengevoegd met een buurstuk; de gevoeligheid Δ = 1/|S_p| + 1/|S_q| komt van de twee kortste cellen, dus een grotere resolutie betekent minder ruis). LGCP: de einden van de stukken zijn de knopen van het veld (ten hoogste 5.000); σ²/l wordt door de privacyvoorwaarde vastgelegd (het rapport vermeldt de waarde; uitvoer RATIO is σ/l bij de getrokken lengteschaal l). Geen standaardwaarde: de eenheden van een stratenlaag zijn niet vooraf bekend. Een resolutie die minstens zo lang is als elke lijn van het netwerk, wordt geweigerd (er zou niets worden opgedeeld).</translation>
     </message>
     <message>
-      <location filename="../processing/network_synthesis.py" line="78" />
+      <location filename="../processing/network_synthesis.py" line="77" />
       <source>{0}: the kernel synthesizer works in the plane only (its Gaussian kernel and Theorem 3.6 have no network form here); on a {1} choose the LGCP or the Laplace synthesizer, or leave {1} empty.</source>
       <translation>{0}: de kernelsynthese werkt alleen in het vlak (de Gaussische kernel en Stelling 3.6 hebben hier geen vorm voor netwerken); kies op een {1} de LGCP- of de Laplace-synthese, of laat {1} leeg.</translation>
     </message>
     <message>
-      <location filename="../processing/network_synthesis.py" line="84" />
+      <location filename="../processing/network_synthesis.py" line="83" />
       <source>{0}: give the longest piece the network is cut into, in the units of the CRS of {1} (Kim &amp; Lim use 50 m).</source>
       <translation>{0}: geef de lengte op van het langste stuk waarin het netwerk wordt opgedeeld, in de eenheden van het CRS van {1} (Kim &amp; Lim gebruiken 50 m).</translation>
     </message>
     <message>
-      <location filename="../processing/network_synthesis.py" line="97" />
+      <location filename="../processing/network_synthesis.py" line="96" />
       <source>{0} is not used on a network (the network and {1} set the domain and its pieces).</source>
       <translation>{0} wordt op een netwerk niet gebruikt (het netwerk en {1} bepalen het domein en de stukken ervan).</translation>
     </message>
     <message>
-      <location filename="../processing/network_synthesis.py" line="104" />
+      <location filename="../processing/network_synthesis.py" line="103" />
       <source>{0} is not used on a network: the knots are the ends of the pieces.</source>
       <translation>{0} wordt op een netwerk niet gebruikt: de knopen zijn de einden van de stukken.</translation>
     </message>
     <message>
-      <location filename="../processing/network_synthesis.py" line="160" />
+      <location filename="../processing/network_synthesis.py" line="159" />
       <source>network parts chosen by the points</source>
       <translation>netwerkdelen die door de punten zijn gekozen</translation>
     </message>
     <message>
-      <location filename="../processing/network_synthesis.py" line="207" />
+      <location filename="../processing/network_synthesis.py" line="204" />
       <source>Differentially private synthetic points on a street network</source>
       <translation>Synthetische punten met differentiële privacy op een stratennetwerk</translation>
     </message>
     <message>
-      <location filename="../processing/network_synthesis.py" line="228" />
+      <location filename="../processing/network_synthesis.py" line="210" />
       <source>&lt;p&gt;&lt;b&gt;On a street network&lt;/b&gt; (NETWORK, Kim &amp;amp; Lim Section 4.2): the points are moved to their nearest location on the network, which is cut into pieces of at most RESOLUTION, and the synthetic points are drawn on its lines. &lt;i&gt;Laplace&lt;/i&gt;: the pieces are the cells, with lengths for areas, Δ = max&lt;sub&gt;p≠q&lt;/sub&gt; 1/|S&lt;sub&gt;p&lt;/sub&gt;| + 1/|S&lt;sub&gt;q&lt;/sub&gt;|; pure ε-DP for one point moved any distance, as in the plane (Theorem 3.10 needs only that the cells partition the domain). &lt;i&gt;LGCP&lt;/i&gt;: the log intensity is linear along each piece between its end knots, with an exponential correlation in the resistance metric (Appendix E.2); σ²/l (not σ/l: only that ratio bounds the privacy condition for every length scale in this metric) is fixed by Theorem 3.8 summed over the pieces within α along the network. The prior is valid on every network (proven); the guarantee is nominal, not proven, for the reasons given above for the plane. The kernel method is not offered on a network. The network is public: it must not be derived from the confidential points.&lt;/p&gt;</source>
       <translation>&lt;p&gt;&lt;b&gt;Op een stratennetwerk&lt;/b&gt; (NETWORK, Kim &amp;amp; Lim Sectie 4.2): de punten worden naar hun dichtstbijzijnde locatie op het netwerk verplaatst, dat wordt opgedeeld in stukken van ten hoogste RESOLUTION, en de synthetische punten worden op de lijnen ervan getrokken. &lt;i&gt;Laplace&lt;/i&gt;: de stukken zijn de cellen, met lengtes in plaats van oppervlakten, Δ = max&lt;sub&gt;p≠q&lt;/sub&gt; 1/|S&lt;sub&gt;p&lt;/sub&gt;| + 1/|S&lt;sub&gt;q&lt;/sub&gt;|; zuivere ε-DP voor één punt dat over een willekeurige afstand wordt verplaatst, zoals in het vlak (Stelling 3.10 vereist alleen dat de cellen een partitie van het domein vormen). &lt;i&gt;LGCP&lt;/i&gt;: de log-intensiteit is lineair langs elk stuk tussen de eindknopen ervan, met een exponentiële correlatie in de weerstandsmetriek (Appendix E.2); σ²/l (niet σ/l: alleen die verhouding begrenst de privacyvoorwaarde voor elke lengteschaal in deze metriek) wordt vastgelegd door Stelling 3.8, gesommeerd over de stukken binnen α langs het netwerk. De a-prioriverdeling is geldig op elk netwerk (bewezen); de garantie is nominaal, niet bewezen, om de redenen die hierboven voor het vlak zijn gegeven. De kernelmethode wordt op een netwerk niet aangeboden. Het netwerk is openbaar: het mag niet uit de vertrouwelijke punten zijn afgeleid.&lt;/p&gt;</translation>
     </message>
@@ -3739,37 +3739,37 @@
       <translation>MISE</translation>
     </message>
     <message>
-      <location filename="../processing/reports/kfunction.py" line="39" />
-      <source>None (no ε or δ): this tool adds no noise and publishes nothing. A synthetic layer is as private as the tool that made it.</source>
-      <translation>Geen (geen ε of δ): dit hulpmiddel voegt geen ruis toe en publiceert niets. Een synthetische laag is zo privé als het hulpmiddel dat haar maakte.</translation>
-    </message>
-    <message>
-      <location filename="../processing/reports/kfunction.py" line="46" />
+      <location filename="../processing/reports/kfunction.py" line="40" />
       <source>The K-function of the input is derived from the confidential points. It is a utility diagnostic for the data steward: keep this page and the table internal.</source>
       <translation>De K-functie van de invoer is afgeleid van de vertrouwelijke punten. Ze is bruikbaarheidsdiagnostiek voor de databeheerder: houd deze pagina en de tabel intern.</translation>
     </message>
     <message>
-      <location filename="../processing/reports/kfunction.py" line="51" />
+      <location filename="../processing/reports/kfunction.py" line="45" />
       <source>K-function and L-function</source>
       <translation>K-functie en L-functie</translation>
     </message>
     <message>
-      <location filename="../processing/reports/kfunction.py" line="63" />
+      <location filename="../processing/reports/kfunction.py" line="54" />
+      <source>None (no ε or δ): this tool adds no noise and publishes nothing. A synthetic layer is as private as the tool that made it.</source>
+      <translation>Geen (geen ε of δ): dit hulpmiddel voegt geen ruis toe en publiceert niets. Een synthetische laag is zo privé als het hulpmiddel dat haar maakte.</translation>
+    </message>
+    <message>
+      <location filename="../processing/reports/kfunction.py" line="68" />
       <source>Poisson: π r²</source>
       <translation>Poisson: π r²</translation>
     </message>
     <message>
-      <location filename="../processing/reports/kfunction.py" line="64" />
+      <location filename="../processing/reports/kfunction.py" line="69" />
       <source>Poisson: 0</source>
       <translation>Poisson: 0</translation>
     </message>
     <message>
-      <location filename="../processing/reports/kfunction.py" line="65" />
+      <location filename="../processing/reports/kfunction.py" line="70" />
       <source>input</source>
       <translation>invoer</translation>
     </message>
     <message>
-      <location filename="../processing/reports/kfunction.py" line="67" />
+      <location filename="../processing/reports/kfunction.py" line="72" />
       <source>synthetic</source>
       <translation>synthetisch</translation>
     </message>
@@ -4099,27 +4099,27 @@
       <translation>Met de correctie van Ang heeft een Poisson-proces K(r) = r op elk netwerk, en L = K. Zonder die correctie (Okabe &amp; Yamada) heeft K geen Poisson-waarde die los van het netwerk staat en is er geen L-functie: de tabel laat L en theo leeg.</translation>
     </message>
     <message>
-      <location filename="../processing/reports/network.py" line="213" />
+      <location filename="../processing/reports/network.py" line="207" />
       <source>The K-function of the input, and how far its points moved onto the network, are derived from the confidential points. This page is a utility diagnostic for the data steward: keep it and the table internal.</source>
       <translation>De K-functie van de invoer, en hoe ver de punten ervan naar het netwerk zijn verplaatst, zijn afgeleid van de vertrouwelijke punten. Deze pagina is bruikbaarheidsdiagnostiek voor de databeheerder: houd haar en de tabel intern.</translation>
     </message>
     <message>
-      <location filename="../processing/reports/network.py" line="219" />
+      <location filename="../processing/reports/network.py" line="213" />
       <source>K-function and L-function on the network</source>
       <translation>K-functie en L-functie op het netwerk</translation>
     </message>
     <message>
-      <location filename="../processing/reports/network.py" line="219" />
+      <location filename="../processing/reports/network.py" line="213" />
       <source>Poisson (Ang): r</source>
       <translation>Poisson (Ang): r</translation>
     </message>
     <message>
-      <location filename="../processing/reports/network.py" line="220" />
+      <location filename="../processing/reports/network.py" line="214" />
       <source>About the estimator</source>
       <translation>Over de schatter</translation>
     </message>
     <message>
-      <location filename="../processing/reports/network.py" line="223" />
+      <location filename="../processing/reports/network.py" line="217" />
       <source>Points on the network (CONFIDENTIAL)</source>
       <translation>Punten op het netwerk (VERTROUWELIJK)</translation>
     </message>
