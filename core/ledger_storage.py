@@ -199,31 +199,46 @@ def head_file_bytes(records: int, last_checksum: str) -> bytes:
     ).encode("utf-8")
 
 
-def read_head(path: str) -> Optional[tuple[int, str]]:
-    """The (number of records, checksum of the last) that the head file of the ledger ``path`` records; ``None``
-    if there is no head file. A head file that cannot be read raises :class:`LedgerError` naming it."""
-    name = head_path(path)
+def _read_small_json(path: str, name: str, fmt: str, version: int, error, what: str, parse, damaged: str):
+    """``parse(content)`` of the small versioned JSON file ``name`` (``None`` if it does not exist), for the ledger
+    ``path``; ``error(path, message)`` if it cannot be read or is not a ``fmt`` file of ``version``."""
     try:
         with open(name, "rb") as stream:
             data = stream.read()
     except FileNotFoundError:
         return None
-    except OSError as error:
-        raise LedgerError(path, f"The ledger head file {name} cannot be read: {error.strerror or error}.") from None
+    except OSError as failure:
+        raise error(path, f"The ledger {what} {name} cannot be read: {failure.strerror or failure}.") from None
     try:
         content = json.loads(data.decode("utf-8"))
-        if content.get("format") != HEAD_FORMAT or content.get("version") != HEAD_VERSION:
-            raise ValueError("not a ledger head file of a known version")
-        records, digest = content["records"], content["checksum"]
-        if isinstance(records, bool) or not isinstance(records, int) or records < 0 or not isinstance(digest, str):
-            raise ValueError("the number of records or the checksum is not valid")
-    except (UnicodeDecodeError, ValueError, KeyError, TypeError, AttributeError) as error:
-        raise LedgerError(
-            path,
-            f"The ledger head file {name} is damaged: {error}. Nothing was written. If the ledger {path} is the "
-            "latest version, remove the head file (the next write makes it again).",
-        ) from None
+        if content.get("format") != fmt or content.get("version") != version:
+            raise ValueError(f"not a ledger {what} of a known version")
+        return parse(content)
+    except (UnicodeDecodeError, ValueError, KeyError, TypeError, AttributeError) as failure:
+        raise error(path, f"The ledger {what} {name} is damaged: {failure}. {damaged}") from None
+
+
+def _head(content: dict) -> tuple[int, str]:
+    records, digest = content["records"], content["checksum"]
+    if isinstance(records, bool) or not isinstance(records, int) or records < 0 or not isinstance(digest, str):
+        raise ValueError("the number of records or the checksum is not valid")
     return records, digest
+
+
+def read_head(path: str) -> Optional[tuple[int, str]]:
+    """The (number of records, checksum of the last) that the head file of the ledger ``path`` records; ``None``
+    if there is no head file. A head file that cannot be read raises :class:`LedgerError` naming it."""
+    return _read_small_json(
+        path,
+        head_path(path),
+        HEAD_FORMAT,
+        HEAD_VERSION,
+        LedgerError,
+        "head file",
+        _head,
+        f"Nothing was written. If the ledger {path} is the latest version, remove the head file (the next write "
+        "makes it again).",
+    )
 
 
 def check_head(path: str, head: Optional[tuple[int, str]], records: Optional[list[dict]]) -> None:
@@ -441,26 +456,19 @@ def _folder_locked(path: str, lock_folder: str, deadline: float):
             pass
 
 
+def _key(content: dict) -> bytes:
+    key = bytes.fromhex(content["key"])
+    if len(key) != KEY_BYTES:
+        raise ValueError(f"the key has {len(key)} bytes, not {KEY_BYTES}")
+    return key
+
+
 def read_key(path: str) -> Optional[bytes]:
     """The key in the key file ``path``, ``None`` if there is no such file; :class:`LedgerKeyError` if it is not
     a key file."""
-    try:
-        with open(path, "rb") as stream:
-            data = stream.read()
-    except FileNotFoundError:
-        return None
-    except OSError as error:
-        raise LedgerKeyError(path, f"The ledger key file {path} cannot be read: {error.strerror or error}.") from None
-    try:
-        content = json.loads(data.decode("utf-8"))
-        if content.get("format") != KEY_FORMAT or content.get("version") != KEY_VERSION:
-            raise ValueError("not a ledger key file of a known version")
-        key = bytes.fromhex(content["key"])
-        if len(key) != KEY_BYTES:
-            raise ValueError(f"the key has {len(key)} bytes, not {KEY_BYTES}")
-    except (UnicodeDecodeError, ValueError, KeyError, TypeError, AttributeError) as error:
-        raise LedgerKeyError(path, f"The ledger key file {path} is damaged: {error}. It was left unchanged.") from None
-    return key
+    return _read_small_json(
+        path, path, KEY_FORMAT, KEY_VERSION, LedgerKeyError, "key file", _key, "It was left unchanged."
+    )
 
 
 def key_file_bytes(key: bytes) -> bytes:

@@ -19,6 +19,7 @@ from .errors import ParameterError
 from .laplace_fit import fit_laplace
 from .lgcp import BetaPrior, LGCPDesign, LGCPModel, NodeCheck
 from .limits import WINDOW_MARGIN
+from .points import repeated_locations
 from .posterior import Posterior
 from .progress import Progress, report, scaled
 from .quadrature import quadrature
@@ -146,7 +147,7 @@ def build_lgcp(
             f"{outside} points lie outside the study window: give a window that holds every point (check both "
             "layers' CRS), or none for the points' bounding box enlarged by 5%",
         )
-    duplicates = x.size - np.unique(np.column_stack([x, y]), axis=0).shape[0]
+    duplicates = repeated_locations(x, y)
     if max_edge is None:
         max_edge = default_max_edge(window)
 
@@ -464,7 +465,7 @@ def build_knot_lgcp(
         theta_prior = fields.LogNormalFieldPrior(range0=scale / shape, sigma0=prior_sigma)
     design, node_check = _design(mesh, window, scheme, x, y, covariates, offset)
     model = LGCPModel(design, field, theta_prior, BetaPrior.default(design), mesh=mesh, node_check=node_check)
-    duplicates = x.size - np.unique(np.column_stack([x, y]), axis=0).shape[0]
+    duplicates = repeated_locations(x, y)
     return LGCPSetup(model, window, mesh, float(max((xmax - xmin) / (nx - 1), (ymax - ymin) / (ny - 1))), duplicates)
 
 

@@ -440,7 +440,9 @@ class KFunctionAlgorithm(SpatialPrivacyAlgorithm):
                 raise self.core_error(error, points=self.SYNTHETIC) from None
             value = float(mise(r, k_syn.K, k_ori.K))
             feedback.pushInfo(self.tr("MISE of the synthetic K-function: {0:.6g}").format(value))
-        duplicates = x.size - np.unique(np.column_stack([x, y]), axis=0).shape[0]
+        from ...core.points import repeated_locations
+
+        duplicates = repeated_locations(x, y)
         if duplicates and r[0] == 0:
             feedback.pushWarning(
                 self.tr(
