@@ -367,7 +367,7 @@ class NetworkPlacement:
     max_distance: float | None = None
 
 
-def _too_far(name: str, moved, limit: float, count_is_private: bool) -> QgsProcessingException:
+def _too_far(name: str, moved, limit: float, count_is_private: bool, show_farthest: bool) -> QgsProcessingException:
     if count_is_private:  # "k of the n points" would show the protected n, and the farthest one's distance
         return QgsProcessingException(
             tr(
@@ -377,6 +377,13 @@ def _too_far(name: str, moved, limit: float, count_is_private: bool) -> QgsProce
             ).format(MAX_SNAP_DISTANCE, name, limit, NETWORK)
         )
     far = int((moved > limit).sum())
+    if not show_farthest:  # a release: the farthest distance singles out the most isolated person
+        return QgsProcessingException(
+            tr(
+                "{0}: {1} of the {2} points of {3} lie farther than {4:g} from every line of {5}. Check that the "
+                "points and the network match (same area, same CRS), or allow a larger {0}."
+            ).format(MAX_SNAP_DISTANCE, far, moved.size, name, limit, NETWORK)
+        )
     return QgsProcessingException(
         tr(
             "{0}: {1} of the {2} points of {3} lie farther than {4:g} from every line of {5} (the farthest {6:.6g}). "
@@ -413,7 +420,7 @@ def place_on_network(
     for name, x, y in layers:
         points, distance = place_points(net, np.asarray(x, dtype=float), np.asarray(y, dtype=float))
         if limit is not None and distance.size and distance.max() > limit:
-            raise _too_far(name, distance, limit, count_is_private)
+            raise _too_far(name, distance, limit, count_is_private, log_distances)
         placed[name], moved[name] = points, distance
     placement = NetworkPlacement(network, net, placed, moved, max_distance=limit)
     if net.n_components > 1:
