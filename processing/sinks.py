@@ -105,11 +105,19 @@ def make_sink(alg, parameters, name: str, context, fields, geometry_type, crs):
             # main file in any case (see label_geopackage)
             parts = QgsProviderRegistry.instance().decodeUri("ogr", dest)
             table, gpkg = parts.get("layerName"), parts.get("path") or ""
+            text = alg.file_label(name)
             if table and gpkg.lower().endswith(".gpkg") and os.path.isfile(gpkg):
-                text = alg.file_label(name)
                 staging.before_moving.append(lambda: label_geopackage(gpkg, text, table))
                 if text is not None:  # the table stays if the run fails later: labelled even then
                     staging.on_failure.append(lambda: label_geopackage(gpkg, text, table))
+            elif text is not None and run_feedback(context) is not None:  # a database, another format
+                run_feedback(context).pushWarning(
+                    tr(
+                        "{0}: {1} cannot hold the label '{2}' inside it (only a GeoPackage or a GeoJSON file can); the "
+                        "layer name and the report say it, but the table alone does not. Write a GeoPackage or a "
+                        "GeoJSON file to keep the label with the data."
+                    ).format(name, os.path.basename(gpkg) if gpkg else tr("the data source"), text)  # no credentials
+                )
         return sink, dest
     target_folder = os.path.dirname(os.path.abspath(path))
     ensure_folder(path, name)

@@ -1175,3 +1175,16 @@ def test_a_large_geopackage_says_its_spatial_index_is_built_as_it_closes(enterpr
     feedback = QgsProcessingFeedback()
     run({**params, "OUTPUT": str(tmp_path / "csv" / "grid.csv"), "CONFIDENTIAL_OUTPUT": None}, feedback=feedback)
     assert "spatial index" not in feedback.textLog()
+
+
+def test_a_table_in_a_database_that_cannot_hold_the_label_is_warned_about(enterprises, tmp_path):
+    """A SpatiaLite table written in place (ogr:dbname=...sqlite) has no description to hold NOT PRIVATE: the log
+    says so, naming the output, as it does for a Shapefile."""
+    db = tmp_path / "release.sqlite"
+    from osgeo import ogr
+
+    ogr.GetDriverByName("SQLite").CreateDataSource(str(db), options=["SPATIALITE=YES"]).FlushCache()
+    feedback = QgsProcessingFeedback()
+    run(base(enterprises, tmp_path, SEED=3, OUTPUT=f"ogr:dbname='{db}' table=\"published\" (geom)"), feedback=feedback)
+    assert QgsVectorLayer(f"{db}|layername=published", "p", "ogr").featureCount() > 0
+    assert "OUTPUT: release.sqlite cannot hold the label 'NOT PRIVATE (fixed SEED)" in feedback.textLog()
