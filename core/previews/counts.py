@@ -21,7 +21,7 @@ from .. import counts as count_mechanism
 from .. import counts_calibration, mechanisms
 from ..errors import ParameterError
 from ..progress import Progress, scaled
-from .curve import Curve, check_chosen, check_epsilons, checkpoint
+from .curve import Curve, Note, check_chosen, check_epsilons, checkpoint
 
 #: Synthetic data sets per epsilon by default.
 DEFAULT_DRAWS = 20
@@ -125,5 +125,5 @@ def counts_error_curve(
             "mean_abs_error": "expected absolute error per group",
             "p_within_10pct": "probability within ±10% of the truth",
         },
-        notes=(f"Monte-Carlo estimates from {int(draws)} synthetic data sets per ε.",),
+        notes=(Note("counts_draws", {"draws": int(draws)}),),
     )

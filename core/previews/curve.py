@@ -17,6 +17,38 @@ GRID_SPAN = 10.0
 DEFAULT_POINTS = 25
 
 
+#: The English text of each note a preview can return (``Note.key`` -> a ``str.format`` template of its values).
+#: The ui translates the same keys with its own templates; core has no translation.
+NOTE_TEXTS = {
+    "counts_draws": "Monte-Carlo estimates from {draws} synthetic data sets per ε.",
+    "pufferfish_public_counts": (
+        "Errors of the noise on each published cell, from the public counts alone; clamping (bounded "
+        "mechanism) can only make them smaller."
+    ),
+    "pufferfish_relative_infinite": (
+        "Where the relative error is infinite, the noise on the log scale is too wide for the "
+        "cell's count: raise epsilon or k, or the minimum count."
+    ),
+    "points_draws": "Means over {draws} synthetic patterns per ε.",
+    "points_default_delta": "δ = 1/n = {delta:.3g} (the default of the algorithm).",
+    "points_bandwidth_beyond": "ε = {epsilon:.3g}: the bandwidth lies beyond the widest one computed for the preview",
+    "points_refused": "ε = {epsilon:.3g}: {reason}",
+    "sweep_nothing_recommended": "No setting has maximum risk at or below {max_risk:g}: nothing recommended.",
+}
+
+
+@dataclass(frozen=True)
+class Note:
+    """A caveat worth showing beside the chart: ``key`` (one of :data:`NOTE_TEXTS`) and the ``values`` its text
+    is formatted with, so the ui can show it in the user's language; ``str(note)`` is its English text."""
+
+    key: str
+    values: dict = field(default_factory=dict)
+
+    def __str__(self) -> str:
+        return NOTE_TEXTS[self.key].format(**self.values)
+
+
 @dataclass(frozen=True)
 class Curve:
     """Named series against epsilon, with the chosen epsilon marked.
@@ -28,7 +60,7 @@ class Curve:
         marked: series name -> its value computed at exactly ``marked_x`` (not interpolated).
         x_label: axis label of ``x`` (English; the ui translates its own labels).
         y_labels: series name -> axis label.
-        notes: caveats worth showing beside the chart.
+        notes: caveats worth showing beside the chart (:class:`Note`).
     """
 
     x: np.ndarray
@@ -37,7 +69,7 @@ class Curve:
     marked: dict[str, float]
     x_label: str
     y_labels: dict[str, str]
-    notes: tuple[str, ...] = field(default=())
+    notes: tuple[Note, ...] = field(default=())
 
 
 def check_chosen(chosen: float) -> float:

@@ -39,7 +39,7 @@ from ..metrics.mise import check_radii, default_radii, mise
 from ..progress import Progress, scaled
 from ..synthesis.domain import PlanarDomain
 from ..window import Window
-from .curve import Curve, check_chosen, check_epsilons, checkpoint
+from .curve import Curve, Note, check_chosen, check_epsilons, checkpoint
 
 METHODS = ("laplace", "kernel", "lgcp")
 #: Laplace cell size as a fraction of the window's larger side when none is given (as ``dppoints``).
@@ -258,7 +258,7 @@ def points_curve(
     k_original = k_function(x, y, window, r).K
     seeds = [int(seed) for seed in mechanisms.child_seeds(rng, int(draws))]
     values = np.full((xs.size + 1, 2), np.nan)
-    refused: list[str] = []
+    refused: list[Note] = []
     bandwidths = None
     start = 0.0
     if method == "kernel":  # the chosen epsilon exactly, then the curve's bandwidths from a table
@@ -270,7 +270,7 @@ def points_curve(
         checkpoint(scaled(progress, start, 1.0), index, steps, f"Synthetic points at ε = {epsilon:.3g}")
         step = scaled(progress, start + (1 - start) * index / steps, start + (1 - start) * (index + 1) / steps)
         if bandwidths is not None and not np.isfinite(bandwidths[index]):
-            refused.append(f"ε = {epsilon:.3g}: the bandwidth lies beyond the widest one computed for the preview")
+            refused.append(Note("points_bandwidth_beyond", {"epsilon": float(epsilon)}))
             continue
         try:
             errors, counts = [], []
@@ -285,13 +285,13 @@ def points_curve(
                 k_synthetic = synthetic_k(sx, sy, window, r, draw_rng)
                 errors.append(np.nan if k_synthetic is None else mise(r, k_synthetic, k_original))
         except ParameterError as error:  # this epsilon cannot be run; the others still can
-            refused.append(f"ε = {epsilon:.3g}: {error}")
+            refused.append(Note("points_refused", {"epsilon": float(epsilon), "reason": str(error)}))
             continue
         values[index] = (np.mean(errors), np.mean(counts))
     checkpoint(progress, steps, steps, "Done")
-    notes = [f"Means over {int(draws)} synthetic patterns per ε."]
+    notes = [Note("points_draws", {"draws": int(draws)})]
     if synthesizer.delta is not None and delta is None:
-        notes.append(f"δ = 1/n = {synthesizer.delta:.3g} (the default of the algorithm).")
+        notes.append(Note("points_default_delta", {"delta": float(synthesizer.delta)}))
     notes.extend(refused)
     return Curve(
         x=xs,

@@ -36,7 +36,7 @@ from ..pufferfish import (
     noise_scale,
     pufferfish_grid,
 )
-from .curve import Curve, check_chosen, check_epsilons
+from .curve import Curve, Note, check_chosen, check_epsilons
 
 _ERROR_MODELS = {"absolute": ErrorModel.ABSOLUTE, "relative": ErrorModel.RELATIVE}
 _STATISTICS = {"mean": Statistic.MEAN, "total": Statistic.TOTAL}
@@ -177,17 +177,11 @@ def pufferfish_error_curve(
     relative = model == ErrorModel.RELATIVE
     unit = "expected relative error per cell" if relative else "expected absolute error per cell"
     labels = {"median": f"median {unit}", "p90": f"90th percentile {unit}"}
-    notes = [
-        "Errors of the noise on each published cell, from the public counts alone; clamping (bounded "
-        "mechanism) can only make them smaller."
-    ]
+    notes = [Note("pufferfish_public_counts")]
     if bounded:
         labels["delta"] = "Δ (bound on delta)"
     if relative and not all(np.all(np.isfinite(values)) for values in series.values()):
-        notes.append(
-            "Where the relative error is infinite, the noise on the log scale is too wide for the "
-            "cell's count: raise epsilon or k, or the minimum count."
-        )
+        notes.append(Note("pufferfish_relative_infinite"))
     return Curve(
         x=xs,
         series=series,

@@ -15,6 +15,7 @@ from typing import Callable
 import numpy as np
 
 from ..progress import Progress, scaled
+from .curve import Note
 
 #: Posterior draws of the confidential fit, and those behind the risk and pMSE (the algorithm's defaults).
 FIT_DRAWS, SCORE_DRAWS = 1000, 200
@@ -42,7 +43,7 @@ class SweepPreview:
     baseline_max: float = float("nan")
     max_risk: float = 0.05
     recommended: int | None = None
-    notes: tuple[str, ...] = ()
+    notes: tuple[Note, ...] = ()
 
 
 def sweep_preview(
@@ -99,5 +100,5 @@ def sweep_preview(
     preview.baseline_max = result.baseline_max
     preview.recommended = recommend(result.evaluations, max_risk, whole_setting=True)
     if preview.recommended is None:
-        preview.notes = (f"No setting has maximum risk at or below {max_risk:g}: nothing recommended.",)
+        preview.notes = (Note("sweep_nothing_recommended", {"max_risk": float(max_risk)}),)
     return preview

@@ -166,7 +166,6 @@ def open_and_bad_input():
 @step
 def pufferfish_preview_and_run():
     import numpy as np
-    from qgis import processing
 
     from spatial_privacy.core.grid import GridSpec, bin_points
     from spatial_privacy.core.previews.curve import epsilon_grid
@@ -196,7 +195,44 @@ def pufferfish_preview_and_run():
     dialog.chart.save_png(os.path.join(os.environ["SHOTS"], "pufferfish_chart.png"))
     dialog.seed = 7
     out["parameters"] = {k: v for k, v in dialog.parameters().items() if k != "INPUT"}
-    result = dialog.run()
+    running = dialog.run()
+    # the algorithm runs in a task: busy, cancelable, Run disabled until it ends
+    out["run_busy"] = {"text": dialog.busy.text(), "cancel": dialog.cancel_button.isEnabled(),
+                       "run": dialog.run_button.isEnabled(), "progress": dialog.progress.isVisible(),
+                       "task": running.task is not None}  # fmt: skip
+    wait_run(pufferfish_run_done)
+
+
+def wait_run(then, patience: float = 60.0):
+    """Poll (every 100 ms of the real event loop) until the dialog's algorithm run has ended."""
+    start = time.monotonic()
+
+    def poll():
+        try:
+            if state["dialog"].running is None:
+                then()
+            elif time.monotonic() - start > patience:
+                raise RuntimeError(f"the run did not end in {patience} s")
+            else:
+                QTimer.singleShot(100, poll)
+        except Exception:  # noqa: BLE001
+            out["error"] = traceback.format_exc()
+            finish()
+
+    QTimer.singleShot(100, poll)
+
+
+def parameter_values(parameters: dict) -> dict:
+    return {k: v if isinstance(v, (int, float, str, bool, type(None))) else str(v) for k, v in parameters.items()}
+
+
+@step
+def pufferfish_run_done():
+    from processing.core.ProcessingLog import ProcessingLog
+    from qgis import processing
+
+    dialog, layer = state["dialog"], state["enterprises"]
+    result = dialog.last_result
     mine = {f["cell_id"]: f["value"] for f in result["OUTPUT"].getFeatures()}
     direct = processing.run("spatialprivacy:pufferfishgrid", {**dialog.parameters(), "INPUT": layer.source()})
     theirs = {f["cell_id"]: f["value"] for f in direct["OUTPUT"].getFeatures()}
@@ -204,8 +240,48 @@ def pufferfish_preview_and_run():
         "cells": len(mine),
         "same": mine == theirs,
         "in_project": result["OUTPUT"].id() in QgsProject.instance().mapLayers(),
+        "name": result["OUTPUT"].name(),
+        "busy": dialog.busy.text(),
+        "run_enabled": dialog.run_button.isEnabled(),
+        "history": [e.text for e in ProcessingLog.getLogEntries() if "spatialprivacy:pufferfishgrid" in e.text],
     }
     out["remembered"] = json.loads(QgsProject.instance().readEntry("spatial_privacy", "explorer/settings", "")[0])
+    # "Open in toolbox": the algorithm's own dialog, prefilled with the explorer's choices, not run
+    dialog.knobs["min_count"].setValue(3)
+    dialog.knobs["statistic"].setCurrentIndex(dialog.knobs["statistic"].findData("total"))
+    toolbox = dialog.open_in_toolbox()
+    out["toolbox"] = {
+        "visible": toolbox.isVisible(),
+        "algorithm": toolbox.algorithm().id(),
+        "values": parameter_values(toolbox.createProcessingParameters()),
+        "explorer": parameter_values(dialog.parameters()),
+        "input_layer": layer.id(),
+    }
+    toolbox.close()
+    # a run the algorithm refuses: bounds the data break (values above U_t); its message shown, nothing crashes
+    dialog.knobs["min_count"].setValue(1)
+    dialog.knobs["statistic"].setCurrentIndex(dialog.knobs["statistic"].findData("mean"))
+    dialog.knobs["bounded"].setChecked(True)
+    dialog.knobs["lower_bound"].setText("0")
+    dialog.knobs["upper_bound"].setText("1")
+    dialog.knobs["margin"].setText("1")
+    out["bounded_parameters"] = {k: v for k, v in dialog.parameters().items() if k not in ("INPUT", "OUTPUT")}
+    state["layers_before_failure"] = len(QgsProject.instance().mapLayers())
+    dialog.run()
+    wait_run(failed_run_done)
+
+
+@step
+def failed_run_done():
+    dialog = state["dialog"]
+    out["failed_run"] = {
+        "error": dialog.run_error,
+        "busy": dialog.busy.text(),
+        "result": dialog.last_result,
+        "layers_added": len(QgsProject.instance().mapLayers()) - state["layers_before_failure"],
+        "run_enabled": dialog.run_button.isEnabled(),
+    }
+    dialog.knobs["bounded"].setChecked(False)
     snow = state["snow"] = QgsProject.instance().addMapLayer(QgsVectorLayer(os.environ["SNOW"], "deaths", "ogr"))
     dialog.family_combo.setCurrentIndex(dialog.family_combo.findData("dppoints"))
     dialog.layer_combo.setLayer(snow)
@@ -248,6 +324,37 @@ def counts_preview():
     dialog = state["dialog"]
     out["counts"] = curve_data(dialog.chart.curve)
     dialog.grab().save(os.path.join(os.environ["SHOTS"], "dpcounts.png"))
+    # dpcounts runs with a prior expected count field instead of rates: so does the preview (a table here)
+    areas = QgsProject.instance().mapLayersByName("areas")[0]
+    table = QgsVectorLayer("None?field=dwellings:double&field=unemployed:integer&field=expected:double", "table",
+                           "memory")  # fmt: skip
+    rows = []
+    for feature in areas.getFeatures():
+        row = QgsFeature(table.fields())
+        row.setAttributes([feature["dwellings"], feature["unemployed"], feature["prior_rate"] * feature["dwellings"]])
+        rows.append(row)
+    table.dataProvider().addFeatures(rows)
+    QgsProject.instance().addMapLayer(table)
+    dialog.layer_combo.setLayer(table)
+    dialog.knobs["count_field"].setField("unemployed")
+    dialog.knobs["population_field"].setField("dwellings")
+    dialog.knobs["rate_field"].setField("")
+    dialog.knobs["expected_field"].setField("expected")
+    out["counts_expected_rows"] = sorted(name for name, (label, widget) in dialog.rows.items()
+                                         if widget.isVisibleTo(dialog))  # fmt: skip
+    out["counts_expected_state"] = shown(dialog)
+    out["counts_expected_parameters"] = {k: v for k, v in dialog.parameters().items() if k not in ("INPUT", "OUTPUT")}
+    dialog.knobs["sets"].setValue(4)
+    out["sets_sentence"] = dialog.sentences["sets"].text()
+    dialog.knobs["sets"].setValue(1)
+    wait_preview(counts_expected_preview, 1.5)
+
+
+@step
+def counts_expected_preview():
+    dialog = state["dialog"]
+    out["counts_expected"] = curve_data(dialog.chart.curve)
+    out["counts_notes"] = dialog.notes.text()
     # a long preview (LGCP on John Snow's deaths), canceled while it runs
     dialog.family_combo.setCurrentIndex(dialog.family_combo.findData("dppoints"))
     dialog.layer_combo.setLayer(state["snow"])
@@ -352,8 +459,18 @@ def sweep_preview():
 
 @step
 def sweep_run():
-    dialog = state["dialog"]
-    result = dialog.run()
+    from qgis.core import QgsSettings
+
+    # the sweep's sets in this process (Processing > Options > Providers > Spatial Privacy > local worker
+    # processes = 1): worker processes would each import numba and scipy again on a small shared test machine
+    QgsSettings().setValue("Processing/Configuration/SPATIALPRIVACY_LOCAL_WORKERS", 1)
+    state["dialog"].run()
+    wait_run(sweep_run_done, 240)  # the confidential fit and four sets again (the sets in worker processes)
+
+
+@step
+def sweep_run_done():
+    result = state["dialog"].last_result
     out["sweep_run"] = {
         key: result[key] for key in ("SETS", "RECOMMENDED_PMSE", "RECOMMENDED_MAX_RISK", "BASELINE_MAX_RISK")
     }

@@ -35,6 +35,7 @@ def seen(tmp_path_factory, data_copy):
         "--lang",
         "en",
         script=HERE / "explorer_check.py",
+        timeout=480,  # QGIS's start, four previews, a canceled one, the sweep's and three runs, on a shared machine
         ENTERPRISES=str(data_copy / "sdcspatial_enterprises.gpkg") + "|layername=enterprises",
         SNOW=str(data_copy / "snow_cholera.gpkg") + "|layername=deaths",
         AREAS=str(data_copy / "dwelling_areas.gpkg") + "|layername=areas",
@@ -81,15 +82,51 @@ def test_run_gives_what_processing_run_gives_with_the_same_parameters_and_seed(s
         "CELL_SIZE": 500.0,
         "ERROR_MODEL": 0,
         "INTERVAL": 50.0,
+        "STATISTIC": 0,
+        "MIN_COUNT": 1,
+        "BOUNDED": False,
         "SEED": 7,
     }
-    assert seen["run"]["cells"] > 0 and seen["run"]["same"] and seen["run"]["in_project"]
+    # the run went to a background task: busy and cancelable while it ran, Run disabled, then done
+    busy = seen["run_busy"]
+    assert busy["text"].startswith("Running “") and busy["text"].endswith("”…"), busy
+    assert busy["cancel"] and not busy["run"] and busy["progress"] and busy["task"], busy
+    run = seen["run"]
+    assert run["cells"] > 0 and run["same"] and run["in_project"]
+    assert run["busy"] == "Done: the output was added to the project." and run["run_enabled"]
+    assert run["name"] and run["name"] != "OUTPUT"  # named as the toolbox names it
+    # the Processing history has the run's command, as the toolbox's dialog writes it
+    commands = [entry.replace(" ", "") for entry in run["history"]]
+    assert any("'EPSILON':0.5" in entry and "'SEED':7" in entry for entry in commands), run["history"]
     assert seen["remembered"]["family"] == "pufferfish" and seen["remembered"]["epsilon"] == 0.5
+
+
+def test_a_refused_run_shows_the_algorithms_message_and_adds_nothing(seen):
+    assert seen["bounded_parameters"]["BOUNDED"] is True
+    assert {k: seen["bounded_parameters"][k] for k in ("LOWER_BOUND", "UPPER_BOUND", "MARGIN")} == {
+        "LOWER_BOUND": 0.0, "UPPER_BOUND": 1.0, "MARGIN": 1.0,
+    }  # fmt: skip
+    failed = seen["failed_run"]
+    assert failed["error"] and failed["result"] is None and failed["layers_added"] == 0
+    assert failed["busy"] == "The run failed: " + failed["error"]
+    assert failed["run_enabled"]
+
+
+def test_open_in_toolbox_prefills_the_algorithms_dialog_with_the_explorers_choices(seen):
+    toolbox = seen["toolbox"]
+    assert toolbox["visible"] and toolbox["algorithm"] == "spatialprivacy:pufferfishgrid"
+    chosen, values = toolbox["explorer"], toolbox["values"]
+    assert chosen["MIN_COUNT"] == 3 and chosen["STATISTIC"] == 1
+    for name in ("EPSILON", "FIELD", "CELL_SIZE", "ERROR_MODEL", "INTERVAL", "STATISTIC", "MIN_COUNT", "BOUNDED",
+                 "SEED"):  # fmt: skip
+        assert values[name] == chosen[name], (name, values[name], chosen[name])
+    assert toolbox["input_layer"] in str(values["INPUT"])
 
 
 def test_points_and_counts_previews_mark_the_chosen_epsilon(seen):
     assert seen["points"]["marked_x"] == 2.0 and set(seen["points"]["series"]) == {"mise", "n_points"}
     assert seen["counts"]["marked_x"] == 1.5 and set(seen["counts"]["series"]) == {"mean_abs_error", "p_within_10pct"}
+    assert seen["counts_notes"] == "Monte-Carlo estimates from 20 synthetic data sets per ε."
     points, counts = seen["points"]["marked"], seen["counts"]["marked"]
     assert points["mise"] > 0 and points["n_points"] > 0, seen["points"]
     assert counts["mean_abs_error"] > 0 and 0 <= counts["p_within_10pct"] <= 1
@@ -148,3 +185,20 @@ def test_the_map_preview_shows_one_draw_beside_the_confidential_layer_in_memory_
     assert points["features"] == len(expected) > 0
     assert min(seen["map_colours"][:2]) >= 3, seen["map_colours"]  # the canvas drew the layers
     assert [c for p in points["points"] for c in p] == pytest.approx([c for p in expected for c in p], rel=1e-12)
+
+
+def test_counts_preview_runs_with_an_expected_count_field_as_dpcounts_does(seen):
+    # dpcounts takes a prior rate field or a prior expected count field; so does the preview. Expected counts equal
+    # to rate x population give the very same priors (both rescaled to the total), so the same curve at one seed.
+    assert not seen["counts_expected_state"]["problem"] and seen["counts_expected_state"]["run"]
+    assert "expected_field" in seen["counts_expected_rows"] and "rate_scale" not in seen["counts_expected_rows"]
+    parameters = seen["counts_expected_parameters"]
+    assert parameters["EXPECTED_FIELD"] == "expected" and "RATE_FIELD" not in parameters
+    assert parameters["TRUNCATE"] is True and parameters["SETS"] == 1 and parameters["RESCALE_PRIOR"] is True
+    expected, rates = seen["counts_expected"], seen["counts"]
+    assert expected["x"] == rates["x"] and expected["marked_x"] == 1.5
+    for name in rates["series"]:
+        assert expected["series"][name] == pytest.approx(rates["series"][name], rel=1e-9)
+    # L sets cost L·ε: the sentence under the knob says so, with e^(4 x 1.5) = 403, to two significant figures
+    sentence = seen["sets_sentence"]
+    assert sentence.startswith("Publishing 4 sets costs L·ε = 6") and "factor 400." in sentence, sentence

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import json
 
-from qgis.core import QgsApplication, QgsMapLayer, QgsProcessingFeedback, QgsProject
+from qgis.core import QgsApplication, QgsProject
 from qgis.gui import QgsFieldComboBox, QgsMapLayerComboBox
-from qgis.PyQt.QtCore import QTimer
+from qgis.PyQt.QtCore import QTimer, pyqtSignal
 from qgis.PyQt.QtWidgets import (
+    QCheckBox,
     QComboBox,
     QDialog,
     QFileDialog,
@@ -22,22 +23,30 @@ from qgis.PyQt.QtWidgets import (
     QVBoxLayout,
 )
 
-from ...compat import FIELD_FILTER_NUMERIC
+from ...core.progress import scaled
 from ...i18n import tr
+from . import chart, families, mapview
 from . import data as layer_data
-from . import families
 from .chart import Chart
-from .knobs import DistanceKnob, EpsilonKnob, epsilon_sentence, number
+from .knobs import ORDER, knob_labels, knob_sentence, make_knobs
 from .mapview import MapPreview
+from .runner import AlgorithmRun
 from .task import PreviewTask
 
 SCOPE, KEY = "spatial_privacy", "explorer/settings"
 DEBOUNCE_MS = 400
+#: Share of a preview's progress spent reading the layer (when not read before).
+READ_SHARE = 0.3
+#: The knobs with a sentence under them (what their value means for a person in the data).
+SENTENCES = ("sets", "delta", "alpha", "interval", "relative_k", "min_count", "total_share")
 
 
 class ExplorerDialog(QDialog):
     """Non-modal. ``seed`` (None: fresh entropy) is handed to the algorithm by :meth:`run`, for tests only; the
-    last preview task is ``task``, the last run's results ``last_result``."""
+    last preview task is ``task``, the last run's results ``last_result`` (or its error ``run_error``);
+    ``run_finished(ok)`` is emitted when a run has ended."""
+
+    run_finished = pyqtSignal(bool)
 
     def __init__(self, parent=None):
         super().__init__(parent)
@@ -46,7 +55,12 @@ class ExplorerDialog(QDialog):
         self.preview_error = None
         self.last_result = None
         self.sweep_points = []  # the LGCP sweep's settings received so far from the running preview
-        self._cache = {}
+        self.running = None  # the algorithm run going on (an AlgorithmRun), None when none runs
+        self.run_error = None  # the last run's error message
+        self.busy_run_text = ""
+        self.toolbox_dialog = None
+        self._cache = {}  # the layers' data read by earlier previews, by _data_key()
+        self._read_errors = {}  # what was wrong with a layer's values, found while reading them, by _data_key()
         self.setObjectName("privacyExplorer")
         self.setWindowTitle(tr("Privacy explorer"))
         self.timer = QTimer(self)
@@ -64,73 +78,27 @@ class ExplorerDialog(QDialog):
         for family in families.FAMILIES:
             self.family_combo.addItem(family.title(), family.key)
         self.layer_combo = QgsMapLayerComboBox()
-        self.knobs = {
-            "epsilon": EpsilonKnob(epsilon_sentence),
-            "cell_size": DistanceKnob(500.0),
-            "error_model": QComboBox(),
-            "interval": number(4, 0.0, 1e15, 50.0, 1.0),
-            "relative_k": number(3, 0.001, 0.999, 0.9, 0.01),
-            "alpha_tail": number(4, 0.0, 0.4999, 0.0, 0.01),
-            "c": number(3, 1.0, 1e6, 1.0, 0.1),
-            "method": QComboBox(),
-            "delta": number(9, 0.0, 0.999, 0.0, 1e-4),
-            "alpha": DistanceKnob(0.0, optional=True),
-            "value_field": QgsFieldComboBox(),
-            "count_field": QgsFieldComboBox(),
-            "population_field": QgsFieldComboBox(),
-            "rate_field": QgsFieldComboBox(),
-            "radii": QLineEdit("0.5, 1"),
-            "noise_levels": QLineEdit("0.25, 0.5, 1, 2"),
-            "prs_sets": QSpinBox(),
-            "risk_radius": DistanceKnob(0.0),
-            "max_risk": number(4, 0.0001, 1.0, 0.05, 0.01),
-        }
-        self.knobs["prs_sets"].setRange(0, 1000)
-        self.knobs["prs_sets"].setValue(5)
-        self.knobs["error_model"].addItem(tr("Absolute error (interval c)"), "absolute")
-        self.knobs["error_model"].addItem(tr("Relative error (factor k)"), "relative")
-        for key, text in (("laplace", tr("Laplace")), ("kernel", tr("Kernel")), ("lgcp", tr("LGCP"))):
-            self.knobs["method"].addItem(text, key)
-        self.knobs["alpha_tail"].setSpecialValueText(tr("default (1/groups)"))
-        self.knobs["delta"].setSpecialValueText(tr("default (1/n)"))
-        for name in ("value_field", "count_field", "population_field", "rate_field"):
-            self.knobs[name].setFilters(FIELD_FILTER_NUMERIC)
-        self.knobs["rate_field"].setAllowEmptyFieldName(True)
-        labels = {
-            "epsilon": tr("Privacy parameter ε"),
-            "cell_size": tr("Cell size"),
-            "error_model": tr("Error model"),
-            "interval": tr("Interval half-width c"),
-            "relative_k": tr("Relative factor k"),
-            "alpha_tail": tr("α (tail probability)"),
-            "c": tr("c (widening of the bounds)"),
-            "method": tr("Method"),
-            "delta": tr("δ"),
-            "alpha": tr("α (neighbourhood radius)"),
-            "value_field": tr("Value field"),
-            "count_field": tr("Count field (confidential)"),
-            "population_field": tr("Population field"),
-            "rate_field": tr("Prior rate field"),
-            "radii": tr("Radial radii (comma-separated)"),
-            "noise_levels": tr("ANS noise variances (comma-separated)"),
-            "prs_sets": tr("PRS replicates"),
-            "risk_radius": tr("Risk radius"),
-            "max_risk": tr("Maximum acceptable risk"),
-        }
+        self.knobs = make_knobs()
+        labels = knob_labels()
         grid = QGridLayout()
         grid.addWidget(QLabel(tr("Method family")), 0, 0)
         grid.addWidget(self.family_combo, 0, 1)
         grid.addWidget(QLabel(tr("Confidential layer")), 1, 0)
         grid.addWidget(self.layer_combo, 1, 1)
-        self.rows = {}
-        order = ("value_field", "count_field", "population_field", "rate_field", "method", "epsilon", "delta")
-        order += ("alpha", "alpha_tail", "c", "cell_size", "error_model", "interval", "relative_k")
-        order += ("radii", "noise_levels", "prs_sets", "risk_radius", "max_risk")
-        for row, name in enumerate(order, start=2):
+        self.rows, self.sentences = {}, {}
+        row = 2
+        for name in ORDER:
             label = QLabel(labels[name])
             grid.addWidget(label, row, 0)
             grid.addWidget(self.knobs[name], row, 1)
             self.rows[name] = (label, self.knobs[name])
+            row += 1
+            if name in SENTENCES:  # one sentence under the knob: what its value means for a person
+                sentence = self.sentences[name] = QLabel()
+                sentence.setObjectName(name + "Sentence")
+                sentence.setWordWrap(True)
+                grid.addWidget(sentence, row, 1)
+                row += 1
         self.problem = QLabel()
         self.problem.setObjectName("explorerProblem")
         self.problem.setWordWrap(True)
@@ -144,8 +112,9 @@ class ExplorerDialog(QDialog):
         self.busy.setObjectName("explorerBusy")
         self.progress = QProgressBar()
         self.progress.setRange(0, 100)
-        self.cancel_button = QPushButton(tr("Cancel preview"))
-        self.cancel_button.clicked.connect(self.cancel_preview)
+        self.cancel_button = QPushButton(tr("Cancel"))
+        self.cancel_button.setObjectName("explorerCancel")
+        self.cancel_button.clicked.connect(self.cancel)
         status = QHBoxLayout()
         status.addWidget(self.busy, 1)
         status.addWidget(self.progress)
@@ -179,8 +148,12 @@ class ExplorerDialog(QDialog):
         self.family_combo.currentIndexChanged.connect(self.family_changed)
         self.layer_combo.layerChanged.connect(self.layer_changed)
         self.knobs["epsilon"].changed.connect(self.schedule)
-        self.knobs["error_model"].currentIndexChanged.connect(self._show_rows)
-        self.knobs["method"].currentIndexChanged.connect(self._show_rows)
+        for name in ("error_model", "method"):
+            self.knobs[name].currentIndexChanged.connect(self._show_rows)
+        for name in ("bounded",):
+            self.knobs[name].toggled.connect(self._show_rows)
+        for name in ("rate_field", "expected_field"):
+            self.knobs[name].fieldChanged.connect(self._show_rows)
         for name, widget in self.knobs.items():
             if isinstance(widget, QgsFieldComboBox):
                 widget.fieldChanged.connect(self.schedule)
@@ -188,6 +161,8 @@ class ExplorerDialog(QDialog):
                 widget.currentIndexChanged.connect(self.schedule)
             elif isinstance(widget, QLineEdit):
                 widget.textChanged.connect(self.schedule)
+            elif isinstance(widget, QCheckBox):
+                widget.toggled.connect(self.schedule)
             elif name != "epsilon":
                 widget.valueChanged.connect(self.schedule)
 
@@ -207,6 +182,8 @@ class ExplorerDialog(QDialog):
                 values[name] = widget.currentData()
             elif isinstance(widget, QLineEdit):
                 values[name] = widget.text()
+            elif isinstance(widget, QCheckBox):
+                values[name] = widget.isChecked()
             else:
                 values[name] = widget.value()
         return values
@@ -219,7 +196,7 @@ class ExplorerDialog(QDialog):
         self.layer_changed(self.layer_combo.currentLayer())
 
     def layer_changed(self, layer) -> None:
-        for name in ("value_field", "count_field", "population_field", "rate_field"):
+        for name in ("value_field", "count_field", "population_field", "rate_field", "expected_field"):
             self.knobs[name].setLayer(layer)
         units = layer.crs().mapUnits() if layer is not None and layer.isSpatial() else None
         for name in ("cell_size", "alpha", "risk_radius"):
@@ -229,18 +206,30 @@ class ExplorerDialog(QDialog):
     def _show_rows(self, *_) -> None:
         family = self.family()
         shown = set(family.knobs + family.fields)
-        settings = {
-            "error_model": self.knobs["error_model"].currentData(),
-            "method": self.knobs["method"].currentData(),
-        }
+        method = self.knobs["method"].currentData()
         if family.key == families.PUFFERFISH:
-            shown.discard("relative_k" if settings["error_model"] == "absolute" else "interval")
+            if self.knobs["error_model"].currentData() == "absolute":
+                shown.discard("relative_k")
+            else:
+                shown -= {"interval", "statistic"}  # a total is published for absolute error only
+            if not self.knobs["bounded"].isChecked():
+                shown -= {"lower_bound", "upper_bound", "margin"}
         if family.key == families.POINTS:
-            shown.discard("delta" if settings["method"] == "laplace" else "cell_size")
+            shown -= {"laplace": {"delta", "knots"}, "kernel": {"cell_size", "total_share", "knots"},
+                      "lgcp": {"cell_size", "total_share"}}[method]  # fmt: skip
+        if family.key == families.COUNTS and not self.knobs["rate_field"].currentField():
+            shown.discard("rate_scale")
         for name, (label, widget) in self.rows.items():
             label.setVisible(name in shown)
             widget.setVisible(name in shown)
+            if name in self.sentences:
+                self.sentences[name].setVisible(name in shown)
         self.schedule()
+
+    def _update_sentences(self) -> None:
+        settings = self.settings()
+        for name, label in self.sentences.items():
+            label.setText(knob_sentence(name, settings) if name in settings else "")
 
     def check(self) -> str | None:
         """What the user must change before a preview or a run, or ``None``; shown, and Run disabled, if any."""
@@ -253,21 +242,38 @@ class ExplorerDialog(QDialog):
                 problem = tr("Set a cell size > 0.")
             elif settings["error_model"] == "absolute" and settings["interval"] <= 0:
                 problem = tr("Set the interval half-width c > 0, in the value's units.")
+            elif settings["bounded"]:
+                problem = self._bounds_problem(settings)
         if problem is None and self.family().key == families.COUNTS:
             if not (settings["count_field"] and settings["population_field"]):
                 problem = tr("Pick the count field and the population field.")
+            elif bool(settings["rate_field"]) == bool(settings["expected_field"]):
+                problem = tr("Pick exactly one of the prior rate field and the prior expected count field.")
         if problem is None and self.family().key == families.SWEEP:
             problem = self._sweep_problem(settings)
         if problem is None:
-            try:
-                self.layer_arrays()
-            except ValueError as error:
-                problem = str(error)
+            problem = self._read_errors.get(self._data_key())  # found while reading the values in a preview
+        if self.running is not None:
+            problem = problem or ""  # one run at a time
         self.problem.setText(problem or "")
         self.problem.setVisible(bool(problem))
         for button in (self.run_button, self.toolbox_button):
             button.setEnabled(problem is None)
-        return problem
+        self._update_sentences()
+        return problem or None
+
+    @staticmethod
+    def _bounds_problem(settings: dict) -> str | None:
+        try:
+            lower, upper = (families.parse_number(settings[name]) for name in ("lower_bound", "upper_bound"))
+            families.parse_number(settings["margin"])
+        except ValueError as error:
+            return str(error)
+        if lower is None or upper is None:
+            return tr("The bounded mechanism needs public contribution bounds: give L_t and U_t.")
+        if not lower < upper:
+            return tr("The lower bound L_t must be below the upper bound U_t.")
+        return None
 
     @staticmethod
     def _sweep_problem(settings: dict) -> str | None:
@@ -286,17 +292,12 @@ class ExplorerDialog(QDialog):
             return tr("Set the risk radius > 0: how close the intruder must place a person (e.g. a house's size).")
         return None
 
-    def layer_arrays(self) -> dict:
-        """The layer's data as arrays, read in this (the main) thread once per layer and fields."""
+    def _data_key(self):
+        """What the layer's data read for a preview depends on: the layer, the family and its fields."""
         layer, family, settings = self.layer_combo.currentLayer(), self.family(), self.settings()
-        fields = tuple(settings.get(name) for name in family.fields)
-        key = (layer.id(), family.key, fields)
-        if key not in self._cache:
-            if family.key == families.COUNTS:
-                self._cache[key] = layer_data.read_counts(layer, *fields)
-            else:
-                self._cache[key] = layer_data.read_points(layer, settings.get("value_field"))
-        return self._cache[key]
+        if layer is None:
+            return None
+        return layer.id(), family.key == families.COUNTS, tuple(settings.get(name) for name in family.fields)
 
     # -- preview ------------------------------------------------------------------------------------------------
 
@@ -312,17 +313,52 @@ class ExplorerDialog(QDialog):
         if self.check() is not None:
             self.chart.clear(self.problem.text())
             return None
-        family, settings, arrays = self.family(), self.settings(), self.layer_arrays()
+        family, settings, key = self.family(), self.settings(), self._data_key()
         if self.seed is not None:
             settings["preview_seed"] = self.seed  # tests: the preview's draws equal the run's
+        arrays = self._cache.get(key)
+        # not read yet: snapshot the features here, read them in the task (the window never waits on a read)
+        read = layer_data.reader(self.layer_combo.currentLayer(), family, settings) if arrays is None else None
+        size, found = self.chart.render_size(), []
+        labels, axis_labels = families.series_labels(), families.axis_labels()
+
+        renderer = []  # the LGCP sweep's chart, made in the task when its first set has finished
+
+        def sweep_chart(points, *finished) -> chart.Rendered:
+            if not renderer:
+                renderer.append(chart.SweepRenderer(size, settings["max_risk"]))
+            return renderer[0].render(points, *finished)
+
+        def add_point(point) -> None:  # the LGCP sweep, one more set: drawn here, in the task, then shown
+            task.check_canceled()
+            found.append(point)
+            task.emit_partial(sweep_chart(found))
 
         def compute(progress):
-            result = families.compute(family, arrays, settings, progress, partial=task.emit_partial)
-            task.draw = families.draw(family, arrays, settings, task.check_canceled)  # the map preview's draw
+            nonlocal read
+            data = arrays
+            if data is None:
+                try:
+                    data = task.data = read(scaled(progress, 0.0, READ_SHARE))
+                except layer_data.LayerDataError as error:
+                    task.read_error = str(error)
+                    raise
+                finally:
+                    read = None  # the snapshot of the features goes here, in the task's thread, once read
+                progress = scaled(progress, READ_SHARE, 1.0)
+            result = families.compute(family, data, settings, progress, partial=add_point)
+            task.draw = families.draw(family, data, settings, task.check_canceled)  # the map preview's draw
+            if task.draw is not None and not isinstance(task.draw, tuple):  # a grid: its cells built here too
+                task.draw = mapview.grid_features(task.draw)
+            task.check_canceled()
+            if hasattr(result, "points"):  # the LGCP sweep, finished
+                task.rendered = sweep_chart(result.points, result.baseline_max, result.recommended, True)
+            else:
+                task.rendered = chart.render_curve(result, size, labels, axis_labels)
             return result
 
         task = PreviewTask(tr("Privacy explorer preview"), compute)
-        task.draw = None
+        task.key, task.data, task.read_error, task.draw, task.rendered = key, None, None, None, None
         task.partial.connect(self._partial)
         self.sweep_points = []
         task.taskCompleted.connect(lambda: self._finished(task))
@@ -336,34 +372,45 @@ class ExplorerDialog(QDialog):
         QgsApplication.taskManager().addTask(task)
         return task
 
+    def cancel(self) -> None:
+        """Cancel the running algorithm, if any, else the running preview."""
+        if self.running is not None:
+            self.running.cancel()
+        else:
+            self.cancel_preview()
+
     def cancel_preview(self) -> None:
         """Cancel the running preview (its computation stops at its next progress report)."""
         if self.task is not None:
             self.task.cancel()
 
-    def _partial(self, point) -> None:
-        """One more setting of the LGCP sweep (queued from the task's thread): draw it at once."""
+    def _partial(self, rendered) -> None:
+        """One more setting of the LGCP sweep, drawn in the task's thread (queued from there): show it."""
         if self.sender() is not self.task:
             return  # an older preview, superseded
-        self.sweep_points.append(point)
-        self.chart.show_sweep(self.sweep_points, self.settings()["max_risk"])
+        self.sweep_points = rendered.sweep["points"]
+        self.chart.show_rendered(rendered)
 
     def _finished(self, task: PreviewTask) -> None:
         if task is not self.task:
             return  # an older preview, superseded
         self.task = None  # the task manager deletes the task once it has ended
         self.preview_error = task.error
+        if task.data is not None:
+            self._cache[task.key] = task.data
+        if task.read_error is not None:
+            self._read_errors[task.key] = task.read_error
+            self.check()  # says what to change and disables Run
         layer = self.layer_combo.currentLayer()
         if task.result is not None and layer is not None and layer.isSpatial():
             self.map.show_draw(layer, task.draw)
         if task.result is not None and hasattr(task.result, "points"):  # the LGCP sweep
-            result = task.result
-            self.chart.show_sweep(result.points, result.max_risk, result.baseline_max, result.recommended, True)
-            self.notes.setText(self._sweep_note(result))
+            self.chart.show_rendered(task.rendered)
+            self.notes.setText(self._sweep_note(task.result))
             self._set_busy(False, "")
         elif task.result is not None:
-            self.chart.show_curve(task.result, families.series_labels(), families.axis_labels())
-            notes = list(dict.fromkeys(task.result.notes))
+            self.chart.show_rendered(task.rendered)
+            notes = list(dict.fromkeys(families.note_text(note) for note in task.result.notes))
             self.notes.setText("\n".join(notes[:3] + ["…"] * (len(notes) > 3)))
             self._set_busy(False, "")
         elif task.error:
@@ -382,6 +429,8 @@ class ExplorerDialog(QDialog):
         )
 
     def _set_busy(self, busy: bool, text: str) -> None:
+        if self.running is not None and not busy:
+            busy, text = True, self.busy_run_text  # a run goes on: its busy state stays
         self.busy.setText(text)
         self.progress.setVisible(busy)
         self.progress.setValue(0)
@@ -393,31 +442,56 @@ class ExplorerDialog(QDialog):
         layer = self.layer_combo.currentLayer()
         return families.parameters(self.family(), layer.id(), self.settings(), self.seed)
 
-    def run(self):
-        """Run the family's algorithm with exactly the chosen settings; the outputs are added to the project."""
+    def run(self) -> AlgorithmRun | None:
+        """Run the family's algorithm with exactly the chosen settings in the background, as the toolbox does
+        (Processing history, outputs loaded into the project); ``run_finished`` tells when it has ended."""
+        if self.check() is not None:
+            return None
+        self.remember()
+        self.last_result = self.run_error = None
+        try:
+            running = AlgorithmRun(self.family().algorithm, self.parameters())
+        except ValueError as error:
+            self.busy.setText(tr("The run failed: {0}").format(error))
+            return None
+        self.running = running
+        self.busy_run_text = tr("Running “{0}”…").format(running.algorithm.displayName())
+        running.progress.connect(self._run_progress)
+        running.finished.connect(self._run_finished)  # bound slots: disconnected if the dialog goes first
+        self.check()  # disables Run while the algorithm runs
+        self._set_busy(True, self.busy_run_text)
+        running.start()
+        return running
+
+    def _run_progress(self, percent: float) -> None:
+        if self.running is not None:
+            self.progress.setValue(int(percent))
+
+    def _run_finished(self, ok: bool, outcome) -> None:
+        if self.sender() is not self.running:
+            return
+        self.running = None
+        if ok:
+            self.last_result = outcome
+            self._set_busy(False, tr("Done: the output was added to the project."))
+        else:
+            self.run_error = outcome
+            self._set_busy(False, tr("The run failed: {0}").format(outcome))
+        self.check()
+        self.run_finished.emit(ok)
+
+    def open_in_toolbox(self):
+        """The algorithm's own dialog, prefilled with the chosen settings and shown (not run): the user may change
+        anything before running it from there. Returns the dialog (kept in ``toolbox_dialog``)."""
         from qgis import processing
 
         if self.check() is not None:
             return None
         self.remember()
-        feedback = QgsProcessingFeedback()
-        try:
-            self.last_result = processing.run(self.family().algorithm, self.parameters(), feedback=feedback)
-        except Exception as error:  # noqa: BLE001 (the algorithm says what is wrong: show it, never crash)
-            self.busy.setText(tr("The run failed: {0}").format(error))
-            return None
-        output = self.last_result.get(self.family().output)
-        if isinstance(output, QgsMapLayer):
-            QgsProject.instance().addMapLayer(output)
-        self.busy.setText(tr("Done: the output was added to the project."))
-        return self.last_result
-
-    def open_in_toolbox(self) -> None:
-        from qgis import processing
-
-        if self.check() is None:
-            self.remember()
-            processing.execAlgorithmDialog(self.family().algorithm, self.parameters())
+        self.toolbox_dialog = processing.createAlgorithmDialog(self.family().algorithm, self.parameters())
+        if self.toolbox_dialog is not None:
+            self.toolbox_dialog.show()
+        return self.toolbox_dialog
 
     def save_chart_dialog(self) -> None:
         path, _ = QFileDialog.getSaveFileName(self, tr("Save chart as PNG"), "", tr("PNG images (*.png)"))
@@ -444,6 +518,8 @@ class ExplorerDialog(QDialog):
                 widget.setCurrentIndex(max(found_at, 0))
             elif isinstance(widget, QLineEdit) and isinstance(value, str):
                 widget.setText(value)
+            elif isinstance(widget, QCheckBox) and isinstance(value, bool):
+                widget.setChecked(value)
             elif isinstance(widget, QSpinBox) and isinstance(value, int):
                 widget.setValue(value)
             elif widget is not None and isinstance(value, (int, float)):
@@ -451,6 +527,6 @@ class ExplorerDialog(QDialog):
 
     def closeEvent(self, event):  # noqa: N802 (Qt naming)
         self.timer.stop()
-        self.cancel_preview()
+        self.cancel_preview()  # a run goes on (its outputs still load), as one started from the toolbox
         self.remember()
         super().closeEvent(event)

@@ -53,8 +53,8 @@ class MapPreview(QWidget):
 
     def show_draw(self, confidential, draw) -> None:
         """Show ``confidential`` (a QGIS layer) and ``draw``: a ``core.pufferfish.PufferfishGrid`` (its published
-        values only) or ``(x, y)`` arrays of synthetic points, in ``confidential``'s CRS; ``None``: the layer
-        alone."""
+        values only) or its :func:`grid_features`, or ``(x, y)`` arrays of synthetic points, in ``confidential``'s
+        CRS; ``None``: the layer alone."""
         crs = confidential.crs()
         if draw is None:
             self.layer = None
@@ -81,19 +81,35 @@ def _memory_layer(kind: str, crs, name: str, fields: QgsFields) -> QgsVectorLaye
     return layer
 
 
-def grid_layer(grid, crs) -> QgsVectorLayer:
-    """The grid's published cells as squares with their published ``value`` (nothing confidential)."""
+class GridFeatures(list):
+    """A grid's cells as features (a list), built away from the main thread by :func:`grid_features`."""
+
+
+def _grid_fields() -> QgsFields:
     fields = QgsFields()
     fields.append(double_field("value"))
-    layer = _memory_layer("Polygon", crs, tr("Preview grid (for the steward only)"), fields)
+    return fields
+
+
+def grid_features(grid) -> GridFeatures:
+    """The grid's published cells as square features with their published ``value`` (nothing confidential).
+    Touches no layer: the preview task builds them, so the main thread only adds them to a memory layer."""
+    fields = _grid_fields()
     x0, y0 = grid.spec.cell_lower_left(grid.ix, grid.iy)
     r = grid.spec.cell_size
-    features = []
+    features = GridFeatures()
     for x, y, value in zip(x0.tolist(), y0.tolist(), grid.value.tolist()):
-        feature = QgsFeature(layer.fields())
+        feature = QgsFeature(fields)
         feature.setGeometry(QgsGeometry.fromRect(QgsRectangle(x, y, x + r, y + r)))
         feature.setAttributes([float(value)])
         features.append(feature)
+    return features
+
+
+def grid_layer(grid, crs) -> QgsVectorLayer:
+    """The grid's published cells (a ``PufferfishGrid`` or its :func:`grid_features`) in a memory layer."""
+    layer = _memory_layer("Polygon", crs, tr("Preview grid (for the steward only)"), _grid_fields())
+    features = grid if isinstance(grid, GridFeatures) else grid_features(grid)
     layer.dataProvider().addFeatures(features)
     layer.updateExtents()
     layer.setRenderer(QgsSingleSymbolRenderer(QgsFillSymbol.createSimple(GRID_STYLE)))
