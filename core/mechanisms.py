@@ -360,6 +360,26 @@ def multinomial(rng: np.random.Generator, n: int, probs: np.ndarray) -> np.ndarr
     return rng.multinomial(int(n), probs).astype(np.int64)
 
 
+def dirichlet(rng: np.random.Generator, alpha: np.ndarray) -> np.ndarray:
+    """One draw of ``Dirichlet(alpha)`` (every ``alpha_k`` finite and > 0), as independent ``Gamma(alpha_k, 1)``
+    draws divided by their sum: the posterior draw of the category probabilities ``theta^(l)`` in Quick, Holan,
+    Wikle & Reiter's synthesis of categorical marks (Section 3; :mod:`.marked.combinations`). Tiny shapes (the
+    paper's ``1/K`` for a combination never seen would be one) can make every gamma draw underflow to 0; the
+    draw then falls back on ``rng.dirichlet``, which handles that case.
+
+    Returns:
+        float64 array of the shape of ``alpha``, >= 0, summing to 1.
+    """
+    alpha = np.asarray(alpha, dtype=np.float64)
+    if alpha.ndim != 1 or alpha.size == 0 or not np.all(np.isfinite(alpha)) or np.any(alpha <= 0):
+        raise ValueError("alpha must be a non-empty 1-D array of finite numbers > 0")
+    g = rng.standard_gamma(alpha)
+    total = float(g.sum())
+    if total > 0 and math.isfinite(total):
+        return g / total
+    return rng.dirichlet(alpha)
+
+
 def categorical(rng: np.random.Generator, probs: np.ndarray) -> int:
     """One index drawn with probability ``probs`` (>= 0, summing to 1): the mixture component of an
     independence proposal in :mod:`.mcmc`."""

@@ -13,11 +13,13 @@ from .algorithms.dp_counts import DPCountsAlgorithm
 from .algorithms.dp_points import DPPointsAlgorithm
 from .algorithms.fit_lgcp import FitLGCPAlgorithm
 from .algorithms.kfunction import KFunctionAlgorithm
+from .algorithms.marked_risk import MarkedRiskAlgorithm
 from .algorithms.pmse import PMSEAlgorithm
 from .algorithms.privacy_ledger import PrivacyLedgerAlgorithm
 from .algorithms.pufferfish_grid import PufferfishGridAlgorithm
 from .algorithms.risk_utility_sweep import RiskUtilitySweepAlgorithm
 from .algorithms.synthesize_lgcp import SynthesizeLGCPAlgorithm
+from .algorithms.synthesize_marked import SynthesizeMarkedAlgorithm
 
 ICON = Path(__file__).resolve().parent.parent / "icon.svg"
 
@@ -46,9 +48,11 @@ class SpatialPrivacyProvider(QgsProcessingProvider):
             DPPointsAlgorithm(),
             KFunctionAlgorithm(),
             SynthesizeLGCPAlgorithm(),
+            SynthesizeMarkedAlgorithm(),
             DisclosureRiskAlgorithm(),
             PMSEAlgorithm(),
             RiskUtilitySweepAlgorithm(),
             PrivacyLedgerAlgorithm(),
+            MarkedRiskAlgorithm(),
         ):
             self.addAlgorithm(algorithm)

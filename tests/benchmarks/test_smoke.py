@@ -35,6 +35,11 @@ HEADERS = {
         ["quantity", "fast mean", "MCMC mean", "diff/MCSE", "width fast/MCMC"],
         ["nodes", "points", "setup s", "fit s", "Laplace fits", "peak RSS MB"],
     ],
+    "bench_marked.py": [
+        ["stage", "seconds"],
+        ["combination", "n", "mean share", "mean", "syn mean", "field sd", "noise sd"],
+        ["risk", "median of medians", "max median", "undefined"],
+    ],
     "bench_network.py": [["step", "size", "median s", "result"]],
     "bench_network_kfunction.py": [
         ["segments", "points", "correction", "numba s", "numpy s", "spatstat s", "K vs R"],

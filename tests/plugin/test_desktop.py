@@ -20,7 +20,7 @@ DIALOGS = Path(__file__).resolve().parent / "dialogs_check.py"
 assert shutil.which("qgis.bin") and shutil.which("xvfb-run"), "run scripts/bootstrap.sh (qgis, xvfb)"
 
 
-def run_desktop(tmp_path: Path, *args: str, script: Path = SCRIPT, **env: str) -> dict:
+def run_desktop(tmp_path: Path, *args: str, script: Path = SCRIPT, timeout: float = 180, **env: str) -> dict:
     plugins = tmp_path / "plugins"
     plugins.mkdir()
     (plugins / "spatial_privacy").symlink_to(REPO)
@@ -47,7 +47,7 @@ def run_desktop(tmp_path: Path, *args: str, script: Path = SCRIPT, **env: str) -
         "--code",
         str(script),
     ]
-    proc = subprocess.run(cmd, env=environment, capture_output=True, text=True, timeout=180)
+    proc = subprocess.run(cmd, env=environment, capture_output=True, text=True, timeout=timeout)
     assert result.exists(), f"QGIS wrote no result (exit {proc.returncode}):\n{proc.stderr[-3000:]}"
     out = json.loads(result.read_text())
     assert "error" not in out, out["error"]
@@ -68,11 +68,13 @@ def test_plugin_loads_registers_opens_toolbox_and_unloads(tmp_path):
             "spatialprivacy:dppoints",
             "spatialprivacy:fitlgcp",
             "spatialprivacy:kfunction",
+            "spatialprivacy:markedrisk",
             "spatialprivacy:pmse",
             "spatialprivacy:privacyledger",
             "spatialprivacy:pufferfishgrid",
             "spatialprivacy:riskutilitysweep",
             "spatialprivacy:synthesizelgcp",
+            "spatialprivacy:synthesizemarked",
         ],
     ]
     assert not any("Spatial Privacy" in text for text in out["bar"]), "no notice when nothing is missing"
@@ -129,7 +131,7 @@ def test_dialogs_build_and_distances_show_the_units_they_are_read_in(tmp_path, d
     snow = str(data_copy / "snow_cholera.gpkg") + "|layername=deaths"
     out = run_desktop(tmp_path, "--lang", "en", script=DIALOGS, INPUT=gpkg, NO_CRS=snow)
     built = out["built"]
-    assert len(built) == 10
+    assert len(built) == 12
     for alg_id, (standard, batch, child, distances) in built.items():
         assert (standard, batch, child) == ("AlgorithmDialog", "BatchAlgorithmDialog", "ModelerParametersDialog")
         for name, (in_dialog, in_model) in distances.items():

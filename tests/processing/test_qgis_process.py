@@ -55,7 +55,7 @@ def test_listed_and_helped(qgis_process):
 def test_every_algorithm_states_its_guarantee_or_that_it_is_no_privacy_mechanism(provider):
     # the project's rule: each algorithm's help states the guarantee (or its absence)
     algorithms = provider.algorithms()
-    assert len(algorithms) == 10
+    assert len(algorithms) == 12
     missing = [
         a.name()
         for a in algorithms
