@@ -20,8 +20,9 @@ import math
 import numpy as np
 from scipy import optimize
 
-from . import mechanisms
+from . import hyper_ccd, mechanisms
 from .errors import ParameterError
+from .finite_differences import HESSIAN_STEP, _central_gradient, _newton_search, _numerical_hessian
 from .lgcp import SPIKE_LIMIT, SPIKE_REMEDY, LaplaceFit, LGCPModel, block_solve
 from .posterior import Posterior
 from .progress import Progress, report, scaled
@@ -32,32 +33,8 @@ BARRIER_START = 1.25
 BARRIER_WEIGHT = 100.0
 
 
-def _central_gradient(f, x: np.ndarray, h: float) -> np.ndarray:
-    """Central-difference gradient of a scalar function of a few variables."""
-    grad = np.empty(x.size)
-    for i in range(x.size):
-        step = np.zeros(x.size)
-        step[i] = h
-        grad[i] = (f(x + step) - f(x - step)) / (2 * h)
-    return grad
-
-
-def _numerical_hessian(f, x: np.ndarray, h: float) -> np.ndarray:
-    """Central-difference Hessian of a scalar function of a few variables."""
-    k = x.size
-    hess = np.empty((k, k))
-    f0 = f(x)
-    for i in range(k):
-        ei = np.zeros(k)
-        ei[i] = h
-        hess[i, i] = (f(x + ei) - 2 * f0 + f(x - ei)) / h**2
-        for j in range(i + 1, k):
-            ej = np.zeros(k)
-            ej[j] = h
-            hess[i, j] = hess[j, i] = (f(x + ei + ej) - f(x + ei - ej) - f(x - ei + ej) + f(x - ei - ej)) / (4 * h * h)
-    return hess
-
-
+#: Gradient norm at which the first, loose BFGS stage of the ``"newton"`` mode search hands over to Newton.
+LOOSE_GTOL = 1.0
 #: A grid cell whose Laplace log marginal exceeds the mode's by more than this is a failed fit, not mass
 #: (the backstop for models without a :class:`.lgcp.NodeCheck`).
 GRID_EXCESS = 5.0
@@ -73,16 +50,28 @@ def fit_laplace(
     progress: Progress = None,
     correction: str = "mean",
     probes: int = 200,
+    integration: str = "grid",
 ) -> Posterior:
-    """The fast posterior: Laplace approximations integrated over a grid of hyperparameters.
+    """The fast posterior: Laplace approximations integrated over the hyperparameters.
 
-    The grid lives in the eigen-coordinates ``z`` of the Gaussian fitted to ``log p(theta | S)`` at its
-    mode (``theta = mode + V Lambda^{-1/2} z``, INLA's grid strategy, Rue, Martino & Chopin 2009, Section
-    6.5). It grows outwards from the mode, neighbour by neighbour, while the log density stays within
-    ``max_drop`` of the mode, so skewed posteriors are covered. A draw picks a grid cell with probability
-    proportional to its density, takes theta uniformly within the cell (so theta is not confined to the
-    grid points) and ``x ~ N(x*, H^{-1})`` from the cell's Laplace fit. Checked against the exact MCMC
+    ``integration="grid"`` (default): the grid lives in the eigen-coordinates ``z`` of the Gaussian fitted to
+    ``log p(theta | S)`` at its mode (``theta = mode + V Lambda^{-1/2} z``, INLA's grid strategy, Rue, Martino &
+    Chopin 2009, Section 6.5). It grows outwards from the mode, neighbour by neighbour, while the log density
+    stays within ``max_drop`` of the mode, so skewed posteriors are covered. A draw picks a grid cell with
+    probability proportional to its density, takes theta uniformly within the cell (so theta is not confined to
+    the grid points) and ``x ~ N(x*, H^{-1})`` from the cell's Laplace fit. Checked against the exact MCMC
     sampler (core.mcmc): 1-sd steps and a drop of 6 gave hyperparameter intervals 15-30% too narrow.
+
+    ``integration="ccd"``: INLA's central composite design (Rue, Martino & Chopin 2009, Section 6.5; core.hyper_ccd:
+    the mode and 8 points at 1.56 sd for two hyperparameters, stretched for skewness, with the paper's weights),
+    after a BFGS-then-Newton search for the mode whose finite-difference Hessian is also the integration's, plus a
+    ring of 8 points at 3 sd that maps the tails of ``p(theta | S)``: about a third of the grid's Laplace fits. A draw
+    picks a design point with probability proportional to its CCD weight times its density, theta within that
+    point's cell from a density interpolated through the measured ones (:class:`.hyper_ccd.RadialProfile`), and
+    ``(beta, w)`` from the Laplace fit at the design point (or at the outer ring's point for a theta beyond
+    2.3 sd): the approximation is that ``p(beta, w | theta, S)`` is constant over each cell, as the grid assumes
+    over its ~100 cells. Agreed with the exact sampler about as well as the grid on John Snow's data and a
+    simulated field (tests/benchmarks/bench_hyper_integration.py).
 
     Args:
         model: the LGCP.
@@ -97,61 +86,42 @@ def fit_laplace(
         correction: ``"mean"`` (default) shifts each grid cell's Gaussian by the first-order skewness
             correction of :func:`skewness_shift`; ``"none"`` draws from the plain Gaussian approximation.
         probes: Gaussian draws per grid cell used by the correction to estimate the variances of eta.
+        integration: ``"grid"`` or ``"ccd"`` (above); ``grid_step``, ``max_drop`` and ``max_points`` are the
+            grid's.
     """
     if correction not in ("mean", "none"):
         raise ParameterError("correction", f"correction must be 'mean' or 'none', got {correction!r}")
+    if integration not in INTEGRATIONS:
+        raise ParameterError(
+            "hyper_integration", f"the hyperparameter integration must be 'grid' or 'ccd', got {integration!r}"
+        )
     search = HyperparameterSearch(model, progress)
-    mode, hess = search.mode_and_hessian()
-    fit_at = search.fit_at
-    cache = search.cache
+    mode, hess = search.mode_and_hessian(method="newton" if integration == "ccd" else "bfgs")
     eigval, eigvec = np.linalg.eigh(0.5 * (hess + hess.T))
     scale = eigvec / np.sqrt(eigval)  # theta = mode + scale @ z
-    top = search.log_marginal(mode)
-    dim = mode.size
-    seen = {(0,) * dim}
-    frontier = [(0,) * dim]
-    points, logs = [], []
-    rejected = 0
-    while frontier and len(points) < max_points:
-        cell = frontier.pop(0)
-        report(progress, 0.4 + 0.4 * min(1.0, len(points) / 120), "Integrating over the hyperparameters")
-        theta = mode + scale @ (grid_step * np.array(cell, dtype=np.float64))
-        try:
-            with np.errstate(over="ignore", invalid="ignore"):
-                value = search.log_marginal(theta)
-                spiky = search.spiky(theta)
-        except (np.linalg.LinAlgError, ArithmeticError, ValueError):
-            value, spiky = math.nan, True
-        if not np.isfinite(value) or value - top > GRID_EXCESS or spiky:
-            # a fit that fools the integration rule (NodeCheck: with 12 points from log sigma ~ 3 on, 27 to 1e5
-            # above the mode), or far above the mode the optimiser found for another reason (a model without
-            # a check): a failed fit, not posterior mass, so the cell is left out and not grown from
-            rejected += 1
-            continue
-        if top - value > max_drop:
-            continue
-        points.append(theta)
-        logs.append(value)
-        for axis in range(dim):
-            for sign in (-1, 1):
-                neighbour = tuple(c + sign * (i == axis) for i, c in enumerate(cell))
-                if neighbour not in seen:
-                    seen.add(neighbour)
-                    frontier.append(neighbour)
+    search_fits = search.fits
+    if integration == "grid":
+        points, logs, facts = _grid_points(search, mode, scale, grid_step, max_drop, max_points, progress)
+    else:
+        points, logs, facts, cells = _ccd_points(search, mode, scale, progress)
     logs = np.array(logs)
     probs = np.exp(logs - logs.max())
     probs /= probs.sum()
     counts = mechanisms.multinomial(rng, draws, probs)
     d = model.design
+    dim = mode.size
     beta = np.empty((draws, d.n_coef))
     w = np.empty((draws, d.n_nodes))
     theta_draws = np.empty((draws, dim))
+    if integration == "ccd":
+        _ccd_draws(model, search, rng, probs, counts, cells, mode, scale, facts, correction, probes, progress,
+                   (beta, w, theta_draws))  # fmt: skip
     filled = 0
-    for k, (theta, count) in enumerate(zip(points, counts)):
+    for k, (theta, count) in enumerate(zip(points, counts) if integration == "grid" else ()):
         report(progress, 0.8 + 0.2 * k / len(points), "Drawing from the posterior")
         if count == 0:
             continue
-        fit = fit_at(theta)
+        fit = search.fit_at(theta)
         here = scaled(progress, 0.8 + 0.2 * k / len(points), 0.8 + 0.2 * k / len(points))  # Cancel is seen
         b, ww = fit.draw(rng, int(count), progress=here)
         if correction == "mean":
@@ -172,16 +142,154 @@ def fit_laplace(
         {
             "theta_mode": mode.tolist(),
             "theta_hessian": hess.tolist(),
-            "grid_points": len(points),
-            "grid_points_rejected": rejected,
-            "grid_truncated": bool(frontier),
-            "grid_step": grid_step,
-            "max_drop": max_drop,
-            "laplace_evaluations": len(cache),
+            **facts,
+            "hyper_integration": integration,
+            "laplace_evaluations": len(search.cache),
+            "laplace_fits": search.fits,
+            "laplace_fits_mode_search": search_fits,
+            "newton_steps": search.newton_steps,
             "optimizer_iterations": search.iterations,
             "correction": correction,
         },
     )
+
+
+#: The integrations over the hyperparameters that :func:`fit_laplace` offers.
+INTEGRATIONS = ("grid", "ccd")
+
+
+def _ccd_draws(model, search, rng, probs, counts, cells, mode, scale, facts, correction, probes, progress, out) -> None:
+    """The draws of :func:`fit_laplace` with ``integration="ccd"`` into ``out = (beta, w, theta)``: ``counts[k]``
+    draws of ``u`` in design point ``k``'s cell (core.hyper_ccd), theta from them, and ``(beta, w)`` from the
+    Laplace fit at the design point, or, for ``u`` beyond the middle between the design's ring and the next
+    (:data:`.hyper_ccd.OUTER_RINGS`), at that ring's point in the same direction (where the fit there worked)."""
+    design, profile, outer = cells
+    plus, minus = np.array(facts["ccd_stretch_plus"]), np.array(facts["ccd_stretch_minus"])
+    if profile is None:
+        units = hyper_ccd.cell_draws(rng, probs, counts, design, plus, minus)
+    else:
+        units = hyper_ccd.profile_draws(rng, probs, counts, design, profile)
+    split = 0.5 * (hyper_ccd.F0 * math.sqrt(design.shape[1]) + hyper_ccd.OUTER_RINGS[0]) if outer else math.inf
+    groups = []  # (theta of the fit, u of its draws)
+    for k, u in enumerate(units):
+        far = np.linalg.norm(u, axis=1) > split if k and outer and outer[k - 1] is not None else np.zeros(len(u), bool)
+        groups.append((outer[k - 1] if far.any() else None, u[far]))
+        groups.append((mode + scale @ hyper_ccd.stretched(design[k], plus, minus), u[~far]))
+    beta, w, theta_draws = out
+    filled = 0
+    for k, (theta, u) in enumerate(groups):
+        count = len(u)
+        report(progress, 0.8 + 0.2 * k / len(groups), "Drawing from the posterior")
+        if count == 0:
+            continue
+        fit = search.fit_at(theta)
+        here = scaled(progress, 0.8 + 0.2 * k / len(groups), 0.8 + 0.2 * k / len(groups))  # Cancel is seen
+        b, ww = fit.draw(rng, count, progress=here)
+        if correction == "mean":
+            shift_w, shift_b = skewness_shift(model, fit, rng, probes, progress=here)
+            b, ww = b + shift_b, ww + shift_w
+        beta[filled : filled + count], w[filled : filled + count] = b, ww
+        theta_draws[filled : filled + count] = mode + hyper_ccd.stretched(u, plus, minus) @ scale.T
+        filled += count
+
+
+def _failed_or_spiky(search, theta, top: float) -> tuple[float, bool]:
+    """The log density at theta and whether it is a failed fit, not posterior mass: a fit that fools the
+    integration rule (NodeCheck: with 12 points from log sigma ~ 3 on, 27 to 1e5 above the mode), or one far
+    above the mode the optimiser found for another reason (a model without a check)."""
+    try:
+        with np.errstate(over="ignore", invalid="ignore"):
+            value = search.log_marginal(theta)
+            spiky = search.spiky(theta)
+    except (np.linalg.LinAlgError, ArithmeticError, ValueError):
+        value, spiky = math.nan, True
+    return value, bool(not np.isfinite(value) or value - top > GRID_EXCESS or spiky)
+
+
+def _grid_points(search, mode, scale, grid_step, max_drop, max_points, progress):
+    """The grid of :func:`fit_laplace`: its points, their log densities and its diagnostics."""
+    top = search.log_marginal(mode)
+    dim = mode.size
+    seen = {(0,) * dim}
+    frontier = [(0,) * dim]
+    points, logs = [], []
+    rejected = 0
+    while frontier and len(points) < max_points:
+        cell = frontier.pop(0)
+        report(progress, 0.4 + 0.4 * min(1.0, len(points) / 120), "Integrating over the hyperparameters")
+        theta = mode + scale @ (grid_step * np.array(cell, dtype=np.float64))
+        value, failed = _failed_or_spiky(search, theta, top)
+        if failed:  # left out and not grown from
+            rejected += 1
+            continue
+        if top - value > max_drop:
+            continue
+        points.append(theta)
+        logs.append(value)
+        for axis in range(dim):
+            for sign in (-1, 1):
+                neighbour = tuple(c + sign * (i == axis) for i, c in enumerate(cell))
+                if neighbour not in seen:
+                    seen.add(neighbour)
+                    frontier.append(neighbour)
+    facts = {
+        "grid_points": len(points),
+        "grid_points_rejected": rejected,
+        "grid_truncated": bool(frontier),
+        "grid_step": grid_step,
+        "max_drop": max_drop,
+    }
+    return points, logs, facts
+
+
+def _ccd_points(search, mode, scale, progress):
+    """The central composite design of :func:`fit_laplace` (core.hyper_ccd): its points, their log masses
+    (log weight + log Jacobian + log density), its diagnostics and the unstretched design (for the cells)."""
+    report(progress, 0.4, "Integrating over the hyperparameters")
+    top = search.log_marginal(mode)
+    dim = mode.size
+    plus, minus = np.ones(dim), np.ones(dim)
+    for j in range(dim):
+        for sign, out in ((1.0, plus), (-1.0, minus)):
+            for distance in (hyper_ccd.SKEW_PROBE, hyper_ccd.SKEW_PROBE / 2):  # nearer if the far probe fails
+                value, failed = _failed_or_spiky(search, mode + sign * distance * scale[:, j], top)
+                if not failed:
+                    out[j] = hyper_ccd.stretch(top - value, distance)
+                    break
+    design = hyper_ccd.unit_design(dim)
+    weights = hyper_ccd.ccd_weights(dim, design.shape[0]) * hyper_ccd.jacobians(design, plus, minus)
+    points, drops = [], []
+    for k, u in enumerate(design):
+        report(progress, 0.4 + 0.4 * k / design.shape[0], "Integrating over the hyperparameters")
+        theta = mode + scale @ hyper_ccd.stretched(u, plus, minus)
+        value, failed = _failed_or_spiky(search, theta, top) if k else (top, False)
+        points.append(theta)
+        drops.append(-math.inf if failed else value - top)  # a failed fit: no mass, no draws
+    drops = np.array(drops)
+    profile, outer = None, []
+    if dim == 2:  # further rings along the design's directions, for the density of theta's draws
+        rings = [-drops[1:]]
+        for ring, radius in enumerate(hyper_ccd.OUTER_RINGS):
+            falls = []
+            for u in design[1:]:
+                theta = mode + scale @ hyper_ccd.stretched(u * radius / np.linalg.norm(u), plus, minus)
+                value, failed = _failed_or_spiky(search, theta, top)
+                falls.append(math.inf if failed else top - value)
+                if ring == 0:
+                    outer.append(None if failed else theta)
+            rings.append(np.array(falls))
+        sectors = np.array([[math.cos((i + 0.5) * math.pi / 8), math.sin((i + 0.5) * math.pi / 8)] for i in range(16)])
+        radii = [hyper_ccd.F0 * math.sqrt(2), *hyper_ccd.OUTER_RINGS]
+        profile = hyper_ccd.RadialProfile(radii, np.column_stack(rings), hyper_ccd.jacobians(sectors, plus, minus))
+    facts = {
+        "ccd_points": design.shape[0],
+        "ccd_points_rejected": int(np.sum(~np.isfinite(drops))),
+        "ccd_misfit": hyper_ccd.misfit(design, drops),
+        "ccd_stretch_plus": plus.tolist(),
+        "ccd_stretch_minus": minus.tolist(),
+        "ccd_f0": hyper_ccd.F0,
+    }
+    return points, np.log(weights) + drops, facts, (design, profile, outer)
 
 
 def fit_at_theta(
@@ -300,6 +408,8 @@ class HyperparameterSearch:
         self.cache: dict[tuple, LaplaceFit] = {}
         self._last = None
         self.iterations = 0
+        self.fits = 0  # calls of LGCPModel.laplace, re-factorisations of cached points included
+        self.newton_steps = 0  # their Newton steps (each a factorisation)
 
     def fit_at(self, theta) -> LaplaceFit:
         """The Laplace fit at theta. Only its mode and log marginal are cached (a factor of a large mesh
@@ -310,6 +420,8 @@ class HyperparameterSearch:
             return cached
         start = (cached.w, cached.beta) if cached is not None else self._last
         fit = self.model.laplace(np.asarray(theta, dtype=np.float64), start=start)
+        self.fits += 1
+        self.newton_steps += fit.newton_steps
         self._last = (fit.w, fit.beta)
         self.cache[key] = LaplaceFit(fit.theta, fit.w, fit.beta, None, None, None, fit.log_marginal, fit.newton_steps)
         return fit
@@ -339,8 +451,15 @@ class HyperparameterSearch:
         except (np.linalg.LinAlgError, ArithmeticError, ValueError):
             return False
 
-    def mode_and_hessian(self) -> tuple[np.ndarray, np.ndarray]:
-        """Mode of the Laplace-approximated ``log p(theta | S)`` and the Hessian of its negative there."""
+    def mode_and_hessian(self, method: str = "bfgs") -> tuple[np.ndarray, np.ndarray]:
+        """Mode of the Laplace-approximated ``log p(theta | S)`` and the Hessian of its negative there.
+
+        ``method="bfgs"``: BFGS with central-difference gradients, then a finite-difference Hessian.
+        ``"newton"``: BFGS to a loose tolerance (:data:`LOOSE_GTOL`), then Newton's method whose finite-difference
+        gradient and Hessian come from one 9-point stencil (core.finite_differences), so that the last Hessian is
+        the one returned (its points are cached); it falls back on BFGS from its best point when a step does not
+        descend or the iterations run out. Measured (Newton steps of the Laplace fits, each a factorisation):
+        160 against BFGS's 180 on John Snow's data, 143 against 214 on 30,000 uniform points (5,305 nodes)."""
         report(self.progress, 0.0, "Finding the mode of the hyperparameter posterior")
 
         def plain(theta):
@@ -391,17 +510,32 @@ class HyperparameterSearch:
                     "every field standard deviation tried, from the prior's median down, gives fields with spikes at "
                     f"single mesh nodes that the integration points do not see: {SPIKE_REMEDY}",
                 )
-        # BFGS with central-difference gradients: about a third of the Laplace fits Nelder-Mead needs
-        result = optimize.minimize(
-            negative,
-            start,
-            method="BFGS",
-            jac=lambda t: _central_gradient(negative, t, 1e-4),
-            options={"gtol": 1e-3, "maxiter": 100},
-        )
+        loose = method == "newton"
+        if loose:  # BFGS to a loose tolerance, then Newton with the stencil that also gives the Hessian
+            first = optimize.minimize(
+                negative,
+                start,
+                method="BFGS",
+                jac=lambda t: _central_gradient(negative, t, 1e-4),
+                options={"gtol": LOOSE_GTOL, "maxiter": 100},
+            )
+            start = first.x
+        newton = _newton_search(negative, start, HESSIAN_STEP) if loose else None
+        if newton is not None and newton[0]:
+            result = optimize.OptimizeResult(x=newton[1], nit=newton[2] + (first.nit if loose else 0))
+        else:  # BFGS with central-difference gradients: about a third of the Laplace fits Nelder-Mead needs
+            result = optimize.minimize(
+                negative,
+                start if newton is None else newton[1],
+                method="BFGS",
+                jac=lambda t: _central_gradient(negative, t, 1e-4),
+                options={"gtol": 1e-3, "maxiter": 100},
+            )
+            result.nit += (0 if newton is None else newton[2]) + (first.nit if loose else 0)
         self.iterations = int(result.nit)
-        # the Hessian of the posterior itself: the barrier's kink at BARRIER_START would bend it near the wall
-        hess = _numerical_hessian(plain, result.x, 0.05)
+        # the Hessian of the posterior itself: the barrier's kink at BARRIER_START would bend it near the wall (after
+        # a Newton search its points are all cached: no new Laplace fit unless the barrier was active there)
+        hess = _numerical_hessian(plain, result.x, HESSIAN_STEP)
         peaked = bool(np.all(np.linalg.eigvalsh(0.5 * (hess + hess.T)) > 0))
         ratio = self.spike_ratio(result.x)
         if peaked and SPIKE_LIMIT >= ratio > BARRIER_START:

@@ -16,7 +16,7 @@ import numpy as np
 
 from . import fields
 from .errors import ParameterError
-from .laplace_fit import fit_laplace
+from .laplace_fit import INTEGRATIONS, fit_laplace
 from .lgcp import BetaPrior, LGCPDesign, LGCPModel, NodeCheck
 from .limits import WINDOW_MARGIN
 from .points import repeated_locations
@@ -196,25 +196,27 @@ def fit_laplace_any_rule(
     rng: np.random.Generator,
     draws: int,
     progress: Progress = None,
+    hyper_integration: str = "grid",
 ) -> tuple[LGCPSetup, Posterior, str]:
     """``build(scheme)`` and :func:`.lgcp.fit_laplace` it; if the edge-midpoint rule is fooled by fields with
     spikes at single mesh nodes (the fit's ``ParameterError("integration")``, see core.quadrature), build again
     with the degree-3 rule, which sees the nodes, and fit that. Clustered patterns with repeated locations (300
     of the enterprises, 30 of them duplicates) meet this at the default settings; the refit costs one more fit
-    (the failure shows early, in the hyperparameter search).
+    (the failure shows early, in the hyperparameter search). ``hyper_integration`` is :func:`.laplace_fit.fit_laplace`'s
+    ``integration`` (``"grid"`` or ``"ccd"``).
 
     Returns:
         the setup, its posterior (``diagnostics["integration"]`` names the rule used) and that rule.
     """
     setup = build(scheme)
     try:
-        posterior = fit_laplace(setup.model, rng, draws=draws, progress=progress)
+        posterior = fit_laplace(setup.model, rng, draws=draws, progress=progress, integration=hyper_integration)
     except ParameterError as error:
         if error.parameter != "integration" or scheme != "midpoint":
             raise
         scheme = "cubic"
         setup = build(scheme)
-        posterior = fit_laplace(setup.model, rng, draws=draws, progress=progress)
+        posterior = fit_laplace(setup.model, rng, draws=draws, progress=progress, integration=hyper_integration)
     posterior.diagnostics["integration"] = scheme
     return setup, posterior, scheme
 
@@ -271,6 +273,7 @@ def fit_confidential(
     prior: str = "lognormal",
     scheme: str = "midpoint",
     method: str = "laplace",
+    hyper_integration: str = "grid",
     check_window: Callable[[Window], object] | None = None,
     on_note: Callable[[FitNote], None] | None = None,
     progress: Progress = None,
@@ -285,8 +288,11 @@ def fit_confidential(
     ``draws`` posterior draws: ``method="laplace"`` integrates Laplace approximations over the hyperparameters,
     and when the edge-midpoint rule is fooled by fields with spikes at single mesh nodes it builds and fits again
     with the degree-3 rule (:func:`fit_laplace_any_rule`, note :data:`NOTE_REFITTED`); ``method="mcmc"`` runs
-    the exact sampler on the model as built. The setup's notes (:data:`NOTE_BUILT`, then its warnings) come
-    once, after the first build and before the fit; ``progress`` runs through ``build_share`` while building.
+    the exact sampler on the model as built. ``hyper_integration`` chooses how the fast method integrates over the
+    hyperparameters (:func:`.laplace_fit.fit_laplace`'s ``integration``: ``"grid"`` or ``"ccd"``, INLA's central
+    composite design with about a third of the grid's Laplace fits). The setup's notes (:data:`NOTE_BUILT`, then its
+    warnings) come once, after the first build and before the fit; ``progress`` runs through ``build_share`` while
+    building.
 
     ``check_window(window)``, if given, is called with the study window before anything is built or fitted
     (with no window given, the default window of :func:`build_lgcp`, unless there are too few points for a
@@ -299,6 +305,10 @@ def fit_confidential(
     """
     x = np.asarray(x, dtype=np.float64)
     y = np.asarray(y, dtype=np.float64)
+    if hyper_integration not in INTEGRATIONS:
+        raise ParameterError(
+            "hyper_integration", f"the hyperparameter integration must be 'grid' or 'ccd', got {hyper_integration!r}"
+        )
     if model is not None:
         model.check_source(x, y, crs)
         recorded = model.window()
@@ -350,7 +360,7 @@ def fit_confidential(
         posterior = fit_mcmc(setup.model, rng, draws=draws, progress=fit_progress)
         posterior.diagnostics["integration"] = scheme
     elif method == "laplace":
-        setup, posterior, used = fit_laplace_any_rule(build, scheme, rng, draws, fit_progress)
+        setup, posterior, used = fit_laplace_any_rule(build, scheme, rng, draws, fit_progress, hyper_integration)
         if used != scheme:
             note(NOTE_REFITTED, setup)
     else:

@@ -47,6 +47,7 @@ class FitLGCPAlgorithm(SpatialPrivacyAlgorithm):
     PRIOR = "PRIOR"
     INTEGRATION = "INTEGRATION"
     METHOD = "METHOD"
+    HYPER_INTEGRATION = "HYPER_INTEGRATION"
     DRAWS = "DRAWS"
     PIXEL_SIZE = "PIXEL_SIZE"
     WORK_CRS = "WORK_CRS"
@@ -72,6 +73,7 @@ class FitLGCPAlgorithm(SpatialPrivacyAlgorithm):
         "theta": PRIOR_RANGE,
         "mesh": MAX_EDGE,
         "integration": INTEGRATION,
+        "hyper_integration": HYPER_INTEGRATION,
         "pixel_size": PIXEL_SIZE,
     }
 
@@ -96,9 +98,9 @@ class FitLGCPAlgorithm(SpatialPrivacyAlgorithm):
                 "<p>Fits log λ(s) = offset(s) + x(s)'β + w(s), where w is a Gaussian field with Matérn "
                 "covariance (smoothness 1) represented on a triangular mesh by the SPDE approach (Lindgren et "
                 "al. 2011; Walder et al., Appendix A.1), with unknown effective range and marginal variance. "
-                "The fast method integrates Laplace approximations over a grid of the two hyperparameters "
-                "(INLA-style) and draws independent posterior samples. The model file feeds the synthesis "
-                "tools.</p>"
+                "The fast method integrates Laplace approximations over a grid of the two hyperparameters, or "
+                "INLA's central composite design (advanced), and draws independent posterior samples. The model file "
+                "feeds the synthesis tools.</p>"
                 "<p><b>Not a privacy mechanism.</b> The model, intensity map and report are derived from the "
                 "confidential points and are for the analyst: do not publish them. Publish synthetic points "
                 "made from the model instead.</p>"
@@ -212,6 +214,26 @@ class FitLGCPAlgorithm(SpatialPrivacyAlgorithm):
                 "MCMC: exact Metropolis-Hastings sampler (2 chains) with R-hat and effective sample sizes in the "
                 "report; minutes."
             ),
+        )
+        self.add(
+            QgsProcessingParameterEnum(
+                self.HYPER_INTEGRATION,
+                tr("Integration over the range and standard deviation (fast method)"),
+                [tr("Grid (about 100 points)"), tr("Central composite design (9 points, INLA)")],
+                False,
+                0,
+            ),
+            tr(
+                "How the fast method integrates over the field's range and standard deviation. Grid: Laplace fits "
+                "on a grid of 0.75-sd steps until the posterior has fallen by e^8 (about 100 points). Central "
+                "composite design: INLA's design of 9 points around the mode, stretched for skewness, with a "
+                "split-normal posterior for the two hyperparameters: about a third of the grid's Laplace fits and "
+                "time, with posterior summaries that agreed with the exact MCMC sampler about as well as the "
+                "grid's on John Snow's data and a simulated field. Ignored by MCMC. Either way the model, "
+                "intensity and report are derived from the confidential points: no privacy guarantee, do not "
+                "publish them."
+            ),
+            advanced=True,
         )
         self.add(
             QgsProcessingParameterNumber(self.DRAWS, tr("Posterior draws"), NUMBER_INTEGER, 1000, False, 10, 100000),
@@ -339,6 +361,7 @@ class FitLGCPAlgorithm(SpatialPrivacyAlgorithm):
                 prior=("lognormal", "pc")[self.parameterAsEnum(parameters, self.PRIOR, context)],
                 scheme=("midpoint", "vertex", "cubic")[self.parameterAsEnum(parameters, self.INTEGRATION, context)],
                 method=("laplace", "mcmc")[self.parameterAsEnum(parameters, self.METHOD, context)],
+                hyper_integration=("grid", "ccd")[self.parameterAsEnum(parameters, self.HYPER_INTEGRATION, context)],
                 on_note=note,
                 progress=FeedbackProgress(feedback, 30.0, 85.0),
                 build_share=10.0 / 55.0,  # the mesh to 40 %, the fit to 85 %
@@ -399,7 +422,7 @@ class FitLGCPAlgorithm(SpatialPrivacyAlgorithm):
     def _warn_about_the_fit(self, fit, feedback) -> None:
         """What the fit itself says: a refit with the degree-3 rule; for MCMC, chains that have not converged and
         draws with spikes the integration misses; for the fast method, a hyperparameter grid cut short and grid
-        points left out as failed fits."""
+        (or design) points left out as failed fits."""
         posterior = fit.posterior
         diagnostics = posterior.diagnostics
         if posterior.method == "mcmc":
@@ -430,6 +453,12 @@ class FitLGCPAlgorithm(SpatialPrivacyAlgorithm):
                     "miss part of it and the fit cannot be trusted. Give a {1} nearer the scale of the "
                     "pattern (empty: 1/5 of the window's larger side), or use the MCMC method."
                 ).format(diagnostics["grid_points"], self.PRIOR_RANGE)
+            )
+        if diagnostics.get("ccd_points_rejected"):
+            feedback.pushInfo(
+                self.tr("{0} of the {1} points of the central composite design were left out as failed fits.").format(
+                    diagnostics["ccd_points_rejected"], diagnostics["ccd_points"]
+                )
             )
         if diagnostics.get("grid_points_rejected"):
             feedback.pushInfo(

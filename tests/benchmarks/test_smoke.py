@@ -19,6 +19,11 @@ HERE = Path(__file__).resolve().parent
 HEADERS = {
     "bench_dpcounts.py": [["epsilon", "mechanism", "rule", "seconds", "median a", "max a", "rate corr", "slope"]],
     "bench_explorer.py": [["preview", "data", "sets", "first s", "total s", "max gap ms", "target ms"]],
+    "bench_hyper_integration.py": [
+        ["quantity", "truth", "MCMC mean", "grid mean", "CCD mean", "grid diff/MCSE", "CCD diff/MCSE", "MCSE"],
+        ["quantity", "MCMC 2.5%", "grid 2.5%", "CCD 2.5%", "MCMC 97.5%", "grid 97.5%", "CCD 97.5%"],
+        ["nodes", "points", "method", "Laplace fits", "mode search", "distinct", "Newton steps", "fit s"],
+    ],
     "bench_kfunction.py": [["points", "correction", "numba s", "numpy s", "spatstat s", "K(rmax) vs R"]],
     "bench_kimlim_chicago.py": [
         ["eps", "method", "MISE (ft)", "MISE (m)", "npoints mean (sd)", "paper MISE", "paper npoints"],

@@ -492,6 +492,22 @@ def test_a_mesh_with_fewer_than_five_edges_across_the_window_is_flagged(tmp_path
     assert "MAX_EDGE: max_edge 300 leaves fewer than 5 edges across the window (1000 across" in logs[300.0]
 
 
+def test_the_central_composite_design_is_chosen_recorded_and_needs_fewer_laplace_fits(tmp_path):
+    """HYPER_INTEGRATION = 1 runs the fast method with INLA's central composite design (core.hyper_ccd): the model
+    file says which integration was used, and the design's 9 points need fewer Laplace fits than the grid's ~100
+    (each drawn grid cell is also refitted for the draws)."""
+    from spatial_privacy.core.posterior import Posterior
+
+    fits = {}
+    for choice, name in ((0, "grid"), (1, "ccd")):
+        path = tmp_path / f"{name}.npz"
+        processing.run(ALG, coarse_fit(tmp_path, DRAWS=50, SEED=1, HYPER_INTEGRATION=choice, OUTPUT_MODEL=str(path)))
+        fits[name] = Posterior.load(str(path)).diagnostics
+        assert fits[name]["hyper_integration"] == name
+    assert fits["ccd"]["ccd_points"] == 9 and "grid_points" not in fits["ccd"]
+    assert fits["ccd"]["laplace_fits"] < fits["grid"]["laplace_fits"] / 2, (fits["ccd"], fits["grid"])
+
+
 @pytest.mark.parametrize(
     "method, message",
     [
