@@ -30,6 +30,20 @@ DEPENDENCIES = (
     Dependency("numba", "numba", "python3-numba", False, "fast binning (algorithms run slower without it)"),
 )
 
+#: Needed only when a Dask scheduler address is set (core.executor), so not in DEPENDENCIES: without them the
+#: risk-utility sweep runs in local processes and nothing else changes. The cluster's workers need the same versions.
+DASK = (
+    Dependency("dask", "dask", "python3-dask", False, "sweeps on a Dask cluster"),
+    Dependency("distributed", "distributed", "python3-distributed", False, "sweeps on a Dask cluster"),
+    Dependency(
+        "threadpoolctl",
+        "threadpoolctl",
+        "python3-threadpoolctl",
+        False,
+        "results on a cluster identical to a serial run (BLAS on one thread in every task)",
+    ),
+)
+
 
 def missing(
     dependencies: Iterable[Dependency] = DEPENDENCIES,

@@ -13,3 +13,6 @@ class ParameterError(ValueError):
     def __init__(self, parameter: str, message: str):
         super().__init__(message)
         self.parameter = parameter
+
+    def __reduce__(self):  # pickled with both arguments, so it travels back from a worker process (core.executor)
+        return type(self), (self.parameter, str(self))

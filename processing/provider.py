@@ -1,4 +1,4 @@
-"""The ``spatialprivacy`` Processing provider: it only registers the algorithms."""
+"""The ``spatialprivacy`` Processing provider: it registers the algorithms and its settings (executor_settings)."""
 
 from __future__ import annotations
 
@@ -20,6 +20,8 @@ from .algorithms.pufferfish_grid import PufferfishGridAlgorithm
 from .algorithms.risk_utility_sweep import RiskUtilitySweepAlgorithm
 from .algorithms.synthesize_lgcp import SynthesizeLGCPAlgorithm
 from .algorithms.synthesize_marked import SynthesizeMarkedAlgorithm
+from .executor_settings import register as register_settings
+from .executor_settings import unregister as unregister_settings
 
 ICON = Path(__file__).resolve().parent.parent / "icon.svg"
 
@@ -39,6 +41,14 @@ class SpatialPrivacyProvider(QgsProcessingProvider):
 
     def svgIconPath(self):
         return str(ICON)
+
+    def load(self):
+        register_settings(self)  # Processing > Options > Providers: where a sweep's sets run
+        self.refreshAlgorithms()
+        return True
+
+    def unload(self):
+        unregister_settings()
 
     def loadAlgorithms(self):
         for algorithm in (

@@ -2,8 +2,9 @@
 set from it.
 
 :func:`sweep_specs` lists the synthetic sets of a sweep (radial radii, ANS noise levels, PRS replicates, each
-released one or more times) and :func:`sweep` makes and scores them in turn (:mod:`.synthetic_sets`,
-:mod:`.assessment`). The sweep is what the risk-utility explorer drives: it takes ``progress(fraction,
+released one or more times) and :func:`sweep` makes and scores them (:mod:`.synthetic_sets`,
+:mod:`.assessment`) as independent tasks of an executor (:mod:`core.executor`: serially, in local processes or on a
+Dask cluster, with the same results). The sweep is what the risk-utility explorer drives: it takes ``progress(fraction,
 message)`` (which may raise to cancel) and returns every set with its scores. :func:`summarize_settings`
 groups the releases of each setting, and :func:`recommend` picks the set with the lowest pMSE among those
 whose maximum risk is at most a threshold.
@@ -11,6 +12,7 @@ whose maximum risk is at most a threshold.
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass, field
 from typing import Callable
@@ -18,8 +20,10 @@ from typing import Callable
 import numpy as np
 
 from ..errors import ParameterError
+from ..executor import Executor, run_seeded
+from ..mechanisms import generator
 from ..metrics.risk import DisclosureRisk
-from ..progress import Progress, report, scaled
+from ..progress import Progress, report
 from .assessment import Evaluation, baseline_risk, check_risk_radius, evaluate
 from .confidential_fit import ConfidentialFit
 from .synthetic_sets import SynthesisSpec, SyntheticSet, synthesize
@@ -88,29 +92,60 @@ def sweep(
     progress: Progress = None,
     on_result: Callable[[SyntheticSet, Evaluation], None] | None = None,
     baseline: bool = True,
+    executor: Executor | str | None = None,
 ) -> SweepResult:
-    """Synthesize and score every spec in turn (Section 8's study). ``progress`` may raise to cancel;
-    ``on_result`` is called after each set (e.g. to update a chart). With ``baseline`` the risk with nothing
-    released (:func:`.assessment.baseline_risk`) is computed first, as the floor to compare the sets with."""
+    """Synthesize and score every spec (Section 8's study). ``progress`` may raise to cancel; ``on_result`` is
+    called after each set (e.g. to update a chart), in the order the sets finish. With ``baseline`` the risk with
+    nothing released (:func:`.assessment.baseline_risk`) is computed too, as the floor to compare the sets with.
+
+    The baseline and the sets are independent tasks, run by ``executor`` (:mod:`core.executor`: ``None`` or
+    "serial" in turn here, "processes" or :class:`~core.executor.LocalProcesses` in local worker processes, a
+    :class:`~core.executor.DaskCluster` on a cluster). Each task's generator comes from a seed drawn from ``rng``
+    before any task runs (the baseline's first, then one per spec in order), so the result is the same whichever
+    executor runs it. Confidential data travel to the workers of a cluster: it must sit inside the data steward's
+    trusted environment."""
     if not specs:
         raise ParameterError("specs", "the sweep has no synthetic sets")
     risk_radius = check_risk_radius(risk_radius, conf.window)
     result = SweepResult(risk_radius=float(risk_radius))
-    total = len(specs) + int(bool(baseline))
+    items = ([None] if baseline else []) + list(specs)
+    task = functools.partial(_sweep_task, conf, float(risk_radius), method, hyper, sampler)
+
+    def finished(index: int, value) -> None:
+        if on_result is not None and items[index] is not None:
+            on_result(*value)
+
+    values = run_seeded(
+        task,
+        items,
+        rng,
+        executor,
+        progress,
+        on_result=finished,
+        describe_item=_task_name,
+        task_progress=True,
+    )
     if baseline:
-        report(progress, 0.0, "Risk with nothing released (baseline)")
-        result.baseline = baseline_risk(conf, rng, risk_radius, method, hyper, scaled(progress, 0.0, 1.0 / total))
-    first = int(bool(baseline))
-    for i, spec in enumerate(specs, start=first):
-        report(progress, i / total, f"Synthetic set {i + 1 - first} of {len(specs)}: {spec.label}")
-        syn = synthesize(conf, spec, rng, sampler=sampler)
-        scores = evaluate(conf, syn, rng, risk_radius, method, hyper, scaled(progress, i / total, (i + 1) / total))
+        result.baseline = values.pop(0)
+    for syn, scores in values:
         result.sets.append(syn)
         result.evaluations.append(scores)
-        if on_result is not None:
-            on_result(syn, scores)
     report(progress, 1.0, "Sweep finished")
     return result
+
+
+def _task_name(spec: SynthesisSpec | None) -> str:
+    return "the risk with nothing released (baseline)" if spec is None else f"synthetic set {spec.label}"
+
+
+def _sweep_task(conf, risk_radius, method, hyper, sampler, spec, seed, progress: Progress = None):
+    """One task of :func:`sweep`: the baseline risk (``spec`` None) or one synthetic set and its scores, with a
+    generator of its own from ``seed``."""
+    rng = generator(seed)
+    if spec is None:
+        return baseline_risk(conf, rng, risk_radius, method, hyper, progress)
+    syn = synthesize(conf, spec, rng, sampler=sampler)
+    return syn, evaluate(conf, syn, rng, risk_radius, method, hyper, progress)
 
 
 def _setting_key(spec: SynthesisSpec) -> tuple[str, float]:

@@ -75,6 +75,12 @@ class RiskUtilitySweepAlgorithm(WalderAlgorithm):
                 "baseline); another release of the same setting may score higher. With several releases per setting "
                 "(REPLICATES) the report summarises each setting by its mean and worst risk: judge a setting by "
                 "those, not by its luckiest release.</p>"
+                "<p>The sets are independent and run in parallel: in local worker processes (one per core), or on a "
+                "Dask cluster when a scheduler address is set in Processing &gt; Options &gt; Providers &gt; Spatial "
+                "Privacy. Each set's random seed is drawn before any set runs, so the results are identical whichever "
+                "runs them. The confidential points and model travel to the workers: use only a cluster inside the "
+                "data steward's trusted environment. The address is never written to the table or the report (the "
+                "log names it only when the cluster cannot be reached or loses the work).</p>"
             )
             + self.guarantee_text(self.tr)
             + self.parameter_help_html()
@@ -178,8 +184,12 @@ class RiskUtilitySweepAlgorithm(WalderAlgorithm):
         )
 
         from ...core.errors import ParameterError
+        from ...core.executor import ExecutorError, describe
         from ...core.progress import scaled
         from ...core.synthesis.sweep import recommend, sweep, sweep_specs
+        from ..executor_settings import sweep_executor
+
+        executor = sweep_executor(feedback)  # before the long fit: an address without Dask fails here
 
         radii = self._numbers(parameters, context, self.RADII, True)
         noise = self._numbers(parameters, context, self.NOISE_LEVELS, False)
@@ -220,7 +230,12 @@ class RiskUtilitySweepAlgorithm(WalderAlgorithm):
                 on_result=lambda syn, e: feedback.pushInfo(
                     f"{e.spec.label}: max risk {e.max_risk:.4g}, pMSE {e.pmse:.4g}"
                 ),
+                executor=executor,
             )
+        except ExecutorError as error:  # nothing is written: the outputs are staged
+            raise QgsProcessingException(
+                self.tr("The sweep could not be completed, and no output was written: {0}").format(error)
+            ) from None
         except ParameterError as error:
             raise self.core_error(
                 error,
@@ -325,6 +340,7 @@ class RiskUtilitySweepAlgorithm(WalderAlgorithm):
                             ),
                             (self.tr("Risk density"), self.risk_method(parameters, context)),
                             (self.tr("Hyperparameters"), self.hyper(parameters, context)),
+                            (self.tr("Sets run in"), describe(executor)),  # never the scheduler's address
                         ],
                     ),
                     (self.tr("Confidential fit"), fit_rows(conf)),

@@ -54,6 +54,7 @@ HEADERS = {
         ["points", "numba s", "numpy s", "speed-up", "numba Mpts/s", "peak RSS MB"],
         ["cell size", "cells", "first s", "median s"],
     ],
+    "bench_sweep.py": [["executor", "workers", "start s", "sweep s", "tasks s", "speed-up", "identical"]],
     "bench_walder_snow.py": [
         ["set", "paper sigma^2", "our sigma^2", "noise var", "max risk", "pMSE"],
         ["parameter", "confidential mean", "95% interval", "PRS mean"],
@@ -68,8 +69,9 @@ HEADERS = {
 }
 #: scripts run only through another one's smoke run
 RUN_BY = {"bench_pymc_export.py": "bench_pymc.sh", "bench_pymc_run.py": "bench_pymc.sh"}
-#: smoke runs of more than a few seconds (measured: about 15 s; bench_explorer.py about 11 s, the LGCP fit)
-SLOW = {"bench_explorer.py", "bench_walder_snow.py"}
+#: smoke runs of more than a few seconds (measured: about 15 s; bench_explorer.py about 11 s, the LGCP fit;
+#: bench_sweep.py about 20 s, starting worker processes and a Dask LocalCluster)
+SLOW = {"bench_explorer.py", "bench_walder_snow.py", "bench_sweep.py"}
 
 
 def run_smoke(script: str, cwd: Path, **env) -> subprocess.CompletedProcess:
