@@ -749,282 +749,307 @@
       <translation>Synthetische DP-punten ({0}, ε = {1:g})</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="82" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="84" />
       <source>Fit a log-Gaussian Cox process</source>
       <translation>Log-Gaussisch Cox-proces schatten</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="85" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="87" />
       <source>Point process models</source>
       <translation>Puntprocesmodellen</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="91" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="93" />
       <source>Bayesian fit of an LGCP (SPDE Matérn field, covariates, offset) to a point pattern.</source>
       <translation>Bayesiaanse schatting van een LGCP (SPDE-Matérnveld, covariaten, offset) op basis van een puntpatroon.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="95" />
-      <source>&lt;p&gt;Fits log λ(s) = offset(s) + x(s)'β + w(s), where w is a Gaussian field with Matérn covariance (smoothness 1) represented on a triangular mesh by the SPDE approach (Lindgren et al. 2011; Walder et al., Appendix A.1), with unknown effective range and marginal variance. The fast method integrates Laplace approximations over a grid of the two hyperparameters (INLA-style) and draws independent posterior samples. The model file feeds the synthesis tools.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Not a privacy mechanism.&lt;/b&gt; The model, intensity map and report are derived from the confidential points and are for the analyst: do not publish them. Publish synthetic points made from the model instead.&lt;/p&gt;</source>
-      <translation>&lt;p&gt;Schat log λ(s) = offset(s) + x(s)'β + w(s), waarin w een Gaussisch veld met Matérn-covariantie (gladheid 1) is dat met de SPDE-aanpak (Lindgren et al. 2011; Walder et al., Appendix A.1) op een driehoeksnet (mesh) wordt weergegeven, met onbekend effectief bereik en onbekende marginale variantie. De snelle methode integreert Laplace-benaderingen over een rooster van de twee hyperparameters (zoals in INLA) en genereert onafhankelijke trekkingen uit de a-posterioriverdeling. Het modelbestand dient als invoer voor de synthesehulpmiddelen.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Geen privacymechanisme.&lt;/b&gt; Het model, de intensiteitskaart en het rapport zijn afgeleid van de vertrouwelijke punten en zijn bedoeld voor de analist: publiceer ze niet. Publiceer in plaats daarvan synthetische punten die met het model zijn gemaakt.&lt;/p&gt;</translation>
+      <location filename="../processing/algorithms/fit_lgcp.py" line="97" />
+      <source>&lt;p&gt;Fits log λ(s) = offset(s) + x(s)'β + w(s), where w is a Gaussian field with Matérn covariance (smoothness 1) represented on a triangular mesh by the SPDE approach (Lindgren et al. 2011; Walder et al., Appendix A.1), with unknown effective range and marginal variance. The fast method integrates Laplace approximations over a grid of the two hyperparameters, or INLA's central composite design (advanced), and draws independent posterior samples. The model file feeds the synthesis tools.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Not a privacy mechanism.&lt;/b&gt; The model, intensity map and report are derived from the confidential points and are for the analyst: do not publish them. Publish synthetic points made from the model instead.&lt;/p&gt;</source>
+      <translation>&lt;p&gt;Schat log λ(s) = offset(s) + x(s)'β + w(s), waarbij w een Gaussisch veld met Matérn-covariantie (gladheid 1) is, weergegeven op een driehoeksnet via de SPDE-benadering (Lindgren et al. 2011; Walder et al., Appendix A.1), met onbekend effectief bereik en onbekende marginale variantie. De snelle methode integreert Laplace-benaderingen over een rooster van de twee hyperparameters, of over het centraal samengestelde ontwerp van INLA (geavanceerd), en trekt onafhankelijke steekproeven uit de a-posterioriverdeling. Het modelbestand dient als invoer voor de synthesehulpmiddelen.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Geen privacymechanisme.&lt;/b&gt; Het model, de intensiteitskaart en het rapport zijn afgeleid van de vertrouwelijke punten en zijn bedoeld voor de analist: publiceer ze niet. Publiceer in plaats daarvan synthetische punten die uit het model zijn gemaakt.&lt;/p&gt;</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="113" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="115" />
       <source>The confidential points (cases, crimes, ...). At least 10.</source>
       <translation>De vertrouwelijke punten (ziektegevallen, misdrijven, ...). Ten minste 10.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="117" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="119" />
       <source>Polygons of the study region (holes allowed); every point must lie inside. Empty: the points' bounding box enlarged by 5%.</source>
       <translation>Polygonen van het studiegebied (gaten toegestaan); elk punt moet erbinnen liggen. Leeg: de omhullende rechthoek van de punten, vergroot met 5%.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="123" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="125" />
       <source>Covariate rasters</source>
       <translation>Covariaatrasters</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="124" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="126" />
       <source>Rasters (band 1) used as covariates; each must cover the whole window. Reprojected to the working CRS if needed.</source>
       <translation>Rasters (band 1) die als covariaten worden gebruikt; elk raster moet het hele studiegebied bedekken. Zo nodig geherprojecteerd naar het werk-CRS.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="130" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="132" />
       <source>Distance to features</source>
       <translation>Afstand tot objecten</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="131" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="133" />
       <source>Adds the covariate 'distance to the nearest feature of this layer' (points, lines or polygon boundaries), e.g. John Snow's Broad Street pump.</source>
       <translation>Voegt de covariaat 'afstand tot het dichtstbijzijnde object van deze laag' toe (punten, lijnen of polygoongrenzen), bijv. de pomp in Broad Street van John Snow.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="137" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="139" />
       <source>Offset raster (log scale)</source>
       <translation>Offsetraster (logschaal)</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="138" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="140" />
       <source>Known log-intensity offset, e.g. log population density; must cover the window.</source>
       <translation>Bekende offset van de log-intensiteit, bijv. de logaritme van de bevolkingsdichtheid; moet het studiegebied bedekken.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="141" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="143" />
       <source>Largest mesh edge</source>
       <translation>Langste zijde van het driehoeksnet</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="142" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="144" />
       <source>Mesh resolution inside the window, in CRS units. Empty: 1/40 of the window's larger side. Smaller is more accurate and slower (the number of nodes grows as 1/edge²).</source>
       <translation>Resolutie van het driehoeksnet binnen het studiegebied, in CRS-eenheden. Leeg: 1/40 van de langste zijde van het studiegebied. Een kleinere waarde is nauwkeuriger, maar trager (het aantal knopen groeit als 1/zijde²).</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="149" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="151" />
       <source>Prior median of the range</source>
       <translation>A-priorimediaan van het bereik</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="151" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="153" />
       <source>Centre (&gt; 0, in CRS units) of the log-normal prior on the effective range (Walder et al., Appendix A.5). Empty: 1/5 of the window's larger side.</source>
       <translation>Centrum (&gt; 0, in CRS-eenheden) van de lognormale a-prioriverdeling van het effectieve bereik (Walder et al., Appendix A.5). Leeg: 1/5 van de langste zijde van het studiegebied.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="158" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="160" />
       <source>Prior median of the field's standard deviation</source>
       <translation>A-priorimediaan van de standaardafwijking van het veld</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="160" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="162" />
       <source>Centre (&gt; 0) of the log-normal prior on the marginal standard deviation of the field, which is on the scale of the log intensity (dimensionless).</source>
       <translation>Centrum (&gt; 0) van de lognormale a-prioriverdeling van de marginale standaardafwijking van het veld, dat op de schaal van de log-intensiteit ligt (dimensieloos).</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="168" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="170" />
       <source>Prior on range and standard deviation</source>
       <translation>A-prioriverdeling van bereik en standaardafwijking</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="169" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="171" />
       <source>Log-normal (Walder et al., Appendix A.5)</source>
       <translation>Lognormaal (Walder et al., Appendix A.5)</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="169" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="171" />
       <source>Penalised complexity (Fuglstad et al. 2019)</source>
       <translation>Penalised complexity (Fuglstad et al. 2019)</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="173" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="175" />
       <source>Log-normal: log-sd 1 around the two medians. Penalised complexity: P(range &lt; median) = 0.5 and P(sd &gt; median) = 0.05, which shrinks towards a smooth, weak field.</source>
       <translation>Lognormaal: log-sd 1 rond de twee medianen. Penalised complexity: P(bereik &lt; mediaan) = 0.5 en P(sd &gt; mediaan) = 0.05, wat krimpt naar een glad, zwak veld.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="182" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="184" />
       <source>Integration of the intensity</source>
       <translation>Integratie van de intensiteit</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="184" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="186" />
       <source>Edge midpoints (accurate)</source>
       <translation>Middens van de zijden (nauwkeurig)</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="185" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="187" />
       <source>Mesh nodes (dual mesh, as in the papers)</source>
       <translation>Knopen van het driehoeksnet (duaal net, zoals in de artikelen)</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="186" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="188" />
       <source>Nodes, midpoints and centroids (degree 3)</source>
       <translation>Knopen, middens en zwaartepunten (graad 3)</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="191" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="193" />
       <source>Quadrature of the intensity integral in the likelihood. The papers' dual-mesh rule overestimates the integral of a rough field and so the range; edge midpoints do not. Edge midpoints do not see the mesh nodes, so a field with spikes at single nodes can fool them: the fit stays away from such fields (hyperparameters where they occur are left out) and, if the posterior leans into them (a clustered pattern), the fast method refits with the degree-3 rule and says so (MCMC warns). The degree-3 rule sees the nodes, but it overestimates the integral of rough fields by 1-3%, which lengthened the range by one posterior sd on John Snow's data.</source>
       <translation>Kwadratuur van de integraal van de intensiteit in de likelihood. De duale-meshregel uit de artikelen overschat de integraal van een ruw veld en daarmee het bereik; ribbemiddens doen dat niet. Ribbemiddens zien de knopen van de mesh niet, dus een veld met pieken op afzonderlijke knopen kan ze misleiden: de fit blijft weg van zulke velden (hyperparameters waar ze optreden worden weggelaten) en als de a-posterioriverdeling ernaar overhelt (een geclusterd patroon), fit de snelle methode opnieuw met de graad-3-regel en meldt dat (MCMC waarschuwt). De graad-3-regel ziet de knopen wel, maar overschat de integraal van ruwe velden met 1-3%, wat op de gegevens van John Snow het bereik met één a-posteriori-standaardafwijking verlengde.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="206" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="208" />
       <source>Exact MCMC (slower; reference)</source>
       <translation>Exacte MCMC (langzamer; referentie)</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="206" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="208" />
       <source>Fast (Laplace + hyperparameter grid)</source>
       <translation>Snel (Laplace + rooster van hyperparameters)</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="210" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="212" />
       <source>Fast: Laplace approximations integrated over the hyperparameters, independent draws, seconds. MCMC: exact Metropolis-Hastings sampler (2 chains) with R-hat and effective sample sizes in the report; minutes.</source>
       <translation>Snel: Laplace-benaderingen geïntegreerd over de hyperparameters, onafhankelijke trekkingen, seconden. MCMC: exacte Metropolis-Hastings-sampler (2 ketens) met R-hat en effectieve steekproefomvang in het rapport; minuten.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="217" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="221" />
+      <source>Integration over the range and standard deviation (fast method)</source>
+      <translation>Integratie over het bereik en de standaardafwijking (snelle methode)</translation>
+    </message>
+    <message>
+      <location filename="../processing/algorithms/fit_lgcp.py" line="222" />
+      <source>Central composite design (9 points, INLA)</source>
+      <translation>Centraal samengesteld ontwerp (9 punten, INLA)</translation>
+    </message>
+    <message>
+      <location filename="../processing/algorithms/fit_lgcp.py" line="222" />
+      <source>Grid (about 100 points)</source>
+      <translation>Rooster (ongeveer 100 punten)</translation>
+    </message>
+    <message>
+      <location filename="../processing/algorithms/fit_lgcp.py" line="226" />
+      <source>How the fast method integrates over the field's range and standard deviation. Grid: Laplace fits on a grid of 0.75-sd steps until the posterior has fallen by e^8 (about 100 points). Central composite design: INLA's design of 9 points around the mode, stretched for skewness, with a split-normal posterior for the two hyperparameters: about a third of the grid's Laplace fits and time, with posterior summaries that agreed with the exact MCMC sampler about as well as the grid's on John Snow's data and a simulated field. Ignored by MCMC. Either way the model, intensity and report are derived from the confidential points: no privacy guarantee, do not publish them.</source>
+      <translation>Hoe de snelle methode integreert over het bereik en de standaardafwijking van het veld. Rooster: Laplace-fits op een rooster met stappen van 0.75 sd, totdat de a-posterioriverdeling met een factor e^8 is gedaald (ongeveer 100 punten). Centraal samengesteld ontwerp: het ontwerp van INLA met 9 punten rond de modus, uitgerekt voor scheefheid, met een gesplitst-normale a-posterioriverdeling voor de twee hyperparameters: ongeveer een derde van de Laplace-fits en de rekentijd van het rooster, met samenvattingen van de a-posterioriverdeling die op de gegevens van John Snow en op een gesimuleerd veld ongeveer even goed overeenkwamen met de exacte MCMC-sampler als die van het rooster. Wordt genegeerd door MCMC. In beide gevallen zijn het model, de intensiteit en het rapport afgeleid van de vertrouwelijke punten: geen privacygarantie, publiceer ze niet.</translation>
+    </message>
+    <message>
+      <location filename="../processing/algorithms/fit_lgcp.py" line="239" />
       <source>Posterior draws</source>
       <translation>Trekkingen uit de a-posterioriverdeling</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="218" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="240" />
       <source>Number of joint posterior draws stored in the model file.</source>
       <translation>Aantal gezamenlijke trekkingen uit de a-posterioriverdeling dat in het modelbestand wordt opgeslagen.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="222" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="244" />
       <source>Intensity raster pixel size</source>
       <translation>Pixelgrootte van het intensiteitsraster</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="224" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="246" />
       <source>Pixel size (&gt; 0, in CRS units) of the intensity raster. Empty: half the largest mesh edge.</source>
       <translation>Pixelgrootte (&gt; 0, in CRS-eenheden) van het intensiteitsraster. Leeg: de helft van de langste zijde van het driehoeksnet.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="227" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="249" />
       <source>Needed only when the layer is in degrees.</source>
       <translation>Alleen nodig als de laag in graden is.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="231" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="253" />
       <source>Fitted model (CONFIDENTIAL)</source>
       <translation>Geschat model (VERTROUWELIJK)</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="231" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="253" />
       <source>LGCP model files (*.npz)</source>
       <translation>LGCP-modelbestanden (*.npz)</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="233" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="255" />
       <source>The posterior draws, mesh and covariate design, for the synthesis and risk tools.</source>
       <translation>De trekkingen uit de a-posterioriverdeling, het driehoeksnet en de opzet van de covariaten, voor de synthese- en risicohulpmiddelen.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="239" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="261" />
       <source>GeoTIFF: band 1 posterior mean, band 2 posterior sd of the intensity (points per squared CRS unit); NoData outside the window.</source>
       <translation>GeoTIFF: band 1 het a-posteriorigemiddelde, band 2 de a-posteriori-sd van de intensiteit (punten per vierkante CRS-eenheid); NoData buiten het studiegebied.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="248" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="270" />
       <source>Parameter table (mean, sd, 95% interval), settings and a map of the intensity.</source>
       <translation>Parametertabel (gemiddelde, sd, 95%-interval), instellingen en een kaart van de intensiteit.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="252" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="274" />
       <source>Conditional predictive ordinates (CONFIDENTIAL)</source>
       <translation>Conditionele predictieve ordinaten (VERTROUWELIJK)</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="254" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="276" />
       <source>Model check: the input points with cpo, the leave-one-out predictive density of each point given all the others (Walder et al. eqs. 7 and 9, per squared CRS unit), log_cpo, and cpo_ess, the effective number of posterior draws behind it (below about 20 the estimate is unstable). Low values flag points the model does not expect. Holds the confidential locations.</source>
       <translation>Modelcontrole: de invoerpunten met cpo, de leave-one-out-predictieve dichtheid van elk punt gegeven alle andere (Walder et al. vgl. 7 en 9, per vierkante CRS-eenheid), log_cpo, en cpo_ess, het effectieve aantal trekkingen uit de a-posterioriverdeling waarop die berust (onder ongeveer 20 is de schatting instabiel). Lage waarden markeren punten die het model niet verwacht. Bevat de vertrouwelijke locaties.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="261" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="283" />
       <source>Mesh nodes</source>
       <translation>Knopen van het driehoeksnet</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="264" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="286" />
       <source>Log pseudo-marginal likelihood (sum of log CPO; higher is better)</source>
       <translation>Log-pseudo-marginale aannemelijkheid (som van log CPO; hoger is beter)</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="281" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="303" />
       <source>{0}: the model file must end in .npz (the other tools read only .npz files), got {1}.</source>
       <translation>{0}: het modelbestand moet op .npz eindigen (de andere hulpmiddelen lezen alleen .npz-bestanden), gekregen: {1}.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="301" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="323" />
       <source>{0}: the pixel size must be &gt; 0 (leave it empty for half the mesh edge).</source>
       <translation>{0}: de pixelgrootte moet &gt; 0 zijn (laat leeg voor de helft van de rand van het mesh).</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="313" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="335" />
       <source>Mesh: {0} nodes, largest edge {1:g}.</source>
       <translation>Driehoeksnet: {0} knopen, langste zijde {1:g}.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="319" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="341" />
       <source>{0} points lie at a location another point already takes (several people at one address, or copies).</source>
       <translation>{0} punten liggen op een locatie die al door een ander punt wordt ingenomen (meerdere mensen op één adres, of kopieën).</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="366" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="389" />
       <source>{0}: the fit to these {1} points is degenerate (leave-one-out predictive densities of 0 or infinity; field variance {2:.3g}), so no model was written. An LGCP needs more points, covariates that vary among the points, or a prior that keeps the field smaller ({3}, {4}).</source>
       <translation>{0}: de fit aan deze {1} punten is ontaard (leave-one-out-voorspellende dichtheden van 0 of oneindig; veldvariantie {2:.3g}), dus er is geen model geschreven. Een LGCP heeft meer punten nodig, covariaten die tussen de punten variëren, of een prior die het veld kleiner houdt ({3}, {4}).</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="385" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="408" />
       <source>CPO of the LGCP fit (CONFIDENTIAL)</source>
       <translation>CPO van de LGCP-schatting (VERTROUWELIJK)</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="392" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="415" />
       <source>{0} (CONFIDENTIAL: not for publication)</source>
       <translation>{0} (VERTROUWELIJK: niet voor publicatie)</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="410" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="433" />
       <source>{0} of {1} draws have a field with spikes at mesh nodes that the integration points do not see; refit with the degree-3 integration (INTEGRATION).</source>
       <translation>{0} van de {1} trekkingen hebben een veld met pieken op knopen van de mesh die de integratiepunten niet zien; fit opnieuw met de graad-3-integratie (INTEGRATION).</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="418" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="441" />
       <source>{0}: the edge-midpoint rule was fooled by fields with spikes at single mesh nodes (a clustered pattern), so the model was refitted with the degree-3 rule, which sees the nodes; it overestimates the integral of rough fields by 1-3%, which lengthens the estimated range a little.</source>
       <translation>{0}: de ribbemiddenregel werd misleid door velden met pieken op afzonderlijke meshknopen (een geclusterd patroon), dus is het model opnieuw gefit met de graad-3-regel, die de knopen wel ziet; die overschat de integraal van ruwe velden met 1-3%, waardoor het geschatte bereik iets langer wordt.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="427" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="450" />
       <source>The posterior of the field's range and standard deviation is too flat for the fast method's grid: it reached its {0} points before the posterior fell off, so the draws miss part of it and the fit cannot be trusted. Give a {1} nearer the scale of the pattern (empty: 1/5 of the window's larger side), or use the MCMC method.</source>
       <translation>De posterior van het bereik en de standaardafwijking van het veld is te vlak voor het rooster van de snelle methode: het bereikte zijn {0} punten voordat de posterior afnam, dus de trekkingen missen een deel ervan en de fit is niet betrouwbaar. Geef een {1} dichter bij de schaal van het patroon (leeg: 1/5 van de langste zijde van het venster), of gebruik de MCMC-methode.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="436" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="459" />
+      <source>{0} of the {1} points of the central composite design were left out as failed fits.</source>
+      <translation>{0} van de {1} punten van het centraal samengestelde ontwerp zijn als mislukte fits weggelaten.</translation>
+    </message>
+    <message>
+      <location filename="../processing/algorithms/fit_lgcp.py" line="465" />
       <source>{0} hyperparameter grid points were left out as failed fits.</source>
       <translation>{0} roosterpunten van de hyperparameters zijn als mislukte fits weggelaten.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="456" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="485" />
       <source>Posterior intensity (CONFIDENTIAL)</source>
       <translation>A-posteriori-intensiteit (VERTROUWELIJK)</translation>
     </message>
@@ -1259,24 +1284,294 @@
       <translation>MISE van de synthetische K-functie: {0:.6g}</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/kfunction.py" line="446" />
+      <location filename="../processing/algorithms/kfunction.py" line="448" />
       <source>{0}: {1} points repeat the location of another point, so K(0) &gt; 0 here (spatstat counts only pairs at a distance &gt; 0). A MISE then includes the first radii, where the relative error can dominate it; start {2} above 0 to leave them out.</source>
       <translation>{0}: {1} punten herhalen de locatie van een ander punt, dus K(0) &gt; 0 hier (spatstat telt alleen paren op een afstand &gt; 0). Een MISE omvat dan ook de eerste stralen, waar de relatieve fout haar kan domineren; laat {2} boven 0 beginnen om ze weg te laten.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/kfunction.py" line="459" />
+      <location filename="../processing/algorithms/kfunction.py" line="461" />
       <source>bounding box of the points enlarged by 5%</source>
       <translation>omhullende rechthoek van de punten, vergroot met 5%</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/kfunction.py" line="461" />
+      <location filename="../processing/algorithms/kfunction.py" line="463" />
       <source>the WINDOW polygons</source>
       <translation>de WINDOW-polygonen</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/kfunction.py" line="467" />
+      <location filename="../processing/algorithms/kfunction.py" line="469" />
       <source>K-function (CONFIDENTIAL utility diagnostic)</source>
       <translation>K-functie (VERTROUWELIJKE bruikbaarheidsdiagnostiek)</translation>
+    </message>
+    <message>
+      <location filename="../processing/algorithms/marked_risk.py" line="99" />
+      <source>Risk and utility of synthetic marked points</source>
+      <translation>Risico en bruikbaarheid van synthetische gemarkeerde punten</translation>
+    </message>
+    <message>
+      <location filename="../processing/algorithms/marked_risk.py" line="108" />
+      <source>Type S and Type A disclosure risk of every confidential record, L-function bands and regressions of fully synthetic records with categories and a number.</source>
+      <translation>Onthullingsrisico van type S en type A van elk vertrouwelijk record, banden van de L-functie en regressies van volledig synthetische records met categorieën en een getal.</translation>
+    </message>
+    <message>
+      <location filename="../processing/algorithms/marked_risk.py" line="114" />
+      <source>&lt;p&gt;&lt;b&gt;Guarantee.&lt;/b&gt; None (no ε or δ): fully synthetic records are protected empirically, and this tool measures that protection. Type S risk (eq. 8): of the synthetic records within the spatial tolerance of a confidential record, the share with its attributes (an intruder who knows where someone lives learns their attributes). Type A risk (eq. 9): of the synthetic records with its attributes, the share within the spatial tolerance (an intruder who knows someone's attributes learns where they live). Publish the synthetic sets only if these risks are acceptable; never publish this tool's outputs.&lt;/p&gt;</source>
+      <translation>&lt;p&gt;&lt;b&gt;Garantie.&lt;/b&gt; Geen (geen ε of δ): volledig synthetische records worden empirisch beschermd, en dit hulpmiddel meet die bescherming. Type S-risico (vgl. 8): van de synthetische records binnen de ruimtelijke tolerantie van een vertrouwelijk record, het aandeel met dezelfde attributen (een aanvaller die weet waar iemand woont, komt diens attributen te weten). Type A-risico (vgl. 9): van de synthetische records met dezelfde attributen, het aandeel binnen de ruimtelijke tolerantie (een aanvaller die iemands attributen kent, komt te weten waar die persoon woont). Publiceer de synthetische datasets alleen als deze risico's aanvaardbaar zijn; publiceer de uitvoer van dit hulpmiddel nooit.&lt;/p&gt;</translation>
+    </message>
+    <message>
+      <location filename="../processing/algorithms/marked_risk.py" line="126" />
+      <source>&lt;p&gt;Quick, Holan, Wikle &amp;amp; Reiter, Sections 3.1-3.2, for the output of spatialprivacy:synthesizemarked (one layer holding all L sets, numbered 1..L in the field 'set').&lt;/p&gt;&lt;p&gt;&lt;b&gt;Risks.&lt;/b&gt; For each confidential record and each set: the Type S and Type A risks, with 'spatially close' meaning at a distance ≤ the spatial tolerance and 'similar attributes' the same combination of categories and, with a numeric field, a value within ± the attribute tolerance (both bounds included; the paper writes 'less than', which differs only for exact ties). A set with no synthetic record close to the record (Type S) or with its attributes (Type A) has a zero denominator and is left out of that record's estimate, the paper's second option; a record with no set left gets no value (NULL), and the report counts them. The output holds per record the median and the 5% and 95% quantiles over the sets used, and their number.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Utility.&lt;/b&gt; The L-function of the confidential points against the mean and pointwise 95% band of the synthetic sets (2.5% and 97.5% quantiles over the sets), overall and per combination, plotted as L(r) − r (eq. 7) with Ripley's isotropic edge correction rather than the paper's biased eq. 6; radii from 0 to spatstat's default for all records. Two regressions, fitted on the confidential records and on each set and combined with the rules for fully synthetic data (Raghunathan, Reiter &amp;amp; Rubin 2003; when their variance T_f is not positive, the adjusted (n_syn / n) ū with a normal reference, Reiter 2002, as the report says; when their degrees of freedom ν_f are below 3 the interval is absurdly wide and flagged unstable (use more SETS), with the adjusted interval beside it), with the overlap J of the 95% intervals (Karr et al. 2006): the numeric field on the combinations' indicators (least squares; a Poisson regression, as the paper's ages, when the numeric field is an integer field with whole numbers ≥ 0 in both layers), and a logistic regression of one category field's level on the combinations of the other category fields and the numeric field. A coefficient that cannot be estimated in a set (no record, or all records of a group with the same outcome) is left out of the combination there, as the report notes.&lt;/p&gt;</source>
+      <translation>&lt;p&gt;Quick, Holan, Wikle &amp;amp; Reiter, Secties 3.1-3.2, voor de uitvoer van spatialprivacy:synthesizemarked (één laag met alle L datasets, genummerd 1..L in het veld 'set').&lt;/p&gt;&lt;p&gt;&lt;b&gt;Risico's.&lt;/b&gt; Voor elk vertrouwelijk record en elke dataset: het type S- en het type A-risico, waarbij 'ruimtelijk dichtbij' betekent: op een afstand ≤ de ruimtelijke tolerantie, en 'vergelijkbare attributen': dezelfde combinatie van categorieën en, bij een numeriek veld, een waarde binnen ± de attribuuttolerantie (beide grenzen inbegrepen; het artikel schrijft 'kleiner dan', wat alleen bij exact gelijke waarden verschilt). Een dataset zonder synthetisch record dicht bij het record (type S) of met zijn attributen (type A) heeft een noemer nul en wordt buiten de schatting voor dat record gelaten, de tweede optie van het artikel; een record waarvoor geen dataset overblijft, krijgt geen waarde (NULL), en het rapport telt zulke records. De uitvoer bevat per record de mediaan en het 5%- en 95%-kwantiel over de gebruikte datasets, en hun aantal.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Bruikbaarheid.&lt;/b&gt; De L-functie van de vertrouwelijke punten tegenover het gemiddelde en de puntsgewijze 95%-band van de synthetische datasets (2.5%- en 97.5%-kwantielen over de datasets), in totaal en per combinatie, uitgezet als L(r) − r (vgl. 7) met de isotrope randcorrectie van Ripley in plaats van de vertekende vgl. 6 van het artikel; stralen van 0 tot de standaardwaarde van spatstat voor alle records. Twee regressies, geschat op de vertrouwelijke records en op elke dataset en gecombineerd met de regels voor volledig synthetische gegevens (Raghunathan, Reiter &amp;amp; Rubin 2003; als hun variantie T_f niet positief is, de aangepaste (n_syn / n) ū met een normale referentieverdeling, Reiter 2002, zoals het rapport vermeldt; als hun vrijheidsgraden ν_f onder 3 liggen, is het interval absurd breed en wordt het als instabiel gemarkeerd (gebruik meer SETS), met het aangepaste interval ernaast), met de overlap J van de 95%-intervallen (Karr et al. 2006): het numerieke veld op de indicatoren van de combinaties (kleinste kwadraten; een Poisson-regressie, zoals bij de leeftijden in het artikel, als het numerieke veld een geheeltallig veld is met gehele getallen ≥ 0 in beide lagen), en een logistische regressie van een niveau van één categorieveld op de combinaties van de andere categorievelden en het numerieke veld. Een coëfficiënt die in een dataset niet kan worden geschat (geen record, of alle records van een groep met dezelfde uitkomst), wordt daar buiten de combinatie gelaten, zoals het rapport vermeldt.&lt;/p&gt;</translation>
+    </message>
+    <message>
+      <location filename="../processing/algorithms/marked_risk.py" line="160" />
+      <source>Confidential points</source>
+      <translation>Vertrouwelijke punten</translation>
+    </message>
+    <message>
+      <location filename="../processing/algorithms/marked_risk.py" line="161" />
+      <source>The confidential records: points with the category fields and, if given, the numeric field.</source>
+      <translation>De vertrouwelijke records: punten met de categorievelden en, indien opgegeven, het numerieke veld.</translation>
+    </message>
+    <message>
+      <location filename="../processing/algorithms/marked_risk.py" line="164" />
+      <source>Synthetic sets</source>
+      <translation>Synthetische datasets</translation>
+    </message>
+    <message>
+      <location filename="../processing/algorithms/marked_risk.py" line="165" />
+      <source>The synthetic records of all L sets in one layer with the field 'set' (1..L), the category fields and the numeric field under the same names: the output of spatialprivacy:synthesizemarked. Same CRS as the confidential layer; every combination of categories must occur in the confidential data.</source>
+      <translation>De synthetische records van alle L datasets in één laag met het veld 'set' (1..L), de categorievelden en het numerieke veld onder dezelfde namen: de uitvoer van spatialprivacy:synthesizemarked. Hetzelfde CRS als de vertrouwelijke laag; elke combinatie van categorieën moet in de vertrouwelijke gegevens voorkomen.</translation>
+    </message>
+    <message>
+      <location filename="../processing/algorithms/marked_risk.py" line="173" />
+      <source>Category fields</source>
+      <translation>Categorievelden</translation>
+    </message>
+    <message>
+      <location filename="../processing/algorithms/marked_risk.py" line="175" />
+      <source>The categorical marks (e.g. sex, race, a flag); their observed combinations are the groups of the risks, the L-functions and the regressions. The same fields as given to synthesizemarked.</source>
+      <translation>De categorische kenmerken (bijv. geslacht, ras, een vlag); hun waargenomen combinaties vormen de groepen van de risico's, de L-functies en de regressies. Dezelfde velden als bij synthesizemarked opgegeven.</translation>
+    </message>
+    <message>
+      <location filename="../processing/algorithms/marked_risk.py" line="182" />
+      <source>Numeric field</source>
+      <translation>Numeriek veld</translation>
+    </message>
+    <message>
+      <location filename="../processing/algorithms/marked_risk.py" line="184" />
+      <source>The numeric mark (e.g. age, consumption), if the sets have one. Requires the attribute tolerance.</source>
+      <translation>Het numerieke kenmerk (bijv. leeftijd, consumptie), als de datasets er een hebben. Vereist de attribuuttolerantie.</translation>
+    </message>
+    <message>
+      <location filename="../processing/algorithms/marked_risk.py" line="187" />
+      <source>Spatial tolerance (ε_s)</source>
+      <translation>Ruimtelijke tolerantie (ε_s)</translation>
+    </message>
+    <message>
+      <location filename="../processing/algorithms/marked_risk.py" line="188" />
+      <source>ε_s &gt; 0, in the layer's units: a synthetic record at most this far from a confidential record is 'spatially close' to it, e.g. the size of a block (the paper used about a quarter of a mile).</source>
+      <translation>ε_s &gt; 0, in de eenheden van de laag: een synthetisch record dat ten hoogste zo ver van een vertrouwelijk record ligt, ligt er 'ruimtelijk dichtbij', bijv. de grootte van een bouwblok (het artikel gebruikte ongeveer een kwart mijl).</translation>
+    </message>
+    <message>
+      <location filename="../processing/algorithms/marked_risk.py" line="195" />
+      <source>Attribute tolerance (ε_a)</source>
+      <translation>Attribuuttolerantie (ε_a)</translation>
+    </message>
+    <message>
+      <location filename="../processing/algorithms/marked_risk.py" line="197" />
+      <source>ε_a ≥ 0, in the numeric field's units: numeric values at most this far apart are 'similar' (the paper used 5 years of age). Required with a numeric field.</source>
+      <translation>ε_a ≥ 0, in de eenheden van het numerieke veld: numerieke waarden die ten hoogste zo ver uit elkaar liggen, zijn 'vergelijkbaar' (het artikel gebruikte 5 jaar leeftijd). Vereist bij een numeriek veld.</translation>
+    </message>
+    <message>
+      <location filename="../processing/algorithms/marked_risk.py" line="204" />
+      <source>Field of the logistic regression</source>
+      <translation>Veld van de logistische regressie</translation>
+    </message>
+    <message>
+      <location filename="../processing/algorithms/marked_risk.py" line="206" />
+      <source>One of the category fields, modelled by the logistic regression on the other category fields (and the numeric field). Empty: the first category field.</source>
+      <translation>Een van de categorievelden, gemodelleerd door de logistische regressie op de andere categorievelden (en het numerieke veld). Leeg: het eerste categorieveld.</translation>
+    </message>
+    <message>
+      <location filename="../processing/algorithms/marked_risk.py" line="214" />
+      <source>Level of the logistic regression</source>
+      <translation>Niveau van de logistische regressie</translation>
+    </message>
+    <message>
+      <location filename="../processing/algorithms/marked_risk.py" line="216" />
+      <source>The value of that field whose probability is modelled, as text (1 or true for a boolean). Empty: the second of its two levels in sorted order (e.g. 1 of 0/1); a field with more than two levels needs it, else the logistic regression is skipped.</source>
+      <translation>De waarde van dat veld waarvan de kans wordt gemodelleerd, als tekst (1 of true voor een booleaans veld). Leeg: het tweede van zijn twee niveaus in gesorteerde volgorde (bijv. 1 bij 0/1); een veld met meer dan twee niveaus heeft deze waarde nodig, anders wordt de logistische regressie overgeslagen.</translation>
+    </message>
+    <message>
+      <location filename="../processing/algorithms/marked_risk.py" line="225" />
+      <source>The region of the L-functions (its area and edges); every confidential and synthetic point must lie inside it. Empty: the confidential points' bounding box enlarged by 5%, as the LGCP tools draw it. Give the window the sets were synthesised in.</source>
+      <translation>Het gebied van de L-functies (de oppervlakte en de randen ervan); elk vertrouwelijk en synthetisch punt moet erbinnen liggen. Leeg: de omhullende rechthoek van de vertrouwelijke punten, vergroot met 5%, zoals de LGCP-hulpmiddelen die bepalen. Geef het studiegebied op waarin de datasets zijn gesynthetiseerd.</translation>
+    </message>
+    <message>
+      <location filename="../processing/algorithms/marked_risk.py" line="231" />
+      <source>Needed only when the layers are in degrees; ε_s is then in this CRS's units.</source>
+      <translation>Alleen nodig als de lagen in graden zijn; ε_s is dan in de eenheden van dit CRS.</translation>
+    </message>
+    <message>
+      <location filename="../processing/algorithms/marked_risk.py" line="234" />
+      <source>Risk per record (CONFIDENTIAL)</source>
+      <translation>Risico per record (VERTROUWELIJK)</translation>
+    </message>
+    <message>
+      <location filename="../processing/algorithms/marked_risk.py" line="236" />
+      <source>The CONFIDENTIAL locations with s_median, s_q05, s_q95, s_sets (Type S risk: median, 5% and 95% quantiles over the sets used, and their number) and a_median, a_q05, a_q95, a_sets (Type A). It shows where the people at risk live: never publish it.</source>
+      <translation>De VERTROUWELIJKE locaties met s_median, s_q05, s_q95, s_sets (type S-risico: mediaan, 5%- en 95%-kwantiel over de gebruikte datasets, en hun aantal) en a_median, a_q05, a_q95, a_sets (type A). De laag toont waar de mensen met een risico wonen: publiceer haar nooit.</translation>
+    </message>
+    <message>
+      <location filename="../processing/algorithms/marked_risk.py" line="246" />
+      <source>The risk scatter (Type S against Type A, the paper's Fig. 2c), the risk summaries, the L-function bands and the regression table. It describes the confidential records: never publish it.</source>
+      <translation>De risicospreidingsgrafiek (type S tegen type A, Fig. 2c van het artikel), de samenvattingen van de risico's, de banden van de L-functie en de regressietabel. Het rapport beschrijft de vertrouwelijke records: publiceer het nooit.</translation>
+    </message>
+    <message>
+      <location filename="../processing/algorithms/marked_risk.py" line="251" />
+      <source>Largest median Type S risk</source>
+      <translation>Grootste mediane type S-risico</translation>
+    </message>
+    <message>
+      <location filename="../processing/algorithms/marked_risk.py" line="252" />
+      <source>Largest median Type A risk</source>
+      <translation>Grootste mediane type A-risico</translation>
+    </message>
+    <message>
+      <location filename="../processing/algorithms/marked_risk.py" line="253" />
+      <source>Number of synthetic sets</source>
+      <translation>Aantal synthetische datasets</translation>
+    </message>
+    <message>
+      <location filename="../processing/algorithms/marked_risk.py" line="257" />
+      <source>{0}: required with a numeric field ({1}).</source>
+      <translation>{0}: vereist bij een numeriek veld ({1}).</translation>
+    </message>
+    <message>
+      <location filename="../processing/algorithms/marked_risk.py" line="261" />
+      <source>{0}: given without a numeric field ({1}); leave it empty or give the field.</source>
+      <translation>{0}: opgegeven zonder numeriek veld ({1}); laat het leeg of geef het veld op.</translation>
+    </message>
+    <message>
+      <location filename="../processing/algorithms/marked_risk.py" line="270" />
+      <source>{0}: the tolerance must be a finite number &gt; 0, got {1}.</source>
+      <translation>{0}: de tolerantie moet een eindig getal &gt; 0 zijn, opgegeven: {1}.</translation>
+    </message>
+    <message>
+      <location filename="../processing/algorithms/marked_risk.py" line="280" />
+      <source>{0}: give at least one category field.</source>
+      <translation>{0}: geef ten minste één categorieveld op.</translation>
+    </message>
+    <message>
+      <location filename="../processing/algorithms/marked_risk.py" line="288" />
+      <source>{0}: '{1}' is also a category field; a field is either a category or the number.</source>
+      <translation>{0}: '{1}' is ook een categorieveld; een veld is ofwel een categorie, ofwel het getal.</translation>
+    </message>
+    <message>
+      <location filename="../processing/algorithms/marked_risk.py" line="299" />
+      <source>{0}: '{1}' is not one of the category fields ({2}).</source>
+      <translation>{0}: '{1}' is geen van de categorievelden ({2}).</translation>
+    </message>
+    <message>
+      <location filename="../processing/algorithms/marked_risk.py" line="314" />
+      <source>{0}: the synthetic layer's CRS ({1}) differs from the confidential layer's ({2}). Reproject it to the same CRS first.</source>
+      <translation>{0}: het CRS van de synthetische laag ({1}) verschilt van dat van de vertrouwelijke laag ({2}). Herprojecteer de laag eerst naar hetzelfde CRS.</translation>
+    </message>
+    <message>
+      <location filename="../processing/algorithms/marked_risk.py" line="319" />
+      <source>none</source>
+      <translation>geen</translation>
+    </message>
+    <message>
+      <location filename="../processing/algorithms/marked_risk.py" line="337" />
+      <source>{0}: {1} synthetic records have a combination of categories that no confidential record has (e.g. {2}), or a NULL category. Give the synthetic sets made from this confidential layer with the same category fields.</source>
+      <translation>{0}: {1} synthetische records hebben een combinatie van categorieën die geen enkel vertrouwelijk record heeft (bijv. {2}), of een NULL-categorie. Geef de synthetische datasets op die met dezelfde categorievelden uit deze vertrouwelijke laag zijn gemaakt.</translation>
+    </message>
+    <message>
+      <location filename="../processing/algorithms/marked_risk.py" line="354" />
+      <source>{0}: the field '{1}' must number the sets 1..L without gaps; set(s) {2} of 1..{3} have no record.</source>
+      <translation>{0}: het veld '{1}' moet de datasets zonder gaten nummeren als 1..L; dataset(s) {2} van 1..{3} hebben geen record.</translation>
+    </message>
+    <message>
+      <location filename="../processing/algorithms/marked_risk.py" line="360" />
+      <source>{0} holds a single set: the combining rules and the bands need at least 2.</source>
+      <translation>{0} bevat één enkele dataset: de combinatieregels en de banden hebben er ten minste 2 nodig.</translation>
+    </message>
+    <message>
+      <location filename="../processing/algorithms/marked_risk.py" line="366" />
+      <source>{0}: sets of {1} to {2} records, the confidential layer has {3}; the paper's sets have as many records as the data (the combining rules assume it).</source>
+      <translation>{0}: datasets van {1} tot {2} records, de vertrouwelijke laag heeft er {3}; de datasets in het artikel hebben evenveel records als de gegevens (de combinatieregels gaan daarvan uit).</translation>
+    </message>
+    <message>
+      <location filename="../processing/algorithms/marked_risk.py" line="381" />
+      <source>{0}: '{1}' is not a level of '{2}' (its levels: {3}).</source>
+      <translation>{0}: '{1}' is geen niveau van '{2}' (de niveaus ervan: {3}).</translation>
+    </message>
+    <message>
+      <location filename="../processing/algorithms/marked_risk.py" line="389" />
+      <source>'{0}' has {1} levels: give {2} to fit the logistic regression; it is skipped.</source>
+      <translation>'{0}' heeft {1} niveaus: geef {2} op om de logistische regressie te schatten; ze wordt overgeslagen.</translation>
+    </message>
+    <message>
+      <location filename="../processing/algorithms/marked_risk.py" line="453" />
+      <source>{0} confidential records in {1} combinations; {2} synthetic sets of {3} records in all.</source>
+      <translation>{0} vertrouwelijke records in {1} combinaties; {2} synthetische datasets met in totaal {3} records.</translation>
+    </message>
+    <message>
+      <location filename="../processing/algorithms/marked_risk.py" line="465" />
+      <source>{0}: {1} confidential points lie outside the study window ({2}).</source>
+      <translation>{0}: {1} vertrouwelijke punten liggen buiten het studiegebied ({2}).</translation>
+    </message>
+    <message>
+      <location filename="../processing/algorithms/marked_risk.py" line="492" />
+      <source>{0}: {1}; the default window is the confidential points' bounding box + 5%: give {2}.</source>
+      <translation>{0}: {1}; het standaardstudiegebied is de omhullende rechthoek van de vertrouwelijke punten + 5%: geef {2} op.</translation>
+    </message>
+    <message>
+      <location filename="../processing/algorithms/marked_risk.py" line="497" />
+      <source>Regressions</source>
+      <translation>Regressies</translation>
+    </message>
+    <message>
+      <location filename="../processing/algorithms/marked_risk.py" line="511" />
+      <source>Largest median Type S risk {0:.4g}, Type A {1:.4g}.</source>
+      <translation>Grootste mediane type S-risico {0:.4g}, type A {1:.4g}.</translation>
+    </message>
+    <message>
+      <location filename="../processing/algorithms/marked_risk.py" line="515" />
+      <source>Type A</source>
+      <translation>Type A</translation>
+    </message>
+    <message>
+      <location filename="../processing/algorithms/marked_risk.py" line="515" />
+      <source>Type S</source>
+      <translation>Type S</translation>
+    </message>
+    <message>
+      <location filename="../processing/algorithms/marked_risk.py" line="518" />
+      <source>{0}: {1} records have no set with a non-zero denominator; their risk is NULL.</source>
+      <translation>{0}: {1} records hebben geen dataset met een noemer die niet nul is; hun risico is NULL.</translation>
+    </message>
+    <message>
+      <location filename="../processing/algorithms/marked_risk.py" line="554" />
+      <source>Marked disclosure risk (CONFIDENTIAL)</source>
+      <translation>Onthullingsrisico van gemarkeerde punten (VERTROUWELIJK)</translation>
+    </message>
+    <message>
+      <location filename="../processing/algorithms/marked_risk.py" line="571" />
+      <source>Poisson regression of {0} on the combinations (log scale)</source>
+      <translation>Poisson-regressie van {0} op de combinaties (logschaal)</translation>
+    </message>
+    <message>
+      <location filename="../processing/algorithms/marked_risk.py" line="573" />
+      <source>Least-squares regression of {0} on the combinations</source>
+      <translation>Kleinstekwadratenregressie van {0} op de combinaties</translation>
+    </message>
+    <message>
+      <location filename="../processing/algorithms/marked_risk.py" line="585" />
+      <source>Logistic regression: {0}</source>
+      <translation>Logistische regressie: {0}</translation>
     </message>
     <message>
       <location filename="../processing/algorithms/pmse.py" line="23" />
@@ -1825,198 +2120,203 @@
     </message>
     <message>
       <location filename="../processing/algorithms/risk_utility_sweep.py" line="66" />
-      <source>&lt;p&gt;Walder, Hanks &amp;amp; Slavković's study (Section 8, Figures 5-6): for each radius (radial perturbation), each ANS noise variance and each PRS replicate, one synthetic set is made and scored by its maximum disclosure risk (eq. 16) and its pMSE (eq. 15). The recommended set has the lowest pMSE among those whose maximum risk is at most the threshold, counting a setting (a radius, a noise variance, or PRS) only if every one of its releases is. The table and report list every set; the chart plots risk against pMSE.&lt;/p&gt;&lt;p&gt;A set's risk is the risk of that one release. A noisy release (ANS, PRS) can by chance thin the riskiest cluster and mislead the intruder, scoring below the risk with nothing released (the baseline); another release of the same setting may score higher. With several releases per setting (REPLICATES) the report summarises each setting by its mean and worst risk: judge a setting by those, not by its luckiest release.&lt;/p&gt;</source>
-      <translation>&lt;p&gt;De studie van Walder, Hanks &amp;amp; Slavković (Sectie 8, Figuren 5-6): voor elke straal (radiale verstoring), elke ANS-ruisvariantie en elke PRS-herhaling wordt één synthetische dataset gemaakt en beoordeeld op het maximale onthullingsrisico (vgl. 16) en de pMSE (vgl. 15). De aanbevolen dataset heeft de laagste pMSE van de datasets waarvan het maximale risico ten hoogste de drempel is, waarbij een instelling (een straal, een ruisvariantie of PRS) alleen meetelt als dat voor elk van haar publicaties geldt. De tabel en het rapport vermelden elke dataset; de grafiek zet het risico uit tegen de pMSE.&lt;/p&gt;&lt;p&gt;Het risico van een dataset is het risico van die ene publicatie. Een publicatie met ruis (ANS, PRS) kan door toeval het meest risicovolle cluster uitdunnen en de aanvaller misleiden, en dan lager uitkomen dan het risico als er niets wordt gepubliceerd (het basisniveau); een andere publicatie met dezelfde instelling kan hoger uitkomen. Met meerdere publicaties per instelling (REPLICATES) vat het rapport elke instelling samen met haar gemiddelde en hoogste risico: beoordeel een instelling daarop, niet op haar gelukkigste publicatie.&lt;/p&gt;</translation>
+      <source>&lt;p&gt;Walder, Hanks &amp;amp; Slavković's study (Section 8, Figures 5-6): for each radius (radial perturbation), each ANS noise variance and each PRS replicate, one synthetic set is made and scored by its maximum disclosure risk (eq. 16) and its pMSE (eq. 15). The recommended set has the lowest pMSE among those whose maximum risk is at most the threshold, counting a setting (a radius, a noise variance, or PRS) only if every one of its releases is. The table and report list every set; the chart plots risk against pMSE.&lt;/p&gt;&lt;p&gt;A set's risk is the risk of that one release. A noisy release (ANS, PRS) can by chance thin the riskiest cluster and mislead the intruder, scoring below the risk with nothing released (the baseline); another release of the same setting may score higher. With several releases per setting (REPLICATES) the report summarises each setting by its mean and worst risk: judge a setting by those, not by its luckiest release.&lt;/p&gt;&lt;p&gt;The sets are independent and run in parallel: in local worker processes (one per core), or on a Dask cluster when a scheduler address is set in Processing &amp;gt; Options &amp;gt; Providers &amp;gt; Spatial Privacy. Each set's random seed is drawn before any set runs, so the results are identical whichever runs them. The confidential points and model travel to the workers: use only a cluster inside the data steward's trusted environment. The address is never written to the table or the report (the log names it only when the cluster cannot be reached or loses the work).&lt;/p&gt;</source>
+      <translation>&lt;p&gt;De studie van Walder, Hanks &amp;amp; Slavković (Sectie 8, Figuren 5-6): voor elke straal (radiale verstoring), elke ANS-ruisvariantie en elke PRS-herhaling wordt één synthetische dataset gemaakt en beoordeeld op zijn maximale onthullingsrisico (vgl. 16) en zijn pMSE (vgl. 15). De aanbevolen dataset heeft de laagste pMSE van de datasets waarvan het maximale risico ten hoogste de drempel is, waarbij een instelling (een straal, een ruisvariantie of PRS) alleen meetelt als elk van haar publicaties daaraan voldoet. De tabel en het rapport vermelden elke dataset; de grafiek zet het risico uit tegen de pMSE.&lt;/p&gt;&lt;p&gt;Het risico van een dataset is het risico van die ene publicatie. Een publicatie met ruis (ANS, PRS) kan door toeval het riskantste cluster uitdunnen en de aanvaller misleiden, en dan lager scoren dan het risico zonder publicatie (de basislijn); een andere publicatie met dezelfde instelling kan hoger scoren. Met meerdere publicaties per instelling (REPLICATES) vat het rapport elke instelling samen met haar gemiddelde en slechtste risico: beoordeel een instelling daarop, niet op haar gelukkigste publicatie.&lt;/p&gt;&lt;p&gt;De datasets zijn onafhankelijk en worden parallel uitgevoerd: in lokale werkprocessen (één per kern), of op een Dask-cluster als er een scheduleradres is ingesteld in Processing &amp;gt; Opties &amp;gt; Providers &amp;gt; Spatial Privacy. De seed van elke dataset wordt getrokken voordat er ook maar één dataset wordt uitgevoerd, zodat de resultaten identiek zijn, ongeacht waar ze worden uitgevoerd. De vertrouwelijke punten en het model gaan naar de werkprocessen: gebruik alleen een cluster binnen de vertrouwde omgeving van de databeheerder. Het adres wordt nooit naar de tabel of het rapport geschreven (het log noemt het alleen als het cluster niet bereikbaar is of het werk verliest).&lt;/p&gt;</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/risk_utility_sweep.py" line="87" />
+      <location filename="../processing/algorithms/risk_utility_sweep.py" line="93" />
       <source>Radial radii</source>
       <translation>Radiale stralen</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/risk_utility_sweep.py" line="88" />
+      <location filename="../processing/algorithms/risk_utility_sweep.py" line="94" />
       <source>Perturbation radii in CRS units, e.g. '50, 100, 200'. Empty: no radial sets.</source>
       <translation>Verstoringsstralen in eenheden van het CRS, bijv. '50, 100, 200'. Leeg: geen radiale sets.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/risk_utility_sweep.py" line="93" />
+      <location filename="../processing/algorithms/risk_utility_sweep.py" line="99" />
       <source>ANS noise variances</source>
       <translation>ANS-ruisvarianties</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/risk_utility_sweep.py" line="94" />
+      <location filename="../processing/algorithms/risk_utility_sweep.py" line="100" />
       <source>Marginal variances of the ANS noise field (&gt;= 0). Default '0.25, 0.5, 1, 2'; clear it (an empty string) for no ANS sets.</source>
       <translation>Marginale varianties van het ANS-ruisveld (&gt;= 0). Standaard '0.25, 0.5, 1, 2'; maak het leeg (een lege tekst) voor geen ANS-sets.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/risk_utility_sweep.py" line="102" />
+      <location filename="../processing/algorithms/risk_utility_sweep.py" line="108" />
       <source>PRS replicates</source>
       <translation>PRS-herhalingen</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/risk_utility_sweep.py" line="103" />
+      <location filename="../processing/algorithms/risk_utility_sweep.py" line="109" />
       <source>Number of PRS sets (each a fresh random field). Default 5; 0 for none.</source>
       <translation>Aantal PRS-datasets (elk met een nieuw toevalsveld). Standaard 5; 0 voor geen.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/risk_utility_sweep.py" line="107" />
+      <location filename="../processing/algorithms/risk_utility_sweep.py" line="113" />
       <source>Releases per radius and noise variance</source>
       <translation>Publicaties per straal en ruisvariantie</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/risk_utility_sweep.py" line="109" />
+      <location filename="../processing/algorithms/risk_utility_sweep.py" line="115" />
       <source>Independent synthetic sets made for each radius and each ANS noise variance (&gt;= 1), to show how much the risk and pMSE of one setting vary between releases.</source>
       <translation>Onafhankelijke synthetische datasets die voor elke straal en elke ANS-ruisvariantie worden gemaakt (&gt;= 1), om te laten zien hoeveel het risico en de pMSE van één instelling tussen publicaties verschillen.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/risk_utility_sweep.py" line="117" />
+      <location filename="../processing/algorithms/risk_utility_sweep.py" line="123" />
       <source>Maximum acceptable risk</source>
       <translation>Maximaal aanvaardbaar risico</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/risk_utility_sweep.py" line="119" />
+      <location filename="../processing/algorithms/risk_utility_sweep.py" line="125" />
       <source>Threshold on the maximum disclosure risk for the recommendation, in (0, 1].</source>
       <translation>Drempel voor het maximale onthullingsrisico bij de aanbeveling, in (0, 1].</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/risk_utility_sweep.py" line="124" />
+      <location filename="../processing/algorithms/risk_utility_sweep.py" line="130" />
       <source>Sets and scores (CONFIDENTIAL)</source>
       <translation>Datasets en scores (VERTROUWELIJK)</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/risk_utility_sweep.py" line="126" />
+      <location filename="../processing/algorithms/risk_utility_sweep.py" line="132" />
       <source>CONFIDENTIAL: one row per synthetic set: label, method, value (radius or noise variance), replicate, max_risk, pmse, recommended. The scores are computed from the confidential points; keep the table internal, like the report. Not made unless asked for.</source>
       <translation>VERTROUWELIJK: één rij per synthetische dataset: label, method, value (straal of ruisvariantie), replicate, max_risk, pmse, recommended. De scores zijn uit de vertrouwelijke punten berekend; houd de tabel intern, net als het rapport. Wordt alleen gemaakt als erom wordt gevraagd.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/risk_utility_sweep.py" line="136" />
+      <location filename="../processing/algorithms/risk_utility_sweep.py" line="142" />
       <source>The table, the risk-utility chart and the recommendation (derived from the confidential data).</source>
       <translation>De tabel, de risico-bruikbaarheidsgrafiek en de aanbeveling (afgeleid van de vertrouwelijke gegevens).</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/risk_utility_sweep.py" line="140" />
+      <location filename="../processing/algorithms/risk_utility_sweep.py" line="146" />
       <source>Recommended synthetic points</source>
       <translation>Aanbevolen synthetische punten</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/risk_utility_sweep.py" line="142" />
+      <location filename="../processing/algorithms/risk_utility_sweep.py" line="148" />
       <source>The recommended synthetic set (syn_id only, random order); an empty layer if no set meets the threshold.</source>
       <translation>De aanbevolen synthetische dataset (alleen syn_id, willekeurige volgorde); een lege laag als geen dataset aan de drempel voldoet.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/risk_utility_sweep.py" line="147" />
-      <source>Number of synthetic sets</source>
-      <translation>Aantal synthetische datasets</translation>
-    </message>
-    <message>
-      <location filename="../processing/algorithms/risk_utility_sweep.py" line="149" />
+      <location filename="../processing/algorithms/risk_utility_sweep.py" line="155" />
       <source>pMSE of the recommended set (NaN if none)</source>
       <translation>pMSE van de aanbevolen dataset (NaN als er geen is)</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/risk_utility_sweep.py" line="153" />
+      <location filename="../processing/algorithms/risk_utility_sweep.py" line="159" />
       <source>Maximum risk of the recommended set (NaN if none)</source>
       <translation>Maximaal risico van de aanbevolen dataset (NaN als er geen is)</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/risk_utility_sweep.py" line="158" />
+      <location filename="../processing/algorithms/risk_utility_sweep.py" line="164" />
       <source>Maximum risk with nothing released (what the other points alone reveal)</source>
       <translation>Maximaal risico zonder publicatie (wat de andere punten alleen al onthullen)</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/risk_utility_sweep.py" line="167" />
+      <location filename="../processing/algorithms/risk_utility_sweep.py" line="173" />
       <source>{0}: {1} is not allowed (radii must be &gt; 0, noise variances &gt;= 0; separate values with commas, or with semicolons if you write decimals with a comma).</source>
       <translation>{0}: {1} is niet toegestaan (stralen moeten &gt; 0 zijn, ruisvarianties &gt;= 0; scheid waarden met komma's, of met puntkomma's als u decimalen met een komma schrijft).</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/risk_utility_sweep.py" line="190" />
+      <location filename="../processing/algorithms/risk_utility_sweep.py" line="200" />
       <source>{0}: make at least one release per setting, got {1}.</source>
       <translation>{0}: maak ten minste één publicatie per instelling, opgegeven: {1}.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/risk_utility_sweep.py" line="194" />
+      <location filename="../processing/algorithms/risk_utility_sweep.py" line="204" />
       <source>{0}, {1}, {2}: give at least one radius, noise variance or PRS replicate.</source>
       <translation>{0}, {1}, {2}: geef ten minste één straal, ruisvariantie of PRS-herhaling op.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/risk_utility_sweep.py" line="202" />
+      <location filename="../processing/algorithms/risk_utility_sweep.py" line="212" />
       <source>{0}: the threshold must lie in (0, 1], got {1}.</source>
       <translation>{0}: de drempel moet in (0, 1] liggen; opgegeven: {1}.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/risk_utility_sweep.py" line="245" />
+      <location filename="../processing/algorithms/risk_utility_sweep.py" line="237" />
+      <source>The sweep could not be completed, and no output was written: {0}</source>
+      <translation>De verkenning kon niet worden voltooid en er is geen uitvoer geschreven: {0}</translation>
+    </message>
+    <message>
+      <location filename="../processing/algorithms/risk_utility_sweep.py" line="260" />
       <source>No setting has every release at or below {0:g}: nothing recommended.</source>
       <translation>Geen instelling heeft elke publicatie op of onder {0:g}: niets aanbevolen.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/risk_utility_sweep.py" line="249" />
+      <location filename="../processing/algorithms/risk_utility_sweep.py" line="264" />
       <source>{0} = {1:g} is below the maximum risk with nothing released ({2:.4g}, what the other points alone reveal), which no synthetic set can be expected to beat; choose a threshold above it.</source>
       <translation>{0} = {1:g} ligt onder het maximale risico zonder publicatie ({2:.4g}, wat de andere punten alleen al onthullen), en geen synthetische dataset kan naar verwachting daaronder komen; kies een drempel daarboven.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/risk_utility_sweep.py" line="268" />
+      <location filename="../processing/algorithms/risk_utility_sweep.py" line="283" />
       <source>Nothing recommended (no set meets the threshold)</source>
       <translation>Niets aanbevolen (geen dataset voldoet aan de drempel)</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/risk_utility_sweep.py" line="271" />
+      <location filename="../processing/algorithms/risk_utility_sweep.py" line="286" />
       <source>{0} is written empty: no set meets the threshold.</source>
       <translation>{0} is leeg geschreven: geen dataset voldoet aan de drempel.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/risk_utility_sweep.py" line="277" />
+      <location filename="../processing/algorithms/risk_utility_sweep.py" line="292" />
       <source>Recommended: {0} (pMSE {1:.4g}, max risk {2:.4g}).</source>
       <translation>Aanbevolen: {0} (pMSE {1:.4g}, max. risico {2:.4g}).</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/risk_utility_sweep.py" line="289" />
+      <location filename="../processing/algorithms/risk_utility_sweep.py" line="304" />
       <source>recommended</source>
       <translation>aanbevolen</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/risk_utility_sweep.py" line="294" />
+      <location filename="../processing/algorithms/risk_utility_sweep.py" line="309" />
       <source>No setting has every release at or below the threshold {0:g}.</source>
       <translation>Geen instelling heeft elke publicatie op of onder de drempel {0:g}.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/risk_utility_sweep.py" line="296" />
+      <location filename="../processing/algorithms/risk_utility_sweep.py" line="311" />
       <source>{0}: lowest pMSE ({1:.4g}) among the sets of settings whose every release has maximum risk at most {2:g} (its risk: {3:.4g}).</source>
       <translation>{0}: laagste pMSE ({1:.4g}) van de datasets van instellingen waarvan elke publicatie een maximaal risico van ten hoogste {2:g} heeft (het risico ervan: {3:.4g}).</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/risk_utility_sweep.py" line="312" />
+      <location filename="../processing/algorithms/risk_utility_sweep.py" line="327" />
       <source>Recommendation</source>
       <translation>Aanbeveling</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/risk_utility_sweep.py" line="313" />
+      <location filename="../processing/algorithms/risk_utility_sweep.py" line="328" />
       <source>Risk-utility chart</source>
       <translation>Risico-bruikbaarheidsgrafiek</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/risk_utility_sweep.py" line="314" />
+      <location filename="../processing/algorithms/risk_utility_sweep.py" line="329" />
       <source>Settings over their releases</source>
       <translation>Instellingen over hun publicaties</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/risk_utility_sweep.py" line="315" />
+      <location filename="../processing/algorithms/risk_utility_sweep.py" line="330" />
       <source>Sets</source>
       <translation>Datasets</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/risk_utility_sweep.py" line="317" />
+      <location filename="../processing/algorithms/risk_utility_sweep.py" line="332" />
       <source>Settings</source>
       <translation>Instellingen</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/risk_utility_sweep.py" line="320" />
+      <location filename="../processing/algorithms/risk_utility_sweep.py" line="335" />
       <source>Risk threshold</source>
       <translation>Risicodrempel</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/risk_utility_sweep.py" line="323" />
+      <location filename="../processing/algorithms/risk_utility_sweep.py" line="338" />
       <source>Maximum risk with nothing released (baseline)</source>
       <translation>Maximaal risico zonder publicatie (basislijn)</translation>
+    </message>
+    <message>
+      <location filename="../processing/algorithms/risk_utility_sweep.py" line="343" />
+      <source>Sets run in</source>
+      <translation>Datasets uitgevoerd in</translation>
     </message>
     <message>
       <location filename="../processing/algorithms/synthesize_lgcp.py" line="39" />
@@ -2105,13 +2405,268 @@
     </message>
     <message>
       <location filename="../processing/algorithms/synthesize_lgcp.py" line="150" />
-      <source>none</source>
-      <translation>geen</translation>
-    </message>
-    <message>
-      <location filename="../processing/algorithms/synthesize_lgcp.py" line="150" />
       <source>{0} (reproducible: NOT for release)</source>
       <translation>{0} (reproduceerbaar: NIET voor publicatie)</translation>
+    </message>
+    <message>
+      <location filename="../processing/algorithms/synthesize_marked.py" line="93" />
+      <source>Synthetic marked points (locations, categories, a number)</source>
+      <translation>Synthetische gemarkeerde punten (locaties, categorieën, een getal)</translation>
+    </message>
+    <message>
+      <location filename="../processing/algorithms/synthesize_marked.py" line="102" />
+      <source>Quick, Holan, Wikle &amp; Reiter's fully synthetic records: locations with their categories and a number.</source>
+      <translation>Volledig synthetische records van Quick, Holan, Wikle &amp; Reiter: locaties met hun categorieën en een getal.</translation>
+    </message>
+    <message>
+      <location filename="../processing/algorithms/synthesize_marked.py" line="108" />
+      <source>&lt;p&gt;&lt;b&gt;Guarantee.&lt;/b&gt; None in the sense of differential privacy (no ε or δ). What the synthetic data publish exactly: the number of records N (every set has N) and the set of category combinations that occur in the data (a combination of a single record reveals that such a record exists). Everything else is drawn from a model fitted to the confidential data, and can still let an intruder infer locations or attributes: run spatialprivacy:markedrisk, which measures the paper's two inferential risks (Type S: attributes given a location; Type A: a location given the attributes), before publishing.&lt;/p&gt;</source>
+      <translation>&lt;p&gt;&lt;b&gt;Garantie.&lt;/b&gt; Geen in de zin van differentiële privacy (geen ε of δ). Wat de synthetische gegevens exact publiceren: het aantal records N (elke dataset heeft N records) en de verzameling combinaties van categorieën die in de gegevens voorkomen (een combinatie van één enkel record onthult dat zo'n record bestaat). Al het andere wordt getrokken uit een model dat op de vertrouwelijke gegevens is geschat, en kan een aanvaller nog steeds locaties of attributen laten afleiden: voer vóór publicatie spatialprivacy:markedrisk uit, dat de twee inferentiële risico's uit het artikel meet (type S: attributen gegeven een locatie; type A: een locatie gegeven de attributen).&lt;/p&gt;</translation>
+    </message>
+    <message>
+      <location filename="../processing/algorithms/synthesize_marked.py" line="120" />
+      <source>&lt;p&gt;Makes L fully synthetic data sets of N records, each a location with the category fields and, if given, a numeric field, from a Bayesian marked point process (Quick, Holan, Wikle &amp;amp; Reiter, Sections 2-3).&lt;/p&gt;&lt;ul&gt;&lt;li&gt;&lt;b&gt;Categories&lt;/b&gt; (eq. 1): the combinations of the category fields that occur in the data; per set, probabilities θ ~ Dirichlet(n + 1/K) (the paper's α = 1/K) and counts ~ Multinomial(N, θ).&lt;/li&gt;&lt;li&gt;&lt;b&gt;Locations&lt;/b&gt; (eq. 2): one log-Gaussian Cox process per combination, with the range and variance of the spatial field shared: they are estimated by an LGCP fitted to all points (fast Laplace posterior), and each combination's surface is then fitted at them; the surfaces are independent (the paper's Ψ diagonal with a common variance). The field is an SPDE field on a mesh instead of the paper's predictive-process knots: the same model family, a better approximation. Combinations with fewer than 10 records are too small for a surface of their own: their locations come from the surface of all points (the paper's borrowing of strength), with a warning naming them. Synthetic locations are drawn from the combination's drawn intensity in the window, exactly, or from a layer of CANDIDATES (e.g. addresses) with probability proportional to it.&lt;/li&gt;&lt;li&gt;&lt;b&gt;Numeric mark&lt;/b&gt; (eqs. 4-5), per combination: normal, Y = β + w(s) + ε, with a spatial field w of the locations' range (fixed, as the paper fixes it); or a Poisson truncated to a public range (the paper's age model), log rate β + w(s); or log-normal, for positive skewed numbers such as a turnover or an income: the normal model fitted to log(value), each synthetic value exp of its draw, so that every synthetic value is positive and exp(β) is a geometric mean (the normal model puts part of a skewed positive variable below zero). The field is constrained to average zero over the window, so that β is the combination's window-average level (without the constraint a field of window-sized range trades its level off against β). The field's standard deviation and σ have flat priors on their logarithms; each set draws them from the Gaussian (Laplace) approximation of their posterior, then β and the field from their posterior given them (the paper's Section 3: every parameter a posterior draw). A standard deviation whose posterior is not peaked (e.g. no spatial variation: a field sd of zero) is held at its estimate, with a warning. Combinations with fewer than 10 records get no field (normal: a common noise variance over all combinations, drawn from its exact posterior).&lt;/li&gt;&lt;/ul&gt;&lt;p&gt;Set l uses posterior draw l of every parameter.&lt;/p&gt;</source>
+      <translation>&lt;p&gt;Maakt L volledig synthetische datasets van N records, elk een locatie met de categorievelden en, indien opgegeven, een numeriek veld, uit een Bayesiaans gemarkeerd puntproces (Quick, Holan, Wikle &amp;amp; Reiter, Secties 2-3).&lt;/p&gt;&lt;ul&gt;&lt;li&gt;&lt;b&gt;Categorieën&lt;/b&gt; (vgl. 1): de combinaties van de categorievelden die in de gegevens voorkomen; per dataset kansen θ ~ Dirichlet(n + 1/K) (de α = 1/K van het artikel) en aantallen ~ Multinomial(N, θ).&lt;/li&gt;&lt;li&gt;&lt;b&gt;Locaties&lt;/b&gt; (vgl. 2): één log-Gaussisch Cox-proces per combinatie, waarbij het bereik en de variantie van het ruimtelijke veld gedeeld worden: die worden geschat met een LGCP dat op alle punten is geschat (snelle Laplace-a-posterioriverdeling), en het oppervlak van elke combinatie wordt vervolgens bij die waarden geschat; de oppervlakken zijn onafhankelijk (de diagonale Ψ van het artikel met een gemeenschappelijke variantie). Het veld is een SPDE-veld op een driehoeksnet in plaats van de knopen van het predictieve proces uit het artikel: dezelfde modelfamilie, een betere benadering. Combinaties met minder dan 10 records zijn te klein voor een eigen oppervlak: hun locaties komen uit het oppervlak van alle punten (de 'borrowing of strength' uit het artikel), met een waarschuwing die ze noemt. Synthetische locaties worden exact getrokken uit de getrokken intensiteit van de combinatie in het studiegebied, of uit een laag CANDIDATES (bijv. adressen) met een kans die daaraan evenredig is.&lt;/li&gt;&lt;li&gt;&lt;b&gt;Numeriek kenmerk&lt;/b&gt; (vgl. 4-5), per combinatie: normaal, Y = β + w(s) + ε, met een ruimtelijk veld w met het bereik van de locaties (vast, zoals het artikel het vastlegt); of een Poisson-verdeling, afgekapt tot een openbaar bereik (het leeftijdsmodel van het artikel), met logaritme van het gemiddelde β + w(s); of lognormaal, voor positieve, scheve getallen zoals een omzet of een inkomen: het normale model geschat op log(value), elke synthetische waarde de exp van zijn trekking, zodat elke synthetische waarde positief is en exp(β) een meetkundig gemiddelde is (het normale model plaatst een deel van een scheve positieve variabele onder nul). Het veld wordt beperkt tot een gemiddelde van nul over het studiegebied, zodat β het over het studiegebied gemiddelde niveau van de combinatie is (zonder die beperking ruilt een veld met een bereik ter grootte van het studiegebied zijn niveau uit tegen β). De standaardafwijking van het veld en σ hebben vlakke a-prioriverdelingen op hun logaritme; elke dataset trekt ze uit de Gaussische (Laplace-)benadering van hun a-posterioriverdeling, en daarna β en het veld uit hun a-posterioriverdeling gegeven die waarden (Sectie 3 van het artikel: elke parameter een trekking uit de a-posterioriverdeling). Een standaardafwijking waarvan de a-posterioriverdeling geen duidelijke piek heeft (bijv. geen ruimtelijke variatie: een sd van het veld van nul), wordt op haar schatting vastgehouden, met een waarschuwing. Combinaties met minder dan 10 records krijgen geen veld (normaal: een gemeenschappelijke ruisvariantie over alle combinaties, getrokken uit haar exacte a-posterioriverdeling).&lt;/li&gt;&lt;/ul&gt;&lt;p&gt;Dataset l gebruikt trekking l uit de a-posterioriverdeling van elke parameter.&lt;/p&gt;</translation>
+    </message>
+    <message>
+      <location filename="../processing/algorithms/synthesize_marked.py" line="159" />
+      <source>The confidential records: one point each, with their category fields and, optionally, a number.</source>
+      <translation>De vertrouwelijke records: één punt per record, met de categorievelden en, optioneel, een getal.</translation>
+    </message>
+    <message>
+      <location filename="../processing/algorithms/synthesize_marked.py" line="165" />
+      <source>One or more fields of categories (sex, race, a 0/1 flag...). Their combinations that occur in the data are the paper's K combinations; each field needs 2 to 50 values and no NULL. The set of combinations is published exactly.</source>
+      <translation>Een of meer velden met categorieën (geslacht, ras, een 0/1-vlag...). Hun combinaties die in de gegevens voorkomen, zijn de K combinaties van het artikel; elk veld heeft 2 tot 50 waarden nodig en geen NULL. De verzameling combinaties wordt exact gepubliceerd.</translation>
+    </message>
+    <message>
+      <location filename="../processing/algorithms/synthesize_marked.py" line="175" />
+      <source>Optional: a number per record (an income, an age) synthesised per combination. No NULL.</source>
+      <translation>Optioneel: een getal per record (een inkomen, een leeftijd) dat per combinatie wordt gesynthetiseerd. Geen NULL.</translation>
+    </message>
+    <message>
+      <location filename="../processing/algorithms/synthesize_marked.py" line="180" />
+      <source>Model of the numeric field</source>
+      <translation>Model van het numerieke veld</translation>
+    </message>
+    <message>
+      <location filename="../processing/algorithms/synthesize_marked.py" line="182" />
+      <source>Normal with a spatial field (eq. 4)</source>
+      <translation>Normaal met een ruimtelijk veld (vgl. 4)</translation>
+    </message>
+    <message>
+      <location filename="../processing/algorithms/synthesize_marked.py" line="183" />
+      <source>Truncated Poisson with a spatial field (whole numbers)</source>
+      <translation>Afgekapte Poisson met een ruimtelijk veld (gehele getallen)</translation>
+    </message>
+    <message>
+      <location filename="../processing/algorithms/synthesize_marked.py" line="184" />
+      <source>Log-normal with a spatial field (positive numbers)</source>
+      <translation>Lognormaal met een ruimtelijk veld (positieve getallen)</translation>
+    </message>
+    <message>
+      <location filename="../processing/algorithms/synthesize_marked.py" line="189" />
+      <source>Normal: any number (its synthetic values can be negative even if the data are not: the log says how many). Truncated Poisson: whole numbers within NUMERIC_RANGE, e.g. an age (the paper's Section 4 model). Log-normal: positive numbers (every value &gt; 0), e.g. a turnover or an income: the normal model of their logarithm, synthetic values always positive. The same guarantee for all three: none beyond the published N and combinations.</source>
+      <translation>Normaal: elk getal (de synthetische waarden kunnen negatief zijn, ook als de gegevens dat niet zijn: het log vermeldt hoeveel). Afgekapte Poisson: gehele getallen binnen NUMERIC_RANGE, bijv. een leeftijd (het model uit Sectie 4 van het artikel). Lognormaal: positieve getallen (elke waarde &gt; 0), bijv. een omzet of een inkomen: het normale model van hun logaritme, synthetische waarden altijd positief. Voor alle drie geldt dezelfde garantie: geen, afgezien van de gepubliceerde N en combinaties.</translation>
+    </message>
+    <message>
+      <location filename="../processing/algorithms/synthesize_marked.py" line="199" />
+      <source>Public range of the numeric field</source>
+      <translation>Openbaar bereik van het numerieke veld</translation>
+    </message>
+    <message>
+      <location filename="../processing/algorithms/synthesize_marked.py" line="201" />
+      <source>Truncated Poisson only, and required for it: 'lower, upper', two whole numbers that every possible value lies between, known publicly (e.g. 0, 120 for an age). It is never taken from the data: their smallest and largest values are confidential.</source>
+      <translation>Alleen voor afgekapte Poisson, en daarvoor vereist: 'lower, upper', twee gehele getallen waartussen elke mogelijke waarde ligt, openbaar bekend (bijv. 0, 120 voor een leeftijd). Het wordt nooit uit de gegevens gehaald: hun kleinste en grootste waarden zijn vertrouwelijk.</translation>
+    </message>
+    <message>
+      <location filename="../processing/algorithms/synthesize_marked.py" line="209" />
+      <source>Polygons of the study region; every record must lie inside, and synthetic locations are drawn inside it. Empty: the points' bounding box enlarged by 5% (then derived from the data).</source>
+      <translation>Polygonen van het studiegebied; elk record moet erbinnen liggen, en synthetische locaties worden erbinnen getrokken. Leeg: de omhullende rechthoek van de punten, vergroot met 5% (dan afgeleid van de gegevens).</translation>
+    </message>
+    <message>
+      <location filename="../processing/algorithms/synthesize_marked.py" line="216" />
+      <source>Adds the covariate 'distance to the nearest feature of this layer' to every intensity surface.</source>
+      <translation>Voegt de covariaat 'afstand tot het dichtstbijzijnde object van deze laag' toe aan elk intensiteitsoppervlak.</translation>
+    </message>
+    <message>
+      <location filename="../processing/algorithms/synthesize_marked.py" line="220" />
+      <source>Rasters (band 1) used as covariates of every intensity surface; they must cover the window.</source>
+      <translation>Rasters (band 1) die als covariaten van elk intensiteitsoppervlak worden gebruikt; ze moeten het studiegebied bedekken.</translation>
+    </message>
+    <message>
+      <location filename="../processing/algorithms/synthesize_marked.py" line="225" />
+      <source>Known log-intensity offset of every surface, e.g. log population density.</source>
+      <translation>Bekende offset van de log-intensiteit van elk oppervlak, bijv. de logaritme van de bevolkingsdichtheid.</translation>
+    </message>
+    <message>
+      <location filename="../processing/algorithms/synthesize_marked.py" line="230" />
+      <source>Mesh resolution (CRS units). Empty: 1/40 of the window's larger side.</source>
+      <translation>Resolutie van het driehoeksnet (CRS-eenheden). Leeg: 1/40 van de langste zijde van het studiegebied.</translation>
+    </message>
+    <message>
+      <location filename="../processing/algorithms/synthesize_marked.py" line="234" />
+      <source>Candidate locations</source>
+      <translation>Kandidaatlocaties</translation>
+    </message>
+    <message>
+      <location filename="../processing/algorithms/synthesize_marked.py" line="235" />
+      <source>Optional points (e.g. all addresses) that synthetic locations are drawn from, with probability proportional to the drawn intensity there (Section 3); those outside the window are left out. Empty: locations are drawn exactly from the intensity over the window.</source>
+      <translation>Optionele punten (bijv. alle adressen) waaruit de synthetische locaties worden getrokken, met een kans die evenredig is met de getrokken intensiteit op die plek (Sectie 3); punten buiten het studiegebied worden weggelaten. Leeg: de locaties worden exact uit de intensiteit over het studiegebied getrokken.</translation>
+    </message>
+    <message>
+      <location filename="../processing/algorithms/synthesize_marked.py" line="242" />
+      <source>Draw candidates with replacement</source>
+      <translation>Kandidaten trekken met teruglegging</translation>
+    </message>
+    <message>
+      <location filename="../processing/algorithms/synthesize_marked.py" line="243" />
+      <source>With replacement (the paper's recommendation): a candidate can be drawn more than once. Without: no candidate is used twice within a set, and the pool must hold at least N candidates.</source>
+      <translation>Met teruglegging (de aanbeveling van het artikel): een kandidaat kan meer dan eens worden getrokken. Zonder: geen enkele kandidaat wordt binnen een dataset twee keer gebruikt, en de verzameling moet ten minste N kandidaten bevatten.</translation>
+    </message>
+    <message>
+      <location filename="../processing/algorithms/synthesize_marked.py" line="250" />
+      <source>Number of synthetic sets (L)</source>
+      <translation>Aantal synthetische datasets (L)</translation>
+    </message>
+    <message>
+      <location filename="../processing/algorithms/synthesize_marked.py" line="252" />
+      <source>How many synthetic data sets of N records to make (the utility and risk summaries combine them). With fewer than about 12 sets the combined intervals of markedrisk are often unstable (flagged).</source>
+      <translation>Hoeveel synthetische datasets van N records er worden gemaakt (de samenvattingen van bruikbaarheid en risico combineren ze). Met minder dan ongeveer 12 datasets zijn de gecombineerde intervallen van markedrisk vaak instabiel (dat wordt gemarkeerd).</translation>
+    </message>
+    <message>
+      <location filename="../processing/algorithms/synthesize_marked.py" line="257" />
+      <source>Needed only when the layer is in degrees; distances are then in this CRS's units.</source>
+      <translation>Alleen nodig als de laag in graden is; afstanden zijn dan in de eenheden van dit CRS.</translation>
+    </message>
+    <message>
+      <location filename="../processing/algorithms/synthesize_marked.py" line="260" />
+      <source>Synthetic records (all sets)</source>
+      <translation>Synthetische records (alle datasets)</translation>
+    </message>
+    <message>
+      <location filename="../processing/algorithms/synthesize_marked.py" line="261" />
+      <source>All L sets in one layer, with the field 'set' (1..L), the category fields (same names and types) and the numeric field. Assess it with spatialprivacy:markedrisk before publishing.</source>
+      <translation>Alle L datasets in één laag, met het veld 'set' (1..L), de categorievelden (dezelfde namen en typen) en het numerieke veld. Beoordeel de laag met spatialprivacy:markedrisk voordat u haar publiceert.</translation>
+    </message>
+    <message>
+      <location filename="../processing/algorithms/synthesize_marked.py" line="268" />
+      <source>One GeoPackage per set (folder)</source>
+      <translation>Eén GeoPackage per dataset (map)</translation>
+    </message>
+    <message>
+      <location filename="../processing/algorithms/synthesize_marked.py" line="270" />
+      <source>Optional: also write each set as set_1.gpkg ... set_L.gpkg in this folder, with the same fields.</source>
+      <translation>Optioneel: schrijf ook elke dataset weg als set_1.gpkg ... set_L.gpkg in deze map, met dezelfde velden.</translation>
+    </message>
+    <message>
+      <location filename="../processing/algorithms/synthesize_marked.py" line="277" />
+      <source>Settings, combinations and fitted quantities (derived from the confidential data: keep it internal).</source>
+      <translation>Instellingen, combinaties en geschatte grootheden (afgeleid van de vertrouwelijke gegevens: houd het rapport intern).</translation>
+    </message>
+    <message>
+      <location filename="../processing/algorithms/synthesize_marked.py" line="279" />
+      <source>Number of synthetic records (all sets)</source>
+      <translation>Aantal synthetische records (alle datasets)</translation>
+    </message>
+    <message>
+      <location filename="../processing/algorithms/synthesize_marked.py" line="290" />
+      <source>{0}: the truncated Poisson model needs the public range of the values, e.g. '0, 120' for an age (never the data's own minimum and maximum, which are confidential).</source>
+      <translation>{0}: het afgekapte Poisson-model heeft het openbare bereik van de waarden nodig, bijv. '0, 120' voor een leeftijd (nooit het eigen minimum en maximum van de gegevens, want die zijn vertrouwelijk).</translation>
+    </message>
+    <message>
+      <location filename="../processing/algorithms/synthesize_marked.py" line="298" />
+      <source>{0}: give two whole numbers, lower and upper, e.g. '0, 120'.</source>
+      <translation>{0}: geef twee gehele getallen op, een onder- en een bovengrens, bijv. '0, 120'.</translation>
+    </message>
+    <message>
+      <location filename="../processing/algorithms/synthesize_marked.py" line="322" />
+      <source>{0}: the layer changed while it was read; try again.</source>
+      <translation>{0}: de laag is gewijzigd terwijl ze werd ingelezen; probeer het opnieuw.</translation>
+    </message>
+    <message>
+      <location filename="../processing/algorithms/synthesize_marked.py" line="346" />
+      <source>{0}: choose at least one category field.</source>
+      <translation>{0}: kies ten minste één categorieveld.</translation>
+    </message>
+    <message>
+      <location filename="../processing/algorithms/synthesize_marked.py" line="357" />
+      <source>{0}: a field named 'set' would clash with the output's set number; rename it.</source>
+      <translation>{0}: een veld met de naam 'set' zou botsen met het datasetnummer van de uitvoer; geef het een andere naam.</translation>
+    </message>
+    <message>
+      <location filename="../processing/algorithms/synthesize_marked.py" line="365" />
+      <source>{0} ignored: it is used only by the truncated Poisson model of a numeric field.</source>
+      <translation>{0} genegeerd: het wordt alleen gebruikt door het afgekapte Poisson-model van een numeriek veld.</translation>
+    </message>
+    <message>
+      <location filename="../processing/algorithms/synthesize_marked.py" line="407" />
+      <source>{0}: read in another CRS than {1}.</source>
+      <translation>{0}: ingelezen in een ander CRS dan {1}.</translation>
+    </message>
+    <message>
+      <location filename="../processing/algorithms/synthesize_marked.py" line="412" />
+      <source>{0}: without replacement every set needs N = {1} distinct candidates, but the layer has {2}: give more candidates or draw with replacement ({3}).</source>
+      <translation>{0}: zonder teruglegging heeft elke dataset N = {1} verschillende kandidaten nodig, maar de laag heeft er {2}: geef meer kandidaten op of trek met teruglegging ({3}).</translation>
+    </message>
+    <message>
+      <location filename="../processing/algorithms/synthesize_marked.py" line="421" />
+      <source>Fitting the LGCP of all points ({0} mesh nodes).</source>
+      <translation>LGCP van alle punten schatten ({0} knopen van het driehoeksnet).</translation>
+    </message>
+    <message>
+      <location filename="../processing/algorithms/synthesize_marked.py" line="453" />
+      <source>{0}: {1} candidates lie outside the study window and are left out.</source>
+      <translation>{0}: {1} kandidaten liggen buiten het studiegebied en worden weggelaten.</translation>
+    </message>
+    <message>
+      <location filename="../processing/algorithms/synthesize_marked.py" line="467" />
+      <source>No {0}: the window is the points' bounding box enlarged by 5%, derived from the confidential data; give a public study region for a release.</source>
+      <translation>Geen {0}: het studiegebied is de omhullende rechthoek van de punten, vergroot met 5%, en is dus afgeleid van de vertrouwelijke gegevens; geef voor een publicatie een openbaar studiegebied op.</translation>
+    </message>
+    <message>
+      <location filename="../processing/algorithms/synthesize_marked.py" line="473" />
+      <source>{0} is not recorded in a privacy-budget ledger: this synthesis has no ε or δ to add up. A ledger's totals for these points do not cover it.</source>
+      <translation>{0} wordt niet vastgelegd in een privacybudgetregister: deze synthese heeft geen ε of δ om op te tellen. De totalen van een register voor deze punten dekken haar niet.</translation>
+    </message>
+    <message>
+      <location filename="../processing/algorithms/synthesize_marked.py" line="478" />
+      <source>Synthetic marked points ({0} sets)</source>
+      <translation>Synthetische gemarkeerde punten ({0} datasets)</translation>
+    </message>
+    <message>
+      <location filename="../processing/algorithms/synthesize_marked.py" line="517" />
+      <source>{0}: {1} have fewer than {2} records each, too few for an intensity surface of their own: their synthetic locations follow the surface of all points (the paper's borrowing of strength), and their numeric mark has no spatial field. Their existence is published by the synthetic data.</source>
+      <translation>{0}: {1} hebben elk minder dan {2} records, te weinig voor een eigen intensiteitsoppervlak: hun synthetische locaties volgen het oppervlak van alle punten (de 'borrowing of strength' uit het artikel), en hun numerieke kenmerk heeft geen ruimtelijk veld. Dat ze bestaan, wordt door de synthetische gegevens gepubliceerd.</translation>
+    </message>
+    <message>
+      <location filename="../processing/algorithms/synthesize_marked.py" line="523" />
+      <source>{0} ({1} records)</source>
+      <translation>{0} ({1} records)</translation>
+    </message>
+    <message>
+      <location filename="../processing/algorithms/synthesize_marked.py" line="529" />
+      <source>{0}: the intensity fit of {1} failed at the shared hyperparameters; their locations follow the surface of all points.</source>
+      <translation>{0}: de intensiteitsschatting van {1} is mislukt bij de gedeelde hyperparameters; hun locaties volgen het oppervlak van alle punten.</translation>
+    </message>
+    <message>
+      <location filename="../processing/algorithms/synthesize_marked.py" line="541" />
+      <source>{0}: for {1} the posterior of the numeric mark's standard deviations is not peaked (e.g. no spatial variation, a field sd of zero): those not peaked are held at their estimates instead of drawn per set, so the synthetic values understate their uncertainty.</source>
+      <translation>{0}: voor {1} heeft de a-posterioriverdeling van de standaardafwijkingen van het numerieke kenmerk geen duidelijke piek (bijv. geen ruimtelijke variatie, een sd van het veld van nul): standaardafwijkingen zonder piek worden op hun schatting vastgehouden in plaats van per dataset getrokken, dus de synthetische waarden onderschatten hun onzekerheid.</translation>
+    </message>
+    <message>
+      <location filename="../processing/algorithms/synthesize_marked.py" line="550" />
+      <source>{0}: {1} occur in a single record; the synthetic data reveal that such a record exists.</source>
+      <translation>{0}: {1} komen in één enkel record voor; de synthetische gegevens onthullen dat zo'n record bestaat.</translation>
+    </message>
+    <message>
+      <location filename="../processing/algorithms/synthesize_marked.py" line="561" />
+      <source>{0}: the normal model made negative synthetic values in combinations whose values are all ≥ 0 ({1}). For a positive, skewed number choose the log-normal model ({2}), whose synthetic values are all positive.</source>
+      <translation>{0}: het normale model heeft negatieve synthetische waarden gemaakt in combinaties waarvan alle waarden ≥ 0 zijn ({1}). Kies voor een positief, scheef verdeeld getal het lognormale model ({2}), waarvan de synthetische waarden allemaal positief zijn.</translation>
+    </message>
+    <message>
+      <location filename="../processing/algorithms/synthesize_marked.py" line="568" />
+      <source>{0}: {1:.1%} of its synthetic values</source>
+      <translation>{0}: {1:.1%} van de synthetische waarden</translation>
     </message>
     <message>
       <location filename="../processing/destinations.py" line="29" />
@@ -2217,6 +2772,26 @@
       <location filename="../processing/destinations.py" line="476" />
       <source>{0}: the table {1} in {2} is the layer of {3}; writing it would replace that layer. Choose another table name.</source>
       <translation>{0}: de tabel {1} in {2} is de laag van {3}; het schrijven ervan zou die laag vervangen. Kies een andere tabelnaam.</translation>
+    </message>
+    <message>
+      <location filename="../processing/executor_settings.py" line="37" />
+      <source>Dask scheduler address for risk-utility sweeps (e.g. tcp://10.0.0.5:8786; empty: local processes). Confidential data travel to its workers: only a cluster inside your trusted environment</source>
+      <translation>Adres van de Dask-scheduler voor risico-bruikbaarheidsverkenningen (bijv. tcp://10.0.0.5:8786; leeg: lokale processen). Vertrouwelijke gegevens gaan naar de workers van de scheduler: gebruik alleen een cluster binnen uw vertrouwde omgeving</translation>
+    </message>
+    <message>
+      <location filename="../processing/executor_settings.py" line="46" />
+      <source>Local worker processes for risk-utility sweeps (0: one per core)</source>
+      <translation>Lokale werkprocessen voor risico-bruikbaarheidsverkenningen (0: één per kern)</translation>
+    </message>
+    <message>
+      <location filename="../processing/executor_settings.py" line="89" />
+      <source>A Dask scheduler address is set in Processing &gt; Options &gt; Providers &gt; Spatial Privacy, but Dask is not installed. Install it, or clear the address to run in local processes.</source>
+      <translation>Er is een adres van een Dask-scheduler ingesteld in Processing &gt; Opties &gt; Providers &gt; Spatial Privacy, maar Dask is niet geïnstalleerd. Installeer Dask, of maak het adres leeg om in lokale processen te rekenen.</translation>
+    </message>
+    <message>
+      <location filename="../processing/executor_settings.py" line="100" />
+      <source>Independent sets run in: {0}.</source>
+      <translation>Onafhankelijke datasets worden uitgevoerd in: {0}.</translation>
     </message>
     <message>
       <location filename="../processing/feedback.py" line="49" />
@@ -2689,11 +3264,6 @@
       <translation>&lt;p&gt;&lt;b&gt;Garantie.&lt;/b&gt; Geen in de zin van differentiële privacy (geen ε of δ): Walder et al. meten de bescherming empirisch. Het onthullingsrisico van persoon k is de kans dat een aanvaller die elke andere vertrouwelijke locatie, de synthetische punten en de methode kent, k binnen de risicostraal van de werkelijke locatie plaatst (vgl. 16). Voer vóór publicatie spatialprivacy:disclosurerisk (of de risico-bruikbaarheidsverkenning) uit, en publiceer alleen de synthetische punten.&lt;/p&gt;</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis_base.py" line="110" />
-      <source>Confidential points</source>
-      <translation>Vertrouwelijke punten</translation>
-    </message>
-    <message>
       <location filename="../processing/lgcp_synthesis_base.py" line="111" />
       <source>The confidential points (cases, crimes, ...). Only their locations are used. At least 10.</source>
       <translation>De vertrouwelijke punten (ziektegevallen, misdrijven, ...). Alleen hun locaties worden gebruikt. Ten minste 10.</translation>
@@ -2864,11 +3434,6 @@
       <translation>{0} = {1}, maar het model bevat {2} trekkingen uit de posterior: alle {2} worden gebruikt.</translation>
     </message>
     <message>
-      <location filename="../processing/lgcp_synthesis_base.py" line="372" />
-      <source>{0}: the synthetic layer's CRS ({1}) differs from the confidential layer's ({2}). Reproject it to the same CRS first.</source>
-      <translation>{0}: het CRS van de synthetische laag ({1}) verschilt van dat van de vertrouwelijke laag ({2}). Herprojecteer de laag eerst naar hetzelfde CRS.</translation>
-    </message>
-    <message>
       <location filename="../processing/lgcp_synthesis_base.py" line="403" />
       <source>{0}: all {1} of its points are confidential locations: it is the confidential layer (or part of it), not a synthetic set. Pick the synthetic layer.</source>
       <translation>{0}: alle {1} punten liggen op vertrouwelijke locaties: dit is de vertrouwelijke laag (of een deel ervan), geen synthetische dataset. Kies de synthetische laag.</translation>
@@ -2912,6 +3477,41 @@
       <location filename="../processing/lgcp_synthesis_base.py" line="502" />
       <source>Synthetic points ({0})</source>
       <translation>Synthetische punten ({0})</translation>
+    </message>
+    <message>
+      <location filename="../processing/marked_layers.py" line="70" />
+      <source>{0}: the field '{1}' must hold the set numbers 1..L (whole numbers), but it is {2}.</source>
+      <translation>{0}: het veld '{1}' moet de datasetnummers 1..L bevatten (gehele getallen), maar het is {2}.</translation>
+    </message>
+    <message>
+      <location filename="../processing/marked_layers.py" line="88" />
+      <source>Reading {0}</source>
+      <translation>{0} inlezen</translation>
+    </message>
+    <message>
+      <location filename="../processing/marked_layers.py" line="117" />
+      <source>{0}: {1} features are not single points with finite coordinates in the working CRS (e.g. feature {2}); fix or deselect them.</source>
+      <translation>{0}: {1} objecten zijn geen enkelvoudige punten met eindige coördinaten in het werk-CRS (bijv. object {2}); corrigeer die objecten of hef de selectie ervan op.</translation>
+    </message>
+    <message>
+      <location filename="../processing/marked_layers.py" line="124" />
+      <source>{0}: {1} features have a NULL value in '{2}'; fill them in or select only the other features.</source>
+      <translation>{0}: {1} objecten hebben een NULL-waarde in '{2}'; vul die aan of selecteer alleen de overige objecten.</translation>
+    </message>
+    <message>
+      <location filename="../processing/marked_layers.py" line="130" />
+      <source>{0}: {1} features have a set number in '{2}' that is NULL or not a whole number &gt;= 1 (e.g. {3}); a synthetic layer numbers its sets 1..L.</source>
+      <translation>{0}: {1} objecten hebben in '{2}' een datasetnummer dat NULL is of geen geheel getal &gt;= 1 (bijv. {3}); een synthetische laag nummert haar datasets 1..L.</translation>
+    </message>
+    <message>
+      <location filename="../processing/marked_output.py" line="108" />
+      <source>{0}: {1} could not be written: {2}</source>
+      <translation>{0}: {1} kon niet worden geschreven: {2}</translation>
+    </message>
+    <message>
+      <location filename="../processing/marked_output.py" line="122" />
+      <source>{0}: wrote set_1.gpkg to set_{1}.gpkg.</source>
+      <translation>{0}: set_1.gpkg tot en met set_{1}.gpkg geschreven.</translation>
     </message>
     <message>
       <location filename="../processing/network_inputs.py" line="62" />
@@ -3064,152 +3664,157 @@
       <translation>{0}: enkele punten van {1} liggen verder dan {2:g} van elke lijn van {3} (hoeveel en hoe ver wordt niet getoond: de Laplace-methode beschermt het aantal punten). Controleer of de punten en het netwerk bij elkaar passen (zelfde gebied, zelfde CRS), of sta een grotere {0} toe.</translation>
     </message>
     <message>
-      <location filename="../processing/network_inputs.py" line="381" />
+      <location filename="../processing/network_inputs.py" line="382" />
+      <source>{0}: {1} of the {2} points of {3} lie farther than {4:g} from every line of {5}. Check that the points and the network match (same area, same CRS), or allow a larger {0}.</source>
+      <translation>{0}: {1} van de {2} punten van {3} liggen verder dan {4:g} van elke lijn van {5}. Controleer of de punten en het netwerk bij elkaar passen (zelfde gebied, zelfde CRS), of sta een grotere {0} toe.</translation>
+    </message>
+    <message>
+      <location filename="../processing/network_inputs.py" line="388" />
       <source>{0}: {1} of the {2} points of {3} lie farther than {4:g} from every line of {5} (the farthest {6:.6g}). Check that the points and the network match (same area, same CRS), or allow a larger {0}.</source>
       <translation>{0}: {1} van de {2} punten van {3} liggen verder dan {4:g} van elke lijn van {5} (het verste op {6:.6g}). Controleer of de punten en het netwerk bij elkaar passen (zelfde gebied, zelfde CRS), of sta een grotere {0} toe.</translation>
     </message>
     <message>
-      <location filename="../processing/network_inputs.py" line="424" />
+      <location filename="../processing/network_inputs.py" line="431" />
       <source>Placed all points of {0} on the nearest line of the network{1}.</source>
       <translation>Alle punten van {0} zijn op de dichtstbijzijnde lijn van het netwerk geplaatst{1}.</translation>
     </message>
     <message>
-      <location filename="../processing/network_inputs.py" line="426" />
+      <location filename="../processing/network_inputs.py" line="433" />
       <source>; none lay farther than {0} = {1:g}</source>
       <translation>; geen enkel punt lag verder weg dan {0} = {1:g}</translation>
     </message>
     <message>
-      <location filename="../processing/network_inputs.py" line="431" />
+      <location filename="../processing/network_inputs.py" line="438" />
       <source>Placed the points of {0} on the nearest line of the network: the largest move {1:.6g}, the mean {2:.6g} (CRS units). These figures come from the confidential points.</source>
       <translation>De punten van {0} zijn op de dichtstbijzijnde lijn van het netwerk geplaatst: de grootste verplaatsing {1:.6g}, de gemiddelde {2:.6g} (CRS-eenheden). Deze cijfers komen uit de vertrouwelijke punten.</translation>
     </message>
     <message>
-      <location filename="../processing/network_inputs.py" line="451" />
+      <location filename="../processing/network_inputs.py" line="458" />
       <source>{0}: the network falls apart into {1} parts that no path joins (lengths {2}). Join them (a larger {3} joins line ends that nearly meet), or set {4} to use the parts that hold points or the largest part.</source>
       <translation>{0}: het netwerk valt uiteen in {1} delen die door geen enkel pad met elkaar verbonden zijn (lengtes {2}). Verbind ze (een grotere {3} sluit lijneinden aan die elkaar bijna raken), of stel {4} zo in dat de delen met punten of het grootste deel worden gebruikt.</translation>
     </message>
     <message>
-      <location filename="../processing/network_inputs.py" line="463" />
+      <location filename="../processing/network_inputs.py" line="470" />
       <source>{0}: {1} of {2} lie on other parts of the network than the largest (whose length is {3:.6g}); set {0} to use the parts that hold points, or join the parts.</source>
       <translation>{0}: {1} van {2} liggen op andere delen van het netwerk dan het grootste (met lengte {3:.6g}); stel {0} zo in dat de delen met punten worden gebruikt, of verbind de delen.</translation>
     </message>
     <message>
-      <location filename="../processing/network_inputs.py" line="468" />
+      <location filename="../processing/network_inputs.py" line="475" />
       <source>some points</source>
       <translation>enkele punten</translation>
     </message>
     <message>
-      <location filename="../processing/network_inputs.py" line="470" />
+      <location filename="../processing/network_inputs.py" line="477" />
       <source>{0} of the {1} points</source>
       <translation>{0} van de {1} punten</translation>
     </message>
     <message>
-      <location filename="../processing/network_inputs.py" line="481" />
+      <location filename="../processing/network_inputs.py" line="488" />
       <source>{0}: the network falls apart into {1} parts (lengths {2}); {3} used ({4} part(s), length {5:.6g}), {6} part(s) of total length {7:.6g} left out. No point was dropped.</source>
       <translation>{0}: het netwerk valt uiteen in {1} delen (lengtes {2}); {3} gebruikt ({4} deel/delen, lengte {5:.6g}), {6} deel/delen met een totale lengte van {7:.6g} weggelaten. Er is geen punt weggelaten.</translation>
     </message>
     <message>
-      <location filename="../processing/network_inputs.py" line="488" />
+      <location filename="../processing/network_inputs.py" line="495" />
       <source>the largest part</source>
       <translation>het grootste deel</translation>
     </message>
     <message>
-      <location filename="../processing/network_inputs.py" line="488" />
+      <location filename="../processing/network_inputs.py" line="495" />
       <source>the parts that hold points</source>
       <translation>de delen met punten</translation>
     </message>
     <message>
-      <location filename="../processing/network_inputs.py" line="505" />
+      <location filename="../processing/network_inputs.py" line="512" />
       <source>Network layer</source>
       <translation>Netwerklaag</translation>
     </message>
     <message>
-      <location filename="../processing/network_inputs.py" line="506" />
+      <location filename="../processing/network_inputs.py" line="513" />
       <source>Features, line parts, with curves</source>
       <translation>Objecten, lijndelen, met bogen</translation>
     </message>
     <message>
-      <location filename="../processing/network_inputs.py" line="507" />
+      <location filename="../processing/network_inputs.py" line="514" />
       <source>Features without geometry (left out)</source>
       <translation>Objecten zonder geometrie (weggelaten)</translation>
     </message>
     <message>
-      <location filename="../processing/network_inputs.py" line="508" />
+      <location filename="../processing/network_inputs.py" line="515" />
       <source>Straight segments read</source>
       <translation>Ingelezen rechte segmenten</translation>
     </message>
     <message>
-      <location filename="../processing/network_inputs.py" line="509" />
+      <location filename="../processing/network_inputs.py" line="516" />
       <source>Snapping tolerance used (CRS units)</source>
       <translation>Gebruikte snaptolerantie (CRS-eenheden)</translation>
     </message>
     <message>
-      <location filename="../processing/network_inputs.py" line="510" />
+      <location filename="../processing/network_inputs.py" line="517" />
       <source>Vertices snapped (the farthest move)</source>
       <translation>Gesnapte hoekpunten (de verste verplaatsing)</translation>
     </message>
     <message>
-      <location filename="../processing/network_inputs.py" line="511" />
+      <location filename="../processing/network_inputs.py" line="518" />
       <source>Line ends joined to the line they touch</source>
       <translation>Lijneinden aangesloten op de lijn die ze raken</translation>
     </message>
     <message>
-      <location filename="../processing/network_inputs.py" line="513" />
+      <location filename="../processing/network_inputs.py" line="520" />
       <source>Crossings without a shared vertex</source>
       <translation>Kruisingen zonder gedeeld hoekpunt</translation>
     </message>
     <message>
-      <location filename="../processing/network_inputs.py" line="514" />
+      <location filename="../processing/network_inputs.py" line="521" />
       <source>kept apart (not searched)</source>
       <translation>gescheiden gehouden (niet gezocht)</translation>
     </message>
     <message>
-      <location filename="../processing/network_inputs.py" line="514" />
+      <location filename="../processing/network_inputs.py" line="521" />
       <source>{0} joined</source>
       <translation>{0} verbonden</translation>
     </message>
     <message>
-      <location filename="../processing/network_inputs.py" line="516" />
+      <location filename="../processing/network_inputs.py" line="523" />
       <source>Zero-length segments and duplicates dropped</source>
       <translation>Weggelaten segmenten met lengte nul en duplicaten</translation>
     </message>
     <message>
-      <location filename="../processing/network_inputs.py" line="517" />
+      <location filename="../processing/network_inputs.py" line="524" />
       <source>Connected parts (lengths)</source>
       <translation>Samenhangende delen (lengtes)</translation>
     </message>
     <message>
-      <location filename="../processing/network_inputs.py" line="522" />
+      <location filename="../processing/network_inputs.py" line="529" />
       <source>Parts left out (total length)</source>
       <translation>Weggelaten delen (totale lengte)</translation>
     </message>
     <message>
-      <location filename="../processing/network_inputs.py" line="527" />
+      <location filename="../processing/network_inputs.py" line="534" />
       <source>Network used: edges, vertices</source>
       <translation>Gebruikt netwerk: kanten, hoekpunten</translation>
     </message>
     <message>
-      <location filename="../processing/network_inputs.py" line="528" />
+      <location filename="../processing/network_inputs.py" line="535" />
       <source>Network used: total length |L| (CRS units)</source>
       <translation>Gebruikt netwerk: totale lengte |L| (CRS-eenheden)</translation>
     </message>
     <message>
-      <location filename="../processing/network_inputs.py" line="529" />
+      <location filename="../processing/network_inputs.py" line="536" />
       <source>CRS</source>
       <translation>CRS</translation>
     </message>
     <message>
-      <location filename="../processing/network_inputs.py" line="541" />
+      <location filename="../processing/network_inputs.py" line="548" />
       <source>{0}: largest and mean distance moved onto the network</source>
       <translation>{0}: grootste en gemiddelde verplaatsing naar het netwerk</translation>
     </message>
     <message>
-      <location filename="../processing/network_inputs.py" line="546" />
+      <location filename="../processing/network_inputs.py" line="553" />
       <source>no limit</source>
       <translation>geen limiet</translation>
     </message>
     <message>
-      <location filename="../processing/network_inputs.py" line="547" />
+      <location filename="../processing/network_inputs.py" line="554" />
       <source>Largest distance allowed ({0})</source>
       <translation>Grootste toegestane afstand ({0})</translation>
     </message>
@@ -3349,12 +3954,12 @@
       <translation>{0} = {1}: de uitvoer is reproduceerbaar. Publiceer deze niet; laat de seed leeg voor een echte publicatie.</translation>
     </message>
     <message>
-      <location filename="../processing/provider.py" line="30" />
+      <location filename="../processing/provider.py" line="34" />
       <source>Spatial Privacy</source>
       <translation>Spatial Privacy</translation>
     </message>
     <message>
-      <location filename="../processing/provider.py" line="33" />
+      <location filename="../processing/provider.py" line="37" />
       <source>Spatial Privacy: private maps and synthetic points</source>
       <translation>Spatial Privacy: privacybeschermende kaarten en synthetische punten</translation>
     </message>
@@ -3924,6 +4529,336 @@
       <translation>{0} onder het basisniveau (door toeval: zie de help)</translation>
     </message>
     <message>
+      <location filename="../processing/reports/marked_risk.py" line="15" />
+      <source>n/a</source>
+      <translation>n.v.t.</translation>
+    </message>
+    <message>
+      <location filename="../processing/reports/marked_risk.py" line="27" />
+      <source>Type S risk (median over the sets)</source>
+      <translation>Type S-risico (mediaan over de datasets)</translation>
+    </message>
+    <message>
+      <location filename="../processing/reports/marked_risk.py" line="28" />
+      <source>Type A risk (median over the sets)</source>
+      <translation>Type A-risico (mediaan over de datasets)</translation>
+    </message>
+    <message>
+      <location filename="../processing/reports/marked_risk.py" line="47" />
+      <source>{0}: largest median</source>
+      <translation>{0}: grootste mediaan</translation>
+    </message>
+    <message>
+      <location filename="../processing/reports/marked_risk.py" line="48" />
+      <source>{0}: median of the medians</source>
+      <translation>{0}: mediaan van de medianen</translation>
+    </message>
+    <message>
+      <location filename="../processing/reports/marked_risk.py" line="49" />
+      <source>{0}: records with median above 0.2</source>
+      <translation>{0}: records met een mediaan boven 0.2</translation>
+    </message>
+    <message>
+      <location filename="../processing/reports/marked_risk.py" line="50" />
+      <source>{0}: largest 95% quantile</source>
+      <translation>{0}: grootste 95%-kwantiel</translation>
+    </message>
+    <message>
+      <location filename="../processing/reports/marked_risk.py" line="53" />
+      <source>{0}: records with no set to estimate it (NaN)</source>
+      <translation>{0}: records zonder dataset om het te schatten (NaN)</translation>
+    </message>
+    <message>
+      <location filename="../processing/reports/marked_risk.py" line="55" />
+      <source>{0}: records estimated from fewer than all {1} sets</source>
+      <translation>{0}: records geschat uit minder dan alle {1} datasets</translation>
+    </message>
+    <message>
+      <location filename="../processing/reports/marked_risk.py" line="76" />
+      <source>synthetic mean</source>
+      <translation>synthetisch gemiddelde</translation>
+    </message>
+    <message>
+      <location filename="../processing/reports/marked_risk.py" line="97" />
+      <source>{0} confidential records; {1}</source>
+      <translation>{0} vertrouwelijke records; {1}</translation>
+    </message>
+    <message>
+      <location filename="../processing/reports/marked_risk.py" line="100" />
+      <source>{0} confidential records, {1} sets; outside the band at {2} of {3} radii</source>
+      <translation>{0} vertrouwelijke records, {1} datasets; buiten de band bij {2} van {3} stralen</translation>
+    </message>
+    <message>
+      <location filename="../processing/reports/marked_risk.py" line="104" />
+      <source> (r from {0:g} to {1:g})</source>
+      <translation> (r van {0:g} tot {1:g})</translation>
+    </message>
+    <message>
+      <location filename="../processing/reports/marked_risk.py" line="117" />
+      <source>UNSTABLE: ν_f = {0} &lt; {1}: few synthetic sets for this coefficient, use more SETS; adjusted interval (T* = (n_syn / n) ū, normal reference, Reiter 2002) [{2}, {3}], overlap J = {4}</source>
+      <translation>INSTABIEL: ν_f = {0} &lt; {1}: weinig synthetische datasets voor deze coëfficiënt, gebruik meer SETS; aangepast interval (T* = (n_syn / n) ū, normale referentieverdeling, Reiter 2002) [{2}, {3}], overlap J = {4}</translation>
+    </message>
+    <message>
+      <location filename="../processing/reports/marked_risk.py" line="136" />
+      <source>confidential {0} [{1}, {2}]; synthetic {3} [{4}, {5}] from {6} sets; overlap J = {7}</source>
+      <translation>vertrouwelijk {0} [{1}, {2}]; synthetisch {3} [{4}, {5}] uit {6} datasets; overlap J = {7}</translation>
+    </message>
+    <message>
+      <location filename="../processing/reports/marked_risk.py" line="162" />
+      <source>SETS: the combined interval of {0} coefficients is unstable (ν_f &lt; {1}: the combining rules' t reference has too few degrees of freedom, so the interval is far too wide): {2}. Use more synthetic sets; the report gives the adjusted interval (n_syn / n) ū beside each.</source>
+      <translation>SETS: het gecombineerde interval van {0} coëfficiënten is instabiel (ν_f &lt; {1}: de t-referentieverdeling van de combinatieregels heeft te weinig vrijheidsgraden, dus het interval is veel te breed): {2}. Gebruik meer synthetische datasets; het rapport geeft naast elk ervan het aangepaste interval (n_syn / n) ū.</translation>
+    </message>
+    <message>
+      <location filename="../processing/reports/marked_risk.py" line="182" />
+      <source>confidential</source>
+      <translation>vertrouwelijk</translation>
+    </message>
+    <message>
+      <location filename="../processing/reports/marked_risk.py" line="186" />
+      <source>synthetic (combined)</source>
+      <translation>synthetisch (gecombineerd)</translation>
+    </message>
+    <message>
+      <location filename="../processing/reports/marked_risk.py" line="204" />
+      <source>synthetic, adjusted (unstable: use more SETS)</source>
+      <translation>synthetisch, aangepast (instabiel: gebruik meer SETS)</translation>
+    </message>
+    <message>
+      <location filename="../processing/reports/marked_risk.py" line="216" />
+      <source>difference from the confidential estimate (its standard errors)</source>
+      <translation>verschil met de vertrouwelijke schatting (in haar standaardfouten)</translation>
+    </message>
+    <message>
+      <location filename="../processing/reports/marked_risk.py" line="225" />
+      <source>None (no ε or δ): this tool measures the inferential disclosure risk of fully synthetic records empirically and publishes nothing. The synthetic sets are as private as these risks say.</source>
+      <translation>Geen (geen ε of δ): dit hulpmiddel meet het inferentiële onthullingsrisico van volledig synthetische records empirisch en publiceert niets. De synthetische datasets zijn zo privacyveilig als deze risico's aangeven.</translation>
+    </message>
+    <message>
+      <location filename="../processing/reports/marked_risk.py" line="235" />
+      <source>This page is computed from the confidential records: the L-functions and regression estimates of the confidential data and the risk of each record. Keep it with the steward's files.</source>
+      <translation>Deze pagina is berekend uit de vertrouwelijke records: de L-functies en regressieschattingen van de vertrouwelijke gegevens en het risico van elk record. Bewaar haar bij de bestanden van de databeheerder.</translation>
+    </message>
+    <message>
+      <location filename="../processing/reports/marked_risk.py" line="246" />
+      <source>All records</source>
+      <translation>Alle records</translation>
+    </message>
+    <message>
+      <location filename="../processing/reports/marked_risk.py" line="248" />
+      <source>Confidential records</source>
+      <translation>Vertrouwelijke records</translation>
+    </message>
+    <message>
+      <location filename="../processing/reports/marked_risk.py" line="249" />
+      <source>Combinations of categories</source>
+      <translation>Combinaties van categorieën</translation>
+    </message>
+    <message>
+      <location filename="../processing/reports/marked_risk.py" line="251" />
+      <source>Spatial tolerance ε_s (distance ≤ ε_s)</source>
+      <translation>Ruimtelijke tolerantie ε_s (afstand ≤ ε_s)</translation>
+    </message>
+    <message>
+      <location filename="../processing/reports/marked_risk.py" line="252" />
+      <source>Attribute tolerance ε_a (|difference| ≤ ε_a)</source>
+      <translation>Attribuuttolerantie ε_a (|verschil| ≤ ε_a)</translation>
+    </message>
+    <message>
+      <location filename="../processing/reports/marked_risk.py" line="253" />
+      <source>Zero denominators</source>
+      <translation>Noemers gelijk aan nul</translation>
+    </message>
+    <message>
+      <location filename="../processing/reports/marked_risk.py" line="253" />
+      <source>sets left out per record (the paper's second option)</source>
+      <translation>weggelaten datasets per record (de tweede optie uit het artikel)</translation>
+    </message>
+    <message>
+      <location filename="../processing/reports/marked_risk.py" line="254" />
+      <source>Study window area</source>
+      <translation>Oppervlakte van het studiegebied</translation>
+    </message>
+    <message>
+      <location filename="../processing/reports/marked_risk.py" line="255" />
+      <source>Radii of the L-functions</source>
+      <translation>Stralen van de L-functies</translation>
+    </message>
+    <message>
+      <location filename="../processing/reports/marked_risk.py" line="255" />
+      <source>{0} from 0 to {1:g}</source>
+      <translation>{0} van 0 tot {1:g}</translation>
+    </message>
+    <message>
+      <location filename="../processing/reports/marked_risk.py" line="261" />
+      <source>Risks per record (medians over the sets)</source>
+      <translation>Risico's per record (medianen over de datasets)</translation>
+    </message>
+    <message>
+      <location filename="../processing/reports/marked_risk.py" line="262" />
+      <source>Type S against Type A risk</source>
+      <translation>Type S-risico tegen type A-risico</translation>
+    </message>
+    <message>
+      <location filename="../processing/reports/marked_risk.py" line="263" />
+      <source>L-functions: confidential against the synthetic band</source>
+      <translation>L-functies: vertrouwelijk tegen de synthetische band</translation>
+    </message>
+    <message>
+      <location filename="../processing/reports/marked_risk.py" line="264" />
+      <source>L-functions per group</source>
+      <translation>L-functies per groep</translation>
+    </message>
+    <message>
+      <location filename="../processing/reports/marked_risk.py" line="268" />
+      <source> (chart)</source>
+      <translation> (grafiek)</translation>
+    </message>
+    <message>
+      <location filename="../processing/reports/marked_synthesis.py" line="14" />
+      <source>No differential-privacy guarantee (no ε or δ). Published exactly: the number of records N = {0} (every set has N) and the {1} category combinations that occur in the data (one of a single record reveals that such a record exists). Measure the inferential risks (Type S and Type A) with spatialprivacy:markedrisk before publishing.</source>
+      <translation>Geen garantie van differentiële privacy (geen ε of δ). Exact gepubliceerd: het aantal records N = {0} (elke dataset heeft N records) en de {1} combinaties van categorieën die in de gegevens voorkomen (een combinatie met één enkel record onthult dat zo'n record bestaat). Meet de inferentiële risico's (type S en type A) met spatialprivacy:markedrisk voordat u publiceert.</translation>
+    </message>
+    <message>
+      <location filename="../processing/reports/marked_synthesis.py" line="20" />
+      <source>exact, from the intensity over the window</source>
+      <translation>exact, uit de intensiteit over het studiegebied</translation>
+    </message>
+    <message>
+      <location filename="../processing/reports/marked_synthesis.py" line="22" />
+      <source>{0} candidates, {1}</source>
+      <translation>{0} kandidaten, {1}</translation>
+    </message>
+    <message>
+      <location filename="../processing/reports/marked_synthesis.py" line="23" />
+      <source>with replacement</source>
+      <translation>met teruglegging</translation>
+    </message>
+    <message>
+      <location filename="../processing/reports/marked_synthesis.py" line="23" />
+      <source>without replacement</source>
+      <translation>zonder teruglegging</translation>
+    </message>
+    <message>
+      <location filename="../processing/reports/marked_synthesis.py" line="28" />
+      <source>Synthetic sets (L)</source>
+      <translation>Synthetische datasets (L)</translation>
+    </message>
+    <message>
+      <location filename="../processing/reports/marked_synthesis.py" line="29" />
+      <source>Records per set (N)</source>
+      <translation>Records per dataset (N)</translation>
+    </message>
+    <message>
+      <location filename="../processing/reports/marked_synthesis.py" line="30" />
+      <source>Locations drawn</source>
+      <translation>Getrokken locaties</translation>
+    </message>
+    <message>
+      <location filename="../processing/reports/marked_synthesis.py" line="34" />
+      <source>Numeric model</source>
+      <translation>Numeriek model</translation>
+    </message>
+    <message>
+      <location filename="../processing/reports/marked_synthesis.py" line="36" />
+      <source>Public range</source>
+      <translation>Openbaar bereik</translation>
+    </message>
+    <message>
+      <location filename="../processing/reports/marked_synthesis.py" line="36" />
+      <source>{0} to {1}</source>
+      <translation>{0} tot {1}</translation>
+    </message>
+    <message>
+      <location filename="../processing/reports/marked_synthesis.py" line="40" />
+      <source>Shared effective range (posterior mean of the fit to all points)</source>
+      <translation>Gemeenschappelijk effectief bereik (a-posteriorigemiddelde van de schatting op alle punten)</translation>
+    </message>
+    <message>
+      <location filename="../processing/reports/marked_synthesis.py" line="41" />
+      <source>Shared field standard deviation</source>
+      <translation>Gemeenschappelijke standaardafwijking van het veld</translation>
+    </message>
+    <message>
+      <location filename="../processing/reports/marked_synthesis.py" line="42" />
+      <source>Combinations with their own surface</source>
+      <translation>Combinaties met een eigen intensiteitsoppervlak</translation>
+    </message>
+    <message>
+      <location filename="../processing/reports/marked_synthesis.py" line="44" />
+      <source>Combinations borrowing the surface of all points</source>
+      <translation>Combinaties die het intensiteitsoppervlak van alle punten lenen</translation>
+    </message>
+    <message>
+      <location filename="../processing/reports/marked_synthesis.py" line="52" />
+      <source>{0} records ({1:.2%}); synthetic mean share {2:.2%} (one set's 95% range {3:.2%} to {4:.2%})</source>
+      <translation>{0} records ({1:.2%}); synthetisch gemiddeld aandeel {2:.2%} (95%-bereik van één dataset: {3:.2%} tot {4:.2%})</translation>
+    </message>
+    <message>
+      <location filename="../processing/reports/marked_synthesis.py" line="56" />
+      <source>locations from the surface of all points</source>
+      <translation>locaties uit het intensiteitsoppervlak van alle punten</translation>
+    </message>
+    <message>
+      <location filename="../processing/reports/marked_synthesis.py" line="61" />
+      <source>Combinations (eq. 1; CONFIDENTIAL counts)</source>
+      <translation>Combinaties (vgl. 1; VERTROUWELIJKE aantallen)</translation>
+    </message>
+    <message>
+      <location filename="../processing/reports/marked_synthesis.py" line="62" />
+      <source>Location model (eq. 2)</source>
+      <translation>Locatiemodel (vgl. 2)</translation>
+    </message>
+    <message>
+      <location filename="../processing/reports/marked_synthesis.py" line="65" />
+      <source>Numeric mark (eqs. 4-5; CONFIDENTIAL)</source>
+      <translation>Numeriek kenmerk (vgl. 4-5; VERTROUWELIJK)</translation>
+    </message>
+    <message>
+      <location filename="../processing/reports/marked_synthesis.py" line="79" />
+      <source>the normal model of log(value); every synthetic value is exp of a draw, so positive. β and the standard deviations are on the log scale; exp(β) is a geometric mean.</source>
+      <translation>het normale model van log(value); elke synthetische waarde is exp van een trekking en dus positief. β en de standaardafwijkingen liggen op de logschaal; exp(β) is een meetkundig gemiddelde.</translation>
+    </message>
+    <message>
+      <location filename="../processing/reports/marked_synthesis.py" line="83" />
+      <source>Log-normal model</source>
+      <translation>Lognormaal model</translation>
+    </message>
+    <message>
+      <location filename="../processing/reports/marked_synthesis.py" line="88" />
+      <source>geometric mean {0:.4g}, synthetic geometric mean {1:.4g}</source>
+      <translation>meetkundig gemiddelde {0:.4g}, synthetisch meetkundig gemiddelde {1:.4g}</translation>
+    </message>
+    <message>
+      <location filename="../processing/reports/marked_synthesis.py" line="91" />
+      <source>mean {0:.4g}, synthetic mean {1:.4g}</source>
+      <translation>gemiddelde {0:.4g}, synthetisch gemiddelde {1:.4g}</translation>
+    </message>
+    <message>
+      <location filename="../processing/reports/marked_synthesis.py" line="93" />
+      <source>window-average level β {0:.4g}, spatial field sd {1:.4g}</source>
+      <translation>niveau β gemiddeld over het studiegebied {0:.4g}, sd van het ruimtelijke veld {1:.4g}</translation>
+    </message>
+    <message>
+      <location filename="../processing/reports/marked_synthesis.py" line="95" />
+      <source>noise sd {0:.4g}</source>
+      <translation>sd van de ruis {0:.4g}</translation>
+    </message>
+    <message>
+      <location filename="../processing/reports/marked_synthesis.py" line="97" />
+      <source>some standard deviations held at their estimates (posterior not peaked)</source>
+      <translation>sommige standaardafwijkingen vastgehouden op hun schattingen (a-posterioriverdeling zonder duidelijke piek)</translation>
+    </message>
+    <message>
+      <location filename="../processing/reports/marked_synthesis.py" line="99" />
+      <source>no spatial field (fewer than 10 records)</source>
+      <translation>geen ruimtelijk veld (minder dan 10 records)</translation>
+    </message>
+    <message>
+      <location filename="../processing/reports/marked_synthesis.py" line="101" />
+      <source>{0:.1%} of the synthetic values negative though every value is ≥ 0: consider the log-normal model</source>
+      <translation>{0:.1%} van de synthetische waarden is negatief, hoewel elke waarde ≥ 0 is: overweeg het lognormale model</translation>
+    </message>
+    <message>
       <location filename="../processing/reports/network.py" line="22" />
       <source>and {0:.6g}-differential privacy when one point is added or removed ({1})</source>
       <translation>en {0:.6g}-differentiële privacy wanneer één punt wordt toegevoegd of verwijderd ({1})</translation>
@@ -4294,22 +5229,32 @@
       <translation>{0}: een Shapefile bewaart maar 10 tekens van een veldnaam ({1}); namen die dan samenvallen worden genummerd (_1, _2), dus controleer welke kolom welke is, of schrijf een GeoPackage om de namen te behouden.</translation>
     </message>
     <message>
-      <location filename="../processing/sinks.py" line="146" />
+      <location filename="../processing/sinks.py" line="115" />
+      <source>{0}: {1} cannot hold the label '{2}' inside it (only a GeoPackage or a GeoJSON file can); the layer name and the report say it, but the table alone does not. Write a GeoPackage or a GeoJSON file to keep the label with the data.</source>
+      <translation>{0}: {1} kan het label '{2}' niet in zichzelf opnemen (alleen een GeoPackage of een GeoJSON-bestand kan dat); de laagnaam en het rapport vermelden het, maar de tabel alleen niet. Schrijf een GeoPackage of een GeoJSON-bestand om het label bij de gegevens te houden.</translation>
+    </message>
+    <message>
+      <location filename="../processing/sinks.py" line="119" />
+      <source>the data source</source>
+      <translation>de gegevensbron</translation>
+    </message>
+    <message>
+      <location filename="../processing/sinks.py" line="154" />
       <source>{0}: {1} cannot hold the label '{2}' inside the file (only a GeoPackage or a GeoJSON file can); the layer name and the report say it, but a copy of the file alone does not. Write a GeoPackage or a GeoJSON file to keep the label with the data.</source>
       <translation>{0}: {1} kan het label '{2}' niet in het bestand zelf opnemen (alleen een GeoPackage of een GeoJSON-bestand kan dat); de laagnaam en het rapport vermelden het, maar een kopie van alleen het bestand niet. Schrijf een GeoPackage of een GeoJSON-bestand om het label bij de gegevens te houden.</translation>
     </message>
     <message>
-      <location filename="../processing/sinks.py" line="170" />
+      <location filename="../processing/sinks.py" line="178" />
       <source>{0}: the output could not be written: {1}</source>
       <translation>{0}: de uitvoer kon niet worden weggeschreven: {1}</translation>
     </message>
     <message>
-      <location filename="../processing/sinks.py" line="187" />
+      <location filename="../processing/sinks.py" line="195" />
       <source>{0}: {1} features written; the GeoPackage now builds their spatial index as {2} is closed (10-20 s per million features), and the progress bar and Cancel wait until it is done.</source>
       <translation>{0}: {1} objecten geschreven; het GeoPackage bouwt nu hun ruimtelijke index terwijl {2} wordt gesloten (10-20 s per miljoen objecten), en de voortgangsbalk en Annuleren wachten tot dat klaar is.</translation>
     </message>
     <message>
-      <location filename="../processing/sinks.py" line="207" />
+      <location filename="../processing/sinks.py" line="215" />
       <source>Writing {0} points.</source>
       <translation>{0} punten worden weggeschreven.</translation>
     </message>
@@ -4379,359 +5324,489 @@
       <translation>Afstanden in graden worden geweigerd: kies een geprojecteerd werk-CRS, of herprojecteer de laag.</translation>
     </message>
     <message>
-      <location filename="../ui/explorer/chart.py" line="63" />
+      <location filename="../ui/explorer/chart.py" line="118" />
       <source>ε (epsilon)</source>
       <translation>ε (epsilon)</translation>
     </message>
     <message>
-      <location filename="../ui/explorer/chart.py" line="98" />
-      <source>Recommended</source>
-      <translation>Aanbevolen</translation>
-    </message>
-    <message>
-      <location filename="../ui/explorer/chart.py" line="99" />
+      <location filename="../ui/explorer/chart.py" line="119" />
       <source>Computed from the confidential data: for the steward only.</source>
       <translation>Berekend uit de vertrouwelijke gegevens: alleen voor de databeheerder.</translation>
     </message>
     <message>
-      <location filename="../ui/explorer/chart.py" line="101" />
-      <source>({0} sets so far)</source>
-      <translation>(tot nu toe {0} datasets)</translation>
-    </message>
-    <message>
-      <location filename="../ui/explorer/chart.py" line="115" />
-      <source>Risk with nothing released</source>
-      <translation>Risico zonder publicatie</translation>
-    </message>
-    <message>
-      <location filename="../ui/explorer/chart.py" line="116" />
+      <location filename="../ui/explorer/chart.py" line="149" />
       <source>pMSE (lower: more useful)</source>
       <translation>pMSE (lager: bruikbaarder)</translation>
     </message>
     <message>
-      <location filename="../ui/explorer/chart.py" line="121" />
+      <location filename="../ui/explorer/chart.py" line="151" />
       <source>ANS</source>
       <translation>ANS</translation>
     </message>
     <message>
-      <location filename="../ui/explorer/chart.py" line="121" />
+      <location filename="../ui/explorer/chart.py" line="151" />
       <source>PRS</source>
       <translation>PRS</translation>
     </message>
     <message>
-      <location filename="../ui/explorer/chart.py" line="121" />
+      <location filename="../ui/explorer/chart.py" line="151" />
       <source>Radial</source>
       <translation>Radiaal</translation>
     </message>
     <message>
-      <location filename="../ui/explorer/data.py" line="18" />
+      <location filename="../ui/explorer/chart.py" line="173" />
+      <source>Risk with nothing released</source>
+      <translation>Risico zonder publicatie</translation>
+    </message>
+    <message>
+      <location filename="../ui/explorer/chart.py" line="177" />
+      <source>Recommended</source>
+      <translation>Aanbevolen</translation>
+    </message>
+    <message>
+      <location filename="../ui/explorer/chart.py" line="180" />
+      <source>({0} sets so far)</source>
+      <translation>(tot nu toe {0} datasets)</translation>
+    </message>
+    <message>
+      <location filename="../ui/explorer/data.py" line="30" />
       <source>Add a polygon layer or a table with counts to the project and pick it.</source>
       <translation>Voeg een polygoonlaag of een tabel met aantallen aan het project toe en kies die.</translation>
     </message>
     <message>
-      <location filename="../ui/explorer/data.py" line="19" />
+      <location filename="../ui/explorer/data.py" line="31" />
       <source>Add a point layer to the project and pick it (the {0} needs points).</source>
       <translation>Voeg een puntenlaag aan het project toe en kies die (voor {0} zijn punten nodig).</translation>
     </message>
     <message>
-      <location filename="../ui/explorer/data.py" line="22" />
+      <location filename="../ui/explorer/data.py" line="34" />
       <source>{0} needs a point layer: pick one instead of “{1}”.</source>
       <translation>Voor {0} is een puntenlaag nodig: kies er een in plaats van “{1}”.</translation>
     </message>
     <message>
-      <location filename="../ui/explorer/data.py" line="24" />
+      <location filename="../ui/explorer/data.py" line="36" />
       <source>DP counts needs polygons or a table: pick one instead of “{0}”.</source>
       <translation>Voor DP-aantallen zijn polygonen of een tabel nodig: kies een daarvan in plaats van “{0}”.</translation>
     </message>
     <message>
-      <location filename="../ui/explorer/data.py" line="26" />
+      <location filename="../ui/explorer/data.py" line="38" />
       <source>The layer “{0}” has no features: pick a layer with data.</source>
       <translation>De laag “{0}” heeft geen objecten: kies een laag met gegevens.</translation>
     </message>
     <message>
-      <location filename="../ui/explorer/data.py" line="28" />
+      <location filename="../ui/explorer/data.py" line="40" />
       <source>The layer's CRS ({0}) is in degrees: reproject the layer to a projected CRS (Vector ▸ Data Management Tools ▸ Reproject Layer) and pick the reprojected layer.</source>
       <translation>Het CRS van de laag ({0}) is in graden: herprojecteer de laag naar een geprojecteerd CRS (Vector ▸ Beheergereedschap voor gegevens ▸ Laag herprojecteren) en kies de geherprojecteerde laag.</translation>
     </message>
     <message>
-      <location filename="../ui/explorer/data.py" line="34" />
+      <location filename="../ui/explorer/data.py" line="46" />
       <source>The layer “{0}” has no numeric field: the Pufferfish map needs a number per point; add one with the Field Calculator.</source>
       <translation>De laag “{0}” heeft geen numeriek veld: de Pufferfish-kaart vereist een getal per punt; voeg er een toe met de Veldberekening.</translation>
     </message>
     <message>
-      <location filename="../ui/explorer/data.py" line="39" />
+      <location filename="../ui/explorer/data.py" line="51" />
       <source>The layer “{0}” needs numeric fields for the counts and the population.</source>
       <translation>De laag “{0}” heeft numerieke velden nodig voor de aantallen en de populatie.</translation>
     </message>
     <message>
-      <location filename="../ui/explorer/data.py" line="47" />
+      <location filename="../ui/explorer/data.py" line="86" />
+      <source>Reading the layer</source>
+      <translation>Laag inlezen</translation>
+    </message>
+    <message>
+      <location filename="../ui/explorer/data.py" line="94" />
       <source>The field “{0}” has empty (NULL) values: fill or filter them first.</source>
       <translation>Het veld “{0}” heeft lege (NULL-)waarden: vul die eerst aan of filter ze weg.</translation>
     </message>
     <message>
-      <location filename="../ui/explorer/data.py" line="70" />
+      <location filename="../ui/explorer/data.py" line="101" />
       <source>The layer has no point geometries: pick a layer with points.</source>
       <translation>De laag heeft geen puntgeometrieën: kies een laag met punten.</translation>
     </message>
     <message>
-      <location filename="../ui/explorer/data.py" line="80" />
-      <source>Pick a prior rate field: the preview needs a prior expected count per group.</source>
-      <translation>Kies een veld met a-prioricijfer: de voorvertoning vereist een a priori verwacht aantal per groep.</translation>
-    </message>
-    <message>
-      <location filename="../ui/explorer/dialog.py" line="51" />
+      <location filename="../ui/explorer/dialog.py" line="65" />
       <source>Privacy explorer</source>
       <translation>Privacyverkenner</translation>
     </message>
     <message>
-      <location filename="../ui/explorer/dialog.py" line="92" />
-      <source>Kernel</source>
-      <translation>Kernel</translation>
-    </message>
-    <message>
-      <location filename="../ui/explorer/dialog.py" line="92" />
-      <source>LGCP</source>
-      <translation>LGCP</translation>
-    </message>
-    <message>
-      <location filename="../ui/explorer/dialog.py" line="92" />
-      <source>Laplace</source>
-      <translation>Laplace</translation>
-    </message>
-    <message>
-      <location filename="../ui/explorer/dialog.py" line="94" />
-      <source>default (1/groups)</source>
-      <translation>standaard (1/groepen)</translation>
-    </message>
-    <message>
-      <location filename="../ui/explorer/dialog.py" line="95" />
-      <source>default (1/n)</source>
-      <translation>standaard (1/n)</translation>
-    </message>
-    <message>
-      <location filename="../ui/explorer/dialog.py" line="101" />
-      <source>Cell size</source>
-      <translation>Celgrootte</translation>
-    </message>
-    <message>
-      <location filename="../ui/explorer/dialog.py" line="103" />
-      <source>Interval half-width c</source>
-      <translation>Halve intervalbreedte c</translation>
-    </message>
-    <message>
-      <location filename="../ui/explorer/dialog.py" line="104" />
-      <source>Relative factor k</source>
-      <translation>Relatieve factor k</translation>
-    </message>
-    <message>
-      <location filename="../ui/explorer/dialog.py" line="105" />
-      <source>α (tail probability)</source>
-      <translation>α (staartkans)</translation>
-    </message>
-    <message>
-      <location filename="../ui/explorer/dialog.py" line="109" />
-      <source>α (neighbourhood radius)</source>
-      <translation>α (naburigheidsstraal)</translation>
-    </message>
-    <message>
-      <location filename="../ui/explorer/dialog.py" line="114" />
-      <source>Radial radii (comma-separated)</source>
-      <translation>Radiale stralen (kommagescheiden)</translation>
-    </message>
-    <message>
-      <location filename="../ui/explorer/dialog.py" line="115" />
-      <source>ANS noise variances (comma-separated)</source>
-      <translation>ANS-ruisvarianties (kommagescheiden)</translation>
-    </message>
-    <message>
-      <location filename="../ui/explorer/dialog.py" line="121" />
+      <location filename="../ui/explorer/dialog.py" line="84" />
       <source>Method family</source>
       <translation>Methodefamilie</translation>
     </message>
     <message>
-      <location filename="../ui/explorer/dialog.py" line="123" />
+      <location filename="../ui/explorer/dialog.py" line="86" />
       <source>Confidential layer</source>
       <translation>Vertrouwelijke laag</translation>
     </message>
     <message>
-      <location filename="../ui/explorer/dialog.py" line="147" />
-      <source>Cancel preview</source>
-      <translation>Voorvertoning annuleren</translation>
+      <location filename="../ui/explorer/dialog.py" line="115" />
+      <source>Cancel</source>
+      <translation>Annuleren</translation>
     </message>
     <message>
-      <location filename="../ui/explorer/dialog.py" line="155" />
+      <location filename="../ui/explorer/dialog.py" line="124" />
       <source>Run</source>
       <translation>Uitvoeren</translation>
     </message>
     <message>
-      <location filename="../ui/explorer/dialog.py" line="157" />
+      <location filename="../ui/explorer/dialog.py" line="126" />
       <source>Open in toolbox</source>
       <translation>Openen in de toolbox</translation>
     </message>
     <message>
-      <location filename="../ui/explorer/dialog.py" line="158" />
+      <location filename="../ui/explorer/dialog.py" line="127" />
       <source>Save chart as PNG…</source>
       <translation>Grafiek opslaan als PNG…</translation>
     </message>
     <message>
-      <location filename="../ui/explorer/dialog.py" line="159" />
+      <location filename="../ui/explorer/dialog.py" line="128" />
       <source>Close</source>
       <translation>Sluiten</translation>
     </message>
     <message>
-      <location filename="../ui/explorer/dialog.py" line="251" />
+      <location filename="../ui/explorer/dialog.py" line="240" />
       <source>Pick the value field.</source>
       <translation>Kies het waardeveld.</translation>
     </message>
     <message>
-      <location filename="../ui/explorer/dialog.py" line="253" />
+      <location filename="../ui/explorer/dialog.py" line="242" />
       <source>Set a cell size &gt; 0.</source>
       <translation>Stel een celgrootte &gt; 0 in.</translation>
     </message>
     <message>
-      <location filename="../ui/explorer/dialog.py" line="255" />
+      <location filename="../ui/explorer/dialog.py" line="244" />
       <source>Set the interval half-width c &gt; 0, in the value's units.</source>
       <translation>Stel de halve intervalbreedte c &gt; 0 in, in de eenheden van de waarde.</translation>
     </message>
     <message>
-      <location filename="../ui/explorer/dialog.py" line="258" />
+      <location filename="../ui/explorer/dialog.py" line="249" />
       <source>Pick the count field and the population field.</source>
       <translation>Kies het veld met aantallen en het populatieveld.</translation>
     </message>
     <message>
-      <location filename="../ui/explorer/dialog.py" line="280" />
+      <location filename="../ui/explorer/dialog.py" line="251" />
+      <source>Pick exactly one of the prior rate field and the prior expected count field.</source>
+      <translation>Kies precies één van beide: het veld met het a-prioricijfer of het veld met het a priori verwachte aantal.</translation>
+    </message>
+    <message>
+      <location filename="../ui/explorer/dialog.py" line="273" />
+      <source>The bounded mechanism needs public contribution bounds: give L_t and U_t.</source>
+      <translation>Het begrensde mechanisme vereist openbare grenzen voor bijdragen: geef L_t en U_t op.</translation>
+    </message>
+    <message>
+      <location filename="../ui/explorer/dialog.py" line="275" />
+      <source>The lower bound L_t must be below the upper bound U_t.</source>
+      <translation>De ondergrens L_t moet onder de bovengrens U_t liggen.</translation>
+    </message>
+    <message>
+      <location filename="../ui/explorer/dialog.py" line="286" />
       <source>Radial radii must be &gt; 0.</source>
       <translation>Radiale stralen moeten &gt; 0 zijn.</translation>
     </message>
     <message>
-      <location filename="../ui/explorer/dialog.py" line="282" />
+      <location filename="../ui/explorer/dialog.py" line="288" />
       <source>ANS noise variances must be &gt;= 0.</source>
       <translation>ANS-ruisvarianties moeten &gt;= 0 zijn.</translation>
     </message>
     <message>
-      <location filename="../ui/explorer/dialog.py" line="284" />
+      <location filename="../ui/explorer/dialog.py" line="290" />
       <source>Give at least one radius, noise variance or PRS replicate.</source>
       <translation>Geef ten minste één straal, ruisvariantie of PRS-herhaling op.</translation>
     </message>
     <message>
-      <location filename="../ui/explorer/dialog.py" line="286" />
+      <location filename="../ui/explorer/dialog.py" line="292" />
       <source>Set the risk radius &gt; 0: how close the intruder must place a person (e.g. a house's size).</source>
       <translation>Stel de risicostraal &gt; 0 in: hoe dicht de aanvaller een persoon moet plaatsen (bijv. de grootte van een huis).</translation>
     </message>
     <message>
-      <location filename="../ui/explorer/dialog.py" line="324" />
+      <location filename="../ui/explorer/dialog.py" line="360" />
       <source>Privacy explorer preview</source>
       <translation>Voorvertoning van de privacyverkenner</translation>
     </message>
     <message>
-      <location filename="../ui/explorer/dialog.py" line="335" />
+      <location filename="../ui/explorer/dialog.py" line="371" />
       <source>Computing the preview…</source>
       <translation>De voorvertoning wordt berekend…</translation>
     </message>
     <message>
-      <location filename="../ui/explorer/dialog.py" line="371" />
+      <location filename="../ui/explorer/dialog.py" line="418" />
       <source>The preview failed: {0}</source>
       <translation>De voorvertoning is mislukt: {0}</translation>
     </message>
     <message>
-      <location filename="../ui/explorer/dialog.py" line="373" />
+      <location filename="../ui/explorer/dialog.py" line="420" />
       <source>Preview canceled.</source>
       <translation>Voorvertoning geannuleerd.</translation>
     </message>
     <message>
-      <location filename="../ui/explorer/dialog.py" line="378" />
+      <location filename="../ui/explorer/dialog.py" line="425" />
       <source>No setting has maximum risk at or below {0:g}: nothing recommended.</source>
       <translation>Geen instelling heeft een maximaal risico op of onder {0:g}: niets aanbevolen.</translation>
     </message>
     <message>
-      <location filename="../ui/explorer/dialog.py" line="380" />
+      <location filename="../ui/explorer/dialog.py" line="427" />
       <source>Recommended: {0} (pMSE {1:.4g}, maximum risk {2:.4g}); risk with nothing released {3:.4g}.</source>
       <translation>Aanbevolen: {0} (pMSE {1:.4g}, maximaal risico {2:.4g}); risico zonder publicatie {3:.4g}.</translation>
     </message>
     <message>
-      <location filename="../ui/explorer/dialog.py" line="407" />
-      <source>The run failed: {0}</source>
-      <translation>De run is mislukt: {0}</translation>
+      <location filename="../ui/explorer/dialog.py" line="458" />
+      <source>Running “{0}”…</source>
+      <translation>“{0}” wordt uitgevoerd…</translation>
     </message>
     <message>
-      <location filename="../ui/explorer/dialog.py" line="412" />
+      <location filename="../ui/explorer/dialog.py" line="476" />
       <source>Done: the output was added to the project.</source>
       <translation>Klaar: de uitvoer is aan het project toegevoegd.</translation>
     </message>
     <message>
-      <location filename="../ui/explorer/dialog.py" line="423" />
+      <location filename="../ui/explorer/dialog.py" line="479" />
+      <source>The run failed: {0}</source>
+      <translation>De run is mislukt: {0}</translation>
+    </message>
+    <message>
+      <location filename="../ui/explorer/dialog.py" line="497" />
       <source>PNG images (*.png)</source>
       <translation>PNG-afbeeldingen (*.png)</translation>
     </message>
     <message>
-      <location filename="../ui/explorer/dialog.py" line="423" />
+      <location filename="../ui/explorer/dialog.py" line="497" />
       <source>Save chart as PNG</source>
       <translation>Grafiek opslaan als PNG</translation>
     </message>
     <message>
-      <location filename="../ui/explorer/families.py" line="31" />
+      <location filename="../ui/explorer/families.py" line="32" />
       <source>Pufferfish grid map</source>
       <translation>Pufferfish-rasterkaart</translation>
     </message>
     <message>
-      <location filename="../ui/explorer/families.py" line="32" />
+      <location filename="../ui/explorer/families.py" line="33" />
       <source>DP synthetic counts</source>
       <translation>Synthetische DP-aantallen</translation>
     </message>
     <message>
-      <location filename="../ui/explorer/families.py" line="33" />
+      <location filename="../ui/explorer/families.py" line="34" />
       <source>DP synthetic points</source>
       <translation>Synthetische DP-punten</translation>
     </message>
     <message>
-      <location filename="../ui/explorer/families.py" line="34" />
+      <location filename="../ui/explorer/families.py" line="35" />
       <source>LGCP synthesis (radial, ANS, PRS)</source>
       <translation>LGCP-synthese (radiaal, ANS, PRS)</translation>
     </message>
     <message>
-      <location filename="../ui/explorer/families.py" line="178" />
+      <location filename="../ui/explorer/families.py" line="207" />
       <source>“{0}” is not a number: separate the values with commas (semicolons with decimal commas).</source>
       <translation>“{0}” is geen getal: scheid de waarden met komma's (met puntkomma's als u decimale komma's gebruikt).</translation>
     </message>
     <message>
-      <location filename="../ui/explorer/families.py" line="208" />
+      <location filename="../ui/explorer/families.py" line="226" />
+      <source>“{0}” is not a number.</source>
+      <translation>“{0}” is geen getal.</translation>
+    </message>
+    <message>
+      <location filename="../ui/explorer/families.py" line="261" />
       <source>Median over the published cells</source>
       <translation>Mediaan over de gepubliceerde cellen</translation>
     </message>
     <message>
-      <location filename="../ui/explorer/families.py" line="209" />
+      <location filename="../ui/explorer/families.py" line="262" />
       <source>90th percentile over the published cells</source>
       <translation>90e percentiel over de gepubliceerde cellen</translation>
     </message>
     <message>
-      <location filename="../ui/explorer/families.py" line="210" />
+      <location filename="../ui/explorer/families.py" line="263" />
       <source>Δ (bounded mechanism)</source>
       <translation>Δ (begrensd mechanisme)</translation>
     </message>
     <message>
-      <location filename="../ui/explorer/families.py" line="211" />
+      <location filename="../ui/explorer/families.py" line="264" />
       <source>Expected absolute error per group</source>
       <translation>Verwachte absolute fout per groep</translation>
     </message>
     <message>
-      <location filename="../ui/explorer/families.py" line="212" />
+      <location filename="../ui/explorer/families.py" line="265" />
       <source>P(within ±10% of the truth)</source>
       <translation>P(binnen ±10% van de ware waarde)</translation>
     </message>
     <message>
-      <location filename="../ui/explorer/families.py" line="213" />
+      <location filename="../ui/explorer/families.py" line="266" />
       <source>K-function MISE</source>
       <translation>MISE van de K-functie</translation>
     </message>
     <message>
-      <location filename="../ui/explorer/families.py" line="220" />
+      <location filename="../ui/explorer/families.py" line="273" />
       <source>Expected error per published cell</source>
       <translation>Verwachte fout per gepubliceerde cel</translation>
     </message>
     <message>
-      <location filename="../ui/explorer/knobs.py" line="21" />
+      <location filename="../ui/explorer/families.py" line="281" />
+      <source>Monte-Carlo estimates from {draws} synthetic data sets per ε.</source>
+      <translation>Monte-Carloschattingen uit {draws} synthetische datasets per ε.</translation>
+    </message>
+    <message>
+      <location filename="../ui/explorer/families.py" line="282" />
+      <source>Errors of the noise on each published cell, from the public counts alone; clamping (bounded mechanism) can only make them smaller.</source>
+      <translation>Fouten van de ruis op elke gepubliceerde cel, alleen uit de openbare aantallen berekend; afkappen (begrensd mechanisme) kan ze alleen kleiner maken.</translation>
+    </message>
+    <message>
+      <location filename="../ui/explorer/families.py" line="286" />
+      <source>Where the relative error is infinite, the noise on the log scale is too wide for the cell's count: raise epsilon or k, or the minimum count.</source>
+      <translation>Waar de relatieve fout oneindig is, is de ruis op de logschaal te breed voor het aantal in de cel: verhoog epsilon of k, of het minimumaantal.</translation>
+    </message>
+    <message>
+      <location filename="../ui/explorer/families.py" line="290" />
+      <source>Means over {draws} synthetic patterns per ε.</source>
+      <translation>Gemiddelden over {draws} synthetische patronen per ε.</translation>
+    </message>
+    <message>
+      <location filename="../ui/explorer/families.py" line="291" />
+      <source>δ = 1/n = {delta:.3g} (the default of the algorithm).</source>
+      <translation>δ = 1/n = {delta:.3g} (de standaardwaarde van het algoritme).</translation>
+    </message>
+    <message>
+      <location filename="../ui/explorer/families.py" line="292" />
+      <source>ε = {epsilon:.3g}: the bandwidth lies beyond the widest one computed for the preview</source>
+      <translation>ε = {epsilon:.3g}: de bandbreedte ligt buiten de breedste die voor de voorvertoning is berekend</translation>
+    </message>
+    <message>
+      <location filename="../ui/explorer/families.py" line="295" />
+      <source>ε = {epsilon:.3g}: {reason}</source>
+      <translation>ε = {epsilon:.3g}: {reason}</translation>
+    </message>
+    <message>
+      <location filename="../ui/explorer/families.py" line="296" />
+      <source>No setting has maximum risk at or below {max_risk:g}: nothing recommended.</source>
+      <translation>Geen instelling heeft een maximaal risico op of onder {max_risk:g}: niets aanbevolen.</translation>
+    </message>
+    <message>
+      <location filename="../ui/explorer/knobs.py" line="32" />
       <source>With ε = {0} an attacker's odds about any one person change by at most a factor {1}.</source>
       <translation>Met ε = {0} veranderen de kansverhoudingen van een aanvaller over elke afzonderlijke persoon met ten hoogste een factor {1}.</translation>
+    </message>
+    <message>
+      <location filename="../ui/explorer/knobs.py" line="56" />
+      <source>Publishing {0} sets costs L·ε = {1:.4g}: too large to protect anyone.</source>
+      <translation>Het publiceren van {0} datasets kost L·ε = {1:.4g}: te veel om iemand te beschermen.</translation>
+    </message>
+    <message>
+      <location filename="../ui/explorer/knobs.py" line="59" />
+      <source>Publishing {0} sets costs L·ε = {1:.4g}: an attacker's odds about any one person change by at most a factor {2}.</source>
+      <translation>Het publiceren van {0} datasets kost L·ε = {1:.4g}: de kansverhoudingen van een aanvaller over elke afzonderlijke persoon veranderen met ten hoogste een factor {2}.</translation>
+    </message>
+    <message>
+      <location filename="../ui/explorer/knobs.py" line="65" />
+      <source>The odds bound may fail for a person with a probability of at most δ = {0:.3g}.</source>
+      <translation>De grens op de kansverhoudingen kan voor een persoon falen met een kans van ten hoogste δ = {0:.3g}.</translation>
+    </message>
+    <message>
+      <location filename="../ui/explorer/knobs.py" line="68" />
+      <source>Empty: δ = 1/n for n points, which is weak (publishing one random person's point unprotected meets it): give δ well below 1/n for a release.</source>
+      <translation>Leeg: δ = 1/n bij n punten, en dat is zwak (het onbeschermd publiceren van het punt van één willekeurige persoon voldoet eraan): geef voor een publicatie een δ ruim onder 1/n.</translation>
+    </message>
+    <message>
+      <location filename="../ui/explorer/knobs.py" line="74" />
+      <source>A person's location is hidden within {0:g} map units: moves beyond are not covered.</source>
+      <translation>De locatie van een persoon is verborgen binnen {0:g} kaarteenheden: verplaatsingen daarbuiten zijn niet gedekt.</translation>
+    </message>
+    <message>
+      <location filename="../ui/explorer/knobs.py" line="77" />
+      <source>The kernel and LGCP methods need α &gt; 0: how far one person's point is hidden.</source>
+      <translation>De kernel- en LGCP-methode vereisen α &gt; 0: hoe ver het punt van één persoon wordt verborgen.</translation>
+    </message>
+    <message>
+      <location filename="../ui/explorer/knobs.py" line="80" />
+      <source>An attacker cannot tell whether a person's value lies in [x−{0:g}, x+{0:g}) or in [x+{0:g}, x+{1:g}) beyond the factor e^ε.</source>
+      <translation>Een aanvaller kan, buiten de factor e^ε, niet onderscheiden of de waarde van een persoon in [x−{0:g}, x+{0:g}) of in [x+{0:g}, x+{1:g}) ligt.</translation>
+    </message>
+    <message>
+      <location filename="../ui/explorer/knobs.py" line="85" />
+      <source>An attacker cannot tell a person's value from one {0:.0f}% smaller (a factor {1:g}) beyond the factor e^ε.</source>
+      <translation>Een aanvaller kan, buiten de factor e^ε, de waarde van een persoon niet onderscheiden van een waarde die {0:.0f}% kleiner is (een factor {1:g}).</translation>
+    </message>
+    <message>
+      <location filename="../ui/explorer/knobs.py" line="90" />
+      <source>Cells with fewer than {0} contributors are not published: the counts are public, so this costs no privacy, but it does not hide who is present.</source>
+      <translation>Cellen met minder dan {0} bijdragers worden niet gepubliceerd: de aantallen zijn openbaar, dus dit kost geen privacy, maar het verbergt niet wie aanwezig is.</translation>
+    </message>
+    <message>
+      <location filename="../ui/explorer/knobs.py" line="96" />
+      <source>ε = {0:.4g} buys a noisy total of the points; the cells get ε = {1:.4g}. Together: ε.</source>
+      <translation>ε = {0:.4g} koopt een totaal met ruis van de punten; de cellen krijgen ε = {1:.4g}. Samen: ε.</translation>
+    </message>
+    <message>
+      <location filename="../ui/explorer/knobs.py" line="149" />
+      <source>empty: not set</source>
+      <translation>leeg: niet ingesteld</translation>
+    </message>
+    <message>
+      <location filename="../ui/explorer/knobs.py" line="154" />
+      <source>Kernel</source>
+      <translation>Kernel</translation>
+    </message>
+    <message>
+      <location filename="../ui/explorer/knobs.py" line="154" />
+      <source>LGCP</source>
+      <translation>LGCP</translation>
+    </message>
+    <message>
+      <location filename="../ui/explorer/knobs.py" line="154" />
+      <source>Laplace</source>
+      <translation>Laplace</translation>
+    </message>
+    <message>
+      <location filename="../ui/explorer/knobs.py" line="156" />
+      <source>default (1/groups)</source>
+      <translation>standaard (1/groepen)</translation>
+    </message>
+    <message>
+      <location filename="../ui/explorer/knobs.py" line="157" />
+      <source>default (1/n)</source>
+      <translation>standaard (1/n)</translation>
+    </message>
+    <message>
+      <location filename="../ui/explorer/knobs.py" line="169" />
+      <source>Cell size</source>
+      <translation>Celgrootte</translation>
+    </message>
+    <message>
+      <location filename="../ui/explorer/knobs.py" line="171" />
+      <source>Interval half-width c</source>
+      <translation>Halve intervalbreedte c</translation>
+    </message>
+    <message>
+      <location filename="../ui/explorer/knobs.py" line="172" />
+      <source>Relative factor k</source>
+      <translation>Relatieve factor k</translation>
+    </message>
+    <message>
+      <location filename="../ui/explorer/knobs.py" line="179" />
+      <source>Synthetic data sets L</source>
+      <translation>Synthetische datasets L</translation>
+    </message>
+    <message>
+      <location filename="../ui/explorer/knobs.py" line="181" />
+      <source>α (tail probability)</source>
+      <translation>α (staartkans)</translation>
+    </message>
+    <message>
+      <location filename="../ui/explorer/knobs.py" line="187" />
+      <source>α (neighbourhood radius)</source>
+      <translation>α (naburigheidsstraal)</translation>
+    </message>
+    <message>
+      <location filename="../ui/explorer/knobs.py" line="188" />
+      <source>Share of ε for a noisy total</source>
+      <translation>Deel van ε voor een totaal met ruis</translation>
+    </message>
+    <message>
+      <location filename="../ui/explorer/knobs.py" line="195" />
+      <source>Radial radii (comma-separated)</source>
+      <translation>Radiale stralen (kommagescheiden)</translation>
+    </message>
+    <message>
+      <location filename="../ui/explorer/knobs.py" line="196" />
+      <source>ANS noise variances (comma-separated)</source>
+      <translation>ANS-ruisvarianties (kommagescheiden)</translation>
     </message>
     <message>
       <location filename="../ui/explorer/mapview.py" line="41" />
@@ -4739,14 +5814,29 @@
       <translation>Eén trekking ter voorvertoning: alleen voor de databeheerder.</translation>
     </message>
     <message>
-      <location filename="../ui/explorer/mapview.py" line="88" />
+      <location filename="../ui/explorer/mapview.py" line="111" />
       <source>Preview grid (for the steward only)</source>
       <translation>Voorvertoning van het raster (alleen voor de databeheerder)</translation>
     </message>
     <message>
-      <location filename="../ui/explorer/mapview.py" line="105" />
+      <location filename="../ui/explorer/mapview.py" line="121" />
       <source>Preview synthetic points (for the steward only)</source>
       <translation>Voorvertoning van synthetische punten (alleen voor de databeheerder)</translation>
+    </message>
+    <message>
+      <location filename="../ui/explorer/runner.py" line="52" />
+      <source>The algorithm {0} is not installed.</source>
+      <translation>Het algoritme {0} is niet geïnstalleerd.</translation>
+    </message>
+    <message>
+      <location filename="../ui/explorer/runner.py" line="90" />
+      <source>canceled</source>
+      <translation>geannuleerd</translation>
+    </message>
+    <message>
+      <location filename="../ui/explorer/runner.py" line="92" />
+      <source>the algorithm failed (see the log messages)</source>
+      <translation>het algoritme is mislukt (zie de logberichten)</translation>
     </message>
   </context>
 </TS>
