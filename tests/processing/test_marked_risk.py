@@ -22,6 +22,7 @@ from qgis.core import (
     QgsGeometry,
     QgsPointXY,
     QgsProcessingException,
+    QgsProject,
     QgsVectorLayer,
 )
 from qgis.PyQt.QtCore import QVariant
@@ -78,6 +79,14 @@ def synthetic_layer(x, y, columns, types, crs, seed, sets=SETS, jitter=50.0, num
     return layer
 
 
+def owned_by_project(*layers):
+    """Hand layers that tests pass to processing.run to the project (see tests/conftest.py keep_in_project: a
+    Python-owned layer destroyed after such a run crashes the interpreter at exit, QGIS 3.22); returns their ids."""
+    for layer in layers:
+        QgsProject.instance().addMapLayer(layer, False)
+    return [layer.id() for layer in layers]
+
+
 @pytest.fixture(scope="module")
 def enterprise_layers(enterprises):
     layer = QgsVectorLayer(enterprises, "enterprises", "ogr")
@@ -93,7 +102,9 @@ def enterprise_layers(enterprises):
         seed=11,
         numeric="production",
     )
-    return layer, syn, (x, y, fined, np.array(production, dtype=float))
+    ids = owned_by_project(layer, syn)
+    yield layer, syn, (x, y, fined, np.array(production, dtype=float))
+    QgsProject.instance().removeMapLayers(ids)
 
 
 @pytest.fixture(scope="module")
@@ -101,7 +112,9 @@ def chicago(data_copy):
     layer = QgsVectorLayer(f"{data_copy / 'spatstat_chicago.gpkg'}|layername=crimes", "crimes", "ogr")
     assert layer.featureCount() == 116
     x, y, (marks,) = read_layer(layer, ["marks"])
-    return layer, x, y, marks
+    ids = owned_by_project(layer)
+    yield layer, x, y, marks
+    QgsProject.instance().removeMapLayers(ids)
 
 
 def chicago_synthetic(chicago, seed=5, **kwargs):
