@@ -23,7 +23,7 @@ from scipy import special
 
 from . import mechanisms
 from .errors import ParameterError
-from .linalg import BandedCholesky, rcm_permutation
+from .linalg import SPARSE_MIN_NODES, cholesky, rcm_permutation
 
 SQRT8 = math.sqrt(8.0)
 
@@ -66,7 +66,7 @@ class SPDEMatern:
 
     def sample(self, rho: float, sigma: float, rng: np.random.Generator, size: int = 1) -> np.ndarray:
         """``(size, n)`` exact draws of ``w`` from the prior (eq. 29)."""
-        factor = BandedCholesky.factor(self.precision(rho, sigma), self.ordering())
+        factor = cholesky(self.precision(rho, sigma), self.ordering())
         return factor.whiten_inverse(mechanisms.standard_normals(rng, (self.n, size))).T
 
     def logdet_precision(self, rho: float, sigma: float, perm: np.ndarray | None = None) -> float:
@@ -74,7 +74,9 @@ class SPDEMatern:
         kappa = kappa_from_range(rho)
         xi2 = 4.0 * math.pi * kappa**2 * sigma**2
         lap = sp.csr_matrix(sp.diags(kappa**2 * self.c) + self.g)
-        factor = BandedCholesky.factor(lap, perm if perm is not None else rcm_permutation(lap))
+        if perm is None and lap.shape[0] < SPARSE_MIN_NODES:
+            perm = rcm_permutation(lap)
+        factor = cholesky(lap, perm)
         return 2.0 * factor.logdet - float(np.sum(np.log(self.c))) - self.n * math.log(xi2)
 
     # -- the field interface the LGCP model uses (theta = (log rho, log sigma)) -----------------

@@ -34,7 +34,7 @@ import scipy.sparse as sp
 from . import mechanisms
 from .errors import ParameterError
 from .fields import SPDEMatern
-from .linalg import BandedCholesky
+from .linalg import BandedCholesky, SparseCholesky, cholesky
 from .progress import Progress, report
 
 
@@ -161,7 +161,7 @@ class LaplaceFit:
     theta: np.ndarray
     w: np.ndarray
     beta: np.ndarray
-    h_ww: BandedCholesky | None  # Cholesky of H_ww = Q + B'DB (None once dropped from a cache)
+    h_ww: BandedCholesky | SparseCholesky | None  # Cholesky of H_ww = Q + B'DB (None once dropped from a cache)
     z: np.ndarray  # H_ww^{-1} H_wb, (n, p)
     s_chol: np.ndarray  # lower Cholesky of the Schur complement S = H_bb - H_bw H_ww^{-1} H_wb
     log_marginal: float  # Laplace approximation of log p(theta | S) + const
@@ -174,7 +174,10 @@ class LaplaceFit:
         zb = mechanisms.standard_normals(rng, (p, size))
         db = np.linalg.solve(self.s_chol.T, zb)  # S^{-1/2}: cov = (L L')^{-1}
         zw = mechanisms.standard_normals(rng, (n, size))
-        w = self.w[:, None] - self.z @ db + self.h_ww.whiten_inverse(zw, progress, "Drawing from the posterior")
+        w = self.h_ww.whiten_inverse(zw, progress, "Drawing from the posterior")
+        del zw  # in place from here: on a large mesh each (n, size) array is hundreds of MB
+        w -= self.z @ db
+        w += self.w[:, None]
         return (self.beta[:, None] + db).T, w.T
 
 
@@ -323,10 +326,10 @@ class LGCPModel:
         return h_ww, np.asarray(b.T @ dx), d.x_int.T @ dx + np.diag(1.0 / self.beta_prior.sd**2)
 
     def _factor(self, q: sp.csr_matrix, mu: np.ndarray):
-        """Cholesky pieces of ``H`` (see :meth:`hessian_blocks`) by blocks: banded ``H_ww`` and the
-        Schur complement of the coefficients."""
+        """Cholesky pieces of ``H`` (see :meth:`hessian_blocks`) by blocks: ``H_ww`` (banded, or sparse on large
+        meshes: core.linalg.cholesky) and the Schur complement of the coefficients."""
         h_ww, h_wb, h_bb = self.hessian_blocks(q, mu)
-        factor = BandedCholesky.factor(h_ww, self.perm)
+        factor = cholesky(h_ww, self.perm)
         z = factor.solve(h_wb)
         schur = h_bb - h_wb.T @ z
         return factor, z, np.linalg.cholesky(0.5 * (schur + schur.T))

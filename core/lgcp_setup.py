@@ -56,14 +56,16 @@ class LGCPSetup:
 
     def too_fine(self) -> str | None:
         """A warning if the mesh has more than :data:`SLOW_FIT_NODES` nodes: the fit's time grows faster than the
-        number of nodes (measured on a 2-core machine with bei's 3,604 trees and 1,000 draws: 6,822 nodes took
-        97 s, 18,886 nodes 515 s; at 55,443 nodes one hyperparameter step took 6-24 s)."""
+        number of nodes (tests/benchmarks/bench_large_mesh.py, 5,000 points in a square, 1,000 draws, the central
+        composite design that ``"auto"`` picks on such meshes, CPU time on a 2-core machine: 8,169 nodes 25 s,
+        20,128 nodes 2 minutes, 100,000 nodes more than 15 minutes; the grid took 139 s at 8,169 nodes)."""
         if self.mesh.n_nodes <= SLOW_FIT_NODES:
             return None
         return (
             f"max_edge {self.max_edge:g} gives a mesh of {self.mesh.n_nodes:,} nodes: the fit will take many minutes "
-            "(its time grows faster than the number of nodes: on a 2-core machine 18,886 nodes took 9 minutes, and at "
-            "55,443 nodes a single hyperparameter step took 6-24 s); a larger max_edge is much faster"
+            "(its time grows faster than the number of nodes: on a 2-core machine, with the central composite design, "
+            "20,000 nodes took 2 minutes and 100,000 nodes more than 15; the grid takes about five times as long); "
+            "a larger max_edge is much faster"
         )
 
     def too_coarse(self) -> str | None:
@@ -84,11 +86,33 @@ class LGCPSetup:
 #: Fewer edges than this across the window's larger side draw a warning (the default mesh has EDGES_ACROSS).
 COARSE_EDGES_ACROSS = 5
 
-#: More mesh nodes than this draw a warning that the fit will be slow (see :meth:`LGCPSetup.too_fine`).
-SLOW_FIT_NODES = 15_000
+#: More mesh nodes than this draw a warning that the fit will be slow (see :meth:`LGCPSetup.too_fine`): about two
+#: minutes with the central composite design (it was 15,000 when every fit used the grid: 9 minutes at 18,886).
+SLOW_FIT_NODES = 20_000
 
-#: Largest mesh an LGCP fit accepts: 185,000 nodes took 5.4 GB and minutes per hyperparameter evaluation.
+#: Largest mesh an LGCP fit accepts. Memory is no longer the limit (100,000 nodes stayed under 2 GB with the sparse
+#: factor of core.linalg; 185,000 nodes had taken 5.4 GB with banded factors), time is: 100,000 nodes took more
+#: than 15 CPU minutes with the central composite design (tests/benchmarks/bench_large_mesh.py).
 MAX_FIT_NODES = 60_000
+
+#: ``hyper_integration="auto"`` (the default of :func:`fit_confidential`) integrates over the hyperparameters with
+#: the grid below this many mesh nodes and with the central composite design from there on: the design needs a
+#: fifth to a half of the grid's Laplace fits (tests/benchmarks/bench_large_mesh.py, 5,000 points in a square,
+#: 1,000 draws, CPU seconds on a 2-core machine: 2,062 nodes 3-4 s against the grid's 8-15 s, 8,169 nodes 25 s
+#: against 139 s) with summaries that agreed with the exact sampler about as well as the grid's
+#: (tests/benchmarks/bench_hyper_integration.py); small meshes (John Snow's 1,900 nodes) keep the grid, whose fits
+#: take seconds there.
+CCD_MIN_NODES = 5_000
+#: The choices of ``hyper_integration``: :data:`.laplace_fit.INTEGRATIONS` and ``"auto"``.
+HYPER_INTEGRATIONS = (*INTEGRATIONS, "auto")
+
+
+def resolve_integration(hyper_integration: str, n_nodes: int) -> str:
+    """The integration :func:`.laplace_fit.fit_laplace` runs for ``hyper_integration`` on a mesh of ``n_nodes``:
+    ``"auto"`` is ``"ccd"`` from :data:`CCD_MIN_NODES` nodes on and ``"grid"`` below; the others are themselves."""
+    if hyper_integration == "auto":
+        return "ccd" if n_nodes >= CCD_MIN_NODES else "grid"
+    return hyper_integration
 
 
 def default_window(x, y) -> Window:
@@ -154,9 +178,10 @@ def build_lgcp(
     def too_many(nodes: str) -> ParameterError:
         return ParameterError(
             "max_edge",
-            f"max_edge {max_edge:g} gives a mesh of {nodes} nodes; fitting needs roughly 30 kB per node and "
-            f"minutes per hyperparameter step, so at most {MAX_FIT_NODES:,} are allowed: use a larger max_edge, or "
-            "simplify the window if it has many vertices (each one is a mesh node)",
+            f"max_edge {max_edge:g} gives a mesh of {nodes} nodes; the fit's time grows faster than the number of "
+            f"nodes (on a 2-core machine 20,000 nodes took 2 minutes and 100,000 more than 15), so at most "
+            f"{MAX_FIT_NODES:,} are allowed: use a larger max_edge, or simplify the window if it has many vertices "
+            "(each one is a mesh node)",
         )
 
     # a mesh far beyond the limit is refused before it is built (1.6 million nodes took 27 s to build); the
@@ -203,20 +228,21 @@ def fit_laplace_any_rule(
     with the degree-3 rule, which sees the nodes, and fit that. Clustered patterns with repeated locations (300
     of the enterprises, 30 of them duplicates) meet this at the default settings; the refit costs one more fit
     (the failure shows early, in the hyperparameter search). ``hyper_integration`` is :func:`.laplace_fit.fit_laplace`'s
-    ``integration`` (``"grid"`` or ``"ccd"``).
+    ``integration`` (``"grid"`` or ``"ccd"``), or ``"auto"`` (:func:`resolve_integration`).
 
     Returns:
         the setup, its posterior (``diagnostics["integration"]`` names the rule used) and that rule.
     """
     setup = build(scheme)
+    integration = resolve_integration(hyper_integration, setup.mesh.n_nodes)
     try:
-        posterior = fit_laplace(setup.model, rng, draws=draws, progress=progress, integration=hyper_integration)
+        posterior = fit_laplace(setup.model, rng, draws=draws, progress=progress, integration=integration)
     except ParameterError as error:
         if error.parameter != "integration" or scheme != "midpoint":
             raise
         scheme = "cubic"
         setup = build(scheme)
-        posterior = fit_laplace(setup.model, rng, draws=draws, progress=progress, integration=hyper_integration)
+        posterior = fit_laplace(setup.model, rng, draws=draws, progress=progress, integration=integration)
     posterior.diagnostics["integration"] = scheme
     return setup, posterior, scheme
 
@@ -273,7 +299,7 @@ def fit_confidential(
     prior: str = "lognormal",
     scheme: str = "midpoint",
     method: str = "laplace",
-    hyper_integration: str = "grid",
+    hyper_integration: str = "auto",
     check_window: Callable[[Window], object] | None = None,
     on_note: Callable[[FitNote], None] | None = None,
     progress: Progress = None,
@@ -290,7 +316,8 @@ def fit_confidential(
     with the degree-3 rule (:func:`fit_laplace_any_rule`, note :data:`NOTE_REFITTED`); ``method="mcmc"`` runs
     the exact sampler on the model as built. ``hyper_integration`` chooses how the fast method integrates over the
     hyperparameters (:func:`.laplace_fit.fit_laplace`'s ``integration``: ``"grid"`` or ``"ccd"``, INLA's central
-    composite design with about a third of the grid's Laplace fits). The setup's notes (:data:`NOTE_BUILT`, then its
+    composite design with about a third of the grid's Laplace fits; ``"auto"``, the default: the grid below
+    :data:`CCD_MIN_NODES` mesh nodes, the design from there on). The setup's notes (:data:`NOTE_BUILT`, then its
     warnings) come once, after the first build and before the fit; ``progress`` runs through ``build_share`` while
     building.
 
@@ -305,9 +332,10 @@ def fit_confidential(
     """
     x = np.asarray(x, dtype=np.float64)
     y = np.asarray(y, dtype=np.float64)
-    if hyper_integration not in INTEGRATIONS:
+    if hyper_integration not in HYPER_INTEGRATIONS:
         raise ParameterError(
-            "hyper_integration", f"the hyperparameter integration must be 'grid' or 'ccd', got {hyper_integration!r}"
+            "hyper_integration",
+            f"the hyperparameter integration must be 'grid', 'ccd' or 'auto', got {hyper_integration!r}",
         )
     if model is not None:
         model.check_source(x, y, crs)

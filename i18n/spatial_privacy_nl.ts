@@ -815,241 +815,246 @@
     </message>
     <message>
       <location filename="../processing/algorithms/fit_lgcp.py" line="144" />
-      <source>Mesh resolution inside the window, in CRS units. Empty: 1/40 of the window's larger side. Smaller is more accurate and slower (the number of nodes grows as 1/edge²).</source>
-      <translation>Resolutie van het driehoeksnet binnen het studiegebied, in CRS-eenheden. Leeg: 1/40 van de langste zijde van het studiegebied. Een kleinere waarde is nauwkeuriger, maar trager (het aantal knopen groeit als 1/zijde²).</translation>
+      <source>Mesh resolution inside the window, in CRS units. Empty: 1/40 of the window's larger side. Smaller is more accurate and slower (the number of nodes grows as 1/edge²): the fast method with 1,000 draws took about 10 s for 2,000 nodes, 25 s for 8,000 and 2 minutes for 20,000 on a 2-core machine (its time grows faster than the nodes); more than 20,000 nodes draw a warning and more than 60,000 are refused.</source>
+      <translation>Resolutie van het driehoeksnet binnen het studiegebied, in CRS-eenheden. Leeg: 1/40 van de langste zijde van het studiegebied. Kleiner is nauwkeuriger en trager (het aantal knopen groeit als 1/zijde²): de snelle methode met 1.000 trekkingen duurde ongeveer 10 s voor 2.000 knopen, 25 s voor 8.000 en 2 minuten voor 20.000 op een machine met 2 kernen (de tijd groeit sneller dan het aantal knopen); meer dan 20.000 knopen geven een waarschuwing en meer dan 60.000 worden geweigerd.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="151" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="154" />
       <source>Prior median of the range</source>
       <translation>A-priorimediaan van het bereik</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="153" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="156" />
       <source>Centre (&gt; 0, in CRS units) of the log-normal prior on the effective range (Walder et al., Appendix A.5). Empty: 1/5 of the window's larger side.</source>
       <translation>Centrum (&gt; 0, in CRS-eenheden) van de lognormale a-prioriverdeling van het effectieve bereik (Walder et al., Appendix A.5). Leeg: 1/5 van de langste zijde van het studiegebied.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="160" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="163" />
       <source>Prior median of the field's standard deviation</source>
       <translation>A-priorimediaan van de standaardafwijking van het veld</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="162" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="165" />
       <source>Centre (&gt; 0) of the log-normal prior on the marginal standard deviation of the field, which is on the scale of the log intensity (dimensionless).</source>
       <translation>Centrum (&gt; 0) van de lognormale a-prioriverdeling van de marginale standaardafwijking van het veld, dat op de schaal van de log-intensiteit ligt (dimensieloos).</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="170" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="173" />
       <source>Prior on range and standard deviation</source>
       <translation>A-prioriverdeling van bereik en standaardafwijking</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="171" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="174" />
       <source>Log-normal (Walder et al., Appendix A.5)</source>
       <translation>Lognormaal (Walder et al., Appendix A.5)</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="171" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="174" />
       <source>Penalised complexity (Fuglstad et al. 2019)</source>
       <translation>Penalised complexity (Fuglstad et al. 2019)</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="175" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="178" />
       <source>Log-normal: log-sd 1 around the two medians. Penalised complexity: P(range &lt; median) = 0.5 and P(sd &gt; median) = 0.05, which shrinks towards a smooth, weak field.</source>
       <translation>Lognormaal: log-sd 1 rond de twee medianen. Penalised complexity: P(bereik &lt; mediaan) = 0.5 en P(sd &gt; mediaan) = 0.05, wat krimpt naar een glad, zwak veld.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="184" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="187" />
       <source>Integration of the intensity</source>
       <translation>Integratie van de intensiteit</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="186" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="189" />
       <source>Edge midpoints (accurate)</source>
       <translation>Middens van de zijden (nauwkeurig)</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="187" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="190" />
       <source>Mesh nodes (dual mesh, as in the papers)</source>
       <translation>Knopen van het driehoeksnet (duaal net, zoals in de artikelen)</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="188" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="191" />
       <source>Nodes, midpoints and centroids (degree 3)</source>
       <translation>Knopen, middens en zwaartepunten (graad 3)</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="193" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="196" />
       <source>Quadrature of the intensity integral in the likelihood. The papers' dual-mesh rule overestimates the integral of a rough field and so the range; edge midpoints do not. Edge midpoints do not see the mesh nodes, so a field with spikes at single nodes can fool them: the fit stays away from such fields (hyperparameters where they occur are left out) and, if the posterior leans into them (a clustered pattern), the fast method refits with the degree-3 rule and says so (MCMC warns). The degree-3 rule sees the nodes, but it overestimates the integral of rough fields by 1-3%, which lengthened the range by one posterior sd on John Snow's data.</source>
       <translation>Kwadratuur van de integraal van de intensiteit in de likelihood. De duale-meshregel uit de artikelen overschat de integraal van een ruw veld en daarmee het bereik; ribbemiddens doen dat niet. Ribbemiddens zien de knopen van de mesh niet, dus een veld met pieken op afzonderlijke knopen kan ze misleiden: de fit blijft weg van zulke velden (hyperparameters waar ze optreden worden weggelaten) en als de a-posterioriverdeling ernaar overhelt (een geclusterd patroon), fit de snelle methode opnieuw met de graad-3-regel en meldt dat (MCMC waarschuwt). De graad-3-regel ziet de knopen wel, maar overschat de integraal van ruwe velden met 1-3%, wat op de gegevens van John Snow het bereik met één a-posteriori-standaardafwijking verlengde.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="208" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="211" />
       <source>Exact MCMC (slower; reference)</source>
       <translation>Exacte MCMC (langzamer; referentie)</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="208" />
-      <source>Fast (Laplace + hyperparameter grid)</source>
-      <translation>Snel (Laplace + rooster van hyperparameters)</translation>
+      <location filename="../processing/algorithms/fit_lgcp.py" line="211" />
+      <source>Fast (Laplace approximations)</source>
+      <translation>Snel (Laplace-benaderingen)</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="212" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="215" />
       <source>Fast: Laplace approximations integrated over the hyperparameters, independent draws, seconds. MCMC: exact Metropolis-Hastings sampler (2 chains) with R-hat and effective sample sizes in the report; minutes.</source>
       <translation>Snel: Laplace-benaderingen geïntegreerd over de hyperparameters, onafhankelijke trekkingen, seconden. MCMC: exacte Metropolis-Hastings-sampler (2 ketens) met R-hat en effectieve steekproefomvang in het rapport; minuten.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="221" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="224" />
       <source>Integration over the range and standard deviation (fast method)</source>
       <translation>Integratie over het bereik en de standaardafwijking (snelle methode)</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="222" />
-      <source>Central composite design (9 points, INLA)</source>
-      <translation>Centraal samengesteld ontwerp (9 punten, INLA)</translation>
-    </message>
-    <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="222" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="226" />
       <source>Grid (about 100 points)</source>
       <translation>Rooster (ongeveer 100 punten)</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="226" />
-      <source>How the fast method integrates over the field's range and standard deviation. Grid: Laplace fits on a grid of 0.75-sd steps until the posterior has fallen by e^8 (about 100 points). Central composite design: INLA's design of 9 points around the mode, stretched for skewness, with a split-normal posterior for the two hyperparameters: about a third of the grid's Laplace fits and time, with posterior summaries that agreed with the exact MCMC sampler about as well as the grid's on John Snow's data and a simulated field. Ignored by MCMC. Either way the model, intensity and report are derived from the confidential points: no privacy guarantee, do not publish them.</source>
-      <translation>Hoe de snelle methode integreert over het bereik en de standaardafwijking van het veld. Rooster: Laplace-fits op een rooster met stappen van 0.75 sd, totdat de a-posterioriverdeling met een factor e^8 is gedaald (ongeveer 100 punten). Centraal samengesteld ontwerp: het ontwerp van INLA met 9 punten rond de modus, uitgerekt voor scheefheid, met een gesplitst-normale a-posterioriverdeling voor de twee hyperparameters: ongeveer een derde van de Laplace-fits en de rekentijd van het rooster, met samenvattingen van de a-posterioriverdeling die op de gegevens van John Snow en op een gesimuleerd veld ongeveer even goed overeenkwamen met de exacte MCMC-sampler als die van het rooster. Wordt genegeerd door MCMC. In beide gevallen zijn het model, de intensiteit en het rapport afgeleid van de vertrouwelijke punten: geen privacygarantie, publiceer ze niet.</translation>
+      <location filename="../processing/algorithms/fit_lgcp.py" line="227" />
+      <source>Central composite design (9 points, INLA)</source>
+      <translation>Centraal samengesteld ontwerp (9 punten, INLA)</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="239" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="229" />
+      <source>Automatic: grid below 5,000 mesh nodes, central composite design from there on</source>
+      <translation>Automatisch: rooster onder 5.000 knopen, daarboven het centraal samengestelde ontwerp</translation>
+    </message>
+    <message>
+      <location filename="../processing/algorithms/fit_lgcp.py" line="234" />
+      <source>How the fast method integrates over the field's range and standard deviation. Grid: Laplace fits on a grid of 0.75-sd steps until the posterior has fallen by e^8 (about 100 points). Central composite design: INLA's design of 9 points around the mode, stretched for skewness, with a split-normal posterior for the two hyperparameters: about a third of the grid's Laplace fits and time, with posterior summaries that agreed with the exact MCMC sampler about as well as the grid's on John Snow's data and a simulated field. Automatic (default): the grid on meshes below 5,000 nodes, where it takes seconds, and the design on larger ones (8,000 nodes: 25 s against the grid's 2 minutes and more). Ignored by MCMC. Either way the model, intensity and report are derived from the confidential points: no privacy guarantee, do not publish them.</source>
+      <translation>Hoe de snelle methode integreert over het bereik en de standaardafwijking van het veld. Rooster: Laplace-schattingen op een rooster met stappen van 0,75 sd tot de a-posterioridichtheid met een factor e^8 is gedaald (ongeveer 100 punten). Centraal samengesteld ontwerp: het ontwerp van INLA met 9 punten rond de modus, uitgerekt voor scheefheid, met een gesplitst-normale a-posterioriverdeling voor de twee hyperparameters: ongeveer een derde van de Laplace-schattingen en de tijd van het rooster, met a-posteriorisamenvattingen die even goed met de exacte MCMC-sampler overeenkwamen als die van het rooster, op de gegevens van John Snow en op een gesimuleerd veld. Automatisch (standaard): het rooster op netten met minder dan 5.000 knopen, waar het seconden duurt, en het ontwerp op grotere (8.000 knopen: 25 s tegen 2 minuten en meer voor het rooster). Genegeerd door MCMC. In beide gevallen zijn het model, de intensiteit en het rapport afgeleid van de vertrouwelijke punten: geen privacygarantie, publiceer ze niet.</translation>
+    </message>
+    <message>
+      <location filename="../processing/algorithms/fit_lgcp.py" line="249" />
       <source>Posterior draws</source>
       <translation>Trekkingen uit de a-posterioriverdeling</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="240" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="250" />
       <source>Number of joint posterior draws stored in the model file.</source>
       <translation>Aantal gezamenlijke trekkingen uit de a-posterioriverdeling dat in het modelbestand wordt opgeslagen.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="244" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="254" />
       <source>Intensity raster pixel size</source>
       <translation>Pixelgrootte van het intensiteitsraster</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="246" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="256" />
       <source>Pixel size (&gt; 0, in CRS units) of the intensity raster. Empty: half the largest mesh edge.</source>
       <translation>Pixelgrootte (&gt; 0, in CRS-eenheden) van het intensiteitsraster. Leeg: de helft van de langste zijde van het driehoeksnet.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="249" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="259" />
       <source>Needed only when the layer is in degrees.</source>
       <translation>Alleen nodig als de laag in graden is.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="253" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="263" />
       <source>Fitted model (CONFIDENTIAL)</source>
       <translation>Geschat model (VERTROUWELIJK)</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="253" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="263" />
       <source>LGCP model files (*.npz)</source>
       <translation>LGCP-modelbestanden (*.npz)</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="255" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="265" />
       <source>The posterior draws, mesh and covariate design, for the synthesis and risk tools.</source>
       <translation>De trekkingen uit de a-posterioriverdeling, het driehoeksnet en de opzet van de covariaten, voor de synthese- en risicohulpmiddelen.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="261" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="271" />
       <source>GeoTIFF: band 1 posterior mean, band 2 posterior sd of the intensity (points per squared CRS unit); NoData outside the window.</source>
       <translation>GeoTIFF: band 1 het a-posteriorigemiddelde, band 2 de a-posteriori-sd van de intensiteit (punten per vierkante CRS-eenheid); NoData buiten het studiegebied.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="270" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="280" />
       <source>Parameter table (mean, sd, 95% interval), settings and a map of the intensity.</source>
       <translation>Parametertabel (gemiddelde, sd, 95%-interval), instellingen en een kaart van de intensiteit.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="274" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="284" />
       <source>Conditional predictive ordinates (CONFIDENTIAL)</source>
       <translation>Conditionele predictieve ordinaten (VERTROUWELIJK)</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="276" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="286" />
       <source>Model check: the input points with cpo, the leave-one-out predictive density of each point given all the others (Walder et al. eqs. 7 and 9, per squared CRS unit), log_cpo, and cpo_ess, the effective number of posterior draws behind it (below about 20 the estimate is unstable). Low values flag points the model does not expect. Holds the confidential locations.</source>
       <translation>Modelcontrole: de invoerpunten met cpo, de leave-one-out-predictieve dichtheid van elk punt gegeven alle andere (Walder et al. vgl. 7 en 9, per vierkante CRS-eenheid), log_cpo, en cpo_ess, het effectieve aantal trekkingen uit de a-posterioriverdeling waarop die berust (onder ongeveer 20 is de schatting instabiel). Lage waarden markeren punten die het model niet verwacht. Bevat de vertrouwelijke locaties.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="283" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="293" />
       <source>Mesh nodes</source>
       <translation>Knopen van het driehoeksnet</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="286" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="296" />
       <source>Log pseudo-marginal likelihood (sum of log CPO; higher is better)</source>
       <translation>Log-pseudo-marginale aannemelijkheid (som van log CPO; hoger is beter)</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="303" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="313" />
       <source>{0}: the model file must end in .npz (the other tools read only .npz files), got {1}.</source>
       <translation>{0}: het modelbestand moet op .npz eindigen (de andere hulpmiddelen lezen alleen .npz-bestanden), gekregen: {1}.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="323" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="333" />
       <source>{0}: the pixel size must be &gt; 0 (leave it empty for half the mesh edge).</source>
       <translation>{0}: de pixelgrootte moet &gt; 0 zijn (laat leeg voor de helft van de rand van het mesh).</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="335" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="345" />
       <source>Mesh: {0} nodes, largest edge {1:g}.</source>
       <translation>Driehoeksnet: {0} knopen, langste zijde {1:g}.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="341" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="351" />
       <source>{0} points lie at a location another point already takes (several people at one address, or copies).</source>
       <translation>{0} punten liggen op een locatie die al door een ander punt wordt ingenomen (meerdere mensen op één adres, of kopieën).</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="389" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="401" />
       <source>{0}: the fit to these {1} points is degenerate (leave-one-out predictive densities of 0 or infinity; field variance {2:.3g}), so no model was written. An LGCP needs more points, covariates that vary among the points, or a prior that keeps the field smaller ({3}, {4}).</source>
       <translation>{0}: de fit aan deze {1} punten is ontaard (leave-one-out-voorspellende dichtheden van 0 of oneindig; veldvariantie {2:.3g}), dus er is geen model geschreven. Een LGCP heeft meer punten nodig, covariaten die tussen de punten variëren, of een prior die het veld kleiner houdt ({3}, {4}).</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="408" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="420" />
       <source>CPO of the LGCP fit (CONFIDENTIAL)</source>
       <translation>CPO van de LGCP-schatting (VERTROUWELIJK)</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="415" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="427" />
       <source>{0} (CONFIDENTIAL: not for publication)</source>
       <translation>{0} (VERTROUWELIJK: niet voor publicatie)</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="433" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="445" />
       <source>{0} of {1} draws have a field with spikes at mesh nodes that the integration points do not see; refit with the degree-3 integration (INTEGRATION).</source>
       <translation>{0} van de {1} trekkingen hebben een veld met pieken op knopen van de mesh die de integratiepunten niet zien; fit opnieuw met de graad-3-integratie (INTEGRATION).</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="441" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="453" />
       <source>{0}: the edge-midpoint rule was fooled by fields with spikes at single mesh nodes (a clustered pattern), so the model was refitted with the degree-3 rule, which sees the nodes; it overestimates the integral of rough fields by 1-3%, which lengthens the estimated range a little.</source>
       <translation>{0}: de ribbemiddenregel werd misleid door velden met pieken op afzonderlijke meshknopen (een geclusterd patroon), dus is het model opnieuw gefit met de graad-3-regel, die de knopen wel ziet; die overschat de integraal van ruwe velden met 1-3%, waardoor het geschatte bereik iets langer wordt.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="450" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="462" />
       <source>The posterior of the field's range and standard deviation is too flat for the fast method's grid: it reached its {0} points before the posterior fell off, so the draws miss part of it and the fit cannot be trusted. Give a {1} nearer the scale of the pattern (empty: 1/5 of the window's larger side), or use the MCMC method.</source>
       <translation>De posterior van het bereik en de standaardafwijking van het veld is te vlak voor het rooster van de snelle methode: het bereikte zijn {0} punten voordat de posterior afnam, dus de trekkingen missen een deel ervan en de fit is niet betrouwbaar. Geef een {1} dichter bij de schaal van het patroon (leeg: 1/5 van de langste zijde van het venster), of gebruik de MCMC-methode.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="459" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="471" />
       <source>{0} of the {1} points of the central composite design were left out as failed fits.</source>
       <translation>{0} van de {1} punten van het centraal samengestelde ontwerp zijn als mislukte fits weggelaten.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="465" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="477" />
       <source>{0} hyperparameter grid points were left out as failed fits.</source>
       <translation>{0} roosterpunten van de hyperparameters zijn als mislukte fits weggelaten.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="485" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="497" />
       <source>Posterior intensity (CONFIDENTIAL)</source>
       <translation>A-posteriori-intensiteit (VERTROUWELIJK)</translation>
     </message>

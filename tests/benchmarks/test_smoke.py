@@ -35,6 +35,21 @@ HEADERS = {
         ["lambda", "eps", "method", "hom", "inhom", "inhom-renorm2", "inhom-own", "paper"],
         ["lambda", "eps", "alpha", "kernel k", "kernel h", "LGCP R", "Lap scale", "seconds"],
     ],
+    "bench_large_mesh.py": [
+        [
+            "nodes",
+            "pattern",
+            "points",
+            "method",
+            "factor",
+            "build s",
+            "fit s",
+            "CPU s",
+            "Laplace fits",
+            "rule",
+            "peak RSS MB",
+        ],
+    ],
     "bench_lgcp.py": [
         ["seed", "seconds", "setup s", "ESS log range", "ESS log sigma", "min ESS", "max R-hat"],
         ["quantity", "fast mean", "MCMC mean", "diff/MCSE", "width fast/MCMC"],

@@ -174,3 +174,25 @@ def test_an_unknown_integration_is_refused_naming_it():
     with pytest.raises(ParameterError, match="must be 'grid' or 'ccd'") as info:
         fit_laplace(_small_model(), np.random.default_rng(1), draws=10, integration="adaptive")
     assert info.value.parameter == "hyper_integration"
+
+
+def test_automatic_integration_is_the_grid_on_small_meshes_and_the_design_on_large_ones(monkeypatch):
+    """``hyper_integration="auto"`` (fit_confidential's default) is the grid below CCD_MIN_NODES mesh nodes and the
+    central composite design from there on; the model file records which ran; an unknown name is refused."""
+    from spatial_privacy.core import lgcp_setup
+
+    assert lgcp_setup.resolve_integration("auto", lgcp_setup.CCD_MIN_NODES - 1) == "grid"
+    assert lgcp_setup.resolve_integration("auto", lgcp_setup.CCD_MIN_NODES) == "ccd"
+    assert lgcp_setup.resolve_integration("grid", 10**6) == "grid"
+    rng = np.random.default_rng(3)
+    x, y = 10 * mechanisms.uniforms(rng, 150), 6 * mechanisms.uniforms(rng, 150)
+    window = Window.rectangle(0, 0, 10, 6)
+    used = {}
+    for limit in (10**9, 0):
+        monkeypatch.setattr(lgcp_setup, "CCD_MIN_NODES", limit)
+        fit = lgcp_setup.fit_confidential(x, y, np.random.default_rng(1), 20, window=window, max_edge=1.5)
+        used[limit] = fit.posterior.diagnostics["hyper_integration"]
+    assert used == {10**9: "grid", 0: "ccd"}
+    with pytest.raises(ParameterError, match="must be 'grid', 'ccd' or 'auto'") as info:
+        lgcp_setup.fit_confidential(x, y, np.random.default_rng(1), 20, window=window, hyper_integration="adaptive")
+    assert info.value.parameter == "hyper_integration"

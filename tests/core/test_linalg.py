@@ -1,4 +1,4 @@
-"""Banded Cholesky of sparse SPD matrices (core.linalg) against dense linear algebra."""
+"""Cholesky factors of sparse SPD matrices (core.linalg): banded and sparse (SuperLU), against dense algebra."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import pytest
 import scipy.sparse as sp
 from scipy import stats
 
-from spatial_privacy.core.linalg import BandedCholesky, bandwidth, rcm_permutation
+from spatial_privacy.core.linalg import BandedCholesky, SparseCholesky, bandwidth, cholesky, rcm_permutation
 
 
 def grid_laplacian(k: int, shift: float) -> sp.csr_matrix:
@@ -82,3 +82,100 @@ def test_whitening_in_blocks_is_the_dense_solve_and_reports_each_block(spd, monk
 
     with pytest.raises(KeyboardInterrupt):
         factor.whiten_inverse(z, cancel)
+
+
+# -- the sparse factor (SuperLU, minimum-degree ordering, no pivoting) -------------------------------------------
+
+
+def test_sparse_factor_matches_the_banded_one(spd):
+    """Same log-determinant and solves as the banded factor (both backward-stable Cholesky-type factorisations of
+    a well-conditioned matrix, so they agree to rounding: 1e-12 relative), and ``x = whiten_inverse(z)`` is the
+    same linear map up to an orthogonal factor: with ``M = whiten_inverse(I)``, ``M M' = A^{-1}`` exactly (to
+    rounding) for both."""
+    banded, sparse = BandedCholesky.factor(spd), SparseCholesky.factor(spd)
+    assert sparse.n == spd.shape[0]
+    assert sparse.logdet == pytest.approx(banded.logdet, rel=1e-12)
+    rhs = np.random.default_rng(4).standard_normal((spd.shape[0], 3))
+    assert np.allclose(sparse.solve(rhs), banded.solve(rhs), rtol=1e-10, atol=1e-12)
+    assert np.allclose(sparse.solve(rhs[:, 0]), banded.solve(rhs[:, 0]), rtol=1e-10, atol=1e-12)
+    eye = np.eye(spd.shape[0])
+    m_sparse, m_banded = sparse.whiten_inverse(eye), banded.whiten_inverse(eye)
+    assert np.allclose(m_sparse @ m_sparse.T, m_banded @ m_banded.T, rtol=1e-10, atol=1e-12)
+    assert np.allclose(m_sparse @ m_sparse.T, np.linalg.inv(spd.toarray()), rtol=1e-10, atol=1e-12)
+
+
+def test_sparse_draws_have_the_inverse_as_covariance(spd):
+    factor = SparseCholesky.factor(spd)
+    rng = np.random.default_rng(5)
+    x = factor.whiten_inverse(rng.standard_normal((spd.shape[0], 40_000)))
+    cov = np.linalg.inv(spd.toarray())
+    # as for the banded factor: relative sd of a sample variance of 40,000 normals is sqrt(2/40000); allow 5 sd
+    assert np.allclose(x.var(axis=1), np.diag(cov), rtol=5 * np.sqrt(2 / 40_000))
+    a = rng.standard_normal(spd.shape[0])
+    assert stats.kstest(a @ x / np.sqrt(a @ cov @ a), "norm").pvalue > 1e-3
+
+
+def test_sparse_whitening_in_blocks_reports_each_block(spd, monkeypatch):
+    import spatial_privacy.core.linalg as linalg
+
+    factor = SparseCholesky.factor(spd)
+    z = np.random.default_rng(6).standard_normal((spd.shape[0], 50))
+    whole = factor.whiten_inverse(z)
+    lower_nnz = sp.csr_matrix(factor.lu.L).nnz
+    monkeypatch.setattr(linalg, "SOLVE_BLOCK_FLOPS", 2 * (lower_nnz + factor.nnz) * 7)  # blocks of 7 columns
+    calls = []
+    blocks = factor.whiten_inverse(z, lambda fraction, message: calls.append(fraction), "drawing")
+    assert np.allclose(blocks, whole, rtol=1e-12, atol=1e-14)
+    assert calls == pytest.approx([7 / 50 * k for k in range(1, 8)] + [1.0])
+    assert np.allclose(factor.whiten_inverse(z[:, 0]), whole[:, 0], rtol=1e-12, atol=1e-14)
+
+
+def test_sparse_factor_keeps_the_ordering_of_a_pattern(spd):
+    """A second matrix with the same pattern reuses the first one's ordering (and is still factorised exactly);
+    the ordering is a fill-reducing one: fewer entries than the banded factor's band."""
+    first = SparseCholesky.factor(spd)
+    other = sp.csr_matrix(spd + 2.0 * sp.identity(spd.shape[0]))  # same pattern (the diagonal is stored)
+    second = SparseCholesky.factor(other)
+    assert np.array_equal(first.perm, second.perm)
+    assert second.logdet == pytest.approx(np.linalg.slogdet(other.toarray())[1], rel=1e-12)
+    # fill: a 40 x 40 grid's band holds n (b + 1) = 65,600 entries (RCM's bandwidth is the side, 40); a
+    # minimum-degree ordering's L holds about 20,000 (nested-dissection-like fill, O(n log n))
+    big = grid_laplacian(40, 0.3)
+    assert SparseCholesky.factor(big).lu.L.nnz < 0.5 * BandedCholesky.factor(big).upper.size
+
+
+def test_sparse_not_positive_definite_is_refused():
+    with pytest.raises(np.linalg.LinAlgError):
+        SparseCholesky.factor(grid_laplacian(4, -1.0))
+    with pytest.raises(np.linalg.LinAlgError):
+        SparseCholesky.factor(sp.csr_matrix(np.array([[0.0, 1.0], [1.0, 0.0]])))  # a zero pivot
+
+
+def test_cholesky_switches_at_the_node_threshold(spd, monkeypatch):
+    import spatial_privacy.core.linalg as linalg
+
+    n = spd.shape[0]
+    monkeypatch.setattr(linalg, "SPARSE_MIN_NODES", n + 1)
+    assert isinstance(cholesky(spd, rcm_permutation(spd)), BandedCholesky)
+    monkeypatch.setattr(linalg, "SPARSE_MIN_NODES", n)
+    assert isinstance(cholesky(spd, rcm_permutation(spd)), SparseCholesky)
+
+
+def test_laplace_fit_is_the_same_with_either_factor(monkeypatch):
+    """The LGCP's Laplace approximation at one theta through the sparse factor (threshold lowered to 0) equals the
+    banded one to the Newton tolerance: same mode, same log marginal, same prior log-determinant."""
+    import spatial_privacy.core.linalg as linalg
+    from spatial_privacy.core.lgcp_setup import build_lgcp
+    from spatial_privacy.core.window import Window
+
+    rng = np.random.default_rng(7)
+    x, y = 10 * rng.uniform(size=200), 10 * rng.uniform(size=200)
+    model = build_lgcp(x, y, window=Window.rectangle(0, 0, 10, 10), max_edge=1.0).model
+    theta = np.array([np.log(3.0), np.log(0.8)])
+    banded = model.laplace(theta)
+    monkeypatch.setattr(linalg, "SPARSE_MIN_NODES", 0)
+    sparse = model.laplace(theta)
+    assert isinstance(sparse.h_ww, SparseCholesky) and isinstance(banded.h_ww, BandedCholesky)
+    assert sparse.log_marginal == pytest.approx(banded.log_marginal, rel=1e-9, abs=1e-6)
+    assert np.allclose(sparse.w, banded.w, atol=1e-6) and np.allclose(sparse.beta, banded.beta, atol=1e-6)
+    assert model.spde.logdet_at(theta) == pytest.approx(model.spde.logdet_at(theta, model.perm), rel=1e-12)

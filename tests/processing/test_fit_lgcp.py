@@ -752,8 +752,9 @@ def test_distance_features_without_geometry_are_reported(tmp_path):
 
 
 def test_a_mesh_so_fine_that_the_fit_takes_many_minutes_is_flagged(tmp_path):
-    """A mesh of more than 15,000 nodes (a MAX_EDGE of 7 m in a 1 km window) is allowed, but its fit takes many
-    minutes: the log says so, naming MAX_EDGE, before the fit starts (this run is cancelled at the warning)."""
+    """A mesh of more than 20,000 nodes (SLOW_FIT_NODES; a MAX_EDGE of 7 m in a 1 km window gives about 26,000) is
+    allowed, but its fit takes many minutes: the log says so, naming MAX_EDGE, before the fit starts (this run is
+    cancelled at the warning)."""
 
     class CancelAtTheWarning(QgsProcessingFeedback):
         def pushWarning(self, warning):  # noqa: N802 (QGIS API name)
