@@ -83,6 +83,12 @@ def test_demo_writes_grids_rasters_reports_and_a_map(tmp_path):
     assert image.width() > 600 and image.height() > 600
     colours = {image.pixel(x, y) for x in range(0, image.width(), 5) for y in range(40, image.height(), 5)}
     assert len(colours) > 3  # white, the grey streets, the red points and their anti-aliased edges
+    # Quick et al.'s marked synthesis: 20 sets of the 8,348 enterprises with their fields, and the risk report
+    marked = QgsVectorLayer(str(tmp_path / "marked_synthetic.gpkg"), "marked", "ogr")
+    assert marked.isValid() and marked.featureCount() == 20 * 8348
+    assert marked.fields().names() == ["fid", "set", "fined", "production"]
+    assert min(f["production"] for f in marked.getFeatures()) > 0  # log-normal
+    assert "Type S" in (tmp_path / "marked_risk_CONFIDENTIAL_report.html").read_text(encoding="utf-8")
     # Walder et al.'s sweep: a table of the 7 sets, a report with the chart, the recommended set
     table = QgsVectorLayer(str(tmp_path / "walder_sweep_CONFIDENTIAL_table.gpkg"), "sweep", "ogr")
     assert table.isValid() and table.featureCount() == 7
