@@ -4549,27 +4549,27 @@
       <translation>Type A-risico (mediaan over de datasets)</translation>
     </message>
     <message>
-      <location filename="../processing/reports/marked_risk.py" line="47" />
+      <location filename="../processing/reports/marked_risk.py" line="45" />
       <source>{0}: largest median</source>
       <translation>{0}: grootste mediaan</translation>
     </message>
     <message>
-      <location filename="../processing/reports/marked_risk.py" line="48" />
+      <location filename="../processing/reports/marked_risk.py" line="46" />
       <source>{0}: median of the medians</source>
       <translation>{0}: mediaan van de medianen</translation>
     </message>
     <message>
-      <location filename="../processing/reports/marked_risk.py" line="49" />
-      <source>{0}: records with median above 0.2</source>
-      <translation>{0}: records met een mediaan boven 0.2</translation>
+      <location filename="../processing/reports/marked_risk.py" line="48" />
+      <source>{0}: records with median above {1:g}</source>
+      <translation>{0}: records met een mediaan boven {1:g}</translation>
     </message>
     <message>
-      <location filename="../processing/reports/marked_risk.py" line="50" />
+      <location filename="../processing/reports/marked_risk.py" line="51" />
       <source>{0}: largest 95% quantile</source>
       <translation>{0}: grootste 95%-kwantiel</translation>
     </message>
     <message>
-      <location filename="../processing/reports/marked_risk.py" line="53" />
+      <location filename="../processing/reports/marked_risk.py" line="54" />
       <source>{0}: records with no set to estimate it (NaN)</source>
       <translation>{0}: records zonder dataset om het te schatten (NaN)</translation>
     </message>
@@ -4579,142 +4579,142 @@
       <translation>{0}: records geschat uit minder dan alle {1} datasets</translation>
     </message>
     <message>
-      <location filename="../processing/reports/marked_risk.py" line="76" />
+      <location filename="../processing/reports/marked_risk.py" line="74" />
       <source>synthetic mean</source>
       <translation>synthetisch gemiddelde</translation>
     </message>
     <message>
-      <location filename="../processing/reports/marked_risk.py" line="97" />
+      <location filename="../processing/reports/marked_risk.py" line="95" />
       <source>{0} confidential records; {1}</source>
       <translation>{0} vertrouwelijke records; {1}</translation>
     </message>
     <message>
-      <location filename="../processing/reports/marked_risk.py" line="100" />
+      <location filename="../processing/reports/marked_risk.py" line="98" />
       <source>{0} confidential records, {1} sets; outside the band at {2} of {3} radii</source>
       <translation>{0} vertrouwelijke records, {1} datasets; buiten de band bij {2} van {3} stralen</translation>
     </message>
     <message>
-      <location filename="../processing/reports/marked_risk.py" line="104" />
+      <location filename="../processing/reports/marked_risk.py" line="102" />
       <source> (r from {0:g} to {1:g})</source>
       <translation> (r van {0:g} tot {1:g})</translation>
     </message>
     <message>
-      <location filename="../processing/reports/marked_risk.py" line="117" />
+      <location filename="../processing/reports/marked_risk.py" line="115" />
       <source>UNSTABLE: ν_f = {0} &lt; {1}: few synthetic sets for this coefficient, use more SETS; adjusted interval (T* = (n_syn / n) ū, normal reference, Reiter 2002) [{2}, {3}], overlap J = {4}</source>
       <translation>INSTABIEL: ν_f = {0} &lt; {1}: weinig synthetische datasets voor deze coëfficiënt, gebruik meer SETS; aangepast interval (T* = (n_syn / n) ū, normale referentieverdeling, Reiter 2002) [{2}, {3}], overlap J = {4}</translation>
     </message>
     <message>
-      <location filename="../processing/reports/marked_risk.py" line="136" />
+      <location filename="../processing/reports/marked_risk.py" line="134" />
       <source>confidential {0} [{1}, {2}]; synthetic {3} [{4}, {5}] from {6} sets; overlap J = {7}</source>
       <translation>vertrouwelijk {0} [{1}, {2}]; synthetisch {3} [{4}, {5}] uit {6} datasets; overlap J = {7}</translation>
     </message>
     <message>
-      <location filename="../processing/reports/marked_risk.py" line="162" />
+      <location filename="../processing/reports/marked_risk.py" line="160" />
       <source>SETS: the combined interval of {0} coefficients is unstable (ν_f &lt; {1}: the combining rules' t reference has too few degrees of freedom, so the interval is far too wide): {2}. Use more synthetic sets; the report gives the adjusted interval (n_syn / n) ū beside each.</source>
       <translation>SETS: het gecombineerde interval van {0} coëfficiënten is instabiel (ν_f &lt; {1}: de t-referentieverdeling van de combinatieregels heeft te weinig vrijheidsgraden, dus het interval is veel te breed): {2}. Gebruik meer synthetische datasets; het rapport geeft naast elk ervan het aangepaste interval (n_syn / n) ū.</translation>
     </message>
     <message>
-      <location filename="../processing/reports/marked_risk.py" line="182" />
+      <location filename="../processing/reports/marked_risk.py" line="180" />
       <source>confidential</source>
       <translation>vertrouwelijk</translation>
     </message>
     <message>
-      <location filename="../processing/reports/marked_risk.py" line="186" />
+      <location filename="../processing/reports/marked_risk.py" line="184" />
       <source>synthetic (combined)</source>
       <translation>synthetisch (gecombineerd)</translation>
     </message>
     <message>
-      <location filename="../processing/reports/marked_risk.py" line="204" />
+      <location filename="../processing/reports/marked_risk.py" line="202" />
       <source>synthetic, adjusted (unstable: use more SETS)</source>
       <translation>synthetisch, aangepast (instabiel: gebruik meer SETS)</translation>
     </message>
     <message>
-      <location filename="../processing/reports/marked_risk.py" line="216" />
+      <location filename="../processing/reports/marked_risk.py" line="214" />
       <source>difference from the confidential estimate (its standard errors)</source>
       <translation>verschil met de vertrouwelijke schatting (in haar standaardfouten)</translation>
     </message>
     <message>
-      <location filename="../processing/reports/marked_risk.py" line="225" />
+      <location filename="../processing/reports/marked_risk.py" line="223" />
       <source>None (no ε or δ): this tool measures the inferential disclosure risk of fully synthetic records empirically and publishes nothing. The synthetic sets are as private as these risks say.</source>
       <translation>Geen (geen ε of δ): dit hulpmiddel meet het inferentiële onthullingsrisico van volledig synthetische records empirisch en publiceert niets. De synthetische datasets zijn zo privacyveilig als deze risico's aangeven.</translation>
     </message>
     <message>
-      <location filename="../processing/reports/marked_risk.py" line="235" />
+      <location filename="../processing/reports/marked_risk.py" line="233" />
       <source>This page is computed from the confidential records: the L-functions and regression estimates of the confidential data and the risk of each record. Keep it with the steward's files.</source>
       <translation>Deze pagina is berekend uit de vertrouwelijke records: de L-functies en regressieschattingen van de vertrouwelijke gegevens en het risico van elk record. Bewaar haar bij de bestanden van de databeheerder.</translation>
     </message>
     <message>
-      <location filename="../processing/reports/marked_risk.py" line="246" />
+      <location filename="../processing/reports/marked_risk.py" line="244" />
       <source>All records</source>
       <translation>Alle records</translation>
     </message>
     <message>
-      <location filename="../processing/reports/marked_risk.py" line="248" />
+      <location filename="../processing/reports/marked_risk.py" line="246" />
       <source>Confidential records</source>
       <translation>Vertrouwelijke records</translation>
     </message>
     <message>
-      <location filename="../processing/reports/marked_risk.py" line="249" />
+      <location filename="../processing/reports/marked_risk.py" line="247" />
       <source>Combinations of categories</source>
       <translation>Combinaties van categorieën</translation>
     </message>
     <message>
-      <location filename="../processing/reports/marked_risk.py" line="251" />
+      <location filename="../processing/reports/marked_risk.py" line="249" />
       <source>Spatial tolerance ε_s (distance ≤ ε_s)</source>
       <translation>Ruimtelijke tolerantie ε_s (afstand ≤ ε_s)</translation>
     </message>
     <message>
-      <location filename="../processing/reports/marked_risk.py" line="252" />
+      <location filename="../processing/reports/marked_risk.py" line="250" />
       <source>Attribute tolerance ε_a (|difference| ≤ ε_a)</source>
       <translation>Attribuuttolerantie ε_a (|verschil| ≤ ε_a)</translation>
     </message>
     <message>
-      <location filename="../processing/reports/marked_risk.py" line="253" />
+      <location filename="../processing/reports/marked_risk.py" line="251" />
       <source>Zero denominators</source>
       <translation>Noemers gelijk aan nul</translation>
     </message>
     <message>
-      <location filename="../processing/reports/marked_risk.py" line="253" />
+      <location filename="../processing/reports/marked_risk.py" line="251" />
       <source>sets left out per record (the paper's second option)</source>
       <translation>weggelaten datasets per record (de tweede optie uit het artikel)</translation>
     </message>
     <message>
-      <location filename="../processing/reports/marked_risk.py" line="254" />
+      <location filename="../processing/reports/marked_risk.py" line="252" />
       <source>Study window area</source>
       <translation>Oppervlakte van het studiegebied</translation>
     </message>
     <message>
-      <location filename="../processing/reports/marked_risk.py" line="255" />
+      <location filename="../processing/reports/marked_risk.py" line="253" />
       <source>Radii of the L-functions</source>
       <translation>Stralen van de L-functies</translation>
     </message>
     <message>
-      <location filename="../processing/reports/marked_risk.py" line="255" />
+      <location filename="../processing/reports/marked_risk.py" line="253" />
       <source>{0} from 0 to {1:g}</source>
       <translation>{0} van 0 tot {1:g}</translation>
     </message>
     <message>
-      <location filename="../processing/reports/marked_risk.py" line="261" />
+      <location filename="../processing/reports/marked_risk.py" line="259" />
       <source>Risks per record (medians over the sets)</source>
       <translation>Risico's per record (medianen over de datasets)</translation>
     </message>
     <message>
-      <location filename="../processing/reports/marked_risk.py" line="262" />
+      <location filename="../processing/reports/marked_risk.py" line="260" />
       <source>Type S against Type A risk</source>
       <translation>Type S-risico tegen type A-risico</translation>
     </message>
     <message>
-      <location filename="../processing/reports/marked_risk.py" line="263" />
+      <location filename="../processing/reports/marked_risk.py" line="261" />
       <source>L-functions: confidential against the synthetic band</source>
       <translation>L-functies: vertrouwelijk tegen de synthetische band</translation>
     </message>
     <message>
-      <location filename="../processing/reports/marked_risk.py" line="264" />
+      <location filename="../processing/reports/marked_risk.py" line="262" />
       <source>L-functions per group</source>
       <translation>L-functies per groep</translation>
     </message>
     <message>
-      <location filename="../processing/reports/marked_risk.py" line="268" />
+      <location filename="../processing/reports/marked_risk.py" line="266" />
       <source> (chart)</source>
       <translation> (grafiek)</translation>
     </message>
@@ -4829,37 +4829,37 @@
       <translation>Lognormaal model</translation>
     </message>
     <message>
-      <location filename="../processing/reports/marked_synthesis.py" line="88" />
+      <location filename="../processing/reports/marked_synthesis.py" line="87" />
       <source>geometric mean {0:.4g}, synthetic geometric mean {1:.4g}</source>
       <translation>meetkundig gemiddelde {0:.4g}, synthetisch meetkundig gemiddelde {1:.4g}</translation>
     </message>
     <message>
-      <location filename="../processing/reports/marked_synthesis.py" line="91" />
+      <location filename="../processing/reports/marked_synthesis.py" line="89" />
       <source>mean {0:.4g}, synthetic mean {1:.4g}</source>
       <translation>gemiddelde {0:.4g}, synthetisch gemiddelde {1:.4g}</translation>
     </message>
     <message>
-      <location filename="../processing/reports/marked_synthesis.py" line="93" />
+      <location filename="../processing/reports/marked_synthesis.py" line="91" />
       <source>window-average level β {0:.4g}, spatial field sd {1:.4g}</source>
       <translation>niveau β gemiddeld over het studiegebied {0:.4g}, sd van het ruimtelijke veld {1:.4g}</translation>
     </message>
     <message>
-      <location filename="../processing/reports/marked_synthesis.py" line="95" />
+      <location filename="../processing/reports/marked_synthesis.py" line="93" />
       <source>noise sd {0:.4g}</source>
       <translation>sd van de ruis {0:.4g}</translation>
     </message>
     <message>
-      <location filename="../processing/reports/marked_synthesis.py" line="97" />
+      <location filename="../processing/reports/marked_synthesis.py" line="95" />
       <source>some standard deviations held at their estimates (posterior not peaked)</source>
       <translation>sommige standaardafwijkingen vastgehouden op hun schattingen (a-posterioriverdeling zonder duidelijke piek)</translation>
     </message>
     <message>
-      <location filename="../processing/reports/marked_synthesis.py" line="99" />
+      <location filename="../processing/reports/marked_synthesis.py" line="97" />
       <source>no spatial field (fewer than 10 records)</source>
       <translation>geen ruimtelijk veld (minder dan 10 records)</translation>
     </message>
     <message>
-      <location filename="../processing/reports/marked_synthesis.py" line="101" />
+      <location filename="../processing/reports/marked_synthesis.py" line="99" />
       <source>{0:.1%} of the synthetic values negative though every value is ≥ 0: consider the log-normal model</source>
       <translation>{0:.1%} van de synthetische waarden is negatief, hoewel elke waarde ≥ 0 is: overweeg het lognormale model</translation>
     </message>

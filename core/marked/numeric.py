@@ -165,6 +165,15 @@ class NumericFit:
         return out
 
 
+def synthetic_level(model: str, values: np.ndarray) -> float:
+    """The level of synthetic values a report sets beside a combination's fitted one: the geometric mean for the
+    log-normal model (whose components describe log(value)), else the mean; NaN without values."""
+    values = np.asarray(values, dtype=np.float64)
+    if values.size == 0:
+        return math.nan
+    return float(np.exp(np.mean(np.log(values)))) if model == "log_normal" else float(np.mean(values))
+
+
 def truncated_poisson_draws(rng: np.random.Generator, eta: np.ndarray, lower: int, upper: int) -> np.ndarray:
     """One draw per entry of ``Poisson(exp(eta))`` truncated to ``{lower..upper}``, by inverting its CDF with
     uniforms (core.mechanisms)."""

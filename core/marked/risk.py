@@ -28,6 +28,7 @@ bounded memory), and per set and combination one sort of the numeric marks (``D_
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -95,6 +96,40 @@ class MarkedRisk:
     def quantiles_a(self) -> np.ndarray:
         """``(N, 3)``: the 5%, 50% and 95% quantiles of the Type A risk over the sets used (NaN if none)."""
         return _quantiles(self.type_a)
+
+
+#: A record whose median risk exceeds this is counted in :class:`RiskSummary` (the paper's Fig. 2c keeps every
+#: record of the Durham data below it).
+SUMMARY_THRESHOLD = 0.2
+
+
+@dataclass(frozen=True)
+class RiskSummary:
+    """One risk type over the records: from the per-record quantiles (:meth:`MarkedRisk.quantiles_s` or ``_a``),
+    the largest median, the median of the medians, the records whose median exceeds :data:`SUMMARY_THRESHOLD`
+    and the largest 95% quantile (NaN with no finite median); the records with no set to estimate the risk, and
+    those estimated from fewer than all the sets."""
+
+    largest_median: float
+    median_of_medians: float
+    above_threshold: int
+    largest_q95: float
+    undefined: int
+    fewer_sets: int
+
+    @classmethod
+    def of(cls, quantiles: np.ndarray, sets_used: np.ndarray, sets: int) -> RiskSummary:
+        median = quantiles[:, 1]
+        finite = median[np.isfinite(median)]
+        some = finite.size > 0
+        return cls(
+            float(finite.max()) if some else math.nan,
+            float(np.median(finite)) if some else math.nan,
+            int(np.count_nonzero(finite > SUMMARY_THRESHOLD)),
+            float(np.nanmax(quantiles[:, 2])) if some else math.nan,
+            int(np.count_nonzero(sets_used == 0)),
+            int(np.count_nonzero(sets_used < sets)),
+        )
 
 
 def _quantiles(values: np.ndarray) -> np.ndarray:

@@ -32,29 +32,27 @@ def risk_scatter(s_median, a_median) -> str:
 
 
 def risk_rows(risk, s_quantiles, a_quantiles) -> list:
-    """The summary table of the per-record medians and quantiles."""
-    import numpy as np
+    """The summary table of the per-record medians and quantiles (core.marked.risk.RiskSummary)."""
+    import math
+
+    from ...core.marked.risk import SUMMARY_THRESHOLD, RiskSummary
 
     rows = []
-    for label, quantiles, used, undefined in (
-        (tr("Type S"), s_quantiles, risk.sets_s, risk.undefined_s),
-        (tr("Type A"), a_quantiles, risk.sets_a, risk.undefined_a),
-    ):
-        median = quantiles[:, 1]
-        finite = median[np.isfinite(median)]
-        if finite.size:
+    for label, quantiles, used in ((tr("Type S"), s_quantiles, risk.sets_s), (tr("Type A"), a_quantiles, risk.sets_a)):
+        summary = RiskSummary.of(quantiles, used, risk.sets)
+        if not math.isnan(summary.largest_median):
             rows += [
-                (tr("{0}: largest median").format(label), _number(float(finite.max()))),
-                (tr("{0}: median of the medians").format(label), _number(float(np.median(finite)))),
-                (tr("{0}: records with median above 0.2").format(label), int(np.count_nonzero(finite > 0.2))),
-                (tr("{0}: largest 95% quantile").format(label), _number(float(np.nanmax(quantiles[:, 2])))),
+                (tr("{0}: largest median").format(label), _number(summary.largest_median)),
+                (tr("{0}: median of the medians").format(label), _number(summary.median_of_medians)),
+                (
+                    tr("{0}: records with median above {1:g}").format(label, SUMMARY_THRESHOLD),
+                    summary.above_threshold,
+                ),
+                (tr("{0}: largest 95% quantile").format(label), _number(summary.largest_q95)),
             ]
         rows += [
-            (tr("{0}: records with no set to estimate it (NaN)").format(label), undefined),
-            (
-                tr("{0}: records estimated from fewer than all {1} sets").format(label, risk.sets),
-                int(np.count_nonzero(used < risk.sets)),
-            ),
+            (tr("{0}: records with no set to estimate it (NaN)").format(label), summary.undefined),
+            (tr("{0}: records estimated from fewer than all {1} sets").format(label, risk.sets), summary.fewer_sets),
         ]
     return rows
 

@@ -70,7 +70,7 @@ def numeric_rows(fit, syn) -> list:
     """Per combination: the confidential and synthetic mean (geometric means for the log-normal model, whose
     components describe log(value)), the fitted level and standard deviations, and for the normal model the share
     of negative synthetic values of a combination whose values are all >= 0."""
-    import numpy as np
+    from ...core.marked.numeric import synthetic_level
 
     comb, log_normal = fit.comb, fit.numeric.model == "log_normal"
     negative = dict(fit.numeric.negative_shares(syn.index, syn.numeric))
@@ -82,12 +82,10 @@ def numeric_rows(fit, syn) -> list:
         )
         rows.append((tr("Log-normal model"), note))
     for k, c in enumerate(fit.numeric.components):
-        syn_values = syn.numeric[syn.index == k]
+        syn_mean = synthetic_level(fit.numeric.model, syn.numeric[syn.index == k])
         if log_normal:
-            syn_mean = float(np.exp(np.mean(np.log(syn_values)))) if syn_values.size else math.nan
             text = tr("geometric mean {0:.4g}, synthetic geometric mean {1:.4g}").format(math.exp(c.mean), syn_mean)
         else:
-            syn_mean = float(np.mean(syn_values)) if syn_values.size else math.nan
             text = tr("mean {0:.4g}, synthetic mean {1:.4g}").format(c.mean, syn_mean)
         if c.spatial:
             detail = tr("window-average level β {0:.4g}, spatial field sd {1:.4g}").format(c.beta, c.field_sd)

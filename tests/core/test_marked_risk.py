@@ -162,3 +162,25 @@ def test_bad_arguments_name_the_parameter(change, parameter):
     with pytest.raises(ParameterError) as raised:
         marked_risk(**args)
     assert raised.value.parameter == parameter
+
+
+def test_risk_summary_counts_by_hand():
+    """RiskSummary of three records' (q05, median, q95): one with no set (NaN), one estimated from 1 of 2 sets."""
+    import math
+
+    from spatial_privacy.core.marked.risk import RiskSummary
+
+    quantiles = np.array([[0.0, 0.1, 0.3], [0.2, 0.5, 0.9], [np.nan, np.nan, np.nan]])
+    summary = RiskSummary.of(quantiles, np.array([2, 1, 0]), 2)
+    assert (summary.largest_median, summary.median_of_medians, summary.largest_q95) == (0.5, 0.3, 0.9)
+    assert (summary.above_threshold, summary.undefined, summary.fewer_sets) == (1, 1, 2)
+    empty = RiskSummary.of(np.full((2, 3), np.nan), np.array([0, 0]), 2)
+    assert math.isnan(empty.largest_median) and empty.undefined == 2
+
+
+def test_synthetic_level_is_the_geometric_mean_for_the_log_normal_model():
+    from spatial_privacy.core.marked.numeric import synthetic_level
+
+    assert synthetic_level("log_normal", np.array([1.0, 100.0])) == pytest.approx(10.0)
+    assert synthetic_level("normal", np.array([1.0, 100.0])) == 50.5
+    assert np.isnan(synthetic_level("normal", np.array([])))
