@@ -48,15 +48,20 @@ SCRIPT = textwrap.dedent(
         "fitlgcp": {"INPUT": deaths, "MAX_EDGE": 10.0, "DRAWS": 10, "SEED": 1, "OUTPUT_MODEL": str(out / "m.npz")},
     }
     start = threading.Barrier(len(jobs))
+    printing = threading.Lock()  # print() writes its pieces separately: two threads' lines could interleave
+
+    def say(line):
+        with printing:
+            print(line, flush=True)
 
     def run(name, params):
         context, feedback = QgsProcessingContext(), QgsProcessingFeedback()
         start.wait()
         try:
             processing.run("spatialprivacy:" + name, params, context=context, feedback=feedback)
-            print("DONE", name, flush=True)
+            say("DONE " + name)
         except BaseException as error:
-            print("FAILED", name, " | ".join(str(error).splitlines()[-3:]), flush=True)
+            say("FAILED " + name + " " + " | ".join(str(error).splitlines()[-3:]))
 
     threads = [threading.Thread(target=run, args=job) for job in jobs.items()]
     for thread in threads:
