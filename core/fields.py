@@ -23,7 +23,7 @@ from scipy import special
 
 from . import mechanisms
 from .errors import ParameterError
-from .linalg import SPARSE_MIN_NODES, cholesky, rcm_permutation
+from .linalg import SPARSE_MIN_NODES, cholesky, rcm_permutation, sum_log
 
 SQRT8 = math.sqrt(8.0)
 
@@ -268,7 +268,7 @@ class KnotCovarianceField:
 
     def logdet_at(self, theta, perm: np.ndarray | None = None) -> float:
         """``log |Sigma^{-1}|``."""
-        return -2.0 * float(np.sum(np.log(np.diag(self._cholesky(theta)))))
+        return -2.0 * sum_log(np.diag(self._cholesky(theta)))
 
     def ordering(self) -> np.ndarray:
         """The identity: a dense matrix has no bandwidth to reduce."""

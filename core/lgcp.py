@@ -34,7 +34,7 @@ import scipy.sparse as sp
 from . import mechanisms
 from .errors import ParameterError
 from .fields import SPDEMatern
-from .linalg import BandedCholesky, SparseCholesky, cholesky
+from .linalg import BandedCholesky, SparseCholesky, cholesky, sum_log
 from .progress import Progress, report
 
 
@@ -304,7 +304,7 @@ class LGCPModel:
         mu = self.expected_counts(w, beta)
         factor, z, s_chol = self._factor(q, mu)
         logdet_q = self.spde.logdet_at(theta, self.perm)
-        logdet_h = factor.logdet + 2.0 * float(np.sum(np.log(np.diag(s_chol))))
+        logdet_h = factor.logdet + 2.0 * sum_log(np.diag(s_chol))
         log_marginal = (
             self.theta_prior.log_density(*theta)
             + self.log_likelihood(w, beta)

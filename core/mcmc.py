@@ -54,6 +54,7 @@ from . import mcmc_diagnostics, mechanisms
 from .errors import ParameterError
 from .laplace_fit import HyperparameterSearch, range_error, sigma_too_large
 from .lgcp import SPIKE_REMEDY, LGCPModel
+from .linalg import sum_log
 from .mcmc_target import _Anchor, _Engine, _Target
 from .posterior import Posterior
 from .progress import Progress, report, scaled
@@ -87,7 +88,7 @@ class _ThetaProposal:
         """Up to a constant that depends on ``df`` alone."""
         u = scipy.linalg.solve_triangular(self.chol, (theta - self.points).T, lower=True)
         terms = np.log(self.weights) - 0.5 * (self.df + 2.0) * np.log1p(np.sum(u * u, axis=0) / self.df)
-        terms -= float(np.sum(np.log(np.abs(np.diag(self.chol)))))
+        terms -= sum_log(np.abs(np.diag(self.chol)))
         top = float(np.max(terms))
         return top + math.log(float(np.sum(np.exp(terms - top))))
 

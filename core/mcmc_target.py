@@ -37,7 +37,7 @@ from scipy.linalg import blas as _blas
 
 from . import mechanisms
 from .lgcp import LaplaceFit, LGCPModel
-from .linalg import rcm_permutation
+from .linalg import rcm_permutation, sum_log
 
 LOG_2PI = math.log(2.0 * math.pi)
 NEWTON_TOL = 1e-3  # Newton steps below this (in w and beta) end the iterations of a proposal
@@ -74,7 +74,7 @@ class GaussianApproximation:
     @property
     def half_logdet(self) -> float:
         """``1/2 log |H| = 1/2 log |H_ww| + 1/2 log |S|``."""
-        return float(np.sum(np.log(self.upper[-1]))) + float(np.sum(np.log(np.diag(self.s_chol))))
+        return sum_log(self.upper[-1]) + sum_log(np.diag(self.s_chol))
 
     def colour(self, z: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """``(w, beta) = x* + M z``: ``beta = beta* + L_S^{-T} z_b``, ``w = w* - Z (beta - beta*) + P' U^{-1} z_w``
@@ -222,7 +222,7 @@ class _Engine:
         band = np.zeros((self.l_bw + 1, self.n))
         band[self.l_index] = kappa2 * self.l_c + self.l_g
         upper = scipy.linalg.cholesky_banded(band, lower=False, check_finite=False)
-        return 4.0 * float(np.sum(np.log(upper[-1]))) - self.sum_log_c + self.n * math.log(qc)
+        return 4.0 * sum_log(upper[-1]) - self.sum_log_c + self.n * math.log(qc)
 
     def _check(self) -> None:
         rng = mechanisms.generator(0)  # test vectors of a self-check, not noise

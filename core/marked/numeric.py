@@ -125,7 +125,7 @@ class NumericFit:
                         post = tp_laplace(ctx, theta[ell, 0], proj, y, self.support, start=start)[1]
                     b, ww = post.draw(rng, 1)
                     beta[ell], w[ell] = b[0, 0], ww[0]
-                sigma = np.exp(theta[:, 1]) if c.model == "normal" else None
+                sigma = np.exp(np.ascontiguousarray(theta[:, 1])) if c.model == "normal" else None
                 out.append((beta, w, sigma))
             elif c.model == "truncated_poisson":
                 beta, _ = c.fit.draw(rng, sets)

@@ -37,7 +37,7 @@ from scipy.special import gammaln, logsumexp
 
 from .. import mechanisms
 from ..lgcp import LaplaceFit
-from ..linalg import BandedCholesky
+from ..linalg import BandedCholesky, sum_log
 
 #: sd of the normal prior on the truncated Poisson's log-rate intercept (as core.lgcp.BetaPrior's default).
 LOG_RATE_PRIOR_SD = 10.0
@@ -90,7 +90,7 @@ def block_solve(factor, z, s_chol, r_w, r_b):
 
 
 def block_logdet(factor, s_chol) -> float:
-    return factor.logdet + 2.0 * float(np.sum(np.log(np.diag(s_chol))))
+    return factor.logdet + 2.0 * sum_log(np.diag(s_chol))
 
 
 @dataclass

@@ -74,6 +74,7 @@ from scipy import stats
 from .. import mechanisms
 from ..errors import ParameterError
 from ..fields import InverseGammaLengthPrior
+from ..linalg import sum_log
 from ..network.distances import point_distances
 from ..network.domain import NetworkDomain, NetworkPartition, check_resolution, sample_on_pieces
 from ..network.network import NetworkPoints
@@ -345,7 +346,7 @@ class _Posterior:
                 break
         sw = np.sqrt(self.weights * np.exp(self.offset + f))
         chol = self._b_factor(k, sw)
-        log_q = current - float(np.sum(np.log(np.diag(chol))))
+        log_q = current - sum_log(np.diag(chol))
         return _Mode(length, a, f, log_q)
 
     def draw(self, rng: np.random.Generator, mode: _Mode) -> np.ndarray:

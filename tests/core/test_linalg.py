@@ -7,7 +7,14 @@ import pytest
 import scipy.sparse as sp
 from scipy import stats
 
-from spatial_privacy.core.linalg import BandedCholesky, SparseCholesky, bandwidth, cholesky, rcm_permutation
+from spatial_privacy.core.linalg import (
+    BandedCholesky,
+    SparseCholesky,
+    bandwidth,
+    cholesky,
+    rcm_permutation,
+    sum_log,
+)
 
 
 def grid_laplacian(k: int, shift: float) -> sp.csr_matrix:
@@ -179,3 +186,24 @@ def test_laplace_fit_is_the_same_with_either_factor(monkeypatch):
     assert sparse.log_marginal == pytest.approx(banded.log_marginal, rel=1e-9, abs=1e-6)
     assert np.allclose(sparse.w, banded.w, atol=1e-6) and np.allclose(sparse.beta, banded.beta, atol=1e-6)
     assert model.spde.logdet_at(theta) == pytest.approx(model.spde.logdet_at(theta, model.perm), rel=1e-12)
+
+
+def test_sum_log_of_a_strided_row_does_not_depend_on_where_numpy_puts_its_output():
+    # A banded factor's diagonal is its last row, a strided view whose span (stride x length) runs past its last
+    # element. NumPy's SIMD log is taken only when the output does not overlap that span, so an output allocated
+    # just after the factor got the scalar log, which differs in the last bit on some CPUs (AVX-512). sum_log takes
+    # the log of a contiguous copy, whose span is its own memory: the same wherever the output lies.
+    rng = np.random.default_rng(3)
+    rows, n = 16, 49
+    memory = np.empty(rows * n + 2 * n)
+    upper = memory[: rows * n].reshape((rows, n), order="F")
+    upper[...] = rng.uniform(0.5, 3.0, size=(rows, n))
+    row = upper[-1]
+    adjacent = memory[rows * n : rows * n + n]  # inside the row's span, past its last element
+    elsewhere = np.empty(n)
+    np.log(np.ascontiguousarray(row), out=adjacent)
+    np.log(np.ascontiguousarray(row), out=elsewhere)
+    assert np.array_equal(adjacent, elsewhere)
+    assert sum_log(row) == float(np.sum(elsewhere))
+    factor = BandedCholesky(upper, np.arange(n))
+    assert factor.logdet == 2.0 * float(np.sum(elsewhere))
