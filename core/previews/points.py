@@ -14,8 +14,8 @@ the curves are smooth in epsilon. A pattern with more than :data:`MAX_K_POINTS` 
 that many before its K-function is estimated (independent thinning leaves K unchanged, Baddeley et al. 2015,
 Section 7.4, and bounds the time); a pattern with fewer than two points has no K-function and no MISE (``nan``).
 The kernel method's calibration (:func:`core.synthesis.kernel.calibrate_kernel`, a root search over Theorem 3.6's
-left side ``f(h) = (2 alpha B + alpha^2) / (2 h^2) + r_alpha(h)``, each evaluation of ``r_alpha`` up to 0.2 s)
-would take seconds per epsilon. Since ``f`` does not depend on epsilon (the right side is ``epsilon / k``, ``k``
+left side ``f(h) = (2 alpha B + alpha^2) / (2 h^2) + r_alpha(h)``, each evaluation of ``r_alpha`` 0.03 s on a
+rectangle, more on a polygon of many edges) would take a second or more per epsilon. Since ``f`` does not depend on epsilon (the right side is ``epsilon / k``, ``k``
 depending on n and delta only), the curve's bandwidths solve ``f(h) = epsilon / k`` with ``r_alpha`` interpolated
 (log-log) between the bandwidths the chosen epsilon's exact calibration evaluated and up to :data:`KERNEL_NODES`
 more where those leave gaps. An epsilon that
@@ -50,7 +50,7 @@ DEFAULT_DRAWS = 3
 DEFAULT_RADII = 50
 #: Epsilons and draws per epsilon the explorer uses by default for each method, chosen so that a curve takes
 #: under 3 s on John Snow's 578 deaths (tests/benchmarks/bench_previews.py): the kernel's exact calibration at the
-#: chosen epsilon and its draws at wide bandwidths make 25 epsilons x 3 draws take about 5 s.
+#: chosen epsilon and its draws at wide bandwidths make 25 epsilons x 3 draws take about 2 s (13 x 1: 0.6-1.1 s).
 PREVIEW_DEFAULTS = {"laplace": (25, 3), "kernel": (13, 1), "lgcp": (13, 1)}
 #: Bandwidths at which the kernel curve evaluates Theorem 3.6's r_alpha (besides the chosen epsilon's).
 KERNEL_NODES = 6

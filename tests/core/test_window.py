@@ -7,6 +7,7 @@ import math
 import numpy as np
 import pytest
 
+from spatial_privacy.core import window as window_module
 from spatial_privacy.core.errors import ParameterError
 from spatial_privacy.core.window import Window
 
@@ -187,7 +188,11 @@ def test_contains_keeps_shape():
 # -- distances and boundary points ---------------------------------------------------------------
 
 
-def test_distance_to_boundary_matches_brute_force(star_with_holes):
+@pytest.mark.parametrize("direct_edges", [window_module._DIRECT_EDGES, 0], ids=["every edge", "segment index"])
+def test_distance_to_boundary_matches_brute_force(star_with_holes, direct_edges, monkeypatch):
+    # the star's 51 edges take the direct path by default; with no direct path, the k-d tree over pieces
+    assert star_with_holes._edges[0].size == 51
+    monkeypatch.setattr(window_module, "_DIRECT_EDGES", direct_edges)
     rng = np.random.default_rng(4)
     x = np.concatenate([rng.uniform(-12, 32, 3000), rng.uniform(-1e3, 1e3, 200)])
     y = np.concatenate([rng.uniform(-12, 12, 3000), rng.uniform(-1e3, 1e3, 200)])
