@@ -15,14 +15,13 @@ that many before its K-function is estimated (independent thinning leaves K unch
 Section 7.4, and bounds the time); a pattern with fewer than two points has no K-function and no MISE (``nan``).
 The kernel method's calibration (:func:`core.synthesis.kernel.calibrate_kernel`, a root search over Theorem 3.6's
 left side ``f(h) = (2 alpha B + alpha^2) / (2 h^2) + r_alpha(h)``, each evaluation of ``r_alpha`` 0.03 s on a
-rectangle, more on a polygon of many edges) would take a second or more per epsilon. Since ``f`` does not depend on epsilon (the right side is ``epsilon / k``, ``k``
-depending on n and delta only), the curve's bandwidths solve ``f(h) = epsilon / k`` with ``r_alpha`` interpolated
-(log-log) between the bandwidths the chosen epsilon's exact calibration evaluated and up to :data:`KERNEL_NODES`
-more where those leave gaps. An epsilon that
-would need a bandwidth beyond the widest node (``max(16 h0(epsilon_min), 4 B)``, ``h0 = sqrt(k (2 alpha B +
-alpha^2) / (2 epsilon))`` the bound without ``r_alpha``) gives ``nan``. An epsilon at which the synthesizer refuses
-to run (e.g. more noise points than it draws) gives ``nan`` and a
-note.
+rectangle, more on a polygon of many edges) would take a second or more per epsilon. Since ``f`` does not depend on
+epsilon (the right side is ``epsilon / k``, ``k`` depending on n and delta only), the curve's bandwidths solve
+``f(h) = epsilon / k`` with ``r_alpha`` interpolated (log-log) between the bandwidths the chosen epsilon's exact
+calibration evaluated and up to :data:`KERNEL_NODES` more where those leave gaps. An epsilon that would need a
+bandwidth beyond the widest node (``max(16 h0(epsilon_min), 4 B)``, ``h0 = sqrt(k (2 alpha B + alpha^2) / (2
+epsilon))`` the bound without ``r_alpha``) gives ``nan``. An epsilon at which the synthesizer refuses to run (e.g.
+more noise points than it draws) gives ``nan`` and a note.
 """
 
 from __future__ import annotations
