@@ -15,7 +15,7 @@ with effective range ``rho = sqrt(8) / kappa`` and marginal variance
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import scipy.sparse as sp
@@ -26,6 +26,9 @@ from .errors import ParameterError
 from .linalg import SPARSE_MIN_NODES, cholesky, rcm_permutation, sum_log
 
 SQRT8 = math.sqrt(8.0)
+
+
+KEPT_LOGDETS = 64
 
 
 def kappa_from_range(rho: float) -> float:
@@ -44,6 +47,9 @@ class SPDEMatern:
 
     c: np.ndarray
     g: sp.csr_matrix
+    #: ``log |kappa^2 C + G|`` by (kappa, ordering): a hyperparameter search asks again at the same range (its
+    #: finite differences in log sigma); at most :data:`KEPT_LOGDETS`.
+    _logdets: dict = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if np.any(self.c <= 0):
@@ -73,11 +79,17 @@ class SPDEMatern:
         """``log |Q/xi^2|`` computed as ``2 log|L| - sum log c - n log xi^2`` (L is sparse SPD)."""
         kappa = kappa_from_range(rho)
         xi2 = 4.0 * math.pi * kappa**2 * sigma**2
-        lap = sp.csr_matrix(sp.diags(kappa**2 * self.c) + self.g)
-        if perm is None and lap.shape[0] < SPARSE_MIN_NODES:
-            perm = rcm_permutation(lap)
-        factor = cholesky(lap, perm)
-        return 2.0 * factor.logdet - float(np.sum(np.log(self.c))) - self.n * math.log(xi2)
+        key = (kappa, None if perm is None else hash(np.asarray(perm).tobytes()))
+        logdet = self._logdets.get(key)
+        if logdet is None:
+            lap = sp.csr_matrix(sp.diags(kappa**2 * self.c) + self.g)
+            if perm is None and lap.shape[0] < SPARSE_MIN_NODES:
+                perm = rcm_permutation(lap)
+            logdet = cholesky(lap, perm).logdet
+            if len(self._logdets) >= KEPT_LOGDETS:
+                self._logdets.clear()
+            self._logdets[key] = logdet
+        return 2.0 * logdet - float(np.sum(np.log(self.c))) - self.n * math.log(xi2)
 
     # -- the field interface the LGCP model uses (theta = (log rho, log sigma)) -----------------
 

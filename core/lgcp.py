@@ -282,13 +282,14 @@ class LGCPModel:
 
         current = objective(w, beta)
         steps = 0
+        factor = None  # each step's factor is overwritten by the next (core.linalg.cholesky's reuse)
         for _ in range(max_steps):
             report(progress, 0.0, "")
             steps += 1
             mu = self.expected_counts(w, beta)
             grad_w = self._a_sum - d.int_proj.T @ mu - q @ w
             grad_b = self._x_sum - d.x_int.T @ mu - (beta - m) / s2
-            factor, z, s_chol = self._factor(q, mu)
+            factor, z, s_chol = self._factor(q, mu, reuse=factor)
             step_w, step_b = block_solve(factor, z, s_chol, grad_w, grad_b)
             t = 1.0
             while True:
@@ -302,7 +303,7 @@ class LGCPModel:
             if max(np.max(np.abs(t * step_w)), np.max(np.abs(t * step_b))) < tol or 0 <= gain < tol * 1e-3:
                 break
         mu = self.expected_counts(w, beta)
-        factor, z, s_chol = self._factor(q, mu)
+        factor, z, s_chol = self._factor(q, mu, reuse=factor)
         logdet_q = self.spde.logdet_at(theta, self.perm)
         logdet_h = factor.logdet + 2.0 * sum_log(np.diag(s_chol))
         log_marginal = (
@@ -325,11 +326,12 @@ class LGCPModel:
         dx = d.x_int * mu[:, None]
         return h_ww, np.asarray(b.T @ dx), d.x_int.T @ dx + np.diag(1.0 / self.beta_prior.sd**2)
 
-    def _factor(self, q: sp.csr_matrix, mu: np.ndarray):
+    def _factor(self, q: sp.csr_matrix, mu: np.ndarray, reuse=None):
         """Cholesky pieces of ``H`` (see :meth:`hessian_blocks`) by blocks: ``H_ww`` (banded, or sparse on large
-        meshes: core.linalg.cholesky) and the Schur complement of the coefficients."""
+        meshes: core.linalg.cholesky, overwriting the no longer needed factor ``reuse``) and the Schur complement of
+        the coefficients."""
         h_ww, h_wb, h_bb = self.hessian_blocks(q, mu)
-        factor = cholesky(h_ww, self.perm)
+        factor = cholesky(h_ww, self.perm, reuse=reuse)
         z = factor.solve(h_wb)
         schur = h_bb - h_wb.T @ z
         return factor, z, np.linalg.cholesky(0.5 * (schur + schur.T))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+import scipy.linalg
 import scipy.sparse as sp
 from scipy import stats
 
@@ -207,3 +208,44 @@ def test_sum_log_of_a_strided_row_does_not_depend_on_where_numpy_puts_its_output
     assert sum_log(row) == float(np.sum(elsewhere))
     factor = BandedCholesky(upper, np.arange(n))
     assert factor.logdet == 2.0 * float(np.sum(elsewhere))
+
+
+def test_wide_bands_solve_by_dense_blocks_exactly(monkeypatch):
+    """From a bandwidth of BLOCKED_MIN_BAND on, whiten_inverse solves U x = z by dense blocks (level-3 BLAS): the
+    result is U^{-1} z (to rounding, against a dense solve), in groups of columns with progress, for one vector too;
+    a mesh size that is not a multiple of the block size leaves a short last block."""
+    import spatial_privacy.core.linalg as linalg
+
+    a = grid_laplacian(37, 0.2)  # 1,369 rows, bandwidth 37 after RCM: 22 blocks of 64 rows, the last one short
+    factor = BandedCholesky.factor(a)
+    kd = factor.upper.shape[0] - 1
+    assert kd >= linalg.BLOCKED_MIN_BAND and factor.n % max(kd, 64) != 0
+    u = np.triu(sum(np.diag(factor.upper[-1 - k, k:], k) for k in range(kd + 1)))
+    z = np.random.default_rng(5).standard_normal((factor.n, 600))
+    expected = np.empty_like(z)
+    expected[factor.perm] = scipy.linalg.solve_triangular(u, z, lower=False)
+    whole = factor.whiten_inverse(z)  # one group
+    monkeypatch.setattr(linalg, "SOLVE_BLOCK_FLOPS", 1.0)  # groups of the least size, BLOCKED_MIN_COLUMNS
+    calls = []
+    got = factor.whiten_inverse(z, lambda fraction, message: calls.append(fraction))
+    assert np.allclose(got, expected, rtol=1e-12, atol=1e-12) and np.allclose(got, whole, rtol=1e-13, atol=1e-14)
+    assert calls == pytest.approx([256 / 600, 512 / 600, 1.0])
+    assert np.allclose(factor.whiten_inverse(z[:, 7]), expected[:, 7], rtol=1e-12, atol=1e-12)
+    # the same factor solved by LAPACK's dtbtrs column by column agrees to rounding
+    monkeypatch.setattr(linalg, "BLOCKED_MIN_BAND", kd + 1)
+    assert np.allclose(factor.whiten_inverse(z), got, rtol=1e-12, atol=1e-13)
+
+
+def test_one_pattern_factorised_again_with_new_values_and_duplicates_summed():
+    # the band placement of a pattern is kept between factorisations: new values must land in the same places
+    a = grid_laplacian(20, 0.5)
+    first = BandedCholesky.factor(a)
+    b = sp.csr_matrix(a + sp.diags(np.linspace(0.1, 3.0, a.shape[0])))  # same pattern, other values
+    second = BandedCholesky.factor(b, first.perm)
+    assert second.logdet == pytest.approx(np.linalg.slogdet(b.toarray())[1], rel=1e-12)
+    coo = sp.coo_matrix(a)  # every entry split in two halves: a CSR with duplicates, not canonical
+    doubled = sp.csr_matrix(
+        (np.concatenate([coo.data / 2, coo.data / 2]), (np.tile(coo.row, 2), np.tile(coo.col, 2))), shape=a.shape
+    )
+    doubled.has_canonical_format = False
+    assert BandedCholesky.factor(doubled, first.perm).logdet == pytest.approx(first.logdet, rel=1e-12)
