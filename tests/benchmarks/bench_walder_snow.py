@@ -58,7 +58,11 @@ fixes them at the paper's Table 1 means (range 3.487, variance 0.725), keeping t
     OPENBLAS_NUM_THREADS=1 .venv/bin/python tests/benchmarks/bench_walder_snow.py [--out DIR] [--seed 1]
         [--risk-radius 0.1] [--risk-method exact|paper] [--validate] [--replicates R]
         [--offset none|streets] [--offset-bandwidth 1] [--window points|map] [--hyper fitted|paper]
-        [--risk-radii 0.02,0.1,0.25,0.5,1]
+        [--risk-radii 0.02,0.1,0.25,0.5,1] [--executor processes|serial]
+
+``--executor``: the sweeps' sets (and the baseline) run in local worker processes, both cores here, by default
+(core.executor, as the risk-utility sweep algorithm runs them), or in turn with ``serial``; every set's seed is
+drawn before any runs, so the tables are the same either way. The replicate study runs in turn.
 
 ``--risk-radii`` repeats the whole 41-set study at each listed risk radius (the paper does not state its
 radius), with the same synthetic sets (the random state is restored before each sweep, so the pMSEs agree),
@@ -230,7 +234,7 @@ def findings(result) -> dict:
     }
 
 
-def radius_study(conf, specs, rng_state, radii, method: str) -> None:
+def radius_study(conf, specs, rng_state, radii, method: str, executor: str) -> None:
     """The study at each risk radius in ``radii`` (units), every sweep on the same synthetic sets."""
     from spatial_privacy.core.synthesis.sweep import sweep
 
@@ -242,7 +246,7 @@ def radius_study(conf, specs, rng_state, radii, method: str) -> None:
     )
     for radius in radii:
         start = time.perf_counter()
-        result = sweep(conf, specs, copy.deepcopy(rng_state), radius, method=method)
+        result = sweep(conf, specs, copy.deepcopy(rng_state), radius, method=method, executor=executor)
         f = findings(result)
         radial = [e.max_risk for e in f["radial"]]
         cells = (
@@ -332,6 +336,12 @@ def main() -> int:
     parser.add_argument("--window", choices=("points", "map"), default="points")
     parser.add_argument("--hyper", choices=("fitted", "paper"), default="fitted")
     parser.add_argument("--risk-radii", default="", help="comma-separated risk radii (units) for the radius study")
+    parser.add_argument(
+        "--executor",
+        choices=("processes", "serial"),
+        default="processes",
+        help="where the sweeps' sets run (core.executor): local worker processes (default) or in turn; same results",
+    )
     parser.add_argument("--smoke", action="store_true", help="a few seconds on tiny sizes (checks that it runs)")
     args = parser.parse_args()
     if not args.smoke:
@@ -396,7 +406,7 @@ def run(parser, args, size: dict) -> int:
         f"risk method {args.risk_method!r}, hyperparameters fixed at the confidential posterior means"
     )
     rng_state = copy.deepcopy(rng)  # for --risk-radii: the same synthetic sets at each radius
-    result = sweep(conf, specs, rng, args.risk_radius, method=args.risk_method)
+    result = sweep(conf, specs, rng, args.risk_radius, method=args.risk_method, executor=args.executor)
     total = time.perf_counter() - start
     rows = result.rows()
     paper_of = {round(v, 12): s for s, v in noise_of.items()}
@@ -486,7 +496,7 @@ def run(parser, args, size: dict) -> int:
                 f"full: risk {full.max_risk:.4g} pMSE {full.pmse:.4f} ({time.perf_counter() - t:.0f} s)"
             )
     if risk_radii:
-        radius_study(conf, specs, rng_state, risk_radii, args.risk_method)
+        radius_study(conf, specs, rng_state, risk_radii, args.risk_method, args.executor)
     if args.replicates:
         if args.replicates < 2:
             parser.error("--replicates needs at least 2 releases per mechanism")
