@@ -57,15 +57,16 @@ class LGCPSetup:
     def too_fine(self) -> str | None:
         """A warning if the mesh has more than :data:`SLOW_FIT_NODES` nodes: the fit's time grows faster than the
         number of nodes (tests/benchmarks/bench_large_mesh.py, 5,000 points in a square, 1,000 draws, the central
-        composite design that ``"auto"`` picks on such meshes, CPU time on a 2-core machine: 8,169 nodes 25 s,
-        20,128 nodes 2 minutes, 100,000 nodes more than 15 minutes; the grid took 139 s at 8,169 nodes)."""
+        composite design that ``"auto"`` picks on such meshes, on a 2-core machine: 8,169 nodes 19 s, 20,128 nodes 77 s,
+        50,223 nodes 260 s, 100,000 nodes (the sparse factor) more than 15 minutes; the grid took 112 s at 8,169
+        nodes)."""
         if self.mesh.n_nodes <= SLOW_FIT_NODES:
             return None
         return (
             f"max_edge {self.max_edge:g} gives a mesh of {self.mesh.n_nodes:,} nodes: the fit will take many minutes "
             "(its time grows faster than the number of nodes: on a 2-core machine, with the central composite design, "
-            "20,000 nodes took 2 minutes and 100,000 nodes more than 15; the grid takes about five times as long); "
-            "a larger max_edge is much faster"
+            "20,000 nodes took 80 s, 50,000 about 4 minutes and 100,000 more than 15; the grid takes about five "
+            "times as long); a larger max_edge is much faster"
         )
 
     def too_coarse(self) -> str | None:
@@ -86,8 +87,8 @@ class LGCPSetup:
 #: Fewer edges than this across the window's larger side draw a warning (the default mesh has EDGES_ACROSS).
 COARSE_EDGES_ACROSS = 5
 
-#: More mesh nodes than this draw a warning that the fit will be slow (see :meth:`LGCPSetup.too_fine`): about two
-#: minutes with the central composite design (it was 15,000 when every fit used the grid: 9 minutes at 18,886).
+#: More mesh nodes than this draw a warning that the fit will be slow (see :meth:`LGCPSetup.too_fine`): 77 s with
+#: the central composite design (it was 15,000 when every fit used the grid: 9 minutes at 18,886).
 SLOW_FIT_NODES = 20_000
 
 #: Largest mesh an LGCP fit accepts. Memory is no longer the limit (100,000 nodes stayed under 2 GB with the sparse
@@ -179,7 +180,8 @@ def build_lgcp(
         return ParameterError(
             "max_edge",
             f"max_edge {max_edge:g} gives a mesh of {nodes} nodes; the fit's time grows faster than the number of "
-            f"nodes (on a 2-core machine 20,000 nodes took 2 minutes and 100,000 more than 15), so at most "
+            f"nodes (on a 2-core machine 20,000 nodes took 80 s, 50,000 about 4 minutes and 100,000 more than 15), so "
+            f"at most "
             f"{MAX_FIT_NODES:,} are allowed: use a larger max_edge, or simplify the window if it has many vertices "
             "(each one is a mesh node)",
         )

@@ -322,12 +322,14 @@ class BandedCholesky:
 
 
 #: From this many rows on :func:`cholesky` factorises with :class:`SparseCholesky` rather than
-#: :class:`BandedCholesky`. Measured on SPDE precisions (plus a diagonal, like the Hessian ``Q + B'DB``) of meshes
-#: on a square, 2-core machine, factorisation banded / sparse: 16,000 nodes 0.12 / 0.15 s and 61 / 31 MB; 26,000
-#: nodes 0.33 / 0.34 s and 130 / 57 MB; 42,500 nodes 0.56 / 0.62 s and 265 / 100 MB; 99,000 nodes 3.3 / 2.7 s and
-#: 940 / 260 MB; solves and draws with the sparse factor 1.4-4.5 times faster from 26,000 nodes on. Below this the
-#: banded factor is as fast or faster (LAPACK's blocked banded Cholesky has no ordering or bookkeeping to pay).
-SPARSE_MIN_NODES = 25_000
+#: :class:`BandedCholesky`: from where the band's memory (``n`` times a bandwidth that grows like ``sqrt n``) would
+#: take a fit past 4 GB. Measured on SPDE precisions (plus a diagonal, like the Hessian ``Q + B'DB``) of meshes on a
+#: square, 2-core machine, factorisation banded / sparse: 16,000 nodes 0.12 / 0.15 s and 61 / 31 MB; 26,000 nodes
+#: 0.33 / 0.34 s and 130 / 57 MB; 50,223 nodes (bandwidth 844) 0.54-0.8 / 0.69 s (2.3 s the first time, with its
+#: ordering) and 340 / 100 MB, 256 draws 0.83 / 5.7 s (the banded factor solves by dense blocks); 99,000 nodes 3.3 /
+#: 2.7 s and 940 / 260 MB. A fit holds about five bands at once while it draws (the last Newton step's, the fit's,
+#: the draws' blocks): 1.7 GB at 50,000 nodes, 4.7 GB at 99,000.
+SPARSE_MIN_NODES = 60_000
 
 #: Fill-reducing orderings of the sparsity patterns factorised last (pattern key -> ordering), at most
 #: :data:`KEPT_ORDERINGS`: a fit factorises the same pattern hundreds of times.
