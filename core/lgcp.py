@@ -137,6 +137,13 @@ SPIKE_REMEDY = (
 )
 
 
+#: Newton's method in :meth:`LGCPModel.laplace` stops before a step smaller than this times ``tol`` (in every
+#: coordinate) and keeps the factorisation at the point it has, which is then the mode to within that step;
+#: larger steps are taken, and the point they reach is factorised once more. The log marginal's logdet term is
+#: first-order in the distance to the mode (``d log|H| = sum_i mu_i v_i d eta_i``), so the step must be small.
+FINAL_STEP = 0.01
+
+
 @dataclass(frozen=True)
 class BetaPrior:
     """Independent normal priors on the coefficients: ``beta_j ~ N(mean_j, sd_j^2)``."""
@@ -283,6 +290,7 @@ class LGCPModel:
         current = objective(w, beta)
         steps = 0
         factor = None  # each step's factor is overwritten by the next (core.linalg.cholesky's reuse)
+        at_point = False  # whether factor, z and s_chol are those at (w, beta)
         for _ in range(max_steps):
             report(progress, 0.0, "")
             steps += 1
@@ -291,6 +299,9 @@ class LGCPModel:
             grad_b = self._x_sum - d.x_int.T @ mu - (beta - m) / s2
             factor, z, s_chol = self._factor(q, mu, reuse=factor)
             step_w, step_b = block_solve(factor, z, s_chol, grad_w, grad_b)
+            if max(np.max(np.abs(step_w)), np.max(np.abs(step_b))) < FINAL_STEP * tol:
+                at_point = True  # (w, beta) is the mode to within the step: its factor is the fit's
+                break
             t = 1.0
             while True:
                 cand_w, cand_b = w + t * step_w, beta + t * step_b
@@ -302,8 +313,8 @@ class LGCPModel:
             w, beta, current = cand_w, cand_b, value
             if max(np.max(np.abs(t * step_w)), np.max(np.abs(t * step_b))) < tol or 0 <= gain < tol * 1e-3:
                 break
-        mu = self.expected_counts(w, beta)
-        factor, z, s_chol = self._factor(q, mu, reuse=factor)
+        if not at_point:
+            factor, z, s_chol = self._factor(q, self.expected_counts(w, beta), reuse=factor)
         logdet_q = self.spde.logdet_at(theta, self.perm)
         logdet_h = factor.logdet + 2.0 * sum_log(np.diag(s_chol))
         log_marginal = (

@@ -331,6 +331,11 @@ class BandedCholesky:
 #: the draws' blocks): 1.7 GB at 50,000 nodes, 4.7 GB at 99,000.
 SPARSE_MIN_NODES = 60_000
 
+#: :meth:`SparseCholesky.whiten_inverse` solves at least this many columns at a time: SuperLU's solve with several
+#: right-hand sides works by dense blocks, 18 ms a column from 8 columns on against 35 ms one at a time (100,198
+#: nodes, 40 million entries in ``L`` and ``U``).
+SPARSE_SOLVE_COLUMNS = 16
+
 #: Fill-reducing orderings of the sparsity patterns factorised last (pattern key -> ordering), at most
 #: :data:`KEPT_ORDERINGS`: a fit factorises the same pattern hundreds of times.
 _ORDERINGS: dict[tuple, np.ndarray] = {}
@@ -368,16 +373,15 @@ class SparseCholesky:
     Attributes:
         lu: SciPy's ``SuperLU`` object of ``P A P'`` (the rows already in order: SuperLU permutes no further).
         perm: the permutation: row ``k`` of ``P A P'`` is row ``perm[k]`` of ``A``.
-        diagonal: ``D``, the diagonal of ``U``.
     """
 
     lu: spla.SuperLU = field(repr=False)
     perm: np.ndarray
-    diagonal: np.ndarray
 
     @classmethod
     def factor(cls, matrix: sp.spmatrix, perm: np.ndarray | None = None) -> SparseCholesky:
-        """Factorise ``matrix`` (SPD); raises ``np.linalg.LinAlgError`` if it is not positive definite. ``perm`` is
+        """Factorise ``matrix`` (SPD); raises ``np.linalg.LinAlgError`` at a zero pivot here, and at a negative one
+        when the diagonal is first needed (:attr:`diagonal`: log-determinant, draws). ``perm`` is
         accepted for the interface of :meth:`BandedCholesky.factor` and ignored: the rows are ordered by minimum
         degree (SuperLU's ``MMD_AT_PLUS_A``), which reduces fill far more than a bandwidth-reducing ordering. The
         ordering of a sparsity pattern is kept (see :data:`_ORDERINGS`), so that the many factorisations of one
@@ -392,15 +396,22 @@ class SparseCholesky:
             KEPT_ORDERINGS,
             lambda: np.argsort(_superlu(matrix, "MMD_AT_PLUS_A").perm_c).astype(np.int64),
         )
-        lu = _superlu(sp.csc_matrix(matrix[order][:, order]), "NATURAL")
-        diagonal = lu.U.diagonal()
+        return cls(_superlu(sp.csc_matrix(matrix[order][:, order]), "NATURAL"), order)
+
+    @functools.cached_property
+    def diagonal(self) -> np.ndarray:
+        """``D``, the diagonal of ``U``; raises ``np.linalg.LinAlgError`` if a pivot is not positive (``A`` is not
+        positive definite). Computed when first needed (log-determinant, draws): SciPy copies all of ``L`` and ``U``
+        out of SuperLU for it, 1 s at 100,000 nodes (40 million entries), which a Newton step's solve does not need
+        (a fit needs the log-determinant only at its last factorisation)."""
+        diagonal = self.lu.U.diagonal()
         if not np.all(diagonal > 0):
             raise np.linalg.LinAlgError("not positive definite (a pivot is not positive)")
-        return cls(lu, order, diagonal)
+        return diagonal
 
     @property
     def n(self) -> int:
-        return self.diagonal.shape[0]
+        return self.lu.shape[0]
 
     @property
     def logdet(self) -> float:
@@ -428,9 +439,9 @@ class SparseCholesky:
         each, as :meth:`BandedCholesky.whiten_inverse`."""
         z = np.asarray(z, dtype=np.float64)
         columns = z.reshape(z.shape[0], -1)
-        lower = sp.csr_matrix(self.lu.L)  # unit lower triangular
+        lower = self.lu.L  # unit lower triangular, CSC (a CSR copy took 0.7 s at 100,000 nodes; products as fast)
         root = np.sqrt(self.diagonal)[:, None]
-        step = max(1, int(SOLVE_BLOCK_FLOPS // (2 * (lower.nnz + self.nnz))))
+        step = max(SPARSE_SOLVE_COLUMNS, int(SOLVE_BLOCK_FLOPS // (2 * (lower.nnz + self.nnz))))
         out = np.empty_like(columns)
         for start in range(0, columns.shape[1], step):
             stop = min(start + step, columns.shape[1])

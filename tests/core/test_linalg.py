@@ -120,11 +120,17 @@ def test_sparse_whitening_in_blocks_reports_each_block(spd, monkeypatch):
     z = np.random.default_rng(6).standard_normal((spd.shape[0], 50))
     whole = factor.whiten_inverse(z)
     lower_nnz = sp.csr_matrix(factor.lu.L).nnz
-    monkeypatch.setattr(linalg, "SOLVE_BLOCK_FLOPS", 2 * (lower_nnz + factor.nnz) * 7)  # blocks of 7 columns
+    monkeypatch.setattr(linalg, "SOLVE_BLOCK_FLOPS", 2 * (lower_nnz + factor.nnz) * 20)  # blocks of 20 columns
     calls = []
     blocks = factor.whiten_inverse(z, lambda fraction, message: calls.append(fraction), "drawing")
     assert np.allclose(blocks, whole, rtol=1e-12, atol=1e-14)
-    assert calls == pytest.approx([7 / 50 * k for k in range(1, 8)] + [1.0])
+    assert calls == pytest.approx([0.4, 0.8, 1.0])
+    monkeypatch.setattr(linalg, "SOLVE_BLOCK_FLOPS", 1.0)  # never fewer columns than SPARSE_SOLVE_COLUMNS
+    calls.clear()
+    blocks = factor.whiten_inverse(z, lambda fraction, message: calls.append(fraction), "drawing")
+    assert np.allclose(blocks, whole, rtol=1e-12, atol=1e-14)
+    step = linalg.SPARSE_SOLVE_COLUMNS
+    assert calls == pytest.approx([min(1.0, step * k / 50) for k in range(1, -(-50 // step) + 1)])
     assert np.allclose(factor.whiten_inverse(z[:, 0]), whole[:, 0], rtol=1e-12, atol=1e-14)
 
 
@@ -143,8 +149,11 @@ def test_sparse_factor_keeps_the_ordering_of_a_pattern(spd):
 
 
 def test_sparse_not_positive_definite_is_refused():
+    negative = SparseCholesky.factor(grid_laplacian(4, -1.0))  # negative pivots: refused when D is first needed
     with pytest.raises(np.linalg.LinAlgError):
-        SparseCholesky.factor(grid_laplacian(4, -1.0))
+        assert negative.logdet  # never reached
+    with pytest.raises(np.linalg.LinAlgError):
+        negative.whiten_inverse(np.ones(negative.n))
     with pytest.raises(np.linalg.LinAlgError):
         SparseCholesky.factor(sp.csr_matrix(np.array([[0.0, 1.0], [1.0, 0.0]])))  # a zero pivot
 
