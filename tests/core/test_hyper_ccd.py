@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -196,3 +197,104 @@ def test_automatic_integration_is_the_grid_on_small_meshes_and_the_design_on_lar
     with pytest.raises(ParameterError, match="must be 'grid', 'ccd' or 'auto'") as info:
         lgcp_setup.fit_confidential(x, y, np.random.default_rng(1), 20, window=window, hyper_integration="adaptive")
     assert info.value.parameter == "hyper_integration"
+
+
+def test_the_quick_stencil_is_exact_for_a_quadratic_and_close_to_the_full_one_otherwise():
+    # A quadratic's central differences are exact, and so is the one-point cross derivative; with a cubic term the
+    # cross derivative's error is O(h) (h/2 times the sum of the two mixed third derivatives), the rest O(h^2).
+    from spatial_privacy.core.finite_differences import _quick_stencil, _stencil
+
+    a = np.array([[3.0, -1.2], [-1.2, 2.0]])
+
+    def quadratic(x):
+        return 0.5 * x @ a @ x + x @ np.array([0.4, -2.0]) + 7.0
+
+    x0 = np.array([0.3, -0.7])
+    f0, grad, hess = _quick_stencil(quadratic, x0, 0.05)
+    assert f0 == quadratic(x0)
+    assert np.allclose(grad, a @ x0 + [0.4, -2.0], rtol=0, atol=1e-9) and np.allclose(hess, a, rtol=0, atol=1e-8)
+    h = 0.01
+
+    def cubic(x):
+        return quadratic(x) + x[0] ** 2 * x[1]  # mixed third derivatives: d3/dx0^2 dx1 = 2, d3/dx0 dx1^2 = 0
+
+    quick = _quick_stencil(cubic, x0, h)
+    full = _stencil(cubic, x0, h)
+    assert np.allclose(quick[1], full[1], rtol=0, atol=1e-9)
+    assert quick[2][0, 0] == pytest.approx(full[2][0, 0], abs=1e-7)
+    assert quick[2][0, 1] - full[2][0, 1] == pytest.approx(h / 2 * 2, abs=1e-6)
+
+
+def test_a_laplace_fit_started_at_its_own_mode_factorises_once_and_gives_the_same_marginal(monkeypatch):
+    # Newton's method stops before a step below FINAL_STEP * tol and keeps the factorisation of the point it has:
+    # started at a converged mode, one factorisation; its log marginal is the converged fit's to far below what the
+    # hyperparameter search resolves (its finite differences of 0.05 in theta see changes of about 1e-3).
+    from spatial_privacy.core import lgcp
+
+    model = _small_model()
+    theta = np.array([math.log(3.0), 0.5 * math.log(0.6)])
+    fit = model.laplace(theta)
+    calls = []
+    real = lgcp.cholesky
+    monkeypatch.setattr(lgcp, "cholesky", lambda *a, **k: calls.append(1) or real(*a, **k))
+    again = model.laplace(theta, start=(fit.w, fit.beta))
+    assert len(calls) == 1 and again.newton_steps == 1
+    assert again.log_marginal == pytest.approx(fit.log_marginal, abs=1e-9)
+    assert np.allclose(again.w, fit.w, rtol=0, atol=1e-9)
+
+
+def test_a_pilot_fit_on_a_coarser_mesh_starts_the_search_nearer_the_same_mode(snow_deaths, monkeypatch):
+    # John Snow's deaths, the design's search with and without the pilot (limits lowered so that Snow's ~2,000-node
+    # mesh gets a ~400-node pilot). Both searches stop where the Newton decrement is below 1e-3, i.e. within about
+    # 0.03 posterior sd of the mode: the two modes must agree to 0.1 sd (in the Hessian's metric), and the pilot's
+    # search must need fewer Laplace fits on the fine mesh.
+    from spatial_privacy.core import lgcp_setup
+
+    x, y = snow_deaths
+    runs = {}
+    for limit in (10**9, 1000):
+        monkeypatch.setattr(lgcp_setup, "PILOT_MIN_NODES", limit)
+        monkeypatch.setattr(lgcp_setup, "PILOT_NODES", 400)
+        fit = lgcp_setup.fit_confidential(x, y, np.random.default_rng(1), 50, hyper_integration="ccd")
+        runs[limit] = fit.posterior.diagnostics
+    without, pilot = runs[10**9], runs[1000]
+    assert without["pilot_mode"] is None and len(pilot["pilot_mode"]) == 2
+    difference = np.array(pilot["theta_mode"]) - np.array(without["theta_mode"])
+    assert math.sqrt(difference @ np.array(without["theta_hessian"]) @ difference) < 0.1
+    assert pilot["laplace_fits_mode_search"] < without["laplace_fits_mode_search"]
+
+
+def test_a_failed_pilot_fit_leaves_the_search_at_the_prior_centre():
+    from spatial_privacy.core import lgcp_setup
+
+    def build(rule, edge):
+        raise ParameterError("max_edge", "refused")
+
+    setup = SimpleNamespace(mesh=SimpleNamespace(n_nodes=lgcp_setup.PILOT_MIN_NODES), max_edge=1.0)
+    assert lgcp_setup.pilot_mode(build, "midpoint", setup) is None
+    setup.mesh.n_nodes = lgcp_setup.PILOT_MIN_NODES - 1
+    assert lgcp_setup.pilot_mode(lambda rule, edge: pytest.fail("built"), "midpoint", setup) is None
+
+
+def test_a_large_pilot_has_its_own_pilot(snow_deaths, monkeypatch):
+    # Snow's ~2,000-node mesh with the limits lowered: a pilot of half its nodes (>= PILOT_MIN_NODES) gets its own
+    # pilot of a quarter; each mesh is built once, coarsest fitted first, and the mode returned is the middle one's.
+    from spatial_privacy.core import lgcp_setup
+
+    x, y = snow_deaths
+    monkeypatch.setattr(lgcp_setup, "PILOT_MIN_NODES", 900)
+    monkeypatch.setattr(lgcp_setup, "PILOT_SHRINK", 2)
+    monkeypatch.setattr(lgcp_setup, "PILOT_NODES", 300)
+    built = []
+
+    def build(rule, edge):
+        setup = lgcp_setup.build_lgcp(x, y, max_edge=edge, scheme=rule)
+        built.append(setup.mesh.n_nodes)
+        return setup
+
+    fine = lgcp_setup.build_lgcp(x, y)
+    mode = lgcp_setup.pilot_mode(build, "midpoint", fine)
+    assert len(built) == 2 and fine.mesh.n_nodes > built[0] >= 900 > built[1]
+    assert built[0] == pytest.approx(fine.mesh.n_nodes / 2, rel=0.25)
+    assert built[1] == pytest.approx(built[0] / 2, rel=0.25)
+    assert mode.shape == (2,) and np.all(np.isfinite(mode))
