@@ -63,7 +63,7 @@ def fit_laplace(
 
     ``integration="ccd"``: INLA's central composite design (Rue, Martino & Chopin 2009, Section 6.5; core.hyper_ccd:
     the mode and 8 points at 1.56 sd for two hyperparameters, stretched for skewness, with the paper's weights),
-    after a BFGS-then-Newton search for the mode whose finite-difference Hessian is also the integration's, plus a
+    after a Newton search for the mode (``start``) whose finite-difference Hessian is also the integration's, plus a
     ring of 8 points at 3 sd that maps the tails of ``p(theta | S)``: about a third of the grid's Laplace fits. A draw
     picks a design point with probability proportional to its CCD weight times its density, theta within that
     point's cell from a density interpolated through the measured ones (:class:`.hyper_ccd.RadialProfile`), and
@@ -488,10 +488,11 @@ class HyperparameterSearch:
         ``method="bfgs"``: BFGS with central-difference gradients, then a finite-difference Hessian.
         ``"newton"``: Newton's method with finite-difference derivatives from 6 points (core.finite_differences), whose
         last stencil's points are 6 of the 9 of the returned Hessian (cached); it falls back on BFGS from its best
-        point when a step does not descend or the iterations run out. Measured on 5,000 points in a square, 20,128
-        nodes: 63 Laplace fits to the mode from the prior's centre (uniform points) and 27 (clustered), against 66 and
-        68 when BFGS to a loose tolerance came first. ``start``: where the search starts (default and fallback: the
-        prior's centre; a start where the fit fails or shows node spikes is not used)."""
+        point when a step does not descend or the iterations run out. Measured on 5,000 points in a square: from the
+        prior's centre, 27 Laplace fits to the mode with clustered points (20,128 nodes; a narrow ridge) against 73
+        when BFGS to a loose tolerance came first, and 67 with uniform points (66 with BFGS first, 8,169 nodes); from a
+        pilot fit's mode on a coarser mesh (core.lgcp_setup.pilot_mode) 9-21. ``start``: where the search starts
+        (default and fallback: the prior's centre; a start where the fit fails or shows node spikes is not used)."""
         report(self.progress, 0.0, "Finding the mode of the hyperparameter posterior")
 
         def plain(theta):

@@ -57,16 +57,16 @@ class LGCPSetup:
     def too_fine(self) -> str | None:
         """A warning if the mesh has more than :data:`SLOW_FIT_NODES` nodes: the fit's time grows faster than the
         number of nodes (tests/benchmarks/bench_large_mesh.py, 5,000 points in a square, 1,000 draws, the central
-        composite design that ``"auto"`` picks on such meshes, on a 2-core machine: 8,169 nodes 19 s, 20,128 nodes 77 s,
-        50,223 nodes 260 s, 100,000 nodes (the sparse factor) more than 15 minutes; the grid took 112 s at 8,169
-        nodes)."""
+        composite design that ``"auto"`` picks on such meshes, on a 2-core machine: 8,169 nodes 11-13 s, 20,128 nodes
+        34-39 s, 50,223 nodes 146-163 s, 100,198 nodes (the sparse factor) 506-592 s; the grid took 39-68 s at 8,169
+        nodes and 333 s at 20,128)."""
         if self.mesh.n_nodes <= SLOW_FIT_NODES:
             return None
         return (
             f"max_edge {self.max_edge:g} gives a mesh of {self.mesh.n_nodes:,} nodes: the fit will take many minutes "
             "(its time grows faster than the number of nodes: on a 2-core machine, with the central composite design, "
-            "20,000 nodes took 80 s, 50,000 about 4 minutes and 100,000 more than 15; the grid takes about five "
-            "times as long); a larger max_edge is much faster"
+            "50,000 nodes took under 3 minutes and 100,000 up to 10; the grid takes five to ten times as long); a "
+            "larger max_edge is much faster"
         )
 
     def too_coarse(self) -> str | None:
@@ -87,14 +87,15 @@ class LGCPSetup:
 #: Fewer edges than this across the window's larger side draw a warning (the default mesh has EDGES_ACROSS).
 COARSE_EDGES_ACROSS = 5
 
-#: More mesh nodes than this draw a warning that the fit will be slow (see :meth:`LGCPSetup.too_fine`): 77 s with
-#: the central composite design (it was 15,000 when every fit used the grid: 9 minutes at 18,886).
-SLOW_FIT_NODES = 20_000
+#: More mesh nodes than this draw a warning that the fit will be slow (see :meth:`LGCPSetup.too_fine`): under 3
+#: minutes with the central composite design (it was 20,000 at 77 s before the pilot fits and cheaper factorisations,
+#: and 15,000 when every fit used the grid: 9 minutes at 18,886).
+SLOW_FIT_NODES = 50_000
 
-#: Largest mesh an LGCP fit accepts. Memory is no longer the limit (100,000 nodes stayed under 2 GB with the sparse
-#: factor of core.linalg; 185,000 nodes had taken 5.4 GB with banded factors), time is: 100,000 nodes took more
-#: than 15 CPU minutes with the central composite design (tests/benchmarks/bench_large_mesh.py).
-MAX_FIT_NODES = 60_000
+#: Largest mesh an LGCP fit accepts: 100,198 nodes took 506-592 s and 2.9 GB with the central composite design and
+#: the sparse factor of core.linalg (tests/benchmarks/bench_large_mesh.py, 2-core machine); 185,000 nodes had taken
+#: 5.4 GB with banded factors.
+MAX_FIT_NODES = 100_000
 
 #: ``hyper_integration="auto"`` (the default of :func:`fit_confidential`) integrates over the hyperparameters with
 #: the grid below this many mesh nodes and with the central composite design from there on: the design needs a
@@ -180,7 +181,7 @@ def build_lgcp(
         return ParameterError(
             "max_edge",
             f"max_edge {max_edge:g} gives a mesh of {nodes} nodes; the fit's time grows faster than the number of "
-            f"nodes (on a 2-core machine 20,000 nodes took 80 s, 50,000 about 4 minutes and 100,000 more than 15), so "
+            f"nodes (on a 2-core machine 20,000 nodes took 40 s, 50,000 under 3 minutes and 100,000 up to 10), so "
             f"at most "
             f"{MAX_FIT_NODES:,} are allowed: use a larger max_edge, or simplify the window if it has many vertices "
             "(each one is a mesh node)",
@@ -231,7 +232,7 @@ def pilot_mode(build: Callable[[str, float], LGCPSetup], rule: str, setup: LGCPS
     :data:`PILOT_SHRINK`), to start the search on ``setup``'s mesh from, or ``None`` if the mesh is smaller than
     :data:`PILOT_MIN_NODES` nodes or the coarse fit fails (the search then starts at the prior's centre).
 
-    Why: from the prior's centre, the search on a fine mesh takes 27-63 Laplace fits (5,000 points in a square,
+    Why: from the prior's centre, the search on a fine mesh takes 27-67 Laplace fits (5,000 points in a square,
     20,128 nodes), each costing as much as the whole coarse search. The coarse mode differs from the fine one by
     what the mesh's resolution does to the posterior (uniform points: 0.1 in log range from 2,608 to 20,128 nodes,
     0.01 from 12,614 to 100,198), and the search on the fine mesh still ends at the fine mesh's own mode (within its

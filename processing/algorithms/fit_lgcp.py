@@ -144,9 +144,9 @@ class FitLGCPAlgorithm(SpatialPrivacyAlgorithm):
             tr(
                 "Mesh resolution inside the window, in CRS units. Empty: 1/40 of the window's larger side. "
                 "Smaller is more accurate and slower (the number of nodes grows as 1/edge²): the fast method with "
-                "1,000 draws took about 3 s for 2,000 nodes, 20 s for 8,000, 80 s for 20,000 and 4 minutes for "
-                "50,000 on a 2-core machine (its time grows faster than the nodes); more than 20,000 nodes draw a "
-                "warning and more than 60,000 are refused."
+                "1,000 draws took about 3 s for 2,000 nodes, 13 s for 8,000, 40 s for 20,000, under 3 minutes for "
+                "50,000 and 8-10 minutes for 100,000 on a 2-core machine (its time grows faster than the nodes); "
+                "more than 50,000 nodes draw a warning and more than 100,000 are refused."
             ),
         )
         self.add(
@@ -238,8 +238,8 @@ class FitLGCPAlgorithm(SpatialPrivacyAlgorithm):
                 "split-normal posterior for the two hyperparameters: about a third of the grid's Laplace fits and "
                 "time, with posterior summaries that agreed with the exact MCMC sampler about as well as the "
                 "grid's on John Snow's data and a simulated field. Automatic (default): the grid on meshes below "
-                "5,000 nodes, where it takes seconds, and the design on larger ones (8,000 nodes: 19 s against "
-                "the grid's 112 s). "
+                "5,000 nodes, where it takes seconds, and the design on larger ones (8,000 nodes: 11-13 s against "
+                "the grid's 39-68 s). "
                 "Ignored by MCMC. Either way the model, intensity and report are derived from the confidential "
                 "points: no privacy guarantee, do not publish them."
             ),
