@@ -419,6 +419,6 @@ def test_a_mesh_far_beyond_the_fit_limit_is_refused_before_it_is_built(l_window,
     rng = np.random.default_rng(3)
     x, y = rng.uniform(2.2, 3.8, 40), rng.uniform(0.2, 1.8, 40)  # in the L window's lower-right arm
     assert l_window.contains(x, y).all()
-    with pytest.raises(ParameterError, match=r"max_edge 0.01 gives a mesh of about [\d,]+ nodes") as info:
-        lgcp_setup.build_lgcp(x, y, window=l_window, max_edge=0.01)
+    with pytest.raises(ParameterError, match=r"max_edge 0.005 gives a mesh of about [\d,]+ nodes") as info:
+        lgcp_setup.build_lgcp(x, y, window=l_window, max_edge=0.005)
     assert info.value.parameter == "max_edge"
