@@ -399,22 +399,22 @@ def fit_confidential(
     def build(rule: str, edge: float | None = None) -> LGCPSetup:
         """The model with integration rule ``rule``; on a mesh of largest edge ``edge`` (a pilot fit's coarser mesh,
         built without progress or notes) instead of ``max_edge`` if given."""
-        if edge is not None:
-            return build_lgcp(x, y, window=window, max_edge=edge, covariates=tuple(covariates), offset=offset,
-                              prior_range=prior_range, prior_sigma=prior_sigma, prior=prior, scheme=rule)  # fmt: skip
+        pilot = edge is not None
         setup = build_lgcp(
             x,
             y,
             window=window,
-            max_edge=max_edge,
+            max_edge=edge if pilot else max_edge,
             covariates=tuple(covariates),
             offset=offset,
             prior_range=prior_range,
             prior_sigma=prior_sigma,
             prior=prior,
             scheme=rule,
-            progress=scaled(progress, 0.0, build_share),
+            progress=None if pilot else scaled(progress, 0.0, build_share),
         )
+        if pilot:
+            return setup
         if not notes:  # a refit builds again: its notes were given
             note(NOTE_BUILT, setup)
             for kind, detail in (
