@@ -21,6 +21,7 @@ import numpy as np
 from scipy import optimize
 
 from . import hyper_ccd, mechanisms
+from .draw_store import draw_array, row_blocks
 from .errors import ParameterError
 from .finite_differences import HESSIAN_STEP, _central_gradient, _newton_search, _numerical_hessian
 from .lgcp import SPIKE_LIMIT, SPIKE_REMEDY, LaplaceFit, LGCPModel, block_solve
@@ -112,7 +113,7 @@ def fit_laplace(
     d = model.design
     dim = mode.size
     beta = np.empty((draws, d.n_coef))
-    w = np.empty((draws, d.n_nodes))
+    w = draw_array(draws, d.n_nodes)  # on disk when too large for memory (core.draw_store)
     theta_draws = np.empty((draws, dim))
     if integration == "ccd":
         _ccd_draws(model, search, rng, probs, counts, cells, mode, scale, facts, correction, probes, progress,
@@ -124,11 +125,9 @@ def fit_laplace(
             continue
         fit = search.fit_at(theta)
         here = scaled(progress, 0.8 + 0.2 * k / len(points), 0.8 + 0.2 * k / len(points))  # Cancel is seen
-        b, ww = fit.draw(rng, int(count), progress=here)
+        beta[filled : filled + count] = fit.draw(rng, int(count), progress=here, out=w[filled : filled + count])[0]
         if correction == "mean":
-            shift_w, shift_b = skewness_shift(model, fit, rng, probes, progress=here)
-            b, ww = b + shift_b, _add_in_place(ww, shift_w)
-        beta[filled : filled + count], w[filled : filled + count] = b, ww
+            _shift(model, fit, rng, probes, here, beta[filled : filled + count], w[filled : filled + count])
         jitter = (-0.5 + mechanisms.uniforms(rng, (int(count), dim))) * grid_step  # U(-1/2, 1/2) per axis
         theta_draws[filled : filled + count] = theta + jitter @ scale.T
         filled += count
@@ -155,9 +154,12 @@ def fit_laplace(
     )
 
 
-def _add_in_place(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    a += b
-    return a
+def _shift(model, fit, rng, probes, progress, beta: np.ndarray, w: np.ndarray) -> None:
+    """Add :func:`skewness_shift` to draws ``beta`` and ``w`` (views of a fit's draws) in place."""
+    shift_w, shift_b = skewness_shift(model, fit, rng, probes, progress=progress)
+    beta += shift_b
+    for rows in row_blocks(len(w), w.shape[1]):
+        w[rows] += shift_w
 
 
 def permute_rows(a: np.ndarray, order: np.ndarray) -> np.ndarray:
@@ -208,11 +210,9 @@ def _ccd_draws(model, search, rng, probs, counts, cells, mode, scale, facts, cor
             continue
         fit = search.fit_at(theta)
         here = scaled(progress, 0.8 + 0.2 * k / len(groups), 0.8 + 0.2 * k / len(groups))  # Cancel is seen
-        b, ww = fit.draw(rng, count, progress=here)
+        beta[filled : filled + count] = fit.draw(rng, count, progress=here, out=w[filled : filled + count])[0]
         if correction == "mean":
-            shift_w, shift_b = skewness_shift(model, fit, rng, probes, progress=here)
-            b, ww = b + shift_b, _add_in_place(ww, shift_w)
-        beta[filled : filled + count], w[filled : filled + count] = b, ww
+            _shift(model, fit, rng, probes, here, beta[filled : filled + count], w[filled : filled + count])
         theta_draws[filled : filled + count] = mode + hyper_ccd.stretched(u, plus, minus) @ scale.T
         filled += count
 
@@ -351,10 +351,9 @@ def fit_at_theta(
         fit = model.laplace(theta, progress=scaled(progress, 0.0, 0.3))
     if not (np.all(np.isfinite(fit.w)) and np.all(np.isfinite(fit.beta))):
         raise ParameterError("theta", "the Laplace fit failed (overflow) at these hyperparameters")
-    beta, w = fit.draw(rng, draws, progress=scaled(progress, 0.3, 0.85))
+    beta, w = fit.draw(rng, draws, progress=scaled(progress, 0.3, 0.85), out=draw_array(draws, fit.w.size))
     if correction == "mean":
-        shift_w, shift_b = skewness_shift(model, fit, rng, probes, progress=scaled(progress, 0.85, 1.0))
-        beta, w = beta + shift_b, w + shift_w
+        _shift(model, fit, rng, probes, scaled(progress, 0.85, 1.0), beta, w)
     return Posterior.from_model(
         model,
         "laplace-fixed-theta",

@@ -32,10 +32,11 @@ import numpy as np
 import scipy.sparse as sp
 
 from . import mechanisms
+from .draw_store import row_blocks
 from .errors import ParameterError
 from .fields import SPDEMatern
 from .linalg import BandedCholesky, SparseCholesky, cholesky, sum_log
-from .progress import Progress, report
+from .progress import Progress, report, scaled
 
 
 @dataclass(frozen=True)
@@ -161,6 +162,12 @@ class BetaPrior:
         return cls(mean, np.full(design.n_coef, float(sd)))
 
 
+#: :meth:`LaplaceFit.draw` draws the field in blocks of about this many values (64 MB of doubles), and at least
+#: :data:`DRAW_BLOCK_MIN` draws a block (the banded factor's blocked solve needs that many columns to pay).
+DRAW_BLOCK_VALUES = 8_000_000
+DRAW_BLOCK_MIN = 256
+
+
 @dataclass
 class LaplaceFit:
     """Gaussian approximation of ``p(w, beta | theta, S)`` at one theta."""
@@ -174,18 +181,30 @@ class LaplaceFit:
     log_marginal: float  # Laplace approximation of log p(theta | S) + const
     newton_steps: int
 
-    def draw(self, rng: np.random.Generator, size: int, progress: Progress = None) -> tuple[np.ndarray, np.ndarray]:
+    def draw(
+        self, rng: np.random.Generator, size: int, progress: Progress = None, out: np.ndarray | None = None
+    ) -> tuple[np.ndarray, np.ndarray]:
         """``size`` exact draws from ``N(x*, H^{-1})``: ``beta ~ N(beta*, S^{-1})``, then
-        ``w | beta ~ N(w* - Z (beta - beta*), H_ww^{-1})``; ``progress`` is called as blocks of draws are done."""
+        ``w | beta ~ N(w* - Z (beta - beta*), H_ww^{-1})``, returned as ``(beta, w)`` of shapes ``(size, p)`` and
+        ``(size, n)``. ``w`` is written into ``out`` when it is given (e.g. rows of a :func:`.draw_store.draw_array`
+        on disk), block by block (:func:`.draw_store.row_blocks`); the blocks, and the order in which the draws use
+        ``rng``, depend only on ``size`` and the mesh, so ``out`` changes nothing in the draws. ``progress`` is
+        called as blocks of draws are done."""
         p, n = self.beta.size, self.w.size
         zb = mechanisms.standard_normals(rng, (p, size))
         db = np.linalg.solve(self.s_chol.T, zb)  # S^{-1/2}: cov = (L L')^{-1}
-        zw = mechanisms.standard_normals(rng, (n, size))
-        w = self.h_ww.whiten_inverse(zw, progress, "Drawing from the posterior")
-        del zw  # in place from here: on a large mesh each (n, size) array is hundreds of MB
-        w -= self.z @ db
-        w += self.w[:, None]
-        return (self.beta[:, None] + db).T, w.T
+        w = np.empty((size, n)) if out is None else out
+        if w.shape != (size, n):
+            raise ValueError(f"out must have shape {(size, n)}, got {w.shape}")
+        for rows in row_blocks(size, n, DRAW_BLOCK_VALUES, minimum=DRAW_BLOCK_MIN):
+            zw = mechanisms.standard_normals(rng, (rows.stop - rows.start, n)).T  # a draw's normals are consecutive
+            done = scaled(progress, rows.start / size, rows.stop / size)
+            block = self.h_ww.whiten_inverse(zw, done, "Drawing from the posterior")
+            del zw  # in place from here: on a large mesh each (n, block) array is tens of MB
+            block -= self.z @ db[:, rows]
+            block += self.w[:, None]
+            w[rows] = block.T
+        return (self.beta[:, None] + db).T, w
 
 
 class LGCPModel:

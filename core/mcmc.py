@@ -51,6 +51,7 @@ import numpy as np
 import scipy.linalg
 
 from . import mcmc_diagnostics, mechanisms
+from .draw_store import draw_array
 from .errors import ParameterError
 from .laplace_fit import HyperparameterSearch, range_error, sigma_too_large
 from .lgcp import SPIKE_REMEDY, LGCPModel
@@ -359,7 +360,7 @@ def fit_mcmc(
     n, p = d.n_nodes, d.n_coef
     keep_theta: list[np.ndarray] = []  # one (chains, ...) array per retained iteration
     keep_beta: list[np.ndarray] = []
-    keep_w: list[np.ndarray] = []
+    keep_w = draw_array(chains * per_chain, n)  # chain c's k-th draw in row c * per_chain + k; on disk when large
     kept = 0
     history: list[np.ndarray] = []  # theta in the second half of warm-up, for the sampling-phase proposal
     stopped_early = False
@@ -397,13 +398,18 @@ def fit_mcmc(
         if it >= warmup and (it - warmup) % thin == thin - 1:
             keep_theta.append(np.array([chain.anchor.theta for chain in runs]))
             keep_beta.append(np.array([chain.beta for chain in runs]))
-            keep_w.append(np.array([chain.w for chain in runs]))
+            for c, chain in enumerate(runs):
+                keep_w[c * per_chain + kept] = chain.w
             kept += 1
         if it % 10 == 0:
             report(progress, 0.1 + 0.9 * (it + 1) / total_iter, "Sampling" if it >= warmup else "Warming up")
     if kept < 4:
         raise ParameterError("max_seconds", "the time budget ran out before 4 draws per chain were retained")
-    keep_theta, keep_beta, keep_w = (np.stack(v, axis=1) for v in (keep_theta, keep_beta, keep_w))
+    keep_theta, keep_beta = (np.stack(v, axis=1) for v in (keep_theta, keep_beta))
+    for c in range(1, chains if kept < per_chain else 0):  # close the gaps a time budget left: chain after chain
+        for k in range(kept):
+            keep_w[c * kept + k] = keep_w[c * per_chain + k]
+    keep_w = keep_w[: chains * kept]
     diagnostics = _diagnostics(keep_theta, keep_beta, d.names, runs, fixed is not None)
     diagnostics.update(
         {
@@ -426,10 +432,7 @@ def fit_mcmc(
             "fixed_theta": fixed is not None,
             # draws whose field fools the integration rule (core.lgcp.NodeCheck); should be 0
             "spiky_draws": int(
-                sum(
-                    model.is_spiky(w, b)
-                    for w, b in zip(keep_w.reshape(-1, n)[: min(draws, chains * kept)], keep_beta.reshape(-1, p))
-                )
+                sum(model.is_spiky(w, b) for w, b in zip(keep_w[: min(draws, chains * kept)], keep_beta.reshape(-1, p)))
             ),
             "setup_seconds": setup_seconds,
             "seconds": time.perf_counter() - started,
@@ -439,7 +442,7 @@ def fit_mcmc(
     report(progress, 1.0, "Done")
     theta_draws = keep_theta.reshape(-1, keep_theta.shape[-1])[:total]
     return Posterior.from_model(
-        model, "mcmc", keep_beta.reshape(-1, p)[:total], keep_w.reshape(-1, n)[:total], theta_draws, diagnostics
+        model, "mcmc", keep_beta.reshape(-1, p)[:total], keep_w[:total], theta_draws, diagnostics
     )
 
 

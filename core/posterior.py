@@ -6,12 +6,17 @@ labels it confidential.
 from __future__ import annotations
 
 import json
+import struct
+import zipfile
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import numpy as np
 import scipy.sparse as sp
 
+from . import draw_store
+from .draw_store import row_blocks
 from .errors import ParameterError
 from .files import replaced_when_done
 from .progress import Progress, report
@@ -153,33 +158,51 @@ class Posterior:
         eta = self.beta @ np.asarray(x, dtype=np.float64).T + (proj @ self.w.T).T
         return eta if offset is None else eta + offset
 
-    def intensity_summary(
-        self,
-        proj: sp.spmatrix,
-        x: np.ndarray,
-        offset: np.ndarray | None = None,
-        chunk: int | None = None,
-        progress: Progress = None,
-    ) -> tuple[np.ndarray, np.ndarray]:
-        """Posterior mean and sd of ``lambda`` at k locations, in chunks of about two million values (locations
-        times draws) to bound memory, reporting ``progress`` (which may raise to cancel) after each."""
+    def log_intensity_blocks(
+        self, proj: sp.spmatrix, x: np.ndarray, offset: np.ndarray | None = None
+    ) -> Iterator[tuple[slice, np.ndarray]]:
+        """The draws of ``log lambda`` at k locations (projection ``proj``, covariates ``x``, log offset ``offset``) in
+        blocks of draws: ``(rows, eta)`` with ``eta`` of shape ``(k, rows' draws)``, about
+        :data:`.draw_store.BLOCK_VALUES` values (or one mesh's worth of draws) a block. The draws are read once, a
+        block at a time, so a summary over them needs memory for a block, not for draws times locations."""
         proj = sp.csr_matrix(proj)
+        x = np.asarray(x, dtype=np.float64)
+        off = None if offset is None else np.asarray(offset, dtype=np.float64)[:, None]
+        for rows in row_blocks(self.n_draws, max(proj.shape[0], self.w.shape[1])):
+            eta = np.asarray(proj @ np.array(self.w[rows]).T)  # a copy: the draws may be mapped from a file
+            eta += x @ self.beta[rows].T
+            if off is not None:
+                eta += off
+            yield rows, eta
+
+    def intensity_summary(
+        self, proj: sp.spmatrix, x: np.ndarray, offset: np.ndarray | None = None, progress: Progress = None
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Posterior mean and sd of ``lambda`` at k locations, from :meth:`log_intensity_blocks`: each block's mean
+        and sum of squared deviations merged into the running ones (Chan, Golub & LeVeque 1983). ``progress``
+        (which may raise to cancel) is called after each block."""
         k = proj.shape[0]
-        chunk = chunk or max(1, 2_000_000 // max(1, self.n_draws))
-        mean, sd = np.empty(k), np.empty(k)
-        for start in range(0, k, chunk):
-            report(progress, start / max(k, 1), "Posterior intensity")
-            stop = min(k, start + chunk)
-            off = None if offset is None else offset[start:stop]
-            lam = np.exp(self.linear_predictor(proj[start:stop], x[start:stop], off))
-            mean[start:stop] = lam.mean(axis=0)
-            sd[start:stop] = lam.std(axis=0, ddof=1)
+        mean, squares, seen = np.zeros(k), np.zeros(k), 0
+        for rows, eta in self.log_intensity_blocks(proj, x, offset):
+            report(progress, rows.start / self.n_draws, "Posterior intensity")
+            lam = np.exp(eta, out=eta)
+            count = lam.shape[1]
+            block_mean = lam.mean(axis=1)
+            lam -= block_mean[:, None]
+            delta = block_mean - mean
+            mean += delta * (count / (seen + count))
+            squares += np.einsum("ij,ij->i", lam, lam) + delta**2 * (seen * count / (seen + count))
+            seen += count
+        sd = np.sqrt(squares / (seen - 1)) if seen > 1 else np.full(k, np.nan)
         return mean, sd
 
     def integrated_intensity(self) -> np.ndarray:
-        """``int_W lambda`` per draw by the dual-mesh quadrature (Walder eq. 30)."""
-        eta = self.offset_int[None, :] + self.beta @ self.x_int.T + (self.int_proj @ self.w.T).T
-        return np.exp(eta) @ self.int_weights
+        """``int_W lambda`` per draw by the dual-mesh quadrature (Walder eq. 30), from
+        :meth:`log_intensity_blocks`."""
+        out = np.empty(self.n_draws)
+        for rows, eta in self.log_intensity_blocks(self.int_proj, self.x_int, self.offset_int):
+            out[rows] = self.int_weights @ np.exp(eta, out=eta)
+        return out
 
     @classmethod
     def from_model(
@@ -237,8 +260,11 @@ class Posterior:
         # leave a truncated model where a good one was
         # the file holds the confidential points' posterior: a member named so says it to anyone who lists it
         label = {MODEL_FILE_LABEL: np.array("fitted to confidential points; not for publication")}
+        members = {"meta": np.array(meta), **label, **arrays}
         with replaced_when_done(path) as partial, open(partial, "wb") as handle:
-            np.savez_compressed(handle, meta=np.array(meta), **label, **arrays)
+            with zipfile.ZipFile(handle, "w", allowZip64=True) as archive:
+                for name, value in members.items():
+                    _write_member(archive, handle, name, np.asanyarray(value), stored=name in _STORED)
 
     @classmethod
     def load(cls, path: str) -> Posterior:
@@ -246,14 +272,17 @@ class Posterior:
             meta = json.loads(str(data["meta"]))
             if meta.get("format") != "spatial_privacy.lgcp.Posterior/1":
                 raise ParameterError("model", f"{path} is not a Spatial Privacy LGCP model file")
-            arrays = {k: data[k] for k in cls._ARRAYS}
+            info = data.zip.getinfo("w.npy") if "w.npy" in data.zip.namelist() else None
+            mapped = info is not None and info.compress_type == zipfile.ZIP_STORED
+            mapped = mapped and info.file_size > draw_store.IN_MEMORY_BYTES
+            arrays = {k: _mapped(path, info) if k == "w" and mapped else data[k] for k in cls._ARRAYS}
             if "x_nodes" in data.files:
                 arrays.update(x_nodes=data["x_nodes"], offset_nodes=data["offset_nodes"])
             if "window_xy" in data.files:
                 arrays.update(window_xy=data["window_xy"], window_lengths=data["window_lengths"])
             arrays["int_proj_data"] = data["int_proj_data"]
             for name, values in arrays.items():
-                if values.dtype.kind not in "biuf" or not np.all(np.isfinite(values)):
+                if values.dtype.kind not in "biuf" or not _all_finite(values):
                     raise ParameterError(
                         "model",
                         f"{path} is damaged: its {_CONTENTS.get(name, name)} hold values that are not finite numbers "
@@ -266,6 +295,56 @@ class Posterior:
         return cls(
             method=meta["method"], names=tuple(meta["names"]), diagnostics=meta["diagnostics"], int_proj=proj, **arrays
         )
+
+
+#: Members of a model file stored uncompressed, so that :meth:`Posterior.load` can map them: the draws of the field
+#: (random doubles, which compress by a few per cent).
+_STORED = ("w",)
+
+#: The header id of the zip "extra field" that pads a stored member so that its array starts on a 64-byte boundary.
+_PADDING_ID = 0x5350
+
+
+def _write_member(archive: zipfile.ZipFile, handle, name: str, value: np.ndarray, stored: bool) -> None:
+    """Write ``value`` as ``name.npy`` into ``archive`` (open on ``handle``), streaming it in blocks (numpy's
+    ``write_array`` does so for a file that is not a plain file), as ``numpy.savez`` would. A stored member is
+    padded (:data:`_PADDING_ID`) so that its data start on a 64-byte boundary: numpy's header keeps that alignment,
+    so the mapped array of :func:`_mapped` is aligned."""
+    info = zipfile.ZipInfo(name + ".npy", date_time=(1980, 1, 1, 0, 0, 0))
+    info.compress_type = zipfile.ZIP_STORED if stored else zipfile.ZIP_DEFLATED
+    if stored:  # a local header is 30 bytes, the name, the extra fields and (forced) zip64 sizes of 20 bytes
+        start = handle.tell() + 30 + len(info.filename.encode()) + 4 + 20
+        info.extra = struct.pack("<HH", _PADDING_ID, -start % 64) + bytes(-start % 64)
+    with archive.open(info, "w", force_zip64=True) as member:
+        np.lib.format.write_array(member, value, allow_pickle=False)
+
+
+def _all_finite(values: np.ndarray) -> bool:
+    """Whether every value is finite, checked in blocks of rows (a mapped array is read, not copied, whole)."""
+    if values.ndim == 0:
+        return bool(np.isfinite(values))
+    width = values.size // max(len(values), 1)
+    return all(np.all(np.isfinite(values[rows])) for rows in row_blocks(len(values), width))
+
+
+def _mapped(path: str, info: zipfile.ZipInfo) -> np.ndarray:
+    """The array of the uncompressed member ``info`` of the model file ``path``, mapped read-only from the file."""
+    with open(path, "rb") as handle:
+        handle.seek(info.header_offset)
+        header = handle.read(30)
+        if len(header) < 30 or header[:4] != b"PK\x03\x04":
+            raise ValueError(f"a damaged zip entry {info.filename}")
+        name_length, extra_length = struct.unpack("<HH", header[26:30])
+        handle.seek(info.header_offset + 30 + name_length + extra_length)
+        version = np.lib.format.read_magic(handle)
+        read_header = np.lib.format.read_array_header_1_0 if version == (1, 0) else np.lib.format.read_array_header_2_0
+        shape, fortran, dtype = read_header(handle)
+        offset = handle.tell()
+    if dtype.hasobject or offset + dtype.itemsize * int(np.prod(shape)) > info.header_offset + 30 + name_length + (
+        extra_length + info.file_size
+    ):
+        raise ValueError(f"a damaged array {info.filename}")
+    return np.memmap(path, dtype=dtype, mode="r", offset=offset, shape=shape, order="F" if fortran else "C")
 
 
 def points_digest(x, y) -> str:

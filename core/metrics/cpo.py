@@ -49,14 +49,41 @@ def cpo_effective_draws(log_lambda_at_points: np.ndarray, log_integral: np.ndarr
 def posterior_cpo(posterior, design) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """CPO (eqs. 7 and 9), log CPO and effective draws (:func:`cpo_effective_draws`) of every point of a fit.
 
+    The draws are read in blocks (``posterior.log_intensity_blocks``), with running log-sums of ``exp(a)`` and
+    ``exp(2a)`` per point, ``a_lk = log Lambda_l - log lambda_l(s_k)``: memory for a block, not for draws times
+    points. ``log CPO_k = log L - log sum_l exp(a_lk)`` and the effective draws are
+    ``(sum_l exp(a_lk))^2 / sum_l exp(2 a_lk)``.
+
     Args:
         posterior: a :class:`core.posterior.Posterior` (its draws of the linear predictor and of ``int_W lambda``).
         design: the fit's :class:`core.lgcp.LGCPDesign` (projection, covariates and offset at the points).
     """
-    log_at = posterior.linear_predictor(design.proj, design.x_points, design.offset_points)  # (L, N)
     log_int = np.log(posterior.integrated_intensity())
-    values = log_cpo(log_at, log_int)
-    return np.exp(values), values, cpo_effective_draws(log_at, log_int)
+    n = design.proj.shape[0]
+    first, second = _LogSum(n), _LogSum(n)
+    for rows, log_at in posterior.log_intensity_blocks(design.proj, design.x_points, design.offset_points):
+        a = np.subtract(log_int[rows], log_at, out=log_at)  # (N, block)
+        first.add(a)
+        second.add(np.multiply(a, 2.0, out=a))
+    values = math.log(posterior.n_draws) - first.value()
+    return np.exp(values), values, np.exp(2.0 * first.value() - second.value())
+
+
+class _LogSum:
+    """A running ``log sum exp`` over the columns of blocks of an ``(N, L)`` array, row by row."""
+
+    def __init__(self, n: int):
+        self.top = np.full(n, -np.inf)
+        self.scaled = np.zeros(n)  # sum of exp(a - top)
+
+    def add(self, block: np.ndarray) -> None:
+        top = np.maximum(self.top, block.max(axis=1))
+        self.scaled = self.scaled * np.exp(self.top - top) + np.exp(block - top[:, None]).sum(axis=1)
+        self.top = top
+
+    def value(self) -> np.ndarray:
+        with np.errstate(divide="ignore"):
+            return self.top + np.log(self.scaled)
 
 
 def cpo(lambda_at_points: np.ndarray, integral: np.ndarray) -> np.ndarray:

@@ -127,6 +127,37 @@ def test_fitlgcp_cpo_layer_matches_eq_9_from_the_model_file(snow):
     assert np.all(np.array([f["cpo"] for f in layer.getFeatures()]) > 0)
 
 
+def test_draws_kept_on_disk_give_the_same_model_cpo_and_synthetic_points(snow, tmp_path, monkeypatch):
+    """With every array of draws on disk (core.draw_store's limit set to 0), the fit writes the same model file and
+    CPO layer as in memory at the same seed, and a synthesis from the model file, whose draws are then mapped from
+    it rather than read, gives the same points."""
+    from spatial_privacy.core import draw_store
+    from spatial_privacy.core.posterior import Posterior
+
+    monkeypatch.setattr(draw_store, "IN_MEMORY_BYTES", 0)
+    fit = processing.run(
+        "spatialprivacy:fitlgcp",
+        {
+            "INPUT": snow["deaths"],
+            "DISTANCE_TO": snow["pump"],
+            "MAX_EDGE": MAX_EDGE,
+            "DRAWS": 400,
+            "SEED": 1,
+            "OUTPUT_MODEL": str(tmp_path / "disk.npz"),
+            "OUTPUT_CPO": str(tmp_path / "cpo.gpkg"),
+        },
+    )
+    on_disk, in_memory = Posterior.load(fit["OUTPUT_MODEL"]), Posterior.load(snow["model"])
+    assert draw_store.on_disk(on_disk.w) and np.array_equal(on_disk.w, in_memory.w)
+    assert np.array_equal(on_disk.beta, in_memory.beta) and fit["LPML"] == snow["fit"]["LPML"]
+    cpo = [[f["cpo"] for f in coords(path)[2].getFeatures()] for path in (fit["OUTPUT_CPO"], snow["fit"]["OUTPUT_CPO"])]
+    assert cpo[0] == cpo[1]
+    mapped = synthesize(snow, tmp_path, METHOD=2, MODEL=fit["OUTPUT_MODEL"])
+    monkeypatch.setattr(draw_store, "IN_MEMORY_BYTES", 1 << 30)
+    read = synthesize(snow, tmp_path, METHOD=2)
+    assert np.array_equal(coords(mapped["OUTPUT"])[0], coords(read["OUTPUT"])[0])
+
+
 def test_prs_and_ans_give_the_requested_count_inside_the_window_with_only_an_id(snow, tmp_path):
     from spatial_privacy.core.posterior import Posterior
 
