@@ -930,131 +930,131 @@
     </message>
     <message>
       <location filename="../processing/algorithms/fit_lgcp.py" line="250" />
-      <source>Number of joint posterior draws stored in the model file.</source>
-      <translation>Aantal gezamenlijke trekkingen uit de a-posterioriverdeling dat in het modelbestand wordt opgeslagen.</translation>
+      <source>Number of joint posterior draws stored in the model file. Draws of the field larger than 1 GiB (draws x mesh nodes x 8 bytes) are kept on disk, in a temporary file without a name that is deleted with the fit, and the tools that read the model read them from the file as they need them: the disk then needs room for them twice while the model file is written.</source>
+      <translation>Aantal gezamenlijke trekkingen uit de a-posterioriverdeling dat in het modelbestand wordt opgeslagen. Trekkingen van het veld groter dan 1 GiB (trekkingen x meshknopen x 8 bytes) worden op schijf bewaard, in een tijdelijk bestand zonder naam dat met de fit verdwijnt, en de tools die het model lezen, lezen ze uit het bestand wanneer ze die nodig hebben: de schijf heeft dan, zolang het modelbestand wordt geschreven, twee keer zoveel ruimte voor ze nodig.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="254" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="259" />
       <source>Intensity raster pixel size</source>
       <translation>Pixelgrootte van het intensiteitsraster</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="256" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="261" />
       <source>Pixel size (&gt; 0, in CRS units) of the intensity raster. Empty: half the largest mesh edge.</source>
       <translation>Pixelgrootte (&gt; 0, in CRS-eenheden) van het intensiteitsraster. Leeg: de helft van de langste zijde van het driehoeksnet.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="259" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="264" />
       <source>Needed only when the layer is in degrees.</source>
       <translation>Alleen nodig als de laag in graden is.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="263" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="268" />
       <source>Fitted model (CONFIDENTIAL)</source>
       <translation>Geschat model (VERTROUWELIJK)</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="263" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="268" />
       <source>LGCP model files (*.npz)</source>
       <translation>LGCP-modelbestanden (*.npz)</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="265" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="270" />
       <source>The posterior draws, mesh and covariate design, for the synthesis and risk tools.</source>
       <translation>De trekkingen uit de a-posterioriverdeling, het driehoeksnet en de opzet van de covariaten, voor de synthese- en risicohulpmiddelen.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="271" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="276" />
       <source>GeoTIFF: band 1 posterior mean, band 2 posterior sd of the intensity (points per squared CRS unit); NoData outside the window.</source>
       <translation>GeoTIFF: band 1 het a-posteriorigemiddelde, band 2 de a-posteriori-sd van de intensiteit (punten per vierkante CRS-eenheid); NoData buiten het studiegebied.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="280" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="285" />
       <source>Parameter table (mean, sd, 95% interval), settings and a map of the intensity.</source>
       <translation>Parametertabel (gemiddelde, sd, 95%-interval), instellingen en een kaart van de intensiteit.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="284" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="289" />
       <source>Conditional predictive ordinates (CONFIDENTIAL)</source>
       <translation>Conditionele predictieve ordinaten (VERTROUWELIJK)</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="286" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="291" />
       <source>Model check: the input points with cpo, the leave-one-out predictive density of each point given all the others (Walder et al. eqs. 7 and 9, per squared CRS unit), log_cpo, and cpo_ess, the effective number of posterior draws behind it (below about 20 the estimate is unstable). Low values flag points the model does not expect. Holds the confidential locations.</source>
       <translation>Modelcontrole: de invoerpunten met cpo, de leave-one-out-predictieve dichtheid van elk punt gegeven alle andere (Walder et al. vgl. 7 en 9, per vierkante CRS-eenheid), log_cpo, en cpo_ess, het effectieve aantal trekkingen uit de a-posterioriverdeling waarop die berust (onder ongeveer 20 is de schatting instabiel). Lage waarden markeren punten die het model niet verwacht. Bevat de vertrouwelijke locaties.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="293" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="298" />
       <source>Mesh nodes</source>
       <translation>Knopen van het driehoeksnet</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="296" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="301" />
       <source>Log pseudo-marginal likelihood (sum of log CPO; higher is better)</source>
       <translation>Log-pseudo-marginale aannemelijkheid (som van log CPO; hoger is beter)</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="313" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="318" />
       <source>{0}: the model file must end in .npz (the other tools read only .npz files), got {1}.</source>
       <translation>{0}: het modelbestand moet op .npz eindigen (de andere hulpmiddelen lezen alleen .npz-bestanden), gekregen: {1}.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="333" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="338" />
       <source>{0}: the pixel size must be &gt; 0 (leave it empty for half the mesh edge).</source>
       <translation>{0}: de pixelgrootte moet &gt; 0 zijn (laat leeg voor de helft van de rand van het mesh).</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="345" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="350" />
       <source>Mesh: {0} nodes, largest edge {1:g}.</source>
       <translation>Driehoeksnet: {0} knopen, langste zijde {1:g}.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="351" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="356" />
       <source>{0} points lie at a location another point already takes (several people at one address, or copies).</source>
       <translation>{0} punten liggen op een locatie die al door een ander punt wordt ingenomen (meerdere mensen op één adres, of kopieën).</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="401" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="406" />
       <source>{0}: the fit to these {1} points is degenerate (leave-one-out predictive densities of 0 or infinity; field variance {2:.3g}), so no model was written. An LGCP needs more points, covariates that vary among the points, or a prior that keeps the field smaller ({3}, {4}).</source>
       <translation>{0}: de fit aan deze {1} punten is ontaard (leave-one-out-voorspellende dichtheden van 0 of oneindig; veldvariantie {2:.3g}), dus er is geen model geschreven. Een LGCP heeft meer punten nodig, covariaten die tussen de punten variëren, of een prior die het veld kleiner houdt ({3}, {4}).</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="420" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="425" />
       <source>CPO of the LGCP fit (CONFIDENTIAL)</source>
       <translation>CPO van de LGCP-schatting (VERTROUWELIJK)</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="427" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="432" />
       <source>{0} (CONFIDENTIAL: not for publication)</source>
       <translation>{0} (VERTROUWELIJK: niet voor publicatie)</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="445" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="450" />
       <source>{0} of {1} draws have a field with spikes at mesh nodes that the integration points do not see; refit with the degree-3 integration (INTEGRATION).</source>
       <translation>{0} van de {1} trekkingen hebben een veld met pieken op knopen van de mesh die de integratiepunten niet zien; fit opnieuw met de graad-3-integratie (INTEGRATION).</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="453" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="458" />
       <source>{0}: the edge-midpoint rule was fooled by fields with spikes at single mesh nodes (a clustered pattern), so the model was refitted with the degree-3 rule, which sees the nodes; it overestimates the integral of rough fields by 1-3%, which lengthens the estimated range a little.</source>
       <translation>{0}: de ribbemiddenregel werd misleid door velden met pieken op afzonderlijke meshknopen (een geclusterd patroon), dus is het model opnieuw gefit met de graad-3-regel, die de knopen wel ziet; die overschat de integraal van ruwe velden met 1-3%, waardoor het geschatte bereik iets langer wordt.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="462" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="467" />
       <source>The posterior of the field's range and standard deviation is too flat for the fast method's grid: it reached its {0} points before the posterior fell off, so the draws miss part of it and the fit cannot be trusted. Give a {1} nearer the scale of the pattern (empty: 1/5 of the window's larger side), or use the MCMC method.</source>
       <translation>De posterior van het bereik en de standaardafwijking van het veld is te vlak voor het rooster van de snelle methode: het bereikte zijn {0} punten voordat de posterior afnam, dus de trekkingen missen een deel ervan en de fit is niet betrouwbaar. Geef een {1} dichter bij de schaal van het patroon (leeg: 1/5 van de langste zijde van het venster), of gebruik de MCMC-methode.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="471" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="476" />
       <source>{0} of the {1} points of the central composite design were left out as failed fits.</source>
       <translation>{0} van de {1} punten van het centraal samengestelde ontwerp zijn als mislukte fits weggelaten.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="477" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="482" />
       <source>{0} hyperparameter grid points were left out as failed fits.</source>
       <translation>{0} roosterpunten van de hyperparameters zijn als mislukte fits weggelaten.</translation>
     </message>
     <message>
-      <location filename="../processing/algorithms/fit_lgcp.py" line="497" />
+      <location filename="../processing/algorithms/fit_lgcp.py" line="502" />
       <source>Posterior intensity (CONFIDENTIAL)</source>
       <translation>A-posteriori-intensiteit (VERTROUWELIJK)</translation>
     </message>

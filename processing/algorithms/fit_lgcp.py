@@ -247,7 +247,12 @@ class FitLGCPAlgorithm(SpatialPrivacyAlgorithm):
         )
         self.add(
             QgsProcessingParameterNumber(self.DRAWS, tr("Posterior draws"), NUMBER_INTEGER, 1000, False, 10, 100000),
-            tr("Number of joint posterior draws stored in the model file."),
+            tr(
+                "Number of joint posterior draws stored in the model file. Draws of the field larger than 1 GiB (draws "
+                "x mesh nodes x 8 bytes) are kept on disk, in a temporary file without a name that is deleted with "
+                "the fit, and the tools that read the model read them from the file as they need them: the disk "
+                "then needs room for them twice while the model file is written."
+            ),
         )
         self.add(
             QgsProcessingParameterDistance(

@@ -57,18 +57,17 @@ def points(pattern: str, size: dict):
     return xy[inside, 0], xy[inside, 1]
 
 
-def child(nodes: int, pattern: str, method: str, draws: int, size: dict) -> dict:
+def fit_square(nodes: int, pattern: str, method: str, draws: int, size: dict, on_note=None):
+    """core.lgcp_setup.fit_confidential on the points of ``pattern`` in the square, on a mesh of about ``nodes``
+    nodes (beyond the algorithm's limit if need be), at seed 1; returns the points' x and the fit."""
     import numpy as np
 
     from spatial_privacy.core import lgcp_setup
-    from spatial_privacy.core.linalg import SPARSE_MIN_NODES
     from spatial_privacy.core.window import Window
 
     lgcp_setup.MAX_FIT_NODES = max(lgcp_setup.MAX_FIT_NODES, 2 * nodes)  # measure beyond the algorithm's limit
     x, y = points(pattern, size)
-    built = []
-    start = time.perf_counter()
-    result = lgcp_setup.fit_confidential(
+    fit = lgcp_setup.fit_confidential(
         x,
         y,
         np.random.default_rng(1),
@@ -76,7 +75,24 @@ def child(nodes: int, pattern: str, method: str, draws: int, size: dict) -> dict
         window=Window.rectangle(0, 0, SIDE, SIDE),
         max_edge=SIDE * math.sqrt(NODE_DENSITY / nodes),
         hyper_integration=method,
-        on_note=lambda note: built.append(time.perf_counter()) if note.kind == lgcp_setup.NOTE_BUILT else None,
+        on_note=on_note,
+    )
+    return x, fit
+
+
+def child(nodes: int, pattern: str, method: str, draws: int, size: dict) -> dict:
+    from spatial_privacy.core import lgcp_setup
+    from spatial_privacy.core.linalg import SPARSE_MIN_NODES
+
+    built = []
+    start = time.perf_counter()
+    x, result = fit_square(
+        nodes,
+        pattern,
+        method,
+        draws,
+        size,
+        lambda note: built.append(time.perf_counter()) if note.kind == lgcp_setup.NOTE_BUILT else None,
     )
     end = time.perf_counter()
     n = result.setup.mesh.n_nodes

@@ -18,6 +18,9 @@ HERE = Path(__file__).resolve().parent
 #: script -> the column names of each table it prints (each list must appear, in order, on one line)
 HEADERS = {
     "bench_dpcounts.py": [["epsilon", "mechanism", "rule", "seconds", "median a", "max a", "rate corr", "slope"]],
+    "bench_draw_store.py": [
+        ["draws", "draws MB", "where", "nodes", "fit s", "raster+CPO s", "save s", "load s", "file MB", "peak RSS MB"]
+    ],
     "bench_explorer.py": [["preview", "data", "sets", "first s", "total s", "max gap ms", "target ms"]],
     "bench_hyper_integration.py": [
         ["quantity", "truth", "MCMC mean", "grid mean", "CCD mean", "grid diff/MCSE", "CCD diff/MCSE", "MCSE"],
