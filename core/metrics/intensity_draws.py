@@ -11,6 +11,7 @@ Units: coordinates in CRS units, intensities per squared unit.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from functools import cached_property
 from typing import Callable
 
@@ -18,6 +19,7 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.special import logsumexp
 
+from ..draw_store import row_blocks
 from ..errors import ParameterError
 
 
@@ -128,14 +130,36 @@ class IntensityDraws:
             eta += off[:, None]
         return eta.T
 
-    def window_log_intensity(self) -> np.ndarray:
-        """``(L, K)`` log-intensity draws at the fit's K integration points (weights :attr:`int_weights`)."""
+    def window_log_intensity(self, points: slice | None = None) -> np.ndarray:
+        """``(L, K)`` log-intensity draws at the fit's K integration points (weights :attr:`int_weights`), or at the
+        slice ``points`` of them (:meth:`window_blocks`)."""
         if self.int_proj is None:
             raise ParameterError("model", "these draws carry no integration design for the window")
-        return self.offset_int[None, :] + self.beta @ self.x_int.T + np.asarray(self.int_proj @ self.w.T).T
+        points = slice(None) if points is None else points
+        eta = np.asarray(self.int_proj[points] @ self.w.T).T
+        eta += self.beta @ self.x_int[points].T
+        eta += self.offset_int[None, points]
+        return eta
+
+    def window_blocks(self) -> Iterator[slice]:
+        """Slices of the integration points whose :meth:`window_log_intensity` holds about
+        :data:`core.draw_store.BLOCK_VALUES` values: a summary over the draws at each integration point, block by
+        block, needs memory for a block, not for draws times integration points."""
+        if self.int_proj is None:
+            raise ParameterError("model", "these draws carry no integration design for the window")
+        return row_blocks(self.int_proj.shape[0], self.n_draws)
 
     @cached_property
     def log_integrals(self) -> np.ndarray:
-        """``(L,)`` ``log int_W lambda_l`` by the fit's quadrature (Walder eq. 30)."""
+        """``(L,)`` ``log int_W lambda_l`` by the fit's quadrature (Walder eq. 30), in blocks of draws."""
+        if self.int_proj is None:
+            raise ParameterError("model", "these draws carry no integration design for the window")
         with np.errstate(divide="ignore"):
-            return logsumexp(self.window_log_intensity() + np.log(self.int_weights), axis=1)
+            log_weights = np.log(self.int_weights)[:, None]
+        out = np.empty(self.n_draws)
+        for rows in row_blocks(self.n_draws, max(self.int_proj.shape[0], self.w.shape[1])):
+            eta = np.asarray(self.int_proj @ self.w[rows].T)  # (K, draws of the block)
+            eta += self.x_int @ self.beta[rows].T
+            eta += self.offset_int[:, None] + log_weights
+            out[rows] = logsumexp(eta, axis=0)
+        return out

@@ -286,7 +286,12 @@ def synthesis_risk(
     risk, dens, ess = np.empty(n), np.empty(n), np.empty(n)
     z = 1.0
     if method == "paper":
-        f_window = np.exp(-log_mean_exp(log_int - draws.window_log_intensity(), axis=0))
+        f_window = np.concatenate(
+            [
+                np.exp(-log_mean_exp(log_int - draws.window_log_intensity(points), axis=0))
+                for points in draws.window_blocks()
+            ]
+        )
         z = float(f_window @ draws.int_weights)
     start = 0
     while start < n:

@@ -14,13 +14,15 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 import scipy.sparse as sp
+from scipy.special import logsumexp
 
 from spatial_privacy.core import draw_store, lgcp, mcmc
 from spatial_privacy.core.draw_store import draw_array, on_disk, row_blocks
 from spatial_privacy.core.errors import ParameterError
 from spatial_privacy.core.laplace_fit import HyperparameterSearch, fit_at_theta, fit_laplace
 from spatial_privacy.core.mcmc import fit_mcmc
-from spatial_privacy.core.metrics.cpo import cpo_effective_draws, log_cpo, posterior_cpo
+from spatial_privacy.core.metrics.cpo import cpo_effective_draws, log_cpo, log_mean_exp, posterior_cpo
+from spatial_privacy.core.metrics.intensity_draws import IntensityDraws
 from spatial_privacy.core.posterior import Posterior
 
 from .test_mcmc import tiny_model
@@ -197,3 +199,37 @@ def test_a_mapped_model_file_with_damaged_draws_is_refused(tmp_path, on_disk_alw
     post.save(path)
     with pytest.raises(ParameterError, match="draws of the field hold values that are not finite"):
         Posterior.load(path)
+
+
+def test_the_risks_window_integrals_read_the_draws_in_blocks_in_bounded_memory():
+    """The disclosure risk's ``log int_W lambda_l`` and, for eq. (21) as printed, the CPO density at every
+    integration point (core.metrics.risk.synthesis_risk), by blocks against the whole (draws, points) array."""
+    post = _posterior(draws=400, nodes=3_000, points=40_000)
+    draws = IntensityDraws(
+        SimpleNamespace(n_nodes=3_000),
+        post.beta[:, :1],
+        post.w,
+        int_proj=post.int_proj,
+        int_weights=post.int_weights,
+        x_int=post.x_int[:, :1],
+        offset_int=post.offset_int,
+    )
+    whole = draws.window_log_intensity()  # (400, 40,000): 128 MB
+    want_integrals = logsumexp(whole + np.log(post.int_weights), axis=1)
+    want_density = np.exp(-log_mean_exp(want_integrals[:, None] - whole, axis=0))
+    del whole
+    tracemalloc.start()
+    try:
+        integrals = draws.log_integrals
+        density = np.concatenate(
+            [
+                np.exp(-log_mean_exp(integrals[:, None] - draws.window_log_intensity(points), axis=0))
+                for points in draws.window_blocks()
+            ]
+        )
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 5 * draw_store.BLOCK_VALUES * 8 < 400 * 40_000 * 8
+    assert np.allclose(integrals, want_integrals, rtol=0, atol=1e-12)
+    assert np.allclose(density, want_density, rtol=1e-12, atol=0)
