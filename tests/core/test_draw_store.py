@@ -21,7 +21,7 @@ from spatial_privacy.core.draw_store import draw_array, on_disk, row_blocks
 from spatial_privacy.core.errors import ParameterError
 from spatial_privacy.core.laplace_fit import HyperparameterSearch, fit_at_theta, fit_laplace
 from spatial_privacy.core.mcmc import fit_mcmc
-from spatial_privacy.core.metrics.cpo import cpo_effective_draws, log_cpo, log_mean_exp, posterior_cpo
+from spatial_privacy.core.metrics.cpo import log_cpo, log_mean_exp, posterior_cpo
 from spatial_privacy.core.metrics.intensity_draws import IntensityDraws
 from spatial_privacy.core.posterior import Posterior
 
@@ -143,8 +143,9 @@ def test_summaries_read_the_draws_in_blocks_in_bounded_memory():
     eta = (post.int_proj @ post.w.T).T + post.beta @ post.x_int.T + post.offset_int  # (400, 40,000): 128 MB
     lam = np.exp(eta)
     want_integral, want_mean, want_sd = lam @ post.int_weights, lam.mean(axis=0), lam.std(axis=0, ddof=1)
-    want_cpo = log_cpo(eta, np.log(want_integral)), cpo_effective_draws(eta, np.log(want_integral))
-    del eta, lam
+    a = np.log(want_integral)[:, None] - eta  # eq. (9)'s log Lambda_l - log lambda_l(s_k), by scipy directly
+    want_cpo = np.log(400) - logsumexp(a, axis=0), np.exp(2 * logsumexp(a, axis=0) - logsumexp(2 * a, axis=0))
+    del eta, lam, a
     points = SimpleNamespace(proj=post.int_proj, x_points=post.x_int, offset_points=post.offset_int)
     tracemalloc.start()
     try:
@@ -199,6 +200,32 @@ def test_a_mapped_model_file_with_damaged_draws_is_refused(tmp_path, on_disk_alw
     post.save(path)
     with pytest.raises(ParameterError, match="draws of the field hold values that are not finite"):
         Posterior.load(path)
+
+
+def test_cpo_sums_by_blocks_keep_scipys_infinities():
+    """A zero intensity at a point in one draw (log -inf) makes that point's CPO 0, in one block (log_cpo) or in
+    several (posterior_cpo on a mesh of 100,000 nodes: 20 draws a block), as scipy's logsumexp has it."""
+    rng = np.random.default_rng(3)
+    log_lam = rng.normal(0.0, 3.0, (50, 4))
+    log_lam[37, 1] = -np.inf  # in the second block
+    a = -log_lam  # log Lambda_l = 0 below: an integral of 1
+    want = np.log(50) - logsumexp(a, axis=0)
+    with np.errstate(invalid="ignore"):
+        want_ess = np.exp(2 * logsumexp(a, axis=0) - logsumexp(2 * a, axis=0))
+    assert want[1] == -np.inf and np.allclose(log_cpo(log_lam, np.zeros(50)), want, rtol=0, atol=1e-12)
+    post = _posterior(draws=50, nodes=100_000, points=1)
+    post.w[:, :4], post.beta[:] = log_lam, 0.0  # nodes 0-3 are the points: log lambda there is w
+    post.int_proj, post.x_int, post.offset_int = sp.csr_matrix((1, 100_000)), np.zeros((1, 2)), np.zeros(1)
+    post.int_weights = np.ones(1)
+    design = SimpleNamespace(
+        proj=sp.csr_matrix((np.ones(4), (np.arange(4), np.arange(4))), shape=(4, 100_000)),
+        x_points=np.zeros((4, 2)),
+        offset_points=None,
+    )
+    assert len(list(row_blocks(50, 100_000))) == 3
+    cpo, values, ess = posterior_cpo(post, design)
+    assert values[1] == -np.inf and cpo[1] == 0.0 and np.allclose(values, want, rtol=0, atol=1e-12)
+    assert np.allclose(ess[[0, 2, 3]], want_ess[[0, 2, 3]], rtol=1e-12, atol=0)
 
 
 def test_the_risks_window_integrals_read_the_draws_in_blocks_in_bounded_memory():
