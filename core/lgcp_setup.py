@@ -58,14 +58,14 @@ class LGCPSetup:
         """A warning if the mesh has more than :data:`SLOW_FIT_NODES` nodes: the fit's time grows faster than the
         number of nodes (tests/benchmarks/bench_large_mesh.py, 5,000 points in a square, 1,000 draws, the central
         composite design that ``"auto"`` picks on such meshes, on a 2-core machine: 8,169 nodes 11-13 s, 20,128 nodes
-        34-39 s, 50,223 nodes 146-163 s, 100,198 nodes (the sparse factor) 506-592 s; the grid took 39-68 s at 8,169
-        nodes and 333 s at 20,128)."""
+        34-39 s, 50,223 nodes 146-163 s, 100,198 nodes (the sparse factor, nested dissection) 351-406 s; the grid took
+        39-68 s at 8,169 nodes and 333 s at 20,128)."""
         if self.mesh.n_nodes <= SLOW_FIT_NODES:
             return None
         return (
             f"max_edge {self.max_edge:g} gives a mesh of {self.mesh.n_nodes:,} nodes: the fit will take many minutes "
             "(its time grows faster than the number of nodes: on a 2-core machine, with the central composite design, "
-            "50,000 nodes took under 3 minutes and 100,000 up to 10; the grid takes five to ten times as long); a "
+            "50,000 nodes took under 3 minutes and 100,000 up to 7; the grid takes five to ten times as long); a "
             "larger max_edge is much faster"
         )
 
@@ -92,7 +92,7 @@ COARSE_EDGES_ACROSS = 5
 #: and 15,000 when every fit used the grid: 9 minutes at 18,886).
 SLOW_FIT_NODES = 50_000
 
-#: Largest mesh an LGCP fit accepts: 100,198 nodes took 506-592 s and 2.9 GB with the central composite design and
+#: Largest mesh an LGCP fit accepts: 100,198 nodes took 351-406 s and 2.8 GB with the central composite design and
 #: the sparse factor of core.linalg (tests/benchmarks/bench_large_mesh.py, 2-core machine); 185,000 nodes had taken
 #: 5.4 GB with banded factors.
 MAX_FIT_NODES = 100_000
@@ -181,7 +181,7 @@ def build_lgcp(
         return ParameterError(
             "max_edge",
             f"max_edge {max_edge:g} gives a mesh of {nodes} nodes; the fit's time grows faster than the number of "
-            f"nodes (on a 2-core machine 20,000 nodes took 40 s, 50,000 under 3 minutes and 100,000 up to 10), so "
+            f"nodes (on a 2-core machine 20,000 nodes took 40 s, 50,000 under 3 minutes and 100,000 up to 7), so "
             f"at most "
             f"{MAX_FIT_NODES:,} are allowed: use a larger max_edge, or simplify the window if it has many vertices "
             "(each one is a mesh node)",

@@ -6,7 +6,7 @@ LAPACK's banded Cholesky (``scipy.linalg.cholesky_banded``) factorises them in `
 ``O(n b)`` memory: about a second and 60 MB for 20,000 nodes. It gives log-determinants, solves
 and exact Gaussian draws, which is all the LGCP engine needs (no extra dependency such as CHOLMOD). On large
 meshes the band's ``O(n^{3/2})`` fill costs more than a fill-reducing ordering's: :class:`SparseCholesky` (SciPy's
-SuperLU, minimum-degree ordering, no pivoting) has the same interface, and :func:`cholesky` picks one of the two
+SuperLU, nested-dissection ordering, no pivoting) has the same interface, and :func:`cholesky` picks one of the two
 by the number of rows (:data:`SPARSE_MIN_NODES`).
 """
 
@@ -25,6 +25,7 @@ import scipy.sparse as sp
 import scipy.sparse.linalg as spla
 from scipy.sparse.csgraph import reverse_cuthill_mckee
 
+from .ordering import nested_dissection
 from .progress import Progress, report
 
 
@@ -328,7 +329,10 @@ class BandedCholesky:
 #: 0.33 / 0.34 s and 130 / 57 MB; 50,223 nodes (bandwidth 844) 0.54-0.8 / 0.69 s (2.3 s the first time, with its
 #: ordering) and 340 / 100 MB, 256 draws 0.83 / 5.7 s (the banded factor solves by dense blocks); 99,000 nodes 3.3 /
 #: 2.7 s and 940 / 260 MB. A fit holds about five bands at once while it draws (the last Newton step's, the fit's,
-#: the draws' blocks): 1.7 GB at 50,000 nodes, 4.7 GB at 99,000.
+#: the draws' blocks): 1.7 GB at 50,000 nodes, 4.7 GB at 99,000. Those sparse figures are SuperLU's minimum-degree
+#: ordering's; under nested dissection (core.ordering), the LGCP Hessian of a clustered pattern: 20,128 nodes 0.14 s
+#: (banded 0.10 s), 50,223 nodes 0.42 s (banded 0.47 s), 100,198 nodes 1.0-1.15 s (banded 1.8 s, minimum degree
+#: 2.1 s), best of three.
 SPARSE_MIN_NODES = 60_000
 
 #: :meth:`SparseCholesky.whiten_inverse` solves at least this many columns at a time: SuperLU's solve with several
@@ -361,11 +365,11 @@ def _superlu(matrix: sp.csc_matrix, permc_spec: str) -> spla.SuperLU:
 @dataclass(frozen=True)
 class SparseCholesky:
     """``P A P' = L D L'`` (``L`` unit lower triangular, ``D`` diagonal) for a sparse SPD ``A``, from SciPy's SuperLU
-    with a symmetric fill-reducing ordering (minimum degree on ``A + A'``) and no pivoting.
+    with a symmetric fill-reducing ordering (nested dissection, core.ordering) and no pivoting.
 
     SuperLU factorises ``P A P' = L U``; with the diagonal as pivot (``diag_pivot_thresh=0``, symmetric mode) and an
     SPD ``A`` the factorisation is unique and ``U = D L'``, so ``L D^{1/2}`` is the Cholesky factor of ``P A P'``.
-    The banded factor's fill grows like ``n^{3/2}`` (``n`` rows times a bandwidth of ``sqrt n``); a minimum-degree
+    The banded factor's fill grows like ``n^{3/2}`` (``n`` rows times a bandwidth of ``sqrt n``); a nested-dissection
     ordering's fill grows like ``n log n`` on a planar mesh, so on large meshes this factor is faster and smaller.
     Same interface as :class:`BandedCholesky` (``factor``, ``n``, ``logdet``, ``solve``, ``whiten_inverse``), no new
     dependency.
@@ -382,28 +386,24 @@ class SparseCholesky:
     def factor(cls, matrix: sp.spmatrix, perm: np.ndarray | None = None) -> SparseCholesky:
         """Factorise ``matrix`` (SPD); raises ``np.linalg.LinAlgError`` at a zero pivot here, and at a negative one
         when the diagonal is first needed (:attr:`diagonal`: log-determinant, draws). ``perm`` is
-        accepted for the interface of :meth:`BandedCholesky.factor` and ignored: the rows are ordered by minimum
-        degree (SuperLU's ``MMD_AT_PLUS_A``), which reduces fill far more than a bandwidth-reducing ordering. The
+        accepted for the interface of :meth:`BandedCholesky.factor` and ignored: the rows are ordered by nested
+        dissection (core.ordering), which reduces fill far more than a bandwidth-reducing ordering. The
         ordering of a sparsity pattern is kept (see :data:`_ORDERINGS`), so that the many factorisations of one
         pattern (Newton steps, hyperparameters) compute it once."""
         del perm
         matrix = sp.csc_matrix(matrix, dtype=np.float64)
         matrix.sort_indices()
         key = _pattern_key(matrix)
-        order = _kept(
-            _ORDERINGS,
-            key,
-            KEPT_ORDERINGS,
-            lambda: np.argsort(_superlu(matrix, "MMD_AT_PLUS_A").perm_c).astype(np.int64),
-        )
+        order = _kept(_ORDERINGS, key, KEPT_ORDERINGS, lambda: nested_dissection(matrix))
         return cls(_superlu(sp.csc_matrix(matrix[order][:, order]), "NATURAL"), order)
 
     @functools.cached_property
     def diagonal(self) -> np.ndarray:
         """``D``, the diagonal of ``U``; raises ``np.linalg.LinAlgError`` if a pivot is not positive (``A`` is not
         positive definite). Computed when first needed (log-determinant, draws): SciPy copies all of ``L`` and ``U``
-        out of SuperLU for it, 1 s at 100,000 nodes (40 million entries), which a Newton step's solve does not need
-        (a fit needs the log-determinant only at its last factorisation)."""
+        out of SuperLU for it, up to 1 s at 100,000 nodes (40 million entries under minimum degree, 31 million under
+        nested dissection), which a Newton step's solve does not need (a fit needs the log-determinant only at its
+        last factorisation)."""
         diagonal = self.lu.U.diagonal()
         if not np.all(diagonal > 0):
             raise np.linalg.LinAlgError("not positive definite (a pivot is not positive)")

@@ -145,7 +145,7 @@ class FitLGCPAlgorithm(SpatialPrivacyAlgorithm):
                 "Mesh resolution inside the window, in CRS units. Empty: 1/40 of the window's larger side. "
                 "Smaller is more accurate and slower (the number of nodes grows as 1/edge²): the fast method with "
                 "1,000 draws took about 3 s for 2,000 nodes, 13 s for 8,000, 40 s for 20,000, under 3 minutes for "
-                "50,000 and 8-10 minutes for 100,000 on a 2-core machine (its time grows faster than the nodes); "
+                "50,000 and 6-7 minutes for 100,000 on a 2-core machine (its time grows faster than the nodes); "
                 "more than 50,000 nodes draw a warning and more than 100,000 are refused."
             ),
         )

@@ -21,6 +21,7 @@ HEADERS = {
     "bench_draw_store.py": [
         ["draws", "draws MB", "where", "nodes", "fit s", "raster+CPO s", "save s", "load s", "file MB", "peak RSS MB"]
     ],
+    "bench_factor.py": [["nodes", "method", "ordering s", "entries", "factor s", "solve x16 s"]],
     "bench_explorer.py": [["preview", "data", "sets", "first s", "total s", "max gap ms", "target ms"]],
     "bench_hyper_integration.py": [
         ["quantity", "truth", "MCMC mean", "grid mean", "CCD mean", "grid diff/MCSE", "CCD diff/MCSE", "MCSE"],

@@ -93,7 +93,7 @@ def test_whitening_in_blocks_is_the_dense_solve_and_reports_each_block(spd, monk
         factor.whiten_inverse(z, cancel)
 
 
-# -- the sparse factor (SuperLU, minimum-degree ordering, no pivoting) -------------------------------------------
+# -- the sparse factor (SuperLU, nested-dissection ordering, no pivoting) -------------------------------------------
 
 
 def test_sparse_factor_matches_the_banded_one(spd):
@@ -143,7 +143,7 @@ def test_sparse_factor_keeps_the_ordering_of_a_pattern(spd):
     assert np.array_equal(first.perm, second.perm)
     assert second.logdet == pytest.approx(np.linalg.slogdet(other.toarray())[1], rel=1e-12)
     # fill: a 40 x 40 grid's band holds n (b + 1) = 65,600 entries (RCM's bandwidth is the side, 40); a
-    # minimum-degree ordering's L holds about 20,000 (nested-dissection-like fill, O(n log n))
+    # nested-dissection ordering's L holds about 20,000 (O(n log n))
     big = grid_laplacian(40, 0.3)
     assert SparseCholesky.factor(big).lu.L.nnz < 0.5 * BandedCholesky.factor(big).upper.size
 
