@@ -330,9 +330,10 @@ class BandedCholesky:
 #: ordering) and 340 / 100 MB, 256 draws 0.83 / 5.7 s (the banded factor solves by dense blocks); 99,000 nodes 3.3 /
 #: 2.7 s and 940 / 260 MB. A fit holds about five bands at once while it draws (the last Newton step's, the fit's,
 #: the draws' blocks): 1.7 GB at 50,000 nodes, 4.7 GB at 99,000. Those sparse figures are SuperLU's minimum-degree
-#: ordering's; under nested dissection (core.ordering), the LGCP Hessian of a clustered pattern: 20,128 nodes 0.14 s
-#: (banded 0.10 s), 50,223 nodes 0.42 s (banded 0.47 s), 100,198 nodes 1.0-1.15 s (banded 1.8 s, minimum degree
-#: 2.1 s), best of three.
+#: ordering's; under nested dissection (core.ordering) the LGCP Hessian of clustered points, best of three
+#: (tests/benchmarks/bench_factor.py, banded / sparse): 20,128 nodes 0.17 / 0.18 s, 50,223 nodes 0.64 / 0.59 s,
+#: 100,198 nodes 1.76 / 1.11 s (minimum degree 2.09 s), and the sparse factor a third of the band's entries at
+#: 50,223 nodes and a quarter at 100,198.
 SPARSE_MIN_NODES = 60_000
 
 #: :meth:`SparseCholesky.whiten_inverse` solves at least this many columns at a time: SuperLU's solve with several

@@ -14,9 +14,9 @@ pseudo-diameter, both the distance to ``u`` and the difference of the distances 
 level that leaves between 30 and 70% of the nodes on each side. The nodes on the low side of a cut with a neighbour
 on the high side separate the two, and the smallest such separator is taken. On the LGCP's Hessian of a 100,198-node
 mesh of a square (2-core machine, SciPy's SuperLU with this order and no further permutation) the factor has 30.6
-million entries and takes 1.0 s, against 40.5 million and 2.1 s under SuperLU's multiple minimum degree, and 27.3
-million and 1.0 s under METIS (through CHOLMOD, which is not a dependency); computing the order took 3 s, once per
-sparsity pattern.
+million entries and takes 1.0-1.1 s, against 40.5 million and 2.1 s under SuperLU's multiple minimum degree, and
+27.3 million and 1.0 s under METIS (through CHOLMOD, which is not a dependency); computing the order took 3.3 s, once
+per sparsity pattern (tests/benchmarks/bench_factor.py).
 """
 
 from __future__ import annotations
